@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+
+import {Asset, Params, TokenType} from "./libraries/Assets.sol";
+import {VoucherHashing} from "./libraries/VoucherHashing.sol";
+import {IExchange} from "./interfaces/IExchange.sol";
+import {IRaffle} from "./interfaces/IRaffle.sol";
+
+/// @notice The platform's entry point for purchases: checks the platform's EIP-712 voucher, takes exact payment
+/// and has the raffle named in the voucher print the ticket.
+contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuardTransient {
+    using SafeERC20 for IERC20;
+
+    /// @notice Keys allowed to sign purchase vouchers (the API's signer).
+    bytes32 public constant SIGNER_ROLE = keccak256("SIGNER_ROLE");
+    bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
+
+    /// @dev Used nonces as a bitmap: bit `nonce & 0xff` of word `nonce >> 8`. The API hands out nonces that share
+    /// their upper 248 bits in runs of 256, so most purchases flip a bit in a warm-able, already non-zero word
+    /// (~5k gas) instead of filling a fresh slot (~22k gas). Any nonce value stays single-use.
+    mapping(uint256 word => uint256 bits) private _usedNonces;
+
+    constructor(address admin, address signer) EIP712("EXCHANGE", "1.0.0") {
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _grantRole(PAUSER_ROLE, admin);
+        _grantRole(SIGNER_ROLE, signer);
+    }
+
+    /// @inheritdoc IExchange
+    function purchaseRaffle(Params calldata params, Asset calldata item, Asset calldata price, bytes calldata signature)
+        external
+        payable
+        nonReentrant
+        whenNotPaused
+    {
+        _useVoucher(params, item, price, signature);
+
+        if (price.tokenType == TokenType.NATIVE) {
+            if (msg.value != price.amount) revert WrongPaymentValue(price.amount, msg.value);
+        } else if (price.tokenType == TokenType.ERC20) {
+            if (msg.value != 0) revert WrongPaymentValue(0, msg.value);
+            // The buyer approved this contract; the money goes straight into the raffle's pot.
+            IERC20(price.token).safeTransferFrom(msg.sender, params.receiver, price.amount);
+        } else {
+            revert UnsupportedPriceType(price.tokenType);
+        }
+
+        IRaffle(params.receiver).printTicket{value: msg.value}(msg.sender, item, price, params.externalId);
+
+        if (params.referrer != address(0) && params.referrer != msg.sender) {
+            emit Referral(params.referrer, msg.sender, params.receiver, price);
+        }
+    }
+
+    /// @notice Replaces one signer by another in a single transaction.
+    function rotateSigner(address oldSigner, address newSigner) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _revokeRole(SIGNER_ROLE, oldSigner);
+        _grantRole(SIGNER_ROLE, newSigner);
+    }
+
+    function pause() external onlyRole(PAUSER_ROLE) {
+        _pause();
+    }
+
+    function unpause() external onlyRole(PAUSER_ROLE) {
+        _unpause();
+    }
+
+    /// @inheritdoc IExchange
+    function isNonceUsed(bytes32 nonce) external view returns (bool) {
+        return _usedNonces[uint256(nonce) >> 8] & (1 << (uint256(nonce) & 0xff)) != 0;
+    }
+
+    /// @notice The EIP-712 domain separator of this chain and contract.
+    function domainSeparator() external view returns (bytes32) {
+        return _domainSeparatorV4();
+    }
+
+    /// @dev Checks expiry, nonce and signer for `msg.sender` as the voucher's account, then burns the nonce.
+    function _useVoucher(Params calldata params, Asset calldata item, Asset calldata price, bytes calldata signature)
+        private
+    {
+        if (params.expiresAt == 0) revert ExpiryMissing();
+        if (block.timestamp > params.expiresAt) revert SignatureExpired(params.expiresAt);
+
+        uint256 word = uint256(params.nonce) >> 8;
+        uint256 bit = 1 << (uint256(params.nonce) & 0xff);
+        uint256 bits = _usedNonces[word];
+        if (bits & bit != 0) revert NonceAlreadyUsed(params.nonce);
+
+        bytes32 digest = _hashTypedDataV4(VoucherHashing.hashPurchase(msg.sender, params, item, price));
+        (address signer, ECDSA.RecoverError error,) = ECDSA.tryRecoverCalldata(digest, signature);
+        if (error != ECDSA.RecoverError.NoError) revert InvalidSignature();
+        if (!hasRole(SIGNER_ROLE, signer)) revert InvalidSigner(signer);
+
+        _usedNonces[word] = bits | bit;
+    }
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Address} from "@openzeppelin/contracts/utils/Address.sol";
+import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {IVRFCoordinatorV2Plus} from "@chainlink/contracts/src/v0.8/vrf/dev/interfaces/IVRFCoordinatorV2Plus.sol";
+import {VRFV2PlusClient} from "@chainlink/contracts/src/v0.8/vrf/dev/libraries/VRFV2PlusClient.sol";
+
+import {Asset, TokenType} from "./libraries/Assets.sol";
+import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView, VrfConfig} from "./interfaces/IRaffle.sol";
+import {TicketData} from "./interfaces/IRaffleTicket.sol";
+import {RaffleTicket} from "./RaffleTicket.sol";
+import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
+
+/// @notice A merchant's raffle: rounds of tickets sold through the Exchange, a winner drawn with Chainlink VRF v2.5,
+/// and a real pot that the winner claims (less the merchant's commission).
+contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
+    using SafeERC20 for IERC20;
+
+    /// @notice May start and end rounds. The merchant holds it; it can grant it to a hot key for automation.
+    bytes32 public constant ROUND_MANAGER_ROLE = keccak256("ROUND_MANAGER_ROLE");
+    /// @notice Commission cap in basis points (30%).
+    uint256 public constant MAX_COMMISSION = 3_000;
+    uint256 public constant MIN_TIME_LAG_BEFORE_RELEASE = 1 days;
+    uint256 public constant MIN_RANDOMNESS_TIMEOUT = 1 hours;
+    uint256 private constant BASIS_POINTS = 10_000;
+
+    address public immutable exchange;
+    RaffleTicket public immutable ticketContract;
+    uint256 public immutable commission;
+    uint256 public immutable timeLagBeforeRelease;
+
+    /// @dev Everything a purchase reads and writes, in one slot: one cold read and one write per ticketContract.
+    struct CurrentRound {
+        uint64 roundId;
+        uint64 nextTicketId;
+        uint32 ticketCount;
+        uint32 maxTicket;
+        bool active;
+        bool paused;
+    }
+
+    /// @dev Slot 0 holds the round's clock and counters; the price is stored whole for payouts and views.
+    struct Round {
+        RoundStatus status;
+        uint40 startTimestamp;
+        uint40 endTimestamp;
+        uint40 drawnAt;
+        uint32 maxTicket;
+        uint32 ticketCount;
+        uint64 firstTicketId;
+        uint256 winningTicketId;
+        uint256 vrfRequestId;
+        Asset price;
+    }
+
+    CurrentRound private _current;
+    /// @dev keccak256 of the active round's price: a purchase compares one word instead of reading four.
+    bytes32 private _currentPriceHash;
+    mapping(uint256 roundId => Round) private _rounds;
+    mapping(uint256 requestId => uint256 roundId) private _roundOfRequest;
+    VrfConfig private _vrf;
+    address public beneficiary;
+
+    constructor(RaffleSettings memory settings) {
+        if (settings.admin == address(0) || settings.exchange == address(0) || settings.ticketDeployer == address(0)) {
+            revert ZeroAddress();
+        }
+        if (settings.commission > MAX_COMMISSION) revert CommissionTooHigh(settings.commission, MAX_COMMISSION);
+        if (settings.timeLagBeforeRelease < MIN_TIME_LAG_BEFORE_RELEASE) {
+            revert TimeLagTooShort(settings.timeLagBeforeRelease, MIN_TIME_LAG_BEFORE_RELEASE);
+        }
+        exchange = settings.exchange;
+        commission = settings.commission;
+        timeLagBeforeRelease = settings.timeLagBeforeRelease;
+        ticketContract = RaffleTicket(
+            RaffleTicketDeployer(settings.ticketDeployer).deployTicket(settings.ticketName, settings.ticketSymbol)
+        );
+        _current.nextTicketId = 1;
+        _setVrfConfig(settings.vrf);
+        _setBeneficiary(settings.admin);
+        _grantRole(DEFAULT_ADMIN_ROLE, settings.admin);
+        _grantRole(ROUND_MANAGER_ROLE, settings.admin);
+    }
+
+    // ---------------------------------------------------------------- rounds
+
+    /// @inheritdoc IRaffle
+    function startRound(Asset calldata ticket, Asset calldata price, uint256 maxTicket)
+        external
+        onlyRole(ROUND_MANAGER_ROLE)
+    {
+        CurrentRound memory current = _current;
+        if (current.active) revert RoundStillActive(current.roundId);
+        if (!_isTicketAsset(ticket)) revert InvalidTicketAsset();
+        if (!_isValidPrice(price)) revert InvalidPriceAsset();
+        if (maxTicket > type(uint32).max) revert MaxTicketTooLarge(maxTicket);
+
+        uint256 roundId = current.roundId + 1;
+        Round storage round = _rounds[roundId];
+        round.status = RoundStatus.Active;
+        round.startTimestamp = uint40(block.timestamp);
+        round.maxTicket = uint32(maxTicket);
+        round.firstTicketId = current.nextTicketId;
+        round.price = price;
+
+        _current = CurrentRound({
+            roundId: uint64(roundId),
+            nextTicketId: current.nextTicketId,
+            ticketCount: 0,
+            maxTicket: uint32(maxTicket),
+            active: true,
+            paused: current.paused
+        });
+        _currentPriceHash = keccak256(abi.encode(price));
+        emit RoundStarted(roundId, ticket, price, maxTicket, current.nextTicketId);
+    }
+
+    /// @inheritdoc IRaffle
+    /// @dev Purchases stop first; then 0 tickets close the round, 1 ticket wins outright, more ask VRF.
+    function endRound() external onlyRole(ROUND_MANAGER_ROLE) nonReentrant {
+        CurrentRound memory current = _current;
+        if (!current.active) revert NoActiveRound();
+        _current.active = false;
+
+        uint256 roundId = current.roundId;
+        Round storage round = _rounds[roundId];
+        round.endTimestamp = uint40(block.timestamp);
+        round.ticketCount = current.ticketCount;
+
+        if (current.ticketCount == 0) {
+            round.status = RoundStatus.Closed;
+            emit RoundEnded(roundId, 0, 0);
+        } else if (current.ticketCount == 1) {
+            emit RoundEnded(roundId, 1, 0);
+            _recordWinner(roundId, round, round.firstTicketId, 0);
+        } else {
+            round.status = RoundStatus.Drawing;
+            uint256 requestId = _requestRandomWord();
+            round.vrfRequestId = requestId;
+            _roundOfRequest[requestId] = roundId;
+            emit RoundEnded(roundId, current.ticketCount, requestId);
+        }
+    }
+
+    /// @notice Chainlink VRF v2.5 callback. It only records the winner and never reverts for the coordinator:
+    /// an unknown, late or duplicate answer is ignored.
+    function rawFulfillRandomWords(uint256 requestId, uint256[] calldata randomWords) external {
+        address coordinator = _vrf.coordinator;
+        if (msg.sender != coordinator) revert OnlyCoordinatorCanFulfill(msg.sender, coordinator);
+        uint256 roundId = _roundOfRequest[requestId];
+        Round storage round = _rounds[roundId];
+        if (roundId == 0 || round.status != RoundStatus.Drawing || randomWords.length == 0) return;
+        // Full-width modulo: every ticket of the round is reachable, however many there are.
+        uint256 winner = round.firstTicketId + (randomWords[0] % round.ticketCount);
+        _recordWinner(roundId, round, winner, randomWords[0]);
+    }
+
+    // ---------------------------------------------------------------- purchases
+
+    /// @inheritdoc IRaffle
+    /// @dev Re-checks everything a buyer controls, so a stale voucher can never buy at a stale price.
+    function printTicket(address account, Asset calldata item, Asset calldata price, uint256 externalId)
+        external
+        payable
+        returns (uint256 ticketId)
+    {
+        if (msg.sender != exchange) revert CallerNotExchange(msg.sender);
+        CurrentRound memory current = _current;
+        if (current.paused) revert RafflePaused();
+        if (!current.active) revert NoActiveRound();
+        if (!_isTicketAsset(item)) revert InvalidTicketAsset();
+        if (keccak256(abi.encode(price)) != _currentPriceHash) revert PriceMismatch();
+        uint256 expectedValue = price.tokenType == TokenType.NATIVE ? price.amount : 0;
+        if (msg.value != expectedValue) revert WrongNativeValue(expectedValue, msg.value);
+        if (
+            (current.maxTicket != 0 && current.ticketCount >= current.maxTicket)
+                || current.ticketCount == type(uint32).max
+        ) revert RoundFull(current.maxTicket);
+
+        ticketId = current.nextTicketId;
+        uint256 serial = current.ticketCount + 1;
+        current.ticketCount = uint32(serial);
+        current.nextTicketId = uint64(ticketId + 1);
+        _current = current;
+
+        emit TicketPurchased(current.roundId, ticketId, account, serial, externalId);
+        ticketContract.mintTicket(account, ticketId, current.roundId, serial, externalId);
+    }
+
+    // ---------------------------------------------------------------- prizes and refunds
+
+    /// @notice Pays the pot of a drawn round, less commission, to the winning ticket's owner; the commission goes to
+    /// the beneficiary. The owner or an approved operator may call it, once.
+    function claimPrize(uint256 roundId) external nonReentrant {
+        Round storage round = _rounds[roundId];
+        _requireStatus(roundId, round, RoundStatus.Drawn);
+        uint256 ticketId = round.winningTicketId;
+        address winner = _requireOwnerOrApproved(ticketId);
+        round.status = RoundStatus.Claimed;
+
+        uint256 pot = _pot(round);
+        uint256 commissionAmount = pot * commission / BASIS_POINTS;
+        uint256 prize = pot - commissionAmount;
+        emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
+        Asset memory price = round.price;
+        _pay(price, winner, prize);
+        _pay(price, beneficiary, commissionAmount);
+    }
+
+    /// @notice Sends an unclaimed pot to the beneficiary once `timeLagBeforeRelease` has passed since the draw.
+    function releasePrize(uint256 roundId) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        Round storage round = _rounds[roundId];
+        _requireStatus(roundId, round, RoundStatus.Drawn);
+        uint256 releasableAt = uint256(round.drawnAt) + timeLagBeforeRelease;
+        if (block.timestamp < releasableAt) revert PrizeNotReleasableYet(roundId, releasableAt);
+        round.status = RoundStatus.Released;
+
+        uint256 pot = _pot(round);
+        address to = beneficiary;
+        emit PrizeReleased(roundId, to, pot);
+        _pay(round.price, to, pot);
+    }
+
+    /// @notice Opens refunds for a round whose randomness did not arrive within the timeout. Anyone may call it.
+    function enableRefunds(uint256 roundId) external {
+        Round storage round = _rounds[roundId];
+        _requireStatus(roundId, round, RoundStatus.Drawing);
+        uint256 refundableAt = uint256(round.endTimestamp) + _vrf.randomnessTimeout;
+        if (block.timestamp < refundableAt) revert RandomnessNotTimedOut(roundId, refundableAt);
+        round.status = RoundStatus.Refundable;
+        emit RoundRefundable(roundId);
+    }
+
+    /// @notice Burns a ticket of a refundable round and pays its price back to its owner.
+    function refundTicket(uint256 ticketId) external nonReentrant {
+        TicketData memory data = ticketContract.getTicketData(ticketId);
+        Round storage round = _rounds[data.roundId];
+        _requireStatus(data.roundId, round, RoundStatus.Refundable);
+        address owner = _requireOwnerOrApproved(ticketId);
+
+        Asset memory price = round.price;
+        emit TicketRefunded(data.roundId, ticketId, owner, price.amount);
+        ticketContract.burn(ticketId);
+        _pay(price, owner, price.amount);
+    }
+
+    // ---------------------------------------------------------------- admin
+
+    function pause() external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (_current.paused) revert RafflePaused();
+        _current.paused = true;
+        emit Paused(msg.sender);
+    }
+
+    function unpause() external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (!_current.paused) revert RaffleNotPaused();
+        _current.paused = false;
+        emit Unpaused(msg.sender);
+    }
+
+    function setVrfConfig(VrfConfig calldata config) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setVrfConfig(config);
+    }
+
+    function setBeneficiary(address newBeneficiary) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setBeneficiary(newBeneficiary);
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /// @inheritdoc IRaffle
+    function getCurrentRoundInfo() external view returns (RaffleRoundInfo memory info) {
+        uint256 roundId = _current.roundId;
+        if (roundId == 0) return info;
+        Round storage round = _rounds[roundId];
+        info = RaffleRoundInfo({
+            roundId: roundId,
+            startTimestamp: round.startTimestamp,
+            endTimestamp: round.endTimestamp,
+            maxTicket: round.maxTicket,
+            prizeNumber: round.winningTicketId,
+            acceptedAsset: round.price,
+            ticketAsset: ticketAsset()
+        });
+    }
+
+    /// @notice Full state of any round; `ticketCount` is live for the active round.
+    function getRound(uint256 roundId) external view returns (RoundView memory view_) {
+        Round storage round = _rounds[roundId];
+        CurrentRound memory current = _current;
+        bool live = current.active && roundId == current.roundId;
+        view_ = RoundView({
+            status: round.status,
+            startTimestamp: round.startTimestamp,
+            endTimestamp: round.endTimestamp,
+            drawnAt: round.drawnAt,
+            maxTicket: round.maxTicket,
+            ticketCount: live ? current.ticketCount : round.ticketCount,
+            firstTicketId: round.firstTicketId,
+            winningTicketId: round.winningTicketId,
+            vrfRequestId: round.vrfRequestId,
+            price: round.price
+        });
+    }
+
+    /// @notice The only ticket asset this raffle sells: one token of its own ticket contract.
+    function ticketAsset() public view returns (Asset memory) {
+        return Asset({tokenType: TokenType.ERC721, token: address(ticketContract), tokenId: 0, amount: 1});
+    }
+
+    function paused() external view returns (bool) {
+        return _current.paused;
+    }
+
+    function vrfConfig() external view returns (VrfConfig memory) {
+        return _vrf;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    function _recordWinner(uint256 roundId, Round storage round, uint256 ticketId, uint256 randomWord) private {
+        round.status = RoundStatus.Drawn;
+        round.drawnAt = uint40(block.timestamp);
+        round.winningTicketId = ticketId;
+        emit WinnerDrawn(roundId, ticketId, randomWord);
+        ticketContract.setPrize(ticketId);
+    }
+
+    function _requestRandomWord() private returns (uint256) {
+        VrfConfig memory vrf = _vrf;
+        return IVRFCoordinatorV2Plus(vrf.coordinator).requestRandomWords(
+            VRFV2PlusClient.RandomWordsRequest({
+                keyHash: vrf.keyHash,
+                subId: vrf.subscriptionId,
+                requestConfirmations: vrf.requestConfirmations,
+                callbackGasLimit: vrf.callbackGasLimit,
+                numWords: 1,
+                extraArgs: VRFV2PlusClient._argsToBytes(VRFV2PlusClient.ExtraArgsV1({nativePayment: false}))
+            })
+        );
+    }
+
+    function _setVrfConfig(VrfConfig memory config) private {
+        if (
+            config.coordinator == address(0) || config.callbackGasLimit == 0
+                || config.randomnessTimeout < MIN_RANDOMNESS_TIMEOUT
+        ) revert InvalidVrfConfig();
+        _vrf = config;
+        emit VrfConfigSet(config.coordinator, config.keyHash, config.subscriptionId);
+    }
+
+    function _setBeneficiary(address newBeneficiary) private {
+        if (newBeneficiary == address(0)) revert ZeroAddress();
+        beneficiary = newBeneficiary;
+        emit BeneficiarySet(newBeneficiary);
+    }
+
+    function _requireStatus(uint256 roundId, Round storage round, RoundStatus expected) private view {
+        if (round.status != expected) revert UnexpectedRoundStatus(roundId, round.status);
+    }
+
+    function _requireOwnerOrApproved(uint256 ticketId) private view returns (address owner) {
+        owner = ticketContract.ownerOf(ticketId);
+        if (
+            msg.sender != owner && !ticketContract.isApprovedForAll(owner, msg.sender)
+                && ticketContract.getApproved(ticketId) != msg.sender
+        ) revert NotTicketOwnerOrApproved(ticketId, msg.sender);
+    }
+
+    function _pot(Round storage round) private view returns (uint256) {
+        return uint256(round.ticketCount) * round.price.amount;
+    }
+
+    function _pay(Asset memory price, address to, uint256 amount) private {
+        if (amount == 0) return;
+        if (price.tokenType == TokenType.NATIVE) Address.sendValue(payable(to), amount);
+        else IERC20(price.token).safeTransfer(to, amount);
+    }
+
+    function _isTicketAsset(Asset calldata asset) private view returns (bool) {
+        return asset.tokenType == TokenType.ERC721 && asset.token == address(ticketContract) && asset.tokenId == 0
+            && asset.amount == 1;
+    }
+
+    /// @dev Amounts are capped at 2^128 so `ticketCount * amount` can never overflow and lock a pot.
+    function _isValidPrice(Asset calldata price) private view returns (bool) {
+        if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) return false;
+        if (price.tokenType == TokenType.NATIVE) return price.token == address(0);
+        if (price.tokenType == TokenType.ERC20) return price.token.code.length != 0;
+        return false;
+    }
+}

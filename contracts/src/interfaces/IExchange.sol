@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {Asset, Params, TokenType} from "../libraries/Assets.sol";
+
+/// @notice Checks vouchers signed by the platform and takes payment for raffle tickets.
+interface IExchange {
+    /// @notice A purchase named a referrer other than the buyer.
+    event Referral(address indexed referrer, address indexed account, address indexed receiver, Asset price);
+
+    /// @notice `expiresAt` is zero: a voucher must always expire.
+    error ExpiryMissing();
+    /// @notice The voucher's `expiresAt` is in the past.
+    error SignatureExpired(uint256 expiresAt);
+    /// @notice The voucher's nonce was already used.
+    error NonceAlreadyUsed(bytes32 nonce);
+    /// @notice The signature is malformed (length or high-s).
+    error InvalidSignature();
+    /// @notice The signature is valid but its signer lacks the signer role.
+    error InvalidSigner(address recovered);
+    /// @notice `msg.value` is not exactly what the price asks.
+    error WrongPaymentValue(uint256 expected, uint256 actual);
+    /// @notice Only NATIVE and ERC20 prices can be paid.
+    error UnsupportedPriceType(TokenType tokenType);
+
+    /// @notice Buys one raffle ticket with a voucher signed by a holder of the signer role.
+    /// @dev `account` in the signed data is `msg.sender`, so a voucher is useless to anyone else.
+    function purchaseRaffle(Params calldata params, Asset calldata item, Asset calldata price, bytes calldata signature)
+        external
+        payable;
+
+    /// @notice Whether a voucher nonce has been used.
+    function isNonceUsed(bytes32 nonce) external view returns (bool);
+}

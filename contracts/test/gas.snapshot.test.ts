@@ -1,0 +1,145 @@
+import { expect } from "chai";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
+import type { ContractTransactionResponse } from "ethers";
+
+import type { AssetStruct } from "@raffle/chain";
+import {
+  deployPlatform,
+  deployRaffle,
+  erc20Price,
+  nativePrice,
+  ticketAsset,
+  type DeployedRaffle,
+  type Platform,
+} from "./support/fixtures";
+import { signVoucher } from "./support/vouchers";
+
+/**
+ * Gas of the operations a merchant and its players pay for, compared with the committed snapshot.
+ * A drift above 1% fails; `npm run gas:update` rewrites the snapshot on purpose.
+ */
+const SNAPSHOT_FILE = path.join(__dirname, "..", "gas-snapshot.json");
+const TOLERANCE = 0.01;
+const TARGETS: Record<string, number> = {
+  "purchaseRaffle.erc20.laterTicket": 150_000,
+  "purchaseRaffle.erc20.laterTicket.unlimitedAllowance": 150_000,
+};
+
+type Figures = Record<string, number>;
+
+async function gasOf(tx: Promise<ContractTransactionResponse>): Promise<number> {
+  const receipt = await (await tx).wait();
+  return Number(receipt!.gasUsed);
+}
+
+/** Voucher nonces of one API run share their upper 31 bytes (see NonceSequence). */
+function nonceOfRun(run: number, index: number): string {
+  return `0x${run.toString(16).padStart(62, "0")}${index.toString(16).padStart(2, "0")}`;
+}
+
+async function buy(
+  platform: Platform,
+  deployed: DeployedRaffle,
+  buyer: HardhatEthersSigner,
+  price: AssetStruct,
+  nonce: string,
+): Promise<number> {
+  const voucher = await signVoucher({
+    exchange: platform.exchange,
+    signer: platform.signer,
+    account: buyer.address,
+    receiver: deployed.address,
+    item: ticketAsset(deployed.ticketAddress),
+    price,
+    nonce,
+  });
+  const value = price.tokenType === 0 ? price.amount : 0n;
+  return gasOf(
+    platform.exchange
+      .connect(buyer)
+      .purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value }),
+  );
+}
+
+async function measure(): Promise<Figures> {
+  const platform = await deployPlatform();
+  const { merchant, players, token, factory } = platform;
+  const figures: Figures = {};
+
+  figures["factory.deployRaffle"] = await gasOf(
+    factory.connect(merchant).deployRaffle({
+      commission: 1_000n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "Raffle Ticket",
+      ticketSymbol: "TICKET",
+    }),
+  );
+
+  // ERC20 raffle: every buyer is new to the ticket contract (the costlier case). Two approve the exact price; the
+  // third approves without limit, which costs more here because the allowance is then never written back to zero.
+  const erc20Raffle = await deployRaffle(platform);
+  const price = erc20Price(await token.getAddress());
+  figures["startRound"] = await gasOf(
+    erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n),
+  );
+  const exchangeAddress = await platform.exchange.getAddress();
+  for (const buyer of players.slice(0, 2)) {
+    await (await token.connect(buyer).approve(exchangeAddress, price.amount)).wait();
+  }
+  await (await token.connect(players[2]).approve(exchangeAddress, 2n ** 256n - 1n)).wait();
+  figures["purchaseRaffle.erc20.firstTicket"] = await buy(platform, erc20Raffle, players[0], price, nonceOfRun(1, 0));
+  figures["purchaseRaffle.erc20.laterTicket"] = await buy(platform, erc20Raffle, players[1], price, nonceOfRun(1, 1));
+  figures["purchaseRaffle.erc20.laterTicket.unlimitedAllowance"] = await buy(
+    platform,
+    erc20Raffle,
+    players[2],
+    price,
+    nonceOfRun(1, 2),
+  );
+
+  // NATIVE raffle, same shape.
+  const nativeRaffle = await deployRaffle(platform);
+  const native = nativePrice();
+  await (await nativeRaffle.raffle.startRound(ticketAsset(nativeRaffle.ticketAddress), native, 1_000n)).wait();
+  figures["purchaseRaffle.native.firstTicket"] = await buy(platform, nativeRaffle, players[0], native, nonceOfRun(2, 0));
+  figures["purchaseRaffle.native.laterTicket"] = await buy(platform, nativeRaffle, players[1], native, nonceOfRun(2, 1));
+
+  figures["endRound.vrfRequest"] = await gasOf(erc20Raffle.raffle.endRound());
+  const { vrfRequestId, winningTicketId } = await erc20Raffle.raffle.getRound(1n).then(async (round) => {
+    await (await platform.vrf.fulfillRandomWords(round.vrfRequestId, erc20Raffle.address)).wait();
+    return erc20Raffle.raffle.getRound(1n);
+  });
+  expect(vrfRequestId).to.not.equal(0n);
+  const owner = await erc20Raffle.ticket.ownerOf(winningTicketId);
+  const winner = players.find((player) => player.address === owner);
+  expect(winner, "the winning ticket belongs to a player").to.not.equal(undefined);
+  figures["claimPrize.erc20"] = await gasOf(erc20Raffle.raffle.connect(winner!).claimPrize(1n));
+  figures["startRound.next"] = await gasOf(
+    erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n),
+  );
+  return figures;
+}
+
+describe("gas snapshot", () => {
+  it("matches the committed snapshot within 1% and meets the targets", async () => {
+    const figures = await measure();
+    const table = Object.entries(figures).map(([name, gas]) => ({ name, gas, target: TARGETS[name] ?? "" }));
+    console.table(table);
+
+    if (process.env.GAS_SNAPSHOT_UPDATE === "1") {
+      fs.writeFileSync(SNAPSHOT_FILE, `${JSON.stringify({ figures, targets: TARGETS }, null, 2)}\n`);
+      return;
+    }
+    const snapshot = JSON.parse(fs.readFileSync(SNAPSHOT_FILE, "utf8")) as { figures: Figures };
+    expect(Object.keys(figures).sort()).to.deep.equal(Object.keys(snapshot.figures).sort());
+    const drifts = Object.entries(figures)
+      .filter(([name, gas]) => Math.abs(gas - snapshot.figures[name]) > snapshot.figures[name] * TOLERANCE)
+      .map(([name, gas]) => `${name}: ${gas} vs snapshot ${snapshot.figures[name]}`);
+    expect(drifts, "gas drifted more than 1%; run `npm run gas:update` if intended").to.deep.equal([]);
+    for (const [name, target] of Object.entries(TARGETS)) {
+      expect(figures[name], `${name} above its target`).to.be.at.most(target);
+    }
+  });
+});

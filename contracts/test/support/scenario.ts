@@ -1,0 +1,171 @@
+import { ethers, network } from "hardhat";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
+import { MaxUint256, TypedDataEncoder, parseEther, recoverAddress, type ContractTransactionResponse } from "ethers";
+
+import { PURCHASE_TYPES, TokenType, exchangeDomain, type AssetStruct, type PurchaseParamsStruct } from "@raffle/chain";
+
+import {
+  deployPlatform,
+  deployRaffle,
+  erc20Price,
+  nativePrice,
+  ticketAsset,
+  type DeployedRaffle,
+  type Platform,
+} from "./fixtures";
+import { latestTimestamp, signVoucher, type Voucher } from "./vouchers";
+
+/** A platform, one raffle deployed through the factory, and the merchant's price helpers. */
+export interface RaffleWorld extends Platform, DeployedRaffle {
+  item: AssetStruct;
+}
+
+export async function deployWorld(config: Partial<{ commission: bigint; timeLagBeforeRelease: bigint }> = {}) {
+  const platform = await deployPlatform();
+  const deployed = await deployRaffle(platform, config);
+  const world: RaffleWorld = { ...platform, ...deployed, item: ticketAsset(deployed.ticketAddress) };
+  return world;
+}
+
+/** Starts a round as the merchant and returns the price it sells at. */
+export async function startRound(world: RaffleWorld, price: AssetStruct, maxTicket = 0n): Promise<AssetStruct> {
+  await (await world.raffle.connect(world.merchant).startRound(world.item, price, maxTicket)).wait();
+  return price;
+}
+
+export async function startErc20Round(world: RaffleWorld, maxTicket = 0n, amount?: bigint) {
+  return startRound(world, erc20Price(await world.token.getAddress(), amount), maxTicket);
+}
+
+export async function startNativeRound(world: RaffleWorld, maxTicket = 0n, amount?: bigint) {
+  return startRound(world, nativePrice(amount), maxTicket);
+}
+
+/** Lets the Exchange take any amount of the test token from each player. */
+export async function approveExchange(world: RaffleWorld, players: HardhatEthersSigner[]) {
+  const spender = await world.exchange.getAddress();
+  for (const player of players) await (await world.token.connect(player).approve(spender, MaxUint256)).wait();
+}
+
+/** Signs a voucher for `buyer` with the platform signer, for the world's raffle and ticket. */
+export async function voucherFor(
+  world: RaffleWorld,
+  buyer: HardhatEthersSigner,
+  price: AssetStruct,
+  overrides: Partial<Parameters<typeof signVoucher>[0]> = {},
+): Promise<Voucher> {
+  return signVoucher({
+    exchange: world.exchange,
+    signer: world.signer,
+    account: buyer.address,
+    receiver: world.address,
+    item: world.item,
+    price,
+    ...overrides,
+  });
+}
+
+/** The native value a purchase at `price` must carry. */
+export function valueOf(price: AssetStruct): bigint {
+  return Number(price.tokenType) === TokenType.NATIVE ? BigInt(price.amount) : 0n;
+}
+
+/** Sends `purchaseRaffle` for `voucher` from `buyer` with the exact value the price asks unless told otherwise. */
+export function purchase(
+  world: RaffleWorld,
+  buyer: HardhatEthersSigner,
+  voucher: Voucher,
+  value: bigint = valueOf(voucher.price),
+): Promise<ContractTransactionResponse> {
+  return world.exchange
+    .connect(buyer)
+    .purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value });
+}
+
+/** Buys one ticket (ERC20 buyers must have approved the Exchange) and returns its ticket id. */
+export async function buyTicket(
+  world: RaffleWorld,
+  buyer: HardhatEthersSigner,
+  price: AssetStruct,
+  overrides: Partial<Parameters<typeof signVoucher>[0]> = {},
+): Promise<bigint> {
+  const voucher = await voucherFor(world, buyer, price, overrides);
+  const receipt = await (await purchase(world, buyer, voucher)).wait();
+  for (const log of receipt!.logs) {
+    const parsed = world.raffle.interface.parseLog(log);
+    if (parsed?.name === "TicketPurchased") return parsed.args.ticketId as bigint;
+  }
+  throw new Error("no TicketPurchased event");
+}
+
+/**
+ * Buys `count` tickets round-robin over `buyers` and returns the buyer of each ticket in order. Vouchers share one
+ * expiry and are signed locally, so hundreds of purchases stay fast.
+ */
+export async function buyTickets(
+  world: RaffleWorld,
+  buyers: HardhatEthersSigner[],
+  price: AssetStruct,
+  count: number,
+): Promise<HardhatEthersSigner[]> {
+  const expiresAt = (await latestTimestamp()) + 3_600n;
+  const owners: HardhatEthersSigner[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const buyer = buyers[i % buyers.length];
+    const voucher = await voucherFor(world, buyer, price, { expiresAt, externalId: BigInt(i + 1) });
+    await purchase(world, buyer, voucher);
+    owners.push(buyer);
+  }
+  return owners;
+}
+
+/** Ends the round as the merchant and returns the VRF request id (0 when no randomness was needed). */
+export async function endRound(world: RaffleWorld): Promise<bigint> {
+  const roundId = (await world.raffle.getCurrentRoundInfo()).roundId;
+  await (await world.raffle.connect(world.merchant).endRound()).wait();
+  return (await world.raffle.getRound(roundId)).vrfRequestId;
+}
+
+/** A signer that sends transactions as `address` (e.g. the VRF coordinator contract). */
+export async function impersonate(address: string): Promise<HardhatEthersSigner> {
+  await network.provider.request({ method: "hardhat_impersonateAccount", params: [address] });
+  await network.provider.request({ method: "hardhat_setBalance", params: [address, `0x${parseEther("10").toString(16)}`] });
+  return ethers.getSigner(address);
+}
+
+/** The word the VRF mock answers with when no override is given. */
+export function mockWord(requestId: bigint): bigint {
+  return BigInt(ethers.solidityPackedKeccak256(["uint256", "uint256"], [requestId, 0n]));
+}
+
+/** The address the Exchange recovers from `signature` when `account` submits these (possibly tampered) values. */
+export async function recoverVoucherSigner(
+  world: RaffleWorld,
+  account: string,
+  values: { params: PurchaseParamsStruct; item: AssetStruct; price: AssetStruct },
+  signature: string,
+): Promise<string> {
+  const { chainId } = await ethers.provider.getNetwork();
+  const domain = exchangeDomain(chainId, await world.exchange.getAddress());
+  const digest = TypedDataEncoder.hash(domain, PURCHASE_TYPES, { account, ...values });
+  return recoverAddress(digest, signature);
+}
+
+/** Round statuses of IRaffle.RoundStatus, in declaration order. */
+export enum RoundStatus {
+  None = 0,
+  Active = 1,
+  Drawing = 2,
+  Drawn = 3,
+  Closed = 4,
+  Refundable = 5,
+  Claimed = 6,
+  Released = 7,
+}
+
+/** Asset as ethers returns it in events and views, for deep equality checks. */
+export function assetTuple(asset: AssetStruct): [bigint, string, bigint, bigint] {
+  return [BigInt(asset.tokenType), String(asset.token), BigInt(asset.tokenId), BigInt(asset.amount)];
+}
+
+export { erc20Price, nativePrice, ticketAsset };

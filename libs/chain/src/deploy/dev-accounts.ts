@@ -1,0 +1,14 @@
+/**
+ * Well-known private keys of Hardhat's default local accounts (mnemonic "test test ... junk"). They are public,
+ * hold value only on local chains, and are the dev defaults of the local stack: never use them elsewhere.
+ */
+export const LOCAL_DEV_KEYS = Object.freeze({
+  /** Account #0: deploys the platform and administers it. */
+  platformAdmin: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+  /** Account #1: the API's voucher signer. */
+  voucherSigner: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  /** Account #2: the demo merchant. */
+  demoMerchant: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+});
+
+export const LOCAL_CHAIN_ID = 31337;

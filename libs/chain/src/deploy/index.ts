@@ -1,0 +1,4 @@
+export * from "./deployment";
+export * from "./dev-accounts";
+export * from "./deploy-platform";
+export * from "./deploy-raffle";
