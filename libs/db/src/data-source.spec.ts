@@ -1,0 +1,68 @@
+import { createTestDatabase, type TestDatabase } from "./testing/test-database";
+import { openDatabase } from "./data-source";
+import { ContractEntity, MerchantEntity, RoundEntity, PriceEntity } from "./entities";
+import { ContractModule, ContractType } from "./enums";
+
+describe("database schema", () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("schema");
+  });
+
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it("migrations build exactly the schema the entities describe", async () => {
+    const dataSource = await openDatabase({ url: database.url });
+    try {
+      const pending = await dataSource.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+      expect(await dataSource.showMigrations()).toBe(false);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it("keeps amounts beyond 2^53 exact as numeric strings", async () => {
+    const dataSource = await openDatabase({ url: database.url });
+    try {
+      const merchant = await dataSource.getRepository(MerchantEntity).save({ wallet: "0x00000000000000000000000000000000000000aa" });
+      const raffle = await dataSource.getRepository(ContractEntity).save({
+        address: "0x00000000000000000000000000000000000000bb",
+        chainId: 31337,
+        merchantId: merchant.id,
+        contractModule: ContractModule.RAFFLE,
+        parameters: { roundId: 1, commission: "1000", timeLagBeforeRelease: "86400", schedule: "* * * * *" },
+      });
+      const ticket = await dataSource.getRepository(ContractEntity).save({
+        address: "0x00000000000000000000000000000000000000cc",
+        chainId: 31337,
+        merchantId: merchant.id,
+        contractModule: ContractModule.RAFFLE,
+        contractType: ContractType.ERC721,
+      });
+      const price = await dataSource.getRepository(PriceEntity).save({});
+      const amount = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+      const saved = await dataSource.getRepository(RoundEntity).save({
+        roundId: amount,
+        contractId: raffle.id,
+        ticketContractId: ticket.id,
+        priceId: price.id,
+        maxTickets: 10,
+        startTimestamp: new Date(),
+        firstTicketId: "1",
+        indexedBlock: 9_007_199_254_740_000,
+      });
+      const loaded = await dataSource.getRepository(RoundEntity).findOneByOrFail({ id: saved.id });
+      expect(loaded.roundId).toBe(amount);
+      expect(loaded.endTimestamp).toBeNull();
+      const reloadedRaffle = await dataSource.getRepository(ContractEntity).findOneByOrFail({ id: raffle.id });
+      expect(reloadedRaffle.parameters).toEqual({ roundId: 1, commission: "1000", timeLagBeforeRelease: "86400", schedule: "* * * * *" });
+      expect(reloadedRaffle.isPaused).toBe(false);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});

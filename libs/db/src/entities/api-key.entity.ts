@@ -1,0 +1,36 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from "typeorm";
+
+import { MerchantEntity } from "./merchant.entity";
+
+/**
+ * A merchant API key. The secret is shown once; only its SHA-256 is stored. `prefix` is the public part of the
+ * key, used to find the row without scanning hashes.
+ */
+@Entity({ name: "api_key" })
+export class ApiKeyEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @CreateDateColumn({ type: "timestamptz" })
+  createdAt!: Date;
+
+  @Index({ unique: true })
+  @Column({ type: "varchar", length: 32 })
+  prefix!: string;
+
+  @Column({ type: "varchar", length: 64 })
+  secretHash!: string;
+
+  @Column({ type: "varchar", length: 255, default: "" })
+  label!: string;
+
+  @Column({ type: "integer" })
+  merchantId!: number;
+
+  @ManyToOne(() => MerchantEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "merchant_id" })
+  merchant?: MerchantEntity;
+
+  @Column({ type: "timestamptz", nullable: true })
+  revokedAt!: Date | null;
+}

@@ -1,0 +1,67 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from "typeorm";
+
+import { ClaimStatus, ClaimType } from "../enums";
+import { safeIntegerTransformer } from "../transformers";
+import { TimestampedEntity } from "./base.entity";
+import { MerchantEntity } from "./merchant.entity";
+
+/** An asset of a claim, in the shape of a price component. */
+export interface ClaimItem {
+  tokenType: string;
+  token: string;
+  tokenId: string;
+  amount: string;
+}
+
+/** What an account can claim: a raffle prize (from the indexer) or a merchant voucher. First shape. */
+@Entity({ name: "claim" })
+@Index(["merchantId", "account", "createdAt"])
+export class ClaimEntity extends TimestampedEntity {
+  @Column({ type: "varchar", length: 42 })
+  account!: string;
+
+  @Column({ type: "integer" })
+  merchantId!: number;
+
+  @ManyToOne(() => MerchantEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "merchant_id" })
+  merchant?: MerchantEntity;
+
+  @Column({ type: "enum", enum: ClaimType })
+  claimType!: ClaimType;
+
+  @Column({ type: "enum", enum: ClaimStatus, default: ClaimStatus.NEW })
+  claimStatus!: ClaimStatus;
+
+  @Column({ type: "jsonb", default: [] })
+  items!: ClaimItem[];
+
+  @Column({ type: "timestamptz", nullable: true })
+  endTimestamp!: Date | null;
+
+  /** For prizes: the raffle contract row, the round row and the winning ticket's on-chain id. */
+  @Column({ type: "integer", nullable: true })
+  contractId!: number | null;
+
+  @Column({ type: "integer", nullable: true })
+  roundId!: number | null;
+
+  @Column({ type: "numeric", precision: 78, scale: 0, nullable: true })
+  tokenId!: string | null;
+
+  /** For vouchers: what the client passes to the Exchange. */
+  @Column({ type: "varchar", length: 66, nullable: true })
+  nonce!: string | null;
+
+  @Column({ type: "text", nullable: true })
+  signature!: string | null;
+
+  @Column({ type: "bigint", nullable: true, transformer: safeIntegerTransformer })
+  expiresAt!: number | null;
+
+  @Column({ type: "jsonb", default: {} })
+  parameters!: Record<string, unknown>;
+
+  @Column({ type: "bigint", nullable: true, transformer: safeIntegerTransformer, select: false })
+  indexedBlock!: number | null;
+}

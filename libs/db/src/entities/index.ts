@@ -1,0 +1,41 @@
+import { ApiKeyEntity } from "./api-key.entity";
+import { ClaimEntity } from "./claim.entity";
+import { ContractEntity } from "./contract.entity";
+import { IndexerBlockEntity, IndexerCursorEntity, IndexerEventEntity } from "./indexer.entity";
+import { MerchantEntity } from "./merchant.entity";
+import { PriceComponentEntity, PriceEntity } from "./price.entity";
+import { RoundEntity } from "./round.entity";
+import { TemplateEntity } from "./template.entity";
+import { TicketVoucherEntity } from "./ticket-voucher.entity";
+import { TicketEntity } from "./ticket.entity";
+import { TokenEntity } from "./token.entity";
+
+export * from "./api-key.entity";
+export * from "./base.entity";
+export * from "./claim.entity";
+export * from "./contract.entity";
+export * from "./indexer.entity";
+export * from "./merchant.entity";
+export * from "./price.entity";
+export * from "./round.entity";
+export * from "./template.entity";
+export * from "./ticket-voucher.entity";
+export * from "./ticket.entity";
+export * from "./token.entity";
+
+export const ENTITIES = [
+  MerchantEntity,
+  ContractEntity,
+  TemplateEntity,
+  TokenEntity,
+  PriceEntity,
+  PriceComponentEntity,
+  RoundEntity,
+  TicketEntity,
+  ClaimEntity,
+  TicketVoucherEntity,
+  ApiKeyEntity,
+  IndexerCursorEntity,
+  IndexerBlockEntity,
+  IndexerEventEntity,
+];

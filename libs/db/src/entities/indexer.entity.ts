@@ -1,0 +1,87 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
+
+import { IndexedEventStatus } from "../enums";
+import { safeIntegerTransformer } from "../transformers";
+
+/** How far the indexer has applied a chain: every block up to `blockNumber` (hash `blockHash`). */
+@Entity({ name: "indexer_cursor" })
+export class IndexerCursorEntity {
+  @PrimaryColumn({ type: "integer" })
+  chainId!: number;
+
+  @Column({ type: "bigint", transformer: safeIntegerTransformer })
+  blockNumber!: number;
+
+  @Column({ type: "varchar", length: 66 })
+  blockHash!: string;
+
+  @UpdateDateColumn({ type: "timestamptz" })
+  updatedAt!: Date;
+}
+
+/** Hashes of the blocks the indexer relied on, to detect reorgs and find the common ancestor. */
+@Entity({ name: "indexer_block" })
+export class IndexerBlockEntity {
+  @PrimaryColumn({ type: "integer" })
+  chainId!: number;
+
+  @PrimaryColumn({ type: "bigint", transformer: safeIntegerTransformer })
+  number!: number;
+
+  @Column({ type: "varchar", length: 66 })
+  hash!: string;
+
+  @Column({ type: "varchar", length: 66 })
+  parentHash!: string;
+
+  @Column({ type: "timestamptz" })
+  timestamp!: Date;
+}
+
+/** Raw log of every event of a registered contract; (chainId, txHash, logIndex) makes replays harmless. */
+@Entity({ name: "indexer_event" })
+@Index(["chainId", "txHash", "logIndex"], { unique: true })
+@Index(["chainId", "blockNumber"])
+@Index(["chainId", "address", "name"])
+export class IndexerEventEntity {
+  @PrimaryGeneratedColumn({ type: "bigint" })
+  id!: string;
+
+  @CreateDateColumn({ type: "timestamptz" })
+  createdAt!: Date;
+
+  @Column({ type: "integer" })
+  chainId!: number;
+
+  @Column({ type: "bigint", transformer: safeIntegerTransformer })
+  blockNumber!: number;
+
+  @Column({ type: "varchar", length: 66 })
+  blockHash!: string;
+
+  @Column({ type: "varchar", length: 66 })
+  txHash!: string;
+
+  @Column({ type: "integer" })
+  logIndex!: number;
+
+  @Column({ type: "varchar", length: 42 })
+  address!: string;
+
+  /** Decoded event name; null when the log is unknown or malformed. */
+  @Column({ type: "varchar", length: 64, nullable: true })
+  name!: string | null;
+
+  /** Decoded arguments with big integers as decimal strings. */
+  @Column({ type: "jsonb", nullable: true })
+  args!: Record<string, unknown> | null;
+
+  @Column({ type: "text", array: true })
+  topics!: string[];
+
+  @Column({ type: "text" })
+  data!: string;
+
+  @Column({ type: "enum", enum: IndexedEventStatus })
+  status!: IndexedEventStatus;
+}

@@ -1,0 +1,73 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from "typeorm";
+
+import { RoundStatus } from "../enums";
+import { safeIntegerTransformer } from "../transformers";
+import { TimestampedEntity } from "./base.entity";
+import { ContractEntity } from "./contract.entity";
+import { PriceEntity } from "./price.entity";
+
+/**
+ * Spec 2.3: one on-chain round of a raffle. `id` is what buyers pass as `externalId`; `roundId` is the on-chain id
+ * as a decimal string. `ticketCount` is kept in step with minted tickets by the indexer.
+ */
+@Entity({ name: "round" })
+@Index(["contractId", "roundId"], { unique: true })
+export class RoundEntity extends TimestampedEntity {
+  @Column({ type: "integer", nullable: true })
+  number!: number | null;
+
+  @Column({ type: "numeric", precision: 78, scale: 0 })
+  roundId!: string;
+
+  @Column({ type: "integer" })
+  contractId!: number;
+
+  @ManyToOne(() => ContractEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "contract_id" })
+  contract?: ContractEntity;
+
+  @Column({ type: "integer" })
+  ticketContractId!: number;
+
+  @ManyToOne(() => ContractEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "ticket_contract_id" })
+  ticketContract?: ContractEntity;
+
+  @Column({ type: "integer" })
+  priceId!: number;
+
+  @ManyToOne(() => PriceEntity, { onDelete: "RESTRICT" })
+  @JoinColumn({ name: "price_id" })
+  price?: PriceEntity;
+
+  @Column({ type: "integer" })
+  maxTickets!: number;
+
+  @Column({ type: "timestamptz" })
+  startTimestamp!: Date;
+
+  @Column({ type: "timestamptz", nullable: true })
+  endTimestamp!: Date | null;
+
+  @Column({ type: "integer", default: 0 })
+  ticketCount!: number;
+
+  @Column({ type: "enum", enum: RoundStatus, default: RoundStatus.ACTIVE })
+  roundStatus!: RoundStatus;
+
+  /** On-chain id of the first ticket of the round; ticket ids of a round are contiguous. */
+  @Column({ type: "numeric", precision: 78, scale: 0 })
+  firstTicketId!: string;
+
+  @Column({ type: "numeric", precision: 78, scale: 0, nullable: true })
+  winningTicketId!: string | null;
+
+  @Column({ type: "timestamptz", nullable: true })
+  drawnAt!: Date | null;
+
+  @Column({ type: "numeric", precision: 78, scale: 0, nullable: true })
+  vrfRequestId!: string | null;
+
+  @Column({ type: "bigint", transformer: safeIntegerTransformer, select: false })
+  indexedBlock!: number;
+}

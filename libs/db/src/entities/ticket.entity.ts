@@ -1,0 +1,55 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne } from "typeorm";
+
+import { TicketStatus } from "../enums";
+import { safeIntegerTransformer } from "../transformers";
+import { TimestampedEntity } from "./base.entity";
+import { ContractEntity } from "./contract.entity";
+import { RoundEntity } from "./round.entity";
+
+/** One minted raffle ticket (ERC721 token of the round's ticket contract). */
+@Entity({ name: "ticket" })
+@Index(["contractId", "tokenId"], { unique: true })
+@Index(["roundId"])
+@Index(["account"])
+export class TicketEntity extends TimestampedEntity {
+  /** The ticket contract. */
+  @Column({ type: "integer" })
+  contractId!: number;
+
+  @ManyToOne(() => ContractEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "contract_id" })
+  contract?: ContractEntity;
+
+  @Column({ type: "integer" })
+  roundId!: number;
+
+  @ManyToOne(() => RoundEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "round_id" })
+  round?: RoundEntity;
+
+  @Column({ type: "numeric", precision: 78, scale: 0 })
+  tokenId!: string;
+
+  /** Serial number of the ticket in its round, from 1. */
+  @Column({ type: "integer" })
+  serial!: number;
+
+  /** Current owner: the buyer, then whoever the ticket was transferred to. */
+  @Column({ type: "varchar", length: 42 })
+  account!: string;
+
+  @Column({ type: "numeric", precision: 78, scale: 0 })
+  externalId!: string;
+
+  @Column({ type: "boolean", default: false })
+  isPrize!: boolean;
+
+  @Column({ type: "enum", enum: TicketStatus, default: TicketStatus.ACTIVE })
+  ticketStatus!: TicketStatus;
+
+  @Column({ type: "varchar", length: 66 })
+  txHash!: string;
+
+  @Column({ type: "bigint", transformer: safeIntegerTransformer, select: false })
+  indexedBlock!: number;
+}

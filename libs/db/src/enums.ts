@@ -1,0 +1,76 @@
+/** Enumerated values of the API resources (spec 2 and 3, completed where the spec shows only observed values). */
+
+export enum ContractStatus {
+  ACTIVE = "ACTIVE",
+  INACTIVE = "INACTIVE",
+}
+
+export enum ContractType {
+  NATIVE = "NATIVE",
+  ERC20 = "ERC20",
+  ERC721 = "ERC721",
+  ERC998 = "ERC998",
+  ERC1155 = "ERC1155",
+}
+
+export enum ContractFeature {
+  RANDOM = "RANDOM",
+  ALLOWANCE = "ALLOWANCE",
+  PAUSABLE = "PAUSABLE",
+}
+
+/** RAFFLE: raffles and their tickets; HIERARCHY: plain token contracts; SYSTEM: the platform's own contracts. */
+export enum ContractModule {
+  RAFFLE = "RAFFLE",
+  HIERARCHY = "HIERARCHY",
+  SYSTEM = "SYSTEM",
+}
+
+export enum ContractSecurity {
+  ACCESS_CONTROL = "ACCESS_CONTROL",
+}
+
+export enum TemplateStatus {
+  ACTIVE = "ACTIVE",
+  INACTIVE = "INACTIVE",
+}
+
+export enum TokenStatus {
+  MINTED = "MINTED",
+  BURNED = "BURNED",
+}
+
+/** Mirrors the on-chain RoundStatus of the Raffle contract. */
+export enum RoundStatus {
+  ACTIVE = "ACTIVE",
+  DRAWING = "DRAWING",
+  DRAWN = "DRAWN",
+  CLOSED = "CLOSED",
+  REFUNDABLE = "REFUNDABLE",
+  CLAIMED = "CLAIMED",
+  RELEASED = "RELEASED",
+}
+
+export enum TicketStatus {
+  ACTIVE = "ACTIVE",
+  REFUNDED = "REFUNDED",
+}
+
+export enum ClaimType {
+  RAFFLE_PRIZE = "RAFFLE_PRIZE",
+  VOUCHER = "VOUCHER",
+}
+
+export enum ClaimStatus {
+  NEW = "NEW",
+  REDEEMED = "REDEEMED",
+  EXPIRED = "EXPIRED",
+  CANCELED = "CANCELED",
+  RELEASED = "RELEASED",
+}
+
+export enum IndexedEventStatus {
+  APPLIED = "APPLIED",
+  UNKNOWN = "UNKNOWN",
+  MALFORMED = "MALFORMED",
+}

@@ -1,0 +1,6 @@
+export * from "./data-source";
+export * from "./entities";
+export * from "./enums";
+export * from "./naming-strategy";
+export * from "./transformers";
+export * from "./testing/test-database";
