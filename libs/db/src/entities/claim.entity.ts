@@ -16,6 +16,7 @@ export interface ClaimItem {
 /** What an account can claim: a raffle prize (from the indexer) or a merchant voucher. First shape. */
 @Entity({ name: "claim" })
 @Index(["merchantId", "account", "createdAt"])
+@Index("UQ_claim_prize_round", ["contractId", "roundId"], { unique: true, where: `"claim_type" = 'RAFFLE_PRIZE'` })
 export class ClaimEntity extends TimestampedEntity {
   @Column({ type: "varchar", length: 42 })
   account!: string;

@@ -59,6 +59,9 @@ export class IndexerEventEntity {
   @Column({ type: "varchar", length: 66 })
   blockHash!: string;
 
+  @Column({ type: "timestamptz" })
+  blockTimestamp!: Date;
+
   @Column({ type: "varchar", length: 66 })
   txHash!: string;
 

@@ -38,6 +38,10 @@ export class TicketEntity extends TimestampedEntity {
   @Column({ type: "varchar", length: 42 })
   account!: string;
 
+  /** The account that bought the ticket. */
+  @Column({ type: "varchar", length: 42 })
+  buyer!: string;
+
   @Column({ type: "numeric", precision: 78, scale: 0 })
   externalId!: string;
 
