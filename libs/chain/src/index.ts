@@ -4,3 +4,7 @@ export * from "./eip712";
 export * from "./purchase-args";
 export * from "./nonce";
 export * from "./deploy";
+export * from "./testing/hardhat-node";
+export * from "./voucher";
+export * from "./testing/local-world";
+export * from "./asset";

@@ -4,3 +4,4 @@ export * from "./enums";
 export * from "./naming-strategy";
 export * from "./transformers";
 export * from "./testing/test-database";
+export * from "./rich-text";

@@ -79,6 +79,10 @@ export class ContractEntity extends TimestampedEntity {
   @Column({ type: "enum", enum: ContractSecurity, default: ContractSecurity.ACCESS_CONTROL })
   contractSecurity!: ContractSecurity;
 
+  /** For a ticket contract: the raffle it belongs to. */
+  @Column({ type: "integer", nullable: true, select: false })
+  raffleContractId!: number | null;
+
   /** Block of the event that registered this row: a reorg below it removes the row. */
   @Column({ type: "bigint", default: 0, transformer: safeIntegerTransformer, select: false })
   indexedBlock!: number;

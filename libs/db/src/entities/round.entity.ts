@@ -40,7 +40,8 @@ export class RoundEntity extends TimestampedEntity {
   @JoinColumn({ name: "price_id" })
   price?: PriceEntity;
 
-  @Column({ type: "integer" })
+  /** Ticket cap; 0 means no cap. bigint because the contract allows up to 2^32 - 1. */
+  @Column({ type: "bigint", transformer: safeIntegerTransformer })
   maxTickets!: number;
 
   @Column({ type: "timestamptz" })

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import * as net from "node:net";
+import * as path from "node:path";
+import { JsonRpcProvider } from "ethers";
+
+const CONTRACTS_DIR = path.resolve(__dirname, "../../../../contracts");
+const HARDHAT_BIN = path.resolve(CONTRACTS_DIR, "../node_modules/.bin/hardhat");
+
+export interface HardhatNode {
+  rpcUrl: string;
+  port: number;
+  /** A provider that never caches, so an auto-mining node never answers with stale nonces or blocks. */
+  provider: JsonRpcProvider;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export function rpcProvider(rpcUrl: string): JsonRpcProvider {
+  return new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true, pollingInterval: 100 });
+}
+
+/** Starts `hardhat node` on a free port of 127.0.0.1 in its own process group, for tests and the local stack. */
+export async function startHardhatNode(options: { port?: number; quiet?: boolean } = {}): Promise<HardhatNode> {
+  const port = options.port ?? (await freePort());
+  const child: ChildProcess = spawn(HARDHAT_BIN, ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: CONTRACTS_DIR,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("hardhat node did not start within 60 s")), 60_000);
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Started HTTP and WebSocket JSON-RPC server")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hardhat node exited with ${code}: ${output.slice(-500)}`));
+    });
+  });
+  // Drain output so the node never blocks on a full pipe.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const provider = rpcProvider(rpcUrl);
+  return {
+    rpcUrl,
+    port,
+    provider,
+    stop: async () => {
+      provider.destroy();
+      if (child.exitCode !== null || !child.pid) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      process.kill(-child.pid, "SIGTERM");
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { Wallet, ZeroAddress, parseEther, parseUnits, type JsonRpcProvider, type Signer } from "ethers";
+
+import { assetFromChain } from "../asset";
+import { LOCAL_DEV_KEYS } from "../deploy/dev-accounts";
+import { LOCAL_VRF_SETTINGS, deployPlatform } from "../deploy/deploy-platform";
+import { deployMerchantRaffle } from "../deploy/deploy-raffle";
+import type { PlatformDeployment } from "../deploy/deployment";
+import { RAFFLE_PURCHASE_EXTRA } from "../eip712";
+import { NonceSequence } from "../nonce";
+import type { AssetStruct } from "../purchase-args";
+import { TokenType } from "../token-type";
+import {
+  Exchange__factory,
+  RaffleTicket__factory,
+  Raffle__factory,
+  TestToken__factory,
+  VRFCoordinatorV2_5Mock__factory,
+} from "../typechain";
+import { signPurchaseVoucher } from "../voucher";
+
+/** A local chain with the platform, a price token and funded players: what tests and demos script against. */
+export interface TestWorld {
+  provider: JsonRpcProvider;
+  deployment: PlatformDeployment;
+  admin: Signer;
+  merchant: Signer;
+  players: Signer[];
+  token: string;
+}
+
+export interface TestRaffle {
+  raffle: string;
+  ticket: string;
+  price: AssetStruct;
+}
+
+const nonces = new NonceSequence();
+
+export async function setUpWorld(provider: JsonRpcProvider): Promise<TestWorld> {
+  const admin = await provider.getSigner(0);
+  const merchant = await provider.getSigner(2);
+  const players = await Promise.all([5, 6, 7, 8].map((index) => provider.getSigner(index)));
+  const deployment = await deployPlatform(admin, {
+    signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
+    merchants: [await merchant.getAddress()],
+    vrf: LOCAL_VRF_SETTINGS,
+  });
+  const token = await new TestToken__factory(admin).deploy("Test Gold", "GOLD", await admin.getAddress());
+  await token.waitForDeployment();
+  for (const player of players) await (await token.mint(await player.getAddress(), parseUnits("1000", 18))).wait();
+  return { provider, deployment, admin, merchant, players, token: await token.getAddress() };
+}
+
+export async function deployTestRaffle(world: TestWorld, kind: "ERC20" | "NATIVE", maxTicket = 100n): Promise<TestRaffle> {
+  const price: AssetStruct =
+    kind === "ERC20"
+      ? { tokenType: TokenType.ERC20, token: world.token, tokenId: 0n, amount: parseUnits("10", 18) }
+      : { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: parseEther("0.01") };
+  const deployed = await deployMerchantRaffle(world.merchant, {
+    factory: world.deployment.raffleFactory,
+    commission: 1_000n,
+    timeLagBeforeRelease: 86_400n,
+    ticketName: `${kind} Ticket`,
+    ticketSymbol: `T${kind}`,
+    firstRound: { price, maxTicket },
+  });
+  return { raffle: deployed.raffle, ticket: deployed.ticket, price };
+}
+
+/** A player buys one ticket with a voucher signed by the platform's signer key; returns the ticket id. */
+export async function buyTicket(world: TestWorld, raffle: TestRaffle, player: Signer, externalId = 1n): Promise<bigint> {
+  const account = await player.getAddress();
+  const exchange = Exchange__factory.connect(world.deployment.exchange, player);
+  if (raffle.price.tokenType === TokenType.ERC20) {
+    const token = TestToken__factory.connect(raffle.price.token, player);
+    await (await token.approve(world.deployment.exchange, raffle.price.amount)).wait();
+  }
+  const block = await world.provider.getBlock("latest");
+  const params = {
+    externalId,
+    expiresAt: BigInt(block!.timestamp + 600),
+    nonce: nonces.take(),
+    extra: RAFFLE_PURCHASE_EXTRA,
+    receiver: raffle.raffle,
+    referrer: ZeroAddress,
+  };
+  const item = { tokenType: TokenType.ERC721, token: raffle.ticket, tokenId: 0n, amount: 1n };
+  const signature = await signPurchaseVoucher(new Wallet(LOCAL_DEV_KEYS.voucherSigner), world.deployment.chainId, world.deployment.exchange, {
+    account,
+    params,
+    item,
+    price: raffle.price,
+  });
+  const value = raffle.price.tokenType === TokenType.NATIVE ? raffle.price.amount : 0n;
+  const receipt = await (await exchange.purchaseRaffle(params, item, raffle.price, signature, { value })).wait();
+  const ticketInterface = RaffleTicket__factory.createInterface();
+  for (const log of receipt!.logs.filter((entry) => entry.address === raffle.ticket)) {
+    const parsed = ticketInterface.parseLog(log);
+    if (parsed?.name === "Transfer") return parsed.args.tokenId as bigint;
+  }
+  throw new Error("no ticket minted");
+}
+
+/** Ends the active round and, when VRF was asked, answers from the mock. */
+export async function endAndDraw(world: TestWorld, raffle: TestRaffle): Promise<void> {
+  const contract = Raffle__factory.connect(raffle.raffle, world.merchant);
+  await (await contract.endRound()).wait();
+  const info = await contract.getCurrentRoundInfo();
+  const round = await contract.getRound(info.roundId);
+  if (round.vrfRequestId !== 0n) {
+    const vrf = VRFCoordinatorV2_5Mock__factory.connect(world.deployment.vrfCoordinator, world.admin);
+    await (await vrf.fulfillRandomWords(round.vrfRequestId, raffle.raffle)).wait();
+  }
+}
+
+export async function startNextRound(world: TestWorld, raffle: TestRaffle, maxTicket = 100n): Promise<void> {
+  const contract = Raffle__factory.connect(raffle.raffle, world.merchant);
+  const info = await contract.getCurrentRoundInfo();
+  await (await contract.startRound(assetFromChain(info.ticketAsset), assetFromChain(info.acceptedAsset), maxTicket)).wait();
+}

@@ -1,0 +1,60 @@
+import { ParamType, Result, getAddress, type Interface, type Log } from "ethers";
+import { Exchange__factory, RaffleFactory__factory, RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
+import { IndexedEventStatus } from "@raffle/db";
+
+/** What a registered address is, which decides the ABI its logs are read with. */
+export enum ContractKind {
+  EXCHANGE = "EXCHANGE",
+  FACTORY = "FACTORY",
+  RAFFLE = "RAFFLE",
+  TICKET = "TICKET",
+}
+
+const INTERFACES: Record<ContractKind, Interface> = {
+  [ContractKind.EXCHANGE]: Exchange__factory.createInterface(),
+  [ContractKind.FACTORY]: RaffleFactory__factory.createInterface(),
+  [ContractKind.RAFFLE]: Raffle__factory.createInterface(),
+  [ContractKind.TICKET]: RaffleTicket__factory.createInterface(),
+};
+
+export type JsonValue = string | boolean | JsonValue[] | { [key: string]: JsonValue };
+export type EventArgs = Record<string, JsonValue>;
+
+export interface DecodedLog {
+  name: string | null;
+  args: EventArgs | null;
+  status: IndexedEventStatus;
+  reason?: string;
+}
+
+/** Decoded values as JSON: integers as decimal strings (never Number), addresses checksummed, structs as objects. */
+function toJson(value: unknown, type: ParamType): JsonValue {
+  if (type.isTuple()) {
+    const result = value as Result;
+    return Object.fromEntries(type.components.map((component, i) => [component.name, toJson(result[i], component)]));
+  }
+  if (type.isArray()) return (value as Result).map((item) => toJson(item, type.arrayChildren));
+  if (typeof value === "bigint") return value.toString();
+  if (type.baseType === "address") return getAddress(value as string);
+  if (typeof value === "boolean") return value;
+  return String(value);
+}
+
+/** Reads a log with the ABI of its contract kind. Unknown topics and undecodable data are reported, not thrown. */
+export function decodeLog(kind: ContractKind, log: Pick<Log, "topics" | "data">): DecodedLog {
+  const iface = INTERFACES[kind];
+  const fragment = log.topics.length > 0 ? iface.getEvent(log.topics[0]) : null;
+  if (!fragment) return { name: null, args: null, status: IndexedEventStatus.UNKNOWN, reason: "unknown event topic" };
+  try {
+    const values = iface.decodeEventLog(fragment, log.data, log.topics);
+    const args = Object.fromEntries(fragment.inputs.map((input, i) => [input.name, toJson(values[i], input)]));
+    return { name: fragment.name, args, status: IndexedEventStatus.APPLIED };
+  } catch (error) {
+    return {
+      name: fragment.name,
+      args: null,
+      status: IndexedEventStatus.MALFORMED,
+      reason: error instanceof Error ? error.message.slice(0, 200) : "undecodable",
+    };
+  }
+}

@@ -1,0 +1,454 @@
+import { ZeroAddress } from "ethers";
+import type { EntityManager } from "typeorm";
+import { tokenTypeName } from "@raffle/chain";
+import { ClaimStatus, ClaimType, ContractFeature, RoundStatus, TicketStatus, richText } from "@raffle/db";
+
+import { ContractKind, type EventArgs } from "./decode";
+import { argString, type IndexedEvent } from "./indexed-event";
+import type { Registry, RegisteredContract } from "./registry";
+import type { TokenMetadataReader } from "./token-metadata";
+
+const BASIS_POINTS = 10_000n;
+
+/** Rows of an `UPDATE ... RETURNING`: TypeORM answers UPDATE and DELETE with `[rows, affectedCount]`. */
+async function updateReturning<T>(manager: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
+  const result = await manager.query(sql, parameters);
+  return (Array.isArray(result[0]) && typeof result[1] === "number" ? result[0] : result) as T[];
+}
+const RAFFLE_FEATURES = [ContractFeature.RANDOM, ContractFeature.ALLOWANCE, ContractFeature.PAUSABLE];
+
+export interface ProjectorContext {
+  chainId: number;
+  platformMerchantId: number;
+  /** Cron schedule given to newly registered raffles until their merchant sets one. */
+  defaultSchedule: string;
+  registry: Registry;
+  tokens: TokenMetadataReader;
+}
+
+interface AssetArgs {
+  tokenType: string;
+  token: string;
+  tokenId: string;
+  amount: string;
+}
+
+/**
+ * Turns events into rows. Every handler is written so that applying the events of a round again, after its
+ * mutable fields were reset, gives the same rows: that is how a reorg is rolled back (see rollback.ts).
+ * Rows take their timestamps from blocks, so a replay or a restart writes exactly what a clean run writes.
+ */
+export class Projector {
+  private readonly tokenCache = new Map<string, { contractId: number; templateId: number }>();
+
+  constructor(private readonly ctx: ProjectorContext) {}
+
+  /** Applies one event; returns the contracts it registered, whose logs from this block on must be read too. */
+  async apply(manager: EntityManager, event: IndexedEvent): Promise<RegisteredContract[]> {
+    const contract = this.ctx.registry.get(event.address);
+    if (!contract) return [];
+    switch (contract.kind) {
+      case ContractKind.FACTORY:
+        return event.name === "RaffleDeployed" ? this.raffleDeployed(manager, event) : [];
+      case ContractKind.RAFFLE:
+        await this.applyRaffleEvent(manager, contract, event);
+        return [];
+      case ContractKind.TICKET:
+        if (event.name === "Transfer") await this.ticketTransferred(manager, contract, event);
+        return [];
+      case ContractKind.EXCHANGE:
+        if (event.name === "Paused" || event.name === "Unpaused") await this.pauseChanged(manager, contract, event);
+        return [];
+    }
+  }
+
+  private async applyRaffleEvent(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    switch (event.name) {
+      case "RoundStarted":
+        return this.roundStarted(manager, raffle, event);
+      case "TicketPurchased":
+        return this.ticketPurchased(manager, raffle, event);
+      case "RoundEnded":
+        return this.roundEnded(manager, raffle, event);
+      case "WinnerDrawn":
+        return this.winnerDrawn(manager, raffle, event);
+      case "PrizeClaimed":
+        return this.prizeSettled(manager, raffle, event, RoundStatus.CLAIMED, ClaimStatus.REDEEMED);
+      case "PrizeReleased":
+        return this.prizeSettled(manager, raffle, event, RoundStatus.RELEASED, ClaimStatus.RELEASED);
+      case "RoundRefundable":
+        await this.setRoundStatus(manager, raffle, event, RoundStatus.REFUNDABLE);
+        return;
+      case "TicketRefunded":
+        return this.ticketRefunded(manager, raffle, event);
+      case "Paused":
+      case "Unpaused":
+        return this.pauseChanged(manager, raffle, event);
+      default:
+        return; // configuration and role events are kept in the raw log only
+    }
+  }
+
+  // ------------------------------------------------------------------ registration
+
+  private async raffleDeployed(manager: EntityManager, event: IndexedEvent): Promise<RegisteredContract[]> {
+    const { args, blockTimestamp: at, blockNumber } = event;
+    const merchantWallet = argString(args, "merchant");
+    const [{ id: merchantId }] = await manager.query(
+      `INSERT INTO merchant (wallet, created_at, updated_at) VALUES ($1, $2, $2)
+       ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING id`,
+      [merchantWallet, at],
+    );
+    const ticketAddress = argString(args, "ticket");
+    const meta = await this.ctx.tokens.read(ticketAddress, false);
+    const parameters = {
+      timeLagBeforeRelease: argString(args, "timeLagBeforeRelease"),
+      commission: argString(args, "commission"),
+      schedule: this.ctx.defaultSchedule,
+      roundId: 0,
+    };
+    const raffleId = await this.insertContract(manager, {
+      address: argString(args, "raffle"),
+      merchantId,
+      title: `${meta.name || "Raffle"} raffle`,
+      name: "Raffle",
+      symbol: "",
+      decimals: 0,
+      contractType: null,
+      features: RAFFLE_FEATURES,
+      module: "RAFFLE",
+      parameters,
+      fromBlock: blockNumber,
+      at,
+      raffleContractId: null,
+    });
+    const ticketId = await this.insertContract(manager, {
+      address: ticketAddress,
+      merchantId,
+      title: meta.name,
+      name: meta.name,
+      symbol: meta.symbol,
+      decimals: 0,
+      contractType: "ERC721",
+      features: [],
+      module: "RAFFLE",
+      parameters: {},
+      fromBlock: blockNumber,
+      at,
+      raffleContractId: raffleId,
+    });
+    const registered: RegisteredContract[] = [
+      { id: raffleId, address: argString(args, "raffle"), kind: ContractKind.RAFFLE, merchantId, fromBlock: blockNumber },
+      { id: ticketId, address: ticketAddress, kind: ContractKind.TICKET, merchantId, fromBlock: blockNumber },
+    ];
+    for (const contract of registered) this.ctx.registry.add(contract);
+    return registered;
+  }
+
+  private async insertContract(
+    manager: EntityManager,
+    row: {
+      address: string;
+      merchantId: number;
+      title: string;
+      name: string;
+      symbol: string;
+      decimals: number;
+      contractType: string | null;
+      features: string[];
+      module: string;
+      parameters: object;
+      fromBlock: number;
+      at: Date;
+      raffleContractId: number | null;
+    },
+  ): Promise<number> {
+    const [{ id }] = await manager.query(
+      `INSERT INTO contract (address, chain_id, title, description, merchant_id, name, symbol, decimals, from_block,
+                             parameters, contract_type, contract_features, contract_module, raffle_contract_id,
+                             indexed_block, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $9, $15, $15)
+       ON CONFLICT (chain_id, address) DO UPDATE SET address = EXCLUDED.address RETURNING id`,
+      [
+        row.address,
+        this.ctx.chainId,
+        row.title,
+        richText(row.title),
+        row.merchantId,
+        row.name,
+        row.symbol,
+        row.decimals,
+        row.fromBlock,
+        JSON.stringify(row.parameters),
+        row.contractType,
+        `{${row.features.join(",")}}`,
+        row.module,
+        row.raffleContractId,
+        row.at,
+      ],
+    );
+    return id;
+  }
+
+  // ------------------------------------------------------------------ rounds
+
+  private async roundStarted(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    const { args, blockTimestamp: at } = event;
+    const roundId = argString(args, "roundId");
+    const ticket = args.ticket as unknown as AssetArgs;
+    const price = args.price as unknown as AssetArgs;
+    const ticketContract = this.ctx.registry.get(ticket.token);
+    if (!ticketContract) throw new Error(`round ${roundId} of ${raffle.address} names unknown ticket ${ticket.token}`);
+
+    const priceId = await this.insertPrice(manager, price, at);
+    const maxTickets = argString(args, "maxTicket");
+    const roundNumber = Number(roundId);
+    await manager.query(
+      `INSERT INTO round (number, round_id, contract_id, ticket_contract_id, price_id, max_tickets, start_timestamp,
+                          ticket_count, round_status, first_ticket_id, indexed_block, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 'ACTIVE', $8, $9, $7, $7)`,
+      [
+        Number.isSafeInteger(roundNumber) && roundNumber <= 2_147_483_647 ? roundNumber : null,
+        roundId,
+        raffle.id,
+        ticketContract.id,
+        priceId,
+        maxTickets,
+        at,
+        argString(args, "firstTicketId"),
+        event.blockNumber,
+      ],
+    );
+    await this.refreshCurrentRoundId(manager, raffle.id, at);
+  }
+
+  /** `parameters.roundId` of a raffle: its latest round, 0 before the first. */
+  async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
+    await manager.query(
+      `UPDATE contract SET parameters = jsonb_set(parameters, '{roundId}',
+              to_jsonb(COALESCE((SELECT max(round_id) FROM round WHERE contract_id = $1), 0)::bigint)),
+              updated_at = COALESCE($2, updated_at)
+        WHERE id = $1`,
+      [raffleId, at],
+    );
+  }
+
+  private async insertPrice(manager: EntityManager, asset: AssetArgs, at: Date): Promise<number> {
+    const tokenType = tokenTypeName(BigInt(asset.tokenType));
+    const token = await this.ensureTokenContract(manager, tokenType, asset.token, at);
+    const [{ id: priceId }] = await manager.query(`INSERT INTO price DEFAULT VALUES RETURNING id`);
+    await manager.query(
+      `INSERT INTO price_component (token_type, contract_id, template_id, token_id, amount, price_id)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [tokenType, token.contractId, token.templateId, asset.tokenId, asset.amount, priceId],
+    );
+    return priceId;
+  }
+
+  /** A price token as a contract row with one template and its token "0"; created on first use, never removed. */
+  private async ensureTokenContract(
+    manager: EntityManager,
+    tokenType: string,
+    address: string,
+    at: Date,
+  ): Promise<{ contractId: number; templateId: number }> {
+    const cached = this.tokenCache.get(address);
+    if (cached) return cached;
+    const native = address === ZeroAddress;
+    const meta = native ? { name: "Native coin", symbol: "ETH", decimals: 18 } : await this.ctx.tokens.read(address, tokenType === "ERC20");
+    const contractId = await this.insertContract(manager, {
+      address,
+      merchantId: this.ctx.platformMerchantId,
+      title: meta.name,
+      name: meta.name,
+      symbol: meta.symbol,
+      decimals: meta.decimals,
+      contractType: tokenType,
+      features: [],
+      module: "HIERARCHY",
+      parameters: {},
+      fromBlock: 0,
+      at,
+      raffleContractId: null,
+    });
+    let [template] = await manager.query(`SELECT id FROM template WHERE contract_id = $1 ORDER BY id LIMIT 1`, [contractId]);
+    if (!template) {
+      [template] = await manager.query(
+        `INSERT INTO template (title, description, contract_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING id`,
+        [meta.name, richText(meta.name), contractId, at],
+      );
+      await manager.query(
+        `INSERT INTO token (token_id, template_id, metadata, created_at, updated_at) VALUES ('0', $1, '{}', $2, $2)
+         ON CONFLICT (template_id, token_id) DO NOTHING`,
+        [template.id, at],
+      );
+    }
+    const entry = { contractId, templateId: template.id as number };
+    this.tokenCache.set(address, entry);
+    return entry;
+  }
+
+  private async ticketPurchased(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    const { args, blockTimestamp: at } = event;
+    const inserted: Array<{ round_id: number }> = await manager.query(
+      `INSERT INTO ticket (contract_id, round_id, token_id, serial, account, buyer, external_id, tx_hash, indexed_block,
+                           created_at, updated_at)
+       SELECT r.ticket_contract_id, r.id, $3, $4, $5, $5, $6, $7, $8, $9, $9
+         FROM round r WHERE r.contract_id = $1 AND r.round_id = $2
+       ON CONFLICT (contract_id, token_id) DO NOTHING RETURNING round_id`,
+      [
+        raffle.id,
+        argString(args, "roundId"),
+        argString(args, "ticketId"),
+        argString(args, "serial"),
+        argString(args, "account"),
+        argString(args, "externalId"),
+        event.txHash,
+        event.blockNumber,
+        at,
+      ],
+    );
+    if (inserted.length === 0) return;
+    await manager.query(`UPDATE round SET ticket_count = ticket_count + 1, updated_at = $2 WHERE id = $1`, [
+      inserted[0].round_id,
+      at,
+    ]);
+  }
+
+  private async roundEnded(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    const { args, blockTimestamp: at } = event;
+    const ticketCount = argString(args, "ticketCount");
+    const requestId = argString(args, "vrfRequestId");
+    await manager.query(
+      `UPDATE round SET end_timestamp = $3, ticket_count = $4::integer, vrf_request_id = $5, updated_at = $3,
+              round_status = CASE WHEN $4::integer = 0 THEN 'CLOSED'::round_round_status_enum ELSE 'DRAWING'::round_round_status_enum END
+        WHERE contract_id = $1 AND round_id = $2`,
+      [raffle.id, argString(args, "roundId"), at, ticketCount, requestId === "0" ? null : requestId],
+    );
+  }
+
+  private async winnerDrawn(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    const { args, blockTimestamp: at } = event;
+    const ticketId = argString(args, "ticketId");
+    const [round] = await updateReturning<{ id: number; ticket_count: number; price_id: number; ticket_contract_id: number }>(
+      manager,
+      `UPDATE round SET round_status = 'DRAWN', winning_ticket_id = $3, drawn_at = $4, updated_at = $4
+        WHERE contract_id = $1 AND round_id = $2
+        RETURNING id, ticket_count, price_id, ticket_contract_id`,
+      [raffle.id, argString(args, "roundId"), ticketId, at],
+    );
+    if (!round) return;
+    const [ticket] = await updateReturning<{ account: string }>(
+      manager,
+      `UPDATE ticket SET is_prize = true, updated_at = $3 WHERE contract_id = $1 AND token_id = $2 RETURNING account`,
+      [round.ticket_contract_id, ticketId, at],
+    );
+    const [component] = await manager.query(
+      `SELECT pc.token_type, c.address, pc.token_id, pc.amount
+         FROM price_component pc JOIN contract c ON c.id = pc.contract_id
+        WHERE pc.price_id = $1 ORDER BY pc.id LIMIT 1`,
+      [round.price_id],
+    );
+    const [{ parameters, merchant_id: merchantId }] = await manager.query(
+      `SELECT parameters, merchant_id FROM contract WHERE id = $1`,
+      [raffle.id],
+    );
+    const pot = BigInt(round.ticket_count) * BigInt(component.amount);
+    const prize = pot - (pot * BigInt(parameters.commission ?? "0")) / BASIS_POINTS;
+    const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
+    const items = [{ tokenType: component.token_type, token: component.address, tokenId: component.token_id, amount: prize.toString() }];
+    await manager.query(
+      `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,
+                          token_id, parameters, indexed_block, created_at, updated_at)
+       VALUES ($1, $2, 'RAFFLE_PRIZE', 'NEW', $3, $4, $5, $6, $7, $8, $9, $10, $10)
+       ON CONFLICT (contract_id, round_id) WHERE claim_type = 'RAFFLE_PRIZE'
+       DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', items = EXCLUDED.items,
+                     end_timestamp = EXCLUDED.end_timestamp, token_id = EXCLUDED.token_id,
+                     parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at`,
+      [
+        ticket?.account ?? ZeroAddress,
+        merchantId,
+        JSON.stringify(items),
+        releasableAt,
+        raffle.id,
+        round.id,
+        ticketId,
+        JSON.stringify({ raffle: raffle.address, roundId: argString(args, "roundId"), ticketId }),
+        event.blockNumber,
+        at,
+      ],
+    );
+  }
+
+  private async prizeSettled(
+    manager: EntityManager,
+    raffle: RegisteredContract,
+    event: IndexedEvent,
+    roundStatus: RoundStatus,
+    claimStatus: ClaimStatus,
+  ): Promise<void> {
+    const roundRowId = await this.setRoundStatus(manager, raffle, event, roundStatus);
+    if (roundRowId === null) return;
+    await manager.query(
+      `UPDATE claim SET claim_status = $3, updated_at = $4
+        WHERE contract_id = $1 AND round_id = $2 AND claim_type = $5`,
+      [raffle.id, roundRowId, claimStatus, event.blockTimestamp, ClaimType.RAFFLE_PRIZE],
+    );
+  }
+
+  private async setRoundStatus(
+    manager: EntityManager,
+    raffle: RegisteredContract,
+    event: IndexedEvent,
+    status: RoundStatus,
+  ): Promise<number | null> {
+    const [round] = await updateReturning<{ id: number }>(
+      manager,
+      `UPDATE round SET round_status = $3, updated_at = $4 WHERE contract_id = $1 AND round_id = $2 RETURNING id`,
+      [raffle.id, argString(event.args, "roundId"), status, event.blockTimestamp],
+    );
+    return round ? round.id : null;
+  }
+
+  private async ticketRefunded(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    await manager.query(
+      `UPDATE ticket t SET ticket_status = $4, updated_at = $5
+         FROM round r WHERE r.id = t.round_id AND r.contract_id = $1 AND r.round_id = $2 AND t.token_id = $3`,
+      [raffle.id, argString(event.args, "roundId"), argString(event.args, "ticketId"), TicketStatus.REFUNDED, event.blockTimestamp],
+    );
+  }
+
+  // ------------------------------------------------------------------ tickets and pause
+
+  private async ticketTransferred(manager: EntityManager, ticket: RegisteredContract, event: IndexedEvent): Promise<void> {
+    const { args, blockTimestamp: at } = event;
+    const from = argString(args, "from");
+    const to = argString(args, "to");
+    // Mints are projected from TicketPurchased and burns from TicketRefunded; only real transfers move a ticket.
+    if (from === ZeroAddress || to === ZeroAddress) return;
+    const tokenId = argString(args, "tokenId");
+    await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [
+      ticket.id,
+      tokenId,
+      to,
+      at,
+    ]);
+    // A prize belongs to whoever holds the winning ticket.
+    await manager.query(
+      `UPDATE claim c SET account = $3, updated_at = $4 FROM contract t
+        WHERE t.id = $1 AND c.contract_id = t.raffle_contract_id AND c.token_id = $2
+          AND c.claim_type = 'RAFFLE_PRIZE' AND c.claim_status = 'NEW'`,
+      [ticket.id, tokenId, to, at],
+    );
+  }
+
+  private async pauseChanged(manager: EntityManager, contract: RegisteredContract, event: IndexedEvent): Promise<void> {
+    await manager.query(`UPDATE contract SET is_paused = $2, updated_at = $3 WHERE id = $1`, [
+      contract.id,
+      event.name === "Paused",
+      event.blockTimestamp,
+    ]);
+  }
+}
+
+export type { EventArgs };

@@ -1,0 +1,59 @@
+import type { DataSource } from "typeorm";
+
+/**
+ * Every projected row, keyed by natural keys instead of surrogate ids (sequences are not transactional, so ids
+ * may differ after a crash), in a stable order. Two databases that index the same chain must give equal snapshots.
+ */
+export async function projectionSnapshot(dataSource: DataSource): Promise<Record<string, unknown[]>> {
+  const q = (sql: string) => dataSource.query(sql);
+  return {
+    merchants: await q(`SELECT wallet, title FROM merchant ORDER BY wallet`),
+    contracts: await q(
+      `SELECT c.address, c.chain_id, c.title, c.description, m.wallet AS merchant, c.name, c.symbol, c.decimals, c.from_block,
+              c.parameters, c.is_paused, c.contract_status, c.contract_type, c.contract_features::text[] AS contract_features, c.contract_module,
+              raffle.address AS raffle, c.indexed_block,
+              CASE WHEN c.contract_module = 'SYSTEM' THEN NULL ELSE c.created_at END AS created_at,
+              CASE WHEN c.contract_module = 'SYSTEM' THEN NULL ELSE c.updated_at END AS updated_at
+         FROM contract c JOIN merchant m ON m.id = c.merchant_id LEFT JOIN contract raffle ON raffle.id = c.raffle_contract_id
+        ORDER BY c.address`,
+    ),
+    templates: await q(
+      `SELECT c.address, t.title, t.template_status, t.created_at, array_agg(k.token_id ORDER BY k.token_id) AS tokens
+         FROM template t JOIN contract c ON c.id = t.contract_id LEFT JOIN token k ON k.template_id = t.id
+        GROUP BY c.address, t.id ORDER BY c.address`,
+    ),
+    rounds: await q(
+      `SELECT raffle.address AS raffle, r.number, r.round_id, ticket.address AS ticket, r.max_tickets, r.start_timestamp,
+              r.end_timestamp, r.ticket_count, r.round_status, r.first_ticket_id, r.winning_ticket_id, r.drawn_at,
+              r.vrf_request_id, r.indexed_block, r.created_at, r.updated_at,
+              (SELECT json_agg(json_build_object('tokenType', pc.token_type, 'token', tc.address, 'amount', pc.amount, 'tokenId', pc.token_id))
+                 FROM price_component pc JOIN contract tc ON tc.id = pc.contract_id WHERE pc.price_id = r.price_id) AS price
+         FROM round r JOIN contract raffle ON raffle.id = r.contract_id JOIN contract ticket ON ticket.id = r.ticket_contract_id
+        ORDER BY raffle.address, r.round_id`,
+    ),
+    tickets: await q(
+      `SELECT c.address AS ticket, t.token_id, r.round_id, t.serial, t.account, t.buyer, t.external_id, t.is_prize,
+              t.ticket_status, t.tx_hash, t.indexed_block, t.created_at, t.updated_at
+         FROM ticket t JOIN contract c ON c.id = t.contract_id JOIN round r ON r.id = t.round_id
+        ORDER BY c.address, t.token_id`,
+    ),
+    claims: await q(
+      `SELECT m.wallet AS merchant, c.address AS raffle, r.round_id, cl.account, cl.claim_type, cl.claim_status, cl.items,
+              cl.end_timestamp, cl.token_id, cl.parameters, cl.indexed_block, cl.created_at, cl.updated_at
+         FROM claim cl JOIN merchant m ON m.id = cl.merchant_id LEFT JOIN contract c ON c.id = cl.contract_id
+         LEFT JOIN round r ON r.id = cl.round_id
+        ORDER BY c.address, r.round_id`,
+    ),
+    events: await q(
+      `SELECT chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, status
+         FROM indexer_event ORDER BY block_number, log_index`,
+    ),
+    cursor: await q(`SELECT chain_id, block_number, block_hash FROM indexer_cursor`),
+    orphans: await q(
+      `SELECT (SELECT count(*) FROM price WHERE id NOT IN (SELECT price_id FROM round))::int AS prices,
+              (SELECT count(*) FROM price_component WHERE price_id NOT IN (SELECT id FROM price))::int AS components,
+              (SELECT count(*) FROM ticket WHERE round_id NOT IN (SELECT id FROM round))::int AS tickets,
+              (SELECT count(*) FROM claim WHERE contract_id IS NOT NULL AND contract_id NOT IN (SELECT id FROM contract))::int AS claims`,
+    ),
+  };
+}
