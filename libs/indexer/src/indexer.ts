@@ -193,9 +193,9 @@ export class Indexer {
       const registered = await this.applyLog(manager, log, headers.get(log.blockNumber)!);
       applied += 1;
       if (registered.length > 0) {
-        // Contracts deployed in this batch: read their logs for the rest of the batch and merge them in order.
-        const fresh = await this.chain.logs(registered, log.blockNumber, to);
-        const later = fresh.filter((candidate) => compareLogs(candidate, log) > 0);
+        // Contracts deployed in this batch: read their logs for the rest of the batch and merge them in. Their
+        // constructor's logs come before the factory's event in the same transaction; they are applied right after.
+        const later = await this.chain.logs(registered, log.blockNumber, to);
         const missing = await this.chain.headers(later.map((candidate) => candidate.blockNumber).filter((n) => !headers.has(n)));
         for (const [number, header] of missing) headers.set(number, header);
         queue.splice(i + 1, queue.length - i - 1, ...[...queue.slice(i + 1), ...later].sort(compareLogs));

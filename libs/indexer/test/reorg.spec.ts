@@ -1,0 +1,94 @@
+import {
+  Raffle__factory,
+  buyTicket,
+  deployTestRaffle,
+  endAndDraw,
+  setUpWorld,
+  startHardhatNode,
+  type HardhatNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain";
+
+import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
+import { projectionSnapshot } from "./support/snapshot";
+
+describe("indexer reorg handling", () => {
+  let node: HardhatNode;
+  let world: TestWorld;
+  let raffle: TestRaffle;
+  let db: IndexedDatabase;
+
+  beforeAll(async () => {
+    node = await startHardhatNode();
+    world = await setUpWorld(node.provider);
+    raffle = await deployTestRaffle(world, "ERC20");
+    db = await indexedDatabase("reorg", node.provider, world.deployment, { batchBlocks: 5 });
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await node?.stop();
+  });
+
+  it("rolls back to the common ancestor and re-projects the new branch", async () => {
+    const [alice, bob, carol] = world.players;
+    await buyTicket(world, raffle, alice, 1n);
+    await buyTicket(world, raffle, bob, 1n);
+    await db.indexer.syncToHead();
+    const snapshotId: string = await node.provider.send("evm_snapshot", []);
+
+    // The branch that will disappear: more tickets, a pause, the draw of the round.
+    await buyTicket(world, raffle, carol, 1n);
+    await buyTicket(world, raffle, carol, 1n);
+    await (await Raffle__factory.connect(raffle.raffle, world.merchant).pause()).wait();
+    await (await Raffle__factory.connect(raffle.raffle, world.merchant).unpause()).wait();
+    await endAndDraw(world, raffle);
+    await db.indexer.syncToHead();
+    const [{ count: before }] = await db.dataSource.query(`SELECT count(*)::int AS count FROM ticket`);
+    expect(before).toBe(4);
+
+    // The new branch: one different purchase, and more blocks than the old branch had.
+    expect(await node.provider.send("evm_revert", [snapshotId])).toBe(true);
+    await buyTicket(world, raffle, bob, 1n);
+    for (let i = 0; i < 12; i += 1) await node.provider.send("evm_mine", []);
+
+    const first = await db.indexer.step();
+    expect(first.kind).toBe("reorg");
+    await db.indexer.syncToHead();
+
+    const [round] = await db.dataSource.query(`SELECT ticket_count, round_status, end_timestamp, winning_ticket_id FROM round`);
+    expect(round).toEqual({ ticket_count: 3, round_status: "ACTIVE", end_timestamp: null, winning_ticket_id: null });
+    const claims = await db.dataSource.query(`SELECT id FROM claim`);
+    expect(claims).toHaveLength(0);
+
+    // Exactly what a clean index of the surviving chain gives, orphans included.
+    const clean = await indexedDatabase("reorg_clean", node.provider, world.deployment, { batchBlocks: 50 });
+    try {
+      await clean.indexer.syncToHead();
+      const reorged = await projectionSnapshot(db.dataSource);
+      expect(reorged).toEqual(await projectionSnapshot(clean.dataSource));
+      expect(reorged.orphans).toEqual([{ prices: 0, components: 0, tickets: 0, claims: 0 }]);
+    } finally {
+      await clean.close();
+    }
+  });
+
+  it("keeps a round's row id through a reorg that only removes its later events", async () => {
+    const [{ id: roundRowId }] = await db.dataSource.query(`SELECT id FROM round`);
+    const snapshotId: string = await node.provider.send("evm_snapshot", []);
+    await endAndDraw(world, raffle);
+    await db.indexer.syncToHead();
+    expect((await db.dataSource.query(`SELECT round_status FROM round`))[0].round_status).toBe("DRAWN");
+    expect(await db.dataSource.query(`SELECT claim_status FROM claim`)).toHaveLength(1);
+
+    await node.provider.send("evm_revert", [snapshotId]);
+    for (let i = 0; i < 8; i += 1) await node.provider.send("evm_mine", []);
+    await db.indexer.syncToHead();
+
+    expect(await db.dataSource.query(`SELECT id, round_status, ticket_count FROM round`)).toEqual([
+      { id: roundRowId, round_status: "ACTIVE", ticket_count: 3 },
+    ]);
+    expect(await db.dataSource.query(`SELECT id FROM claim`)).toHaveLength(0);
+  });
+});
