@@ -8,3 +8,4 @@ export * from "./testing/hardhat-node";
 export * from "./voucher";
 export * from "./testing/local-world";
 export * from "./asset";
+export * from "./fast-voucher";

