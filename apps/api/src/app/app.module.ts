@@ -1,0 +1,28 @@
+import { Module, type DynamicModule } from "@nestjs/common";
+
+import type { ApiConfig } from "../config/api-config";
+import { InfrastructureModule } from "../services/infrastructure.module";
+import { AuthModule } from "./auth/auth.module";
+import { ClaimsModule } from "./claims/claims.module";
+import { HealthModule } from "./health/health.module";
+import { RaffleContractsModule } from "./raffle-contracts/raffle-contracts.module";
+import { RoundsModule } from "./rounds/rounds.module";
+import { TicketSignModule } from "./ticket-sign/ticket-sign.module";
+
+@Module({})
+export class AppModule {
+  static forRoot(config: ApiConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfrastructureModule.forRoot(config),
+        AuthModule,
+        RaffleContractsModule,
+        RoundsModule,
+        TicketSignModule,
+        ClaimsModule,
+        HealthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable, type CanActivate, type ExecutionContext } from "@nestjs/common";
+import { Reflector } from "@nestjs/core";
+import type { Request } from "express";
+
+import { problems } from "../../common/problem";
+import { ApiKeyService, type Caller } from "./api-key.service";
+import { IS_PUBLIC } from "./public.decorator";
+
+/**
+ * Every route needs `Authorization: Bearer <merchant API key>` unless marked @Public(). Keys anywhere else (query
+ * string, other schemes) are refused, so they do not end up in logs and proxies.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeyService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<Request & { caller?: Caller }>();
+    const header = request.headers.authorization;
+    const match = typeof header === "string" ? /^Bearer ([^\s]+)$/.exec(header) : null;
+    if (!match) throw problems.unauthorized();
+    const caller = await this.apiKeys.authenticate(match[1]);
+    if (!caller) throw problems.unauthorized();
+    request.caller = caller;
+    return true;
+  }
+}

@@ -1,0 +1,109 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { Inject, Injectable } from "@nestjs/common";
+import { getAddress, isAddress } from "ethers";
+import type { DataSource } from "typeorm";
+import { ApiKeyEntity, MerchantEntity } from "@raffle/db";
+
+import type { ApiConfig } from "../../config/api-config";
+import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+
+/** Who is calling: the merchant behind a valid API key. */
+export interface Caller {
+  merchantId: number;
+  apiKeyId: number;
+}
+
+export interface IssuedApiKey {
+  /** The full key; shown once and never stored. */
+  key: string;
+  id: number;
+  prefix: string;
+  merchantId: number;
+}
+
+const KEY_PATTERN = /^rk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}
+
+/**
+ * Merchant API keys: `rk_<prefix>_<secret>`. The prefix is public and finds the row; only the secret's SHA-256 is
+ * stored, compared in constant time. Verified keys are cached for a few seconds so the hot path does not hit
+ * the database on every request; a revocation takes effect within that time.
+ */
+@Injectable()
+export class ApiKeyService {
+  private readonly cache = new Map<string, { caller: Caller | null; until: number }>();
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "apiKeyCacheSeconds">,
+  ) {}
+
+  /** Creates a key for a merchant given by id or wallet; a wallet not seen yet becomes a merchant. */
+  async create(merchant: string, label = ""): Promise<IssuedApiKey> {
+    const merchantId = await this.resolveMerchant(merchant, true);
+    const prefix = randomBytes(6).toString("hex");
+    const secret = randomBytes(32).toString("base64url");
+    const saved = await this.dataSource.getRepository(ApiKeyEntity).save({
+      prefix,
+      secretHash: sha256(secret).toString("hex"),
+      label,
+      merchantId,
+      revokedAt: null,
+    });
+    return { key: `rk_${prefix}_${secret}`, id: saved.id, prefix, merchantId };
+  }
+
+  /** Revokes a key by its prefix or numeric id. Returns false when no such active key exists. */
+  async revoke(prefixOrId: string): Promise<boolean> {
+    const where = /^\d+$/.test(prefixOrId) ? { id: Number(prefixOrId) } : { prefix: prefixOrId };
+    const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy(where);
+    if (!key || key.revokedAt) return false;
+    await this.dataSource.getRepository(ApiKeyEntity).update({ id: key.id }, { revokedAt: new Date() });
+    this.cache.clear();
+    return true;
+  }
+
+  async list(merchant: string): Promise<ApiKeyEntity[]> {
+    const merchantId = await this.resolveMerchant(merchant, false);
+    return this.dataSource.getRepository(ApiKeyEntity).find({ where: { merchantId }, order: { id: "ASC" } });
+  }
+
+  /** The caller behind a bearer token, or null. */
+  async authenticate(token: string): Promise<Caller | null> {
+    const now = Date.now();
+    const cached = this.cache.get(token);
+    if (cached && cached.until > now) return cached.caller;
+
+    const match = KEY_PATTERN.exec(token);
+    let caller: Caller | null = null;
+    if (match) {
+      const [, prefix, secret] = match;
+      const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
+      if (key && !key.revokedAt && timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) {
+        caller = { merchantId: key.merchantId, apiKeyId: key.id };
+      }
+    }
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
+    return caller;
+  }
+
+  private async resolveMerchant(merchant: string, createIfMissing: boolean): Promise<number> {
+    const repository = this.dataSource.getRepository(MerchantEntity);
+    if (/^\d+$/.test(merchant)) {
+      const found = await repository.findOneBy({ id: Number(merchant) });
+      if (!found) throw new Error(`no merchant with id ${merchant}`);
+      return found.id;
+    }
+    if (!isAddress(merchant)) throw new Error(`--merchant must be a merchant id or a wallet address, got "${merchant}"`);
+    const wallet = getAddress(merchant);
+    const found = await repository.findOneBy({ wallet });
+    if (found) return found.id;
+    if (!createIfMissing) throw new Error(`no merchant with wallet ${wallet}`);
+    await repository.createQueryBuilder().insert().values({ wallet }).orIgnore().execute();
+    return (await repository.findOneByOrFail({ wallet })).id;
+  }
+}

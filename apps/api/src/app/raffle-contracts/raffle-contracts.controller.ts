@@ -1,0 +1,23 @@
+import { Controller, Get, Query } from "@nestjs/common";
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
+
+import type { Caller } from "../auth/api-key.service";
+import { CurrentCaller } from "../auth/current-caller.decorator";
+import { toContractWithMerchantDto } from "../../common/dto/contract.dto";
+import { RaffleContractListDto, RaffleContractsQuery } from "./raffle-contracts.dto";
+import { RaffleContractsService } from "./raffle-contracts.service";
+
+@ApiTags("raffle")
+@ApiBearerAuth()
+@Controller("raffle/contracts")
+export class RaffleContractsController {
+  constructor(private readonly contracts: RaffleContractsService) {}
+
+  @Get()
+  @ApiOperation({ summary: "The caller's active raffle contracts, optionally on one chain." })
+  @ApiOkResponse({ type: RaffleContractListDto })
+  async list(@CurrentCaller() caller: Caller, @Query() query: RaffleContractsQuery): Promise<RaffleContractListDto> {
+    const [rows, count] = await this.contracts.list(caller.merchantId, query.chainId, query.skip, query.take);
+    return { rows: rows.map(toContractWithMerchantDto), count };
+  }
+}

@@ -1,0 +1,32 @@
+import { Controller, Get, Query } from "@nestjs/common";
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from "@nestjs/swagger";
+import { IsInt, Max, Min } from "class-validator";
+
+import type { Caller } from "../auth/api-key.service";
+import { CurrentCaller } from "../auth/current-caller.decorator";
+import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
+import { ToInteger } from "../../common/validators";
+import { RoundsService } from "./rounds.service";
+
+export class CurrentRoundQuery {
+  @ApiProperty({ description: "Id of the raffle contract (from GET /raffle/contracts).", example: 3 })
+  @ToInteger()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  contractId!: number;
+}
+
+@ApiTags("rounds")
+@ApiBearerAuth()
+@Controller("rounds")
+export class RoundsController {
+  constructor(private readonly rounds: RoundsService) {}
+
+  @Get("current")
+  @ApiOperation({ summary: "The active round of a raffle: ticket contract, price and tickets sold. 404 roundNotFound without one." })
+  @ApiOkResponse({ type: RoundDto })
+  async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
+    return toRoundDto(await this.rounds.current(caller.merchantId, query.contractId));
+  }
+}

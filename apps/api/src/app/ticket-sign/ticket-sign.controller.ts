@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Post } from "@nestjs/common";
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
+
+import type { Caller } from "../auth/api-key.service";
+import { CurrentCaller } from "../auth/current-caller.decorator";
+import { SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
+import { TicketSignService } from "./ticket-sign.service";
+
+@ApiTags("raffle")
+@ApiBearerAuth()
+@Controller("raffle/ticket")
+export class TicketSignController {
+  constructor(private readonly tickets: TicketSignService) {}
+
+  @Post("sign")
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Sign a ticket purchase for an account.",
+    description:
+      "Refuses with 404 contractNotFound, 409 contractPaused / contractInactive / roundEnded / roundFull, 404 roundNotFound and 429 tooManyRequests (with Retry-After).",
+  })
+  @ApiOkResponse({ type: TicketSignatureDto })
+  sign(@CurrentCaller() caller: Caller, @Body() body: SignTicketBody): Promise<TicketSignatureDto> {
+    return this.tickets.sign(caller, body);
+  }
+}

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
+import { IsInt, IsOptional, Max, Min } from "class-validator";
+
+import { IsEthereumAddress } from "../../common/validators";
+
+export class SignTicketBody {
+  @ApiProperty({ description: "Buyer account: the only address that can use the voucher.", example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" })
+  @IsEthereumAddress()
+  account!: string;
+
+  @ApiPropertyOptional({
+    description: "Referrer account; the zero address when omitted. The purchase must pass the same value.",
+    example: "0x0000000000000000000000000000000000000000",
+  })
+  @IsOptional()
+  @IsEthereumAddress()
+  referrer?: string;
+
+  @ApiProperty({ description: "Id of the raffle contract.", example: 3 })
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  contractId!: number;
+}
+
+export class AssetDto {
+  @ApiProperty({ description: "TokenType index: NATIVE=0, ERC20=1, ERC721=2, ERC998=3, ERC1155=4.", example: 2 })
+  tokenType!: number;
+
+  @ApiProperty({ description: "Token contract address (zero address for NATIVE)." })
+  token!: string;
+
+  @ApiProperty({ description: "Token id, decimal string.", example: "0" })
+  tokenId!: string;
+
+  @ApiProperty({ description: "Amount in the token's smallest unit, decimal string.", example: "1" })
+  amount!: string;
+}
+
+export class PurchaseParamsDto {
+  @ApiProperty({ description: "The round id, decimal string." }) externalId!: string;
+  @ApiProperty({ description: "Expiry in seconds since the epoch, decimal string." }) expiresAt!: string;
+  @ApiProperty({ description: "32-byte nonce, 0x-prefixed hex." }) nonce!: string;
+  @ApiProperty({ description: 'bytes32 of the short string "0x".' }) extra!: string;
+  @ApiProperty({ description: "The raffle contract address." }) receiver!: string;
+  @ApiProperty({ description: "The referrer address (zero when none)." }) referrer!: string;
+}
+
+/** Spec 2.8 plus the ready-made purchase arguments. */
+export class TicketSignatureDto {
+  @ApiProperty({ description: "32-byte value, 0x-prefixed hex: `params.nonce`." })
+  nonce!: string;
+
+  @ApiProperty({ description: "EIP-712 signature, 0x-prefixed hex (65 bytes)." })
+  signature!: string;
+
+  @ApiProperty({ description: "Seconds-based on-chain expiry: `params.expiresAt`. Never 0.", example: 1_900_000_000 })
+  expiresAt!: number;
+
+  @ApiProperty({ type: PurchaseParamsDto, description: "The exact `params` argument of purchaseRaffle." })
+  params!: PurchaseParamsDto;
+
+  @ApiProperty({ type: AssetDto, description: "The exact `item` argument (the ticket)." })
+  item!: AssetDto;
+
+  @ApiProperty({ type: AssetDto, description: "The exact `price` argument." })
+  price!: AssetDto;
+
+  @ApiProperty({ description: "Native value to send with the transaction, wei as a decimal string." })
+  value!: string;
+}

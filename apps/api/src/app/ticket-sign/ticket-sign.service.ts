@@ -1,0 +1,88 @@
+import { Inject, Injectable } from "@nestjs/common";
+import { ZeroAddress, getAddress } from "ethers";
+import type { DataSource } from "typeorm";
+import { FastVoucherSigner, NonceSequence, buildPurchaseArgs, type AssetStruct } from "@raffle/chain";
+import { ContractStatus, TicketVoucherEntity } from "@raffle/db";
+
+import type { ApiConfig } from "../../config/api-config";
+import { problems } from "../../common/problem";
+import { RateLimiter } from "../../services/rate-limiter";
+import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import type { Caller } from "../auth/api-key.service";
+import { toRoundDto } from "../../common/dto/round.dto";
+import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
+import { RoundsService } from "../rounds/rounds.service";
+import type { AssetDto, SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
+
+function assetDto(asset: AssetStruct): AssetDto {
+  return { tokenType: asset.tokenType, token: asset.token, tokenId: asset.tokenId.toString(), amount: asset.amount.toString() };
+}
+
+/**
+ * Signs purchase vouchers after every check a buyer could fail later on-chain (architecture §4), records each one,
+ * and rate-limits per API key and per account.
+ */
+@Injectable()
+export class TicketSignService {
+  private readonly nonces = new NonceSequence();
+
+  constructor(
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly signer: FastVoucherSigner,
+    private readonly rateLimiter: RateLimiter,
+    private readonly contracts: RaffleContractsService,
+    private readonly rounds: RoundsService,
+  ) {}
+
+  async sign(caller: Caller, body: SignTicketBody): Promise<TicketSignatureDto> {
+    const account = getAddress(body.account);
+    const referrer = getAddress(body.referrer ?? ZeroAddress);
+    // Counted before any database work, so a flood is turned away cheaply.
+    const limit = await this.rateLimiter.checkSign(caller.apiKeyId, account);
+    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
+
+    const raffle = await this.contracts.findOwnRaffle(caller.merchantId, body.contractId);
+    if (!raffle) throw problems.contractNotFound(body.contractId);
+    if (raffle.contractStatus !== ContractStatus.ACTIVE) throw problems.contractInactive(body.contractId);
+    if (raffle.isPaused) throw problems.contractPaused(body.contractId);
+    const round = await this.rounds.latest(raffle.id, false);
+    if (!round) throw problems.roundNotFound(body.contractId);
+    if (round.endTimestamp !== null) throw problems.roundEnded(body.contractId);
+    if (round.maxTickets > 0 && round.ticketCount >= round.maxTickets) throw problems.roundFull(body.contractId, round.maxTickets);
+
+    const expiresAt = Math.floor(Date.now() / 1000) + this.config.signatureTtlSeconds;
+    const nonce = this.nonces.take();
+    // The same mapping a client uses (spec 4.5), so what we sign is exactly what the buyer will send.
+    const args = buildPurchaseArgs(toRoundDto(round), { nonce, expiresAt, signature: "0x" }, referrer);
+    const signature = this.signer.sign({ account, params: args.params, item: args.item, price: args.price });
+
+    await this.dataSource.getRepository(TicketVoucherEntity).insert({
+      nonce,
+      account,
+      referrer,
+      merchantId: caller.merchantId,
+      apiKeyId: caller.apiKeyId,
+      contractId: raffle.id,
+      roundId: round.id,
+      expiresAt,
+    });
+
+    return {
+      nonce,
+      signature,
+      expiresAt,
+      params: {
+        externalId: args.params.externalId.toString(),
+        expiresAt: args.params.expiresAt.toString(),
+        nonce: args.params.nonce,
+        extra: args.params.extra,
+        receiver: args.params.receiver,
+        referrer: args.params.referrer,
+      },
+      item: assetDto(args.item),
+      price: assetDto(args.price),
+      value: args.value.toString(),
+    };
+  }
+}

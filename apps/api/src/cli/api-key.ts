@@ -1,0 +1,60 @@
+/**
+ * Merchant API keys from the command line (DATABASE_URL, or the PGlite folder PGLITE_DIR):
+ *
+ *   npm run api-key -- create --merchant <id|wallet> [--label <text>]   # prints the key once
+ *   npm run api-key -- revoke <prefix|id>
+ *   npm run api-key -- list --merchant <id|wallet>
+ */
+import { openDatabase } from "@raffle/db";
+
+import { ApiKeyService } from "../app/auth/api-key.service";
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+async function main(): Promise<number> {
+  const [command, ...args] = process.argv.slice(2);
+  const dataSource = await openDatabase({ url: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
+  try {
+    const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 0 });
+    switch (command) {
+      case "create": {
+        const merchant = option(args, "merchant");
+        if (!merchant) throw new Error("create needs --merchant <id|wallet>");
+        const issued = await keys.create(merchant, option(args, "label") ?? "");
+        console.log(`created key ${issued.prefix} (id ${issued.id}) for merchant ${issued.merchantId}; it is shown only now:`);
+        console.log(issued.key);
+        return 0;
+      }
+      case "revoke": {
+        const target = args[0];
+        if (!target) throw new Error("revoke needs <prefix|id>");
+        const revoked = await keys.revoke(target);
+        console.log(revoked ? `revoked ${target}` : `no active key ${target}`);
+        return revoked ? 0 : 1;
+      }
+      case "list": {
+        const merchant = option(args, "merchant");
+        if (!merchant) throw new Error("list needs --merchant <id|wallet>");
+        for (const key of await keys.list(merchant)) {
+          console.log(`${key.id}\t${key.prefix}\t${key.label}\t${key.createdAt.toISOString()}\t${key.revokedAt ? "revoked" : "active"}`);
+        }
+        return 0;
+      }
+      default:
+        console.error("usage: api-key create --merchant <id|wallet> [--label <text>] | revoke <prefix|id> | list --merchant <id|wallet>");
+        return 2;
+    }
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main()
+  .then((code) => (process.exitCode = code))
+  .catch((error: unknown) => {
+    console.error(`api-key: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  });

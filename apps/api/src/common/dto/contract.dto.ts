@@ -1,0 +1,121 @@
+import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
+import { ContractFeature, ContractModule, ContractSecurity, ContractStatus, ContractType, type ContractEntity } from "@raffle/db";
+
+export class MerchantRefDto {
+  @ApiProperty({ description: "Merchant id.", example: 1 })
+  id!: number;
+
+  @ApiProperty({ description: "Merchant wallet (EIP-55 address).", example: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" })
+  wallet!: string;
+}
+
+/** Spec 2.1. */
+export class ContractDto {
+  @ApiProperty({ description: "Contract id; pass it as `contractId`.", example: 3 })
+  id!: number;
+
+  @ApiProperty({ description: "Creation time (ISO 8601 UTC).", format: "date-time" })
+  createdAt!: string;
+
+  @ApiProperty({ description: "Last update time (ISO 8601 UTC).", format: "date-time" })
+  updatedAt!: string;
+
+  @ApiProperty({ description: "Contract address (EIP-55).", example: "0xd8058efe0198ae9dD7D563e1b4938Dcbc86A1F81" })
+  address!: string;
+
+  @ApiProperty({ description: "Chain id.", example: 31337 })
+  chainId!: number;
+
+  @ApiProperty({ description: "Title shown to players." })
+  title!: string;
+
+  @ApiProperty({ description: "Serialized rich-text document (spec 2.9): JSON with `blocks` and `entityMap`." })
+  description!: string;
+
+  @ApiProperty({ description: "Owning merchant id." })
+  merchantId!: number;
+
+  @ApiProperty({ description: "Image URL; may be empty." })
+  imageUrl!: string;
+
+  @ApiProperty({ description: "Token or contract name." })
+  name!: string;
+
+  @ApiProperty({ description: "Token symbol; may be empty." })
+  symbol!: string;
+
+  @ApiProperty({ description: "Decimals: 0 for non-fungible contracts, 18 for the usual fungible ones." })
+  decimals!: number;
+
+  @ApiProperty({ description: "Block where the contract was deployed or registered." })
+  fromBlock!: number;
+
+  @ApiProperty({ description: "Royalty in basis points." })
+  royalty!: number;
+
+  @ApiProperty({ description: "Metadata base URI; may be empty." })
+  baseTokenURI!: string;
+
+  @ApiProperty({
+    description:
+      "For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first). Empty for token contracts.",
+    type: "object",
+    additionalProperties: true,
+    example: { timeLagBeforeRelease: "86400", commission: "1000", schedule: "0 0 * * *", roundId: 1 },
+  })
+  parameters!: Record<string, unknown>;
+
+  @ApiProperty({ description: "Whether the contract is paused on-chain." })
+  isPaused!: boolean;
+
+  @ApiProperty({ enum: ContractStatus, description: "Listing status." })
+  contractStatus!: ContractStatus;
+
+  @ApiProperty({ enum: ContractType, nullable: true, description: "Token standard; null for a raffle contract." })
+  contractType!: ContractType | null;
+
+  @ApiProperty({ enum: ContractFeature, isArray: true, description: "Capabilities of the contract." })
+  contractFeatures!: ContractFeature[];
+
+  @ApiProperty({ enum: ContractModule, description: "Product module." })
+  contractModule!: ContractModule;
+
+  @ApiProperty({ enum: ContractSecurity, description: "Access model." })
+  contractSecurity!: ContractSecurity;
+}
+
+export class ContractWithMerchantDto extends ContractDto {
+  @ApiPropertyOptional({ type: MerchantRefDto, description: "The owning merchant (list items only)." })
+  merchant!: MerchantRefDto;
+}
+
+export function toContractDto(contract: ContractEntity): ContractDto {
+  return {
+    id: contract.id,
+    createdAt: contract.createdAt.toISOString(),
+    updatedAt: contract.updatedAt.toISOString(),
+    address: contract.address,
+    chainId: contract.chainId,
+    title: contract.title,
+    description: contract.description,
+    merchantId: contract.merchantId,
+    imageUrl: contract.imageUrl,
+    name: contract.name,
+    symbol: contract.symbol,
+    decimals: contract.decimals,
+    fromBlock: contract.fromBlock,
+    royalty: contract.royalty,
+    baseTokenURI: contract.baseTokenURI,
+    parameters: contract.parameters,
+    isPaused: contract.isPaused,
+    contractStatus: contract.contractStatus,
+    contractType: contract.contractType,
+    contractFeatures: contract.contractFeatures,
+    contractModule: contract.contractModule,
+    contractSecurity: contract.contractSecurity,
+  };
+}
+
+export function toContractWithMerchantDto(contract: ContractEntity): ContractWithMerchantDto {
+  return { ...toContractDto(contract), merchant: { id: contract.merchant!.id, wallet: contract.merchant!.wallet } };
+}

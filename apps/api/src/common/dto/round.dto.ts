@@ -1,0 +1,142 @@
+import { ApiProperty } from "@nestjs/swagger";
+import { ContractType, TemplateStatus, TokenStatus, type PriceComponentEntity, type RoundEntity, type TemplateEntity, type TokenEntity } from "@raffle/db";
+
+import { ContractDto, toContractDto } from "./contract.dto";
+
+/** Spec 2.7. */
+export class TokenDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ format: "date-time" }) createdAt!: string;
+  @ApiProperty({ format: "date-time" }) updatedAt!: string;
+  @ApiProperty({ nullable: true, type: String, description: "Image URL." }) imageUrl!: string | null;
+  @ApiProperty({ type: "object", additionalProperties: true, description: "Token metadata." }) metadata!: Record<string, unknown>;
+  @ApiProperty({ description: "On-chain token id (decimal string).", example: "0" }) tokenId!: string;
+  @ApiProperty({ description: "Royalty in basis points." }) royalty!: number;
+  @ApiProperty({ nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
+  @ApiProperty({ enum: TokenStatus }) tokenStatus!: TokenStatus;
+  @ApiProperty() templateId!: number;
+}
+
+/** Spec 2.6. */
+export class TemplateDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ format: "date-time" }) createdAt!: string;
+  @ApiProperty({ format: "date-time" }) updatedAt!: string;
+  @ApiProperty() title!: string;
+  @ApiProperty({ description: "Serialized rich-text document (spec 2.9)." }) description!: string;
+  @ApiProperty() imageUrl!: string;
+  @ApiProperty({ nullable: true, type: Number }) priceId!: number | null;
+  @ApiProperty({ description: "Cap, integer string (0 = none)." }) cap!: string;
+  @ApiProperty({ description: "Amount, integer string." }) amount!: string;
+  @ApiProperty({ nullable: true, type: String }) cid!: string | null;
+  @ApiProperty({ enum: TemplateStatus }) templateStatus!: TemplateStatus;
+  @ApiProperty() contractId!: number;
+  @ApiProperty({ type: [TokenDto] }) tokens!: TokenDto[];
+}
+
+/** Spec 2.5. */
+export class PriceComponentDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ enum: ContractType, description: "Token type name; its on-chain index is the TokenType enum." }) tokenType!: ContractType;
+  @ApiProperty() contractId!: number;
+  @ApiProperty() templateId!: number;
+  @ApiProperty({ nullable: true, type: String, description: "Token id, decimal string." }) tokenId!: string | null;
+  @ApiProperty({ description: "Amount in the token's smallest unit (integer string).", example: "10000000000000000000" }) amount!: string;
+  @ApiProperty({ type: ContractDto, description: "The token contract." }) contract!: ContractDto;
+  @ApiProperty({ type: TemplateDto }) template!: TemplateDto;
+}
+
+/** Spec 2.4. */
+export class PriceDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ type: [PriceComponentDto] }) components!: PriceComponentDto[];
+}
+
+/** Spec 2.3. */
+export class RoundDto {
+  @ApiProperty({ description: "Round id; the purchase passes it as `params.externalId`." }) id!: number;
+  @ApiProperty({ format: "date-time" }) createdAt!: string;
+  @ApiProperty({ format: "date-time" }) updatedAt!: string;
+  @ApiProperty({ nullable: true, type: Number, description: "Round number." }) number!: number | null;
+  @ApiProperty({ description: "On-chain round id (decimal string)." }) roundId!: string;
+  @ApiProperty({ description: "The raffle contract id." }) contractId!: number;
+  @ApiProperty() ticketContractId!: number;
+  @ApiProperty() priceId!: number;
+  @ApiProperty({ description: "Ticket cap of the round; 0 means no cap." }) maxTickets!: number;
+  @ApiProperty({ format: "date-time" }) startTimestamp!: string;
+  @ApiProperty({ format: "date-time", nullable: true, type: String, description: "Null while the round is active." })
+  endTimestamp!: string | null;
+  @ApiProperty({ type: ContractDto, description: "The raffle contract." }) contract!: ContractDto;
+  @ApiProperty({ type: ContractDto, description: "The ticket contract (ERC721)." }) ticketContract!: ContractDto;
+  @ApiProperty({ type: PriceDto }) price!: PriceDto;
+  @ApiProperty({ description: "Tickets sold in the round." }) ticketCount!: number;
+}
+
+function toTokenDto(token: TokenEntity): TokenDto {
+  return {
+    id: token.id,
+    createdAt: token.createdAt.toISOString(),
+    updatedAt: token.updatedAt.toISOString(),
+    imageUrl: token.imageUrl,
+    metadata: token.metadata,
+    tokenId: token.tokenId,
+    royalty: token.royalty,
+    cid: token.cid,
+    tokenStatus: token.tokenStatus,
+    templateId: token.templateId,
+  };
+}
+
+function toTemplateDto(template: TemplateEntity): TemplateDto {
+  return {
+    id: template.id,
+    createdAt: template.createdAt.toISOString(),
+    updatedAt: template.updatedAt.toISOString(),
+    title: template.title,
+    description: template.description,
+    imageUrl: template.imageUrl,
+    priceId: template.priceId,
+    cap: template.cap,
+    amount: template.amount,
+    cid: template.cid,
+    templateStatus: template.templateStatus,
+    contractId: template.contractId,
+    tokens: (template.tokens ?? []).map(toTokenDto),
+  };
+}
+
+function toPriceComponentDto(component: PriceComponentEntity): PriceComponentDto {
+  return {
+    id: component.id,
+    tokenType: component.tokenType,
+    contractId: component.contractId,
+    templateId: component.templateId,
+    tokenId: component.tokenId,
+    amount: component.amount,
+    contract: toContractDto(component.contract!),
+    template: toTemplateDto(component.template!),
+  };
+}
+
+export function toRoundDto(round: RoundEntity): RoundDto {
+  return {
+    id: round.id,
+    createdAt: round.createdAt.toISOString(),
+    updatedAt: round.updatedAt.toISOString(),
+    number: round.number,
+    roundId: round.roundId,
+    contractId: round.contractId,
+    ticketContractId: round.ticketContractId,
+    priceId: round.priceId,
+    maxTickets: round.maxTickets,
+    startTimestamp: round.startTimestamp.toISOString(),
+    endTimestamp: round.endTimestamp ? round.endTimestamp.toISOString() : null,
+    contract: toContractDto(round.contract!),
+    ticketContract: toContractDto(round.ticketContract!),
+    price: {
+      id: round.price!.id,
+      components: [...(round.price!.components ?? [])].sort((a, b) => a.id - b.id).map(toPriceComponentDto),
+    },
+    ticketCount: round.ticketCount,
+  };
+}

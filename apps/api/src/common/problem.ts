@@ -1,0 +1,39 @@
+import { HttpException } from "@nestjs/common";
+
+/** One bad field of a request, as listed in a validation problem. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * An error the API answers with, as RFC 9457 problem details plus a stable camelCase `code`.
+ * Throw it anywhere; the problem filter renders it as `application/problem+json`.
+ */
+export class ApiProblem extends HttpException {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail, statusCode);
+  }
+}
+
+export const problems = {
+  unauthorized: () => new ApiProblem(401, "unauthorized", "A valid merchant API key is required: Authorization: Bearer <key>."),
+  validationFailed: (errors: FieldError[]) => new ApiProblem(400, "validationFailed", "The request has invalid fields.", errors),
+  contractNotFound: (contractId: number) => new ApiProblem(404, "contractNotFound", `No raffle contract ${contractId} for this merchant.`),
+  roundNotFound: (contractId: number) => new ApiProblem(404, "roundNotFound", `Raffle contract ${contractId} has no active round.`),
+  roundEnded: (contractId: number) => new ApiProblem(409, "roundEnded", `The latest round of raffle contract ${contractId} has ended.`),
+  roundFull: (contractId: number, maxTickets: number) =>
+    new ApiProblem(409, "roundFull", `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`),
+  contractPaused: (contractId: number) => new ApiProblem(409, "contractPaused", `Raffle contract ${contractId} is paused.`),
+  contractInactive: (contractId: number) => new ApiProblem(409, "contractInactive", `Raffle contract ${contractId} is not active.`),
+  tooManyRequests: (retryAfterSeconds: number, scope: string) =>
+    new ApiProblem(429, "tooManyRequests", `Too many signature requests for this ${scope}; retry later.`, undefined, {
+      "Retry-After": String(retryAfterSeconds),
+    }),
+};

@@ -1,0 +1,90 @@
+import * as fs from "node:fs";
+import { Wallet } from "ethers";
+import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, readDeployment, type PlatformDeployment } from "@raffle/chain";
+
+/** Everything the API reads from its environment, parsed once at start-up. */
+export interface ApiConfig {
+  port: number;
+  /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
+  databaseUrl?: string;
+  pgliteDir?: string;
+  rpcUrl: string;
+  deployment: PlatformDeployment;
+  /** Private key of the voucher signer (holder of SIGNER_ROLE on the Exchange). Never logged. */
+  signerPrivateKey: string;
+  signatureTtlSeconds: number;
+  indexer: {
+    enabled: boolean;
+    confirmations: number;
+    pollIntervalMs: number;
+    batchBlocks: number;
+    defaultSchedule: string;
+  };
+  readyMaxLagBlocks: number;
+  rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string };
+  /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
+  apiKeyCacheSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes"].includes(raw.toLowerCase())) return true;
+  if (["0", "false", "no"].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. */
+function signerKey(env: NodeJS.ProcessEnv, chainId: number): string {
+  if (env.SIGNER_PRIVATE_KEY) return new Wallet(env.SIGNER_PRIVATE_KEY).privateKey;
+  if (env.SIGNER_KEYSTORE_FILE) {
+    if (!env.SIGNER_KEYSTORE_PASSWORD_FILE) throw new ConfigError("SIGNER_KEYSTORE_FILE needs SIGNER_KEYSTORE_PASSWORD_FILE");
+    const keystore = fs.readFileSync(env.SIGNER_KEYSTORE_FILE, "utf8");
+    const password = fs.readFileSync(env.SIGNER_KEYSTORE_PASSWORD_FILE, "utf8").trim();
+    return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
+  }
+  if (chainId === LOCAL_CHAIN_ID) return LOCAL_DEV_KEYS.voucherSigner;
+  throw new ConfigError("SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE is required off the local chain");
+}
+
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
+  const deployment: PlatformDeployment = env.DEPLOYMENT_FILE
+    ? (JSON.parse(fs.readFileSync(env.DEPLOYMENT_FILE, "utf8")) as PlatformDeployment)
+    : readDeployment(chainId);
+  if (deployment.chainId !== chainId) throw new ConfigError(`deployment is for chain ${deployment.chainId}, CHAIN_ID is ${chainId}`);
+  return {
+    port: integer(env, "PORT", 3000),
+    databaseUrl: env.DATABASE_URL || undefined,
+    pgliteDir: env.PGLITE_DIR || undefined,
+    rpcUrl: env.RPC_URL || "http://127.0.0.1:8545",
+    deployment,
+    signerPrivateKey: signerKey(env, chainId),
+    signatureTtlSeconds: integer(env, "SIGNATURE_TTL_SECONDS", 600, 10),
+    indexer: {
+      enabled: flag(env, "INDEXER_ENABLED", true),
+      confirmations: integer(env, "INDEXER_CONFIRMATIONS", chainId === LOCAL_CHAIN_ID ? 0 : 12),
+      pollIntervalMs: integer(env, "INDEXER_POLL_INTERVAL_MS", 1_000, 10),
+      batchBlocks: integer(env, "INDEXER_BATCH_BLOCKS", 2_000, 1),
+      defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
+    },
+    readyMaxLagBlocks: integer(env, "READY_MAX_LAG_BLOCKS", 10),
+    rateLimit: {
+      windowSeconds: integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
+      signPerKey: integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1),
+      signPerAccount: integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1),
+      redisUrl: env.REDIS_URL || undefined,
+    },
+    apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
+  };
+}
