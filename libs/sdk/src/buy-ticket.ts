@@ -1,0 +1,64 @@
+import { Contract, type Signer } from "ethers";
+import { Exchange__factory, RaffleTicket__factory, TokenType, buildPurchaseArgs } from "@raffle/chain";
+
+import type { RaffleApi } from "./api-client";
+import type { Round, TicketSignature } from "./types";
+
+const ERC20_ABI = [
+  "function allowance(address owner, address spender) view returns (uint256)",
+  "function approve(address spender, uint256 amount) returns (bool)",
+];
+
+export interface BuyTicketOptions {
+  api: RaffleApi;
+  /** The buyer's wallet, connected to a provider. */
+  signer: Signer;
+  contractId: number;
+  /** The platform's Exchange: the voucher's verifying contract. */
+  exchange: string;
+  referrer?: string;
+}
+
+export interface BoughtTicket {
+  ticketId: bigint;
+  txHash: string;
+  round: Round;
+  voucher: TicketSignature;
+  /** Native value sent, wei. */
+  value: bigint;
+}
+
+/**
+ * Buys one ticket the way spec §1 says: (1) find the raffle in GET /raffle/contracts, (2) read its current round,
+ * (3) get a voucher from POST /raffle/ticket/sign, (4) call purchaseRaffle with the spec 4.5 mapping; it approves
+ * the Exchange first when an ERC20 price needs more allowance.
+ */
+export async function buyTicket(options: BuyTicketOptions): Promise<BoughtTicket> {
+  const { api, signer, contractId, exchange } = options;
+  const account = await signer.getAddress();
+  const { chainId } = await signer.provider!.getNetwork();
+
+  const raffles = await api.listAllRaffleContracts(Number(chainId));
+  const raffle = raffles.find((contract) => contract.id === contractId);
+  if (!raffle) throw new Error(`raffle contract ${contractId} is not listed for this API key on chain ${chainId}`);
+  const round = await api.currentRound(contractId);
+  const voucher = await api.signTicket({ account, referrer: options.referrer, contractId });
+  const args = buildPurchaseArgs(round, voucher, voucher.params.referrer);
+
+  if (args.price.tokenType === TokenType.ERC20) {
+    const token = new Contract(args.price.token, ERC20_ABI, signer);
+    const allowance: bigint = await token.allowance(account, exchange);
+    if (allowance < args.price.amount) await (await token.approve(exchange, args.price.amount)).wait();
+  }
+  const tx = await Exchange__factory.connect(exchange, signer).purchaseRaffle(args.params, args.item, args.price, args.signature, {
+    value: args.value,
+  });
+  const receipt = (await tx.wait())!;
+  const ticketInterface = RaffleTicket__factory.createInterface();
+  const minted = receipt.logs
+    .filter((log) => log.address.toLowerCase() === args.item.token.toLowerCase())
+    .map((log) => ticketInterface.parseLog(log))
+    .find((parsed) => parsed?.name === "Transfer");
+  if (!minted) throw new Error(`purchase ${tx.hash} minted no ticket`);
+  return { ticketId: minted.args.tokenId as bigint, txHash: tx.hash, round, voucher, value: args.value };
+}

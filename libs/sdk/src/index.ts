@@ -1,0 +1,3 @@
+export * from "./api-client";
+export * from "./buy-ticket";
+export * from "./types";
