@@ -5,3 +5,4 @@ export * from "./naming-strategy";
 export * from "./transformers";
 export * from "./testing/test-database";
 export * from "./rich-text";
+export * from "./embedded-pglite";

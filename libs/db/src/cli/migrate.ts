@@ -1,18 +1,14 @@
 /**
  * Runs the pending migrations: `npm run migrate` (DATABASE_URL, or the embedded PGlite folder PGLITE_DIR).
  */
-import { createDataSource } from "../data-source";
+import { openDatabase } from "../data-source";
 
 async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL || undefined;
-  const dataSource = await createDataSource({ url, pgliteDir: process.env.PGLITE_DIR || undefined }).initialize();
+  // openDatabase migrates on open; report what it did.
+  const dataSource = await openDatabase({ url: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
   try {
-    const applied = await dataSource.runMigrations({ transaction: "all" });
-    console.log(
-      applied.length === 0
-        ? "migrate: the schema is up to date"
-        : `migrate: applied ${applied.map((migration) => migration.name).join(", ")}`,
-    );
+    const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM migrations`);
+    console.log(`migrate: the schema is up to date (${count} migration${count === 1 ? "" : "s"} applied)`);
   } finally {
     await dataSource.destroy();
   }

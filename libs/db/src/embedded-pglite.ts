@@ -1,0 +1,41 @@
+import * as fs from "node:fs";
+import * as net from "node:net";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+export interface EmbeddedPglite {
+  /** A PostgreSQL URL served by the embedded database on 127.0.0.1. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens a PGlite folder and serves it over the PostgreSQL wire protocol on 127.0.0.1, so everything connects with a
+ * plain URL as in production. PGlite is a single session: the server runs one transaction at a time and queues the
+ * other connections' queries meanwhile, which gives them the isolation they expect. One process owns the folder.
+ */
+export async function startEmbeddedPglite(dataDir: string, port?: number): Promise<EmbeddedPglite> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir });
+  const listenPort = port ?? (await freePort());
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: listenPort, maxConnections: 100 });
+  await server.start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${listenPort}/postgres?sslmode=disable`,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
