@@ -163,9 +163,27 @@ export enum RoundStatus {
   Released = 7,
 }
 
+/** An Asset as a struct argument or as ethers returns it from a view or event. */
+export interface AssetLike {
+  tokenType: number | bigint;
+  token: string;
+  tokenId: bigint | number;
+  amount: bigint | number;
+}
+
 /** Asset as ethers returns it in events and views, for deep equality checks. */
-export function assetTuple(asset: AssetStruct): [bigint, string, bigint, bigint] {
+export function assetTuple(asset: AssetLike): [bigint, string, bigint, bigint] {
   return [BigInt(asset.tokenType), String(asset.token), BigInt(asset.tokenId), BigInt(asset.amount)];
+}
+
+/** A plain Asset from a view's (frozen) result, so it can be passed back into a transaction. */
+export function plainAsset(asset: AssetLike): AssetStruct {
+  return {
+    tokenType: Number(asset.tokenType),
+    token: asset.token,
+    tokenId: BigInt(asset.tokenId),
+    amount: BigInt(asset.amount),
+  };
 }
 
 export { erc20Price, nativePrice, ticketAsset };

@@ -1,0 +1,307 @@
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
+import { anyValue } from "@nomicfoundation/hardhat-chai-matchers/withArgs";
+import { AbiCoder, MaxUint256, concat, dataSlice, id, type ContractTransactionResponse } from "ethers";
+
+import type { VRFCoordinatorV2_5Mock } from "@raffle/chain";
+
+import { DEFAULT_VRF, KEY_HASH } from "./support/fixtures";
+import { latestTimestamp } from "./support/vouchers";
+import {
+  RoundStatus,
+  approveExchange,
+  buyTicket,
+  buyTickets,
+  deployWorld,
+  endRound,
+  impersonate,
+  mockWord,
+  purchase,
+  startErc20Round,
+  voucherFor,
+} from "./support/scenario";
+
+/** `extraArgs` of a VRF v2.5 request paid in LINK: the V1 tag followed by abi.encode(ExtraArgsV1(false)). */
+const LINK_PAYMENT_EXTRA_ARGS = concat([dataSlice(id("VRF ExtraArgsV1"), 0, 4), AbiCoder.defaultAbiCoder().encode(["tuple(bool)"], [[false]])]);
+
+async function drawFixture() {
+  const world = await deployWorld();
+  const price = await startErc20Round(world);
+  const [alice, bob, carol, dave] = world.players;
+  await approveExchange(world, [alice, bob, carol, dave]);
+  const { subscriptionId } = await world.factory.vrfConfig();
+  return { world, price, alice, bob, carol, dave, subscriptionId };
+}
+
+async function threeTicketsDrawingFixture() {
+  const fixture = await drawFixture();
+  const { world, price, alice, bob, carol } = fixture;
+  const tickets = [await buyTicket(world, alice, price), await buyTicket(world, bob, price), await buyTicket(world, carol, price)];
+  const requestId = await endRound(world);
+  return { ...fixture, tickets, owners: [alice, bob, carol], requestId };
+}
+
+const MANY = 300;
+
+async function manyTicketsDrawingFixture() {
+  const fixture = await drawFixture();
+  const { world, price, alice, bob, carol, dave } = fixture;
+  const owners = await buyTickets(world, [alice, bob, carol, dave], price, MANY);
+  const requestId = await endRound(world);
+  return { ...fixture, owners, requestId };
+}
+
+/** Parses the mock's RandomWordsFulfilled event: the mock never reverts when the consumer does. */
+async function fulfilment(vrf: VRFCoordinatorV2_5Mock, tx: Promise<ContractTransactionResponse>) {
+  const receipt = await (await tx).wait();
+  for (const log of receipt!.logs) {
+    const parsed = vrf.interface.parseLog(log);
+    if (parsed?.name === "RandomWordsFulfilled") return { success: parsed.args.success as boolean, receipt };
+  }
+  throw new Error("no RandomWordsFulfilled event");
+}
+
+describe("Raffle draw (endRound and VRF fulfilment)", () => {
+  describe("endRound with 0 tickets", () => {
+    it("closes the round with no winner and no VRF request", async () => {
+      const { world } = await loadFixture(drawFixture);
+      const tx = world.raffle.endRound();
+      await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 0n, 0n);
+      await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(tx).not.to.emit(world.vrf, "RandomWordsRequested");
+
+      const round = await world.raffle.getRound(1n);
+      expect(round.status).to.equal(RoundStatus.Closed);
+      expect(round.winningTicketId).to.equal(0n);
+      expect(round.vrfRequestId).to.equal(0n);
+      expect(round.drawnAt).to.equal(0n);
+      expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
+      await expect(world.raffle.claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Closed);
+      await expect(world.raffle.enableRefunds(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Closed);
+    });
+  });
+
+  describe("endRound with 1 ticket", () => {
+    it("makes the only ticket win at once, flags it, and asks no randomness", async () => {
+      const { world, price, alice } = await loadFixture(drawFixture);
+      const ticketId = await buyTicket(world, alice, price);
+      const tx = world.raffle.endRound();
+      await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 1n, 0n);
+      await expect(tx).to.emit(world.raffle, "WinnerDrawn").withArgs(1n, ticketId, 0n);
+      await expect(tx).to.emit(world.ticket, "MetadataUpdate").withArgs(ticketId);
+      await expect(tx).not.to.emit(world.vrf, "RandomWordsRequested");
+
+      const round = await world.raffle.getRound(1n);
+      expect(round.status).to.equal(RoundStatus.Drawn);
+      expect(round.winningTicketId).to.equal(ticketId);
+      expect(round.drawnAt).to.equal(await latestTimestamp());
+      expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(ticketId);
+      expect((await world.ticket.getTicketData(ticketId)).prize).to.equal(true);
+    });
+  });
+
+  describe("endRound with many tickets", () => {
+    it("asks the coordinator for one word with the raffle's VRF settings and waits in Drawing", async () => {
+      const { world, price, alice, bob, subscriptionId } = await loadFixture(drawFixture);
+      await buyTicket(world, alice, price);
+      await buyTicket(world, bob, price);
+      const tx = world.raffle.endRound();
+      await expect(tx)
+        .to.emit(world.vrf, "RandomWordsRequested")
+        .withArgs(
+          KEY_HASH,
+          1n,
+          anyValue,
+          subscriptionId,
+          DEFAULT_VRF.requestConfirmations,
+          DEFAULT_VRF.callbackGasLimit,
+          1n,
+          LINK_PAYMENT_EXTRA_ARGS,
+          world.address,
+        );
+      await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 2n, 1n);
+      await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
+
+      const round = await world.raffle.getRound(1n);
+      expect(round.status).to.equal(RoundStatus.Drawing);
+      expect(round.vrfRequestId).to.equal(1n);
+      expect(round.winningTicketId).to.equal(0n);
+      expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
+      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(
+        world.raffle,
+        "NoActiveRound",
+      );
+      await expect(world.raffle.claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Drawing);
+    });
+
+    it("records winner = firstTicketId + word % ticketCount when the coordinator answers", async () => {
+      const { world, tickets, owners, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      const word = mockWord(requestId);
+      const round = await world.raffle.getRound(1n);
+      const winner = round.firstTicketId + (word % round.ticketCount);
+      expect(tickets).to.include(winner);
+
+      const tx = world.vrf.fulfillRandomWords(requestId, world.address);
+      await expect(tx).to.emit(world.raffle, "WinnerDrawn").withArgs(1n, winner, word);
+      await expect(tx).to.emit(world.ticket, "MetadataUpdate").withArgs(winner);
+      await expect(tx)
+        .to.emit(world.vrf, "RandomWordsFulfilled")
+        .withArgs(requestId, requestId, anyValue, anyValue, false, true, false);
+
+      const drawn = await world.raffle.getRound(1n);
+      expect(drawn.status).to.equal(RoundStatus.Drawn);
+      expect(drawn.winningTicketId).to.equal(winner);
+      expect(drawn.drawnAt).to.equal(await latestTimestamp());
+      expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(winner);
+      expect((await world.ticket.getTicketData(winner)).prize).to.equal(true);
+      for (const other of tickets.filter((t) => t !== winner)) {
+        expect((await world.ticket.getTicketData(other)).prize).to.equal(false);
+      }
+      expect(await world.ticket.ownerOf(winner)).to.equal(owners[Number(winner - round.firstTicketId)].address);
+    });
+
+    it("uses the override word exactly: words 0, 1 and 2 hit tickets 1, 2 and 3", async () => {
+      for (const word of [0n, 1n, 2n, 3n, 5n]) {
+        const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
+        await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word]))
+          .to.emit(world.raffle, "WinnerDrawn")
+          .withArgs(1n, 1n + (word % 3n), word);
+      }
+    });
+  });
+
+  describe(`a fair draw over ${MANY} tickets (more than 256)`, () => {
+    const cases: Array<[string, bigint]> = [
+      ["word 0 -> the first ticket", 0n],
+      [`word ${MANY - 1} -> the last ticket`, BigInt(MANY - 1)],
+      ["word 256 -> index 256 (no uint8 truncation)", 256n],
+      ["word 2^255 + 299", 2n ** 255n + 299n],
+      ["a 2^255-sized word that lands on the last ticket", 2n ** 255n - (2n ** 255n % BigInt(MANY)) + BigInt(MANY - 1)],
+      ["word 2^256 - 1", MaxUint256],
+      ["a word equal to the ticket count wraps to the first ticket", BigInt(MANY)],
+    ];
+    for (const [name, word] of cases) {
+      it(name, async () => {
+        const { world, owners, requestId } = await loadFixture(manyTicketsDrawingFixture);
+        const round = await world.raffle.getRound(1n);
+        expect(round.ticketCount).to.equal(BigInt(MANY));
+        const index = word % BigInt(MANY);
+        const winner = round.firstTicketId + index;
+
+        const { success } = await fulfilment(
+          world.vrf,
+          world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word]),
+        );
+        expect(success).to.equal(true);
+        const drawn = await world.raffle.getRound(1n);
+        expect(drawn.status).to.equal(RoundStatus.Drawn);
+        expect(drawn.winningTicketId).to.equal(winner);
+        expect(await world.ticket.ownerOf(winner)).to.equal(owners[Number(index)].address);
+        expect((await world.ticket.getTicketData(winner)).serial).to.equal(index + 1n);
+      });
+    }
+
+    it("reaches indexes above 255 that a uint8 index could never reach", async () => {
+      const { world, requestId } = await loadFixture(manyTicketsDrawingFixture);
+      // A word with the top bit set whose residue is 280.
+      const word = 2n ** 255n - (2n ** 255n % BigInt(MANY)) + 280n;
+      const index = word % BigInt(MANY);
+      expect(index).to.be.greaterThan(255n); // the case is only meaningful if it does
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+      const winning = (await world.raffle.getRound(1n)).winningTicketId;
+      expect(winning).to.equal(1n + index);
+      expect(winning).not.to.equal(1n + (index % 256n));
+    });
+
+    it("maps arbitrary full-width words by modulo over the whole ticket range", async () => {
+      for (let i = 0; i < 8; i += 1) {
+        const { world, requestId } = await loadFixture(manyTicketsDrawingFixture);
+        const word = BigInt(ethers.keccak256(ethers.toUtf8Bytes(`word-${i}`)));
+        await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+        expect((await world.raffle.getRound(1n)).winningTicketId).to.equal(1n + (word % BigInt(MANY)));
+      }
+    });
+  });
+
+  describe("rawFulfillRandomWords", () => {
+    it("reverts with OnlyCoordinatorCanFulfill for any other caller", async () => {
+      const { world, alice, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      for (const caller of [alice, world.merchant]) {
+        await expect(world.raffle.connect(caller).rawFulfillRandomWords(requestId, [1n]))
+          .to.be.revertedWithCustomError(world.raffle, "OnlyCoordinatorCanFulfill")
+          .withArgs(caller.address, await world.vrf.getAddress());
+      }
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
+    });
+
+    it("ignores an unknown request id and an empty word list without reverting", async () => {
+      const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      const coordinator = await impersonate(await world.vrf.getAddress());
+      const asCoordinator = world.raffle.connect(coordinator);
+      await expect(asCoordinator.rawFulfillRandomWords(requestId + 100n, [7n])).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(asCoordinator.rawFulfillRandomWords(0n, [7n])).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(asCoordinator.rawFulfillRandomWords(requestId, [])).not.to.emit(world.raffle, "WinnerDrawn");
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
+
+      await expect(asCoordinator.rawFulfillRandomWords(requestId, [7n]))
+        .to.emit(world.raffle, "WinnerDrawn")
+        .withArgs(1n, 1n + (7n % 3n), 7n);
+    });
+
+    it("ignores a duplicate answer: the first word decides", async () => {
+      const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [0n])).wait();
+      const coordinator = await impersonate(await world.vrf.getAddress());
+      await expect(world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(
+        world.raffle,
+        "WinnerDrawn",
+      );
+      const round = await world.raffle.getRound(1n);
+      expect(round.winningTicketId).to.equal(1n);
+      expect((await world.ticket.getTicketData(3n)).prize).to.equal(false);
+    });
+
+    it("ignores a late answer once the round became refundable", async () => {
+      const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      await time.increase(DEFAULT_VRF.randomnessTimeout);
+      await expect(world.raffle.enableRefunds(1n)).to.emit(world.raffle, "RoundRefundable").withArgs(1n);
+
+      const tx = world.vrf.fulfillRandomWords(requestId, world.address);
+      await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
+      const { success } = await fulfilment(world.vrf, tx);
+      expect(success).to.equal(true); // ignored, not reverted
+      const round = await world.raffle.getRound(1n);
+      expect(round.status).to.equal(RoundStatus.Refundable);
+      expect(round.winningTicketId).to.equal(0n);
+      for (const ticketId of [1n, 2n, 3n]) expect((await world.ticket.getTicketData(ticketId)).prize).to.equal(false);
+    });
+
+    it("keeps the requests of two rounds apart, whatever order they are answered in", async () => {
+      const { world, price, alice, bob, carol, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      await startErc20Round(world);
+      await buyTicket(world, alice, price); // ticket 4
+      await buyTicket(world, bob, price); // ticket 5
+      await buyTicket(world, carol, price); // ticket 6
+      await buyTicket(world, carol, price); // ticket 7
+      const secondRequest = await endRound(world);
+      expect(secondRequest).not.to.equal(requestId);
+
+      await expect(world.vrf.fulfillRandomWordsWithOverride(secondRequest, world.address, [6n]))
+        .to.emit(world.raffle, "WinnerDrawn")
+        .withArgs(2n, 4n + (6n % 4n), 6n);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
+      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [6n]))
+        .to.emit(world.raffle, "WinnerDrawn")
+        .withArgs(1n, 1n + (6n % 3n), 6n);
+      expect((await world.raffle.getRound(2n)).winningTicketId).to.equal(6n);
+      expect((await world.raffle.getRound(1n)).winningTicketId).to.equal(1n);
+    });
+  });
+});

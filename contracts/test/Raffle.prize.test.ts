@@ -1,0 +1,501 @@
+import { expect } from "chai";
+import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
+import { MaxUint256, ZeroAddress, parseUnits } from "ethers";
+
+import { ReentrantToken__factory, ReentrantWinner__factory } from "@raffle/chain";
+
+import { COMMISSION_BPS, DEFAULT_VRF, ONE_DAY, TICKET_PRICE, erc20Price, nativePrice } from "./support/fixtures";
+import {
+  RoundStatus,
+  approveExchange,
+  buyTicket,
+  deployWorld,
+  endRound,
+  startErc20Round,
+  startRound,
+  type RaffleWorld,
+} from "./support/scenario";
+
+const BASIS_POINTS = 10_000n;
+const ODD_COMMISSION = 1_234n;
+const ODD_PRICE = 10n ** 18n + 7n;
+const TIME_LAG = 2n * ONE_DAY;
+
+/** What claimPrize pays, by the rule: commission = floor(pot * bps / 10_000), prize = pot - commission. */
+function split(ticketCount: bigint, price: bigint, commissionBps: bigint) {
+  const pot = ticketCount * price;
+  const commission = (pot * commissionBps) / BASIS_POINTS;
+  return { pot, commission, prize: pot - commission };
+}
+
+/** Three tickets (alice, bob, carol) and a draw whose word makes ticket `1 + word % 3` win. */
+async function drawnRound(world: RaffleWorld, price: ReturnType<typeof erc20Price>, word: bigint) {
+  const [alice, bob, carol] = world.players;
+  for (const buyer of [alice, bob, carol]) await buyTicket(world, buyer, price);
+  const requestId = await endRound(world);
+  await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+  const round = await world.raffle.getRound(1n);
+  return { winningTicketId: round.winningTicketId, drawnAt: round.drawnAt };
+}
+
+async function erc20DrawnFixture() {
+  const world = await deployWorld({ commission: ODD_COMMISSION, timeLagBeforeRelease: TIME_LAG });
+  const [alice, bob, carol, dave] = world.players;
+  await approveExchange(world, [alice, bob, carol]);
+  const price = await startErc20Round(world, 0n, ODD_PRICE);
+  const drawn = await drawnRound(world, price, 1n); // bob's ticket 2 wins
+  return { world, price, alice, bob, carol, dave, ...drawn, ...split(3n, ODD_PRICE, ODD_COMMISSION) };
+}
+
+async function defaultCommissionDrawnFixture() {
+  const world = await deployWorld();
+  const [alice, bob, carol] = world.players;
+  await approveExchange(world, [alice, bob, carol]);
+  const price = await startErc20Round(world);
+  const drawn = await drawnRound(world, price, 0n); // alice's ticket 1 wins
+  return { world, alice, bob, carol, ...drawn };
+}
+
+async function nativeDrawnFixture() {
+  const world = await deployWorld({ commission: ODD_COMMISSION, timeLagBeforeRelease: TIME_LAG });
+  const [alice, bob, carol, dave] = world.players;
+  const amount = 10n ** 16n + 3n;
+  const price = await startRound(world, nativePrice(amount));
+  const drawn = await drawnRound(world, price, 2n); // carol's ticket 3 wins
+  return { world, price, alice, bob, carol, dave, ...drawn, ...split(3n, amount, ODD_COMMISSION) };
+}
+
+/** Three ERC20 tickets whose randomness never arrives. */
+async function erc20DrawingFixture() {
+  const world = await deployWorld();
+  const [alice, bob, carol, dave] = world.players;
+  await approveExchange(world, [alice, bob, carol]);
+  const price = await startErc20Round(world);
+  for (const buyer of [alice, bob, carol]) await buyTicket(world, buyer, price);
+  const requestId = await endRound(world);
+  const { endTimestamp } = await world.raffle.getRound(1n);
+  return { world, alice, bob, carol, dave, requestId, refundableAt: endTimestamp + BigInt(DEFAULT_VRF.randomnessTimeout) };
+}
+
+async function erc20RefundableFixture() {
+  const fixture = await erc20DrawingFixture();
+  await time.increaseTo(fixture.refundableAt);
+  await (await fixture.world.raffle.enableRefunds(1n)).wait();
+  return fixture;
+}
+
+async function nativeRefundableFixture() {
+  const world = await deployWorld();
+  const [alice, bob] = world.players;
+  const price = await startRound(world, nativePrice());
+  for (const buyer of [alice, bob, alice]) await buyTicket(world, buyer, price);
+  await endRound(world);
+  await time.increase(DEFAULT_VRF.randomnessTimeout);
+  await (await world.raffle.enableRefunds(1n)).wait();
+  return { world, alice, bob, amount: price.amount };
+}
+
+/** An ERC20 round priced in a token that re-enters the raffle from `transfer`; bob's ticket wins. */
+async function reentrantTokenDrawnFixture() {
+  const world = await deployWorld();
+  const token = await new ReentrantToken__factory(world.admin).deploy();
+  const [alice, bob, carol] = world.players;
+  for (const buyer of [alice, bob, carol]) {
+    await (await token.mint(buyer.address, TICKET_PRICE)).wait();
+    await (await token.connect(buyer).approve(await world.exchange.getAddress(), MaxUint256)).wait();
+  }
+  const price = await startRound(world, erc20Price(await token.getAddress()));
+  const drawn = await drawnRound(world, price, 1n);
+  return { world, token, alice, bob, carol, ...drawn, ...split(3n, TICKET_PRICE, COMMISSION_BPS) };
+}
+
+/** A one-ticket NATIVE round whose winning ticket is held by a contract that reacts to the prize. */
+async function contractWinnerFixture() {
+  const world = await deployWorld();
+  const [alice] = world.players;
+  const winner = await new ReentrantWinner__factory(world.admin).deploy();
+  const price = await startRound(world, nativePrice());
+  const ticketId = await buyTicket(world, alice, price);
+  await (await world.ticket.connect(alice).transferFrom(alice.address, await winner.getAddress(), ticketId)).wait();
+  await endRound(world); // one ticket: it wins at once
+  return { world, winner, ticketId, ...split(1n, price.amount, COMMISSION_BPS) };
+}
+
+describe("Raffle prizes and refunds", () => {
+  describe("claimPrize", () => {
+    it("pays the pot less commission to the winner and the commission to the beneficiary, to the wei", async () => {
+      const { world, bob, winningTicketId, pot, commission, prize } = await loadFixture(erc20DrawnFixture);
+      expect(winningTicketId).to.equal(2n);
+      expect(commission + prize).to.equal(pot);
+      expect(commission).to.equal(370_200_000_000_000_002n); // 3 * (1e18 + 7) * 1234 / 10000, floored
+
+      const tx = world.raffle.connect(bob).claimPrize(1n);
+      await expect(tx).to.changeTokenBalances(world.token, [bob, world.merchant, world.raffle], [prize, commission, -pot]);
+      await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, 2n, bob.address, prize, commission);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Claimed);
+      expect(await world.token.balanceOf(world.address)).to.equal(0n);
+    });
+
+    it("takes exactly 10% of a 30 GOLD pot at the default commission", async () => {
+      const { world, alice } = await loadFixture(defaultCommissionDrawnFixture);
+      await expect(world.raffle.connect(alice).claimPrize(1n)).to.changeTokenBalances(
+        world.token,
+        [alice, world.merchant],
+        [parseUnits("27", 18), parseUnits("3", 18)],
+      );
+    });
+
+    it("pays a NATIVE pot the same way", async () => {
+      const { world, carol, winningTicketId, pot, commission, prize } = await loadFixture(nativeDrawnFixture);
+      const tx = world.raffle.connect(carol).claimPrize(1n);
+      await expect(tx).to.changeEtherBalances([carol, world.merchant, world.raffle], [prize, commission, -pot]);
+      await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, carol.address, prize, commission);
+    });
+
+    it("can be claimed only once", async () => {
+      const { world, bob } = await loadFixture(erc20DrawnFixture);
+      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Claimed);
+      expect(await world.token.balanceOf(world.address)).to.equal(0n);
+    });
+
+    it("rejects anyone who neither owns the winning ticket nor is approved for it", async () => {
+      const { world, alice, carol, winningTicketId } = await loadFixture(erc20DrawnFixture);
+      for (const caller of [alice, carol, world.merchant]) {
+        await expect(world.raffle.connect(caller).claimPrize(1n))
+          .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
+          .withArgs(winningTicketId, caller.address);
+      }
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
+    });
+
+    it("lets an operator approved for the ticket claim, paying the owner", async () => {
+      const { world, bob, dave, winningTicketId, prize, commission } = await loadFixture(erc20DrawnFixture);
+      await expect(world.ticket.connect(bob).approve(dave.address, winningTicketId))
+        .to.emit(world.ticket, "Approval")
+        .withArgs(bob.address, dave.address, winningTicketId);
+      const tx = world.raffle.connect(dave).claimPrize(1n);
+      await expect(tx).to.changeTokenBalances(world.token, [bob, dave, world.merchant], [prize, 0n, commission]);
+      await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, bob.address, prize, commission);
+    });
+
+    it("lets an operator approved for all of the owner's tickets claim, paying the owner", async () => {
+      const { world, bob, dave, prize } = await loadFixture(erc20DrawnFixture);
+      await expect(world.ticket.connect(bob).setApprovalForAll(dave.address, true))
+        .to.emit(world.ticket, "ApprovalForAll")
+        .withArgs(bob.address, dave.address, true);
+      await expect(world.raffle.connect(dave).claimPrize(1n)).to.changeTokenBalances(world.token, [bob, dave], [prize, 0n]);
+    });
+
+    it("pays whoever holds the winning ticket at claim time", async () => {
+      const { world, bob, dave, winningTicketId, prize } = await loadFixture(erc20DrawnFixture);
+      await (await world.ticket.connect(bob).transferFrom(bob.address, dave.address, winningTicketId)).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
+        .withArgs(winningTicketId, bob.address);
+      await expect(world.raffle.connect(dave).claimPrize(1n)).to.changeTokenBalance(world.token, dave, prize);
+    });
+
+    it("sends the commission to the beneficiary the merchant set", async () => {
+      const { world, bob, dave, commission } = await loadFixture(erc20DrawnFixture);
+      await (await world.raffle.setBeneficiary(dave.address)).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(
+        world.token,
+        [dave, world.merchant],
+        [commission, 0n],
+      );
+    });
+
+    for (const bps of [0n, 3_000n]) {
+      it(`handles a ${bps} bps commission exactly`, async () => {
+        const world = await deployWorld({ commission: bps });
+        const [alice, bob, carol] = world.players;
+        await approveExchange(world, [alice, bob, carol]);
+        const price = await startErc20Round(world, 0n, ODD_PRICE);
+        await drawnRound(world, price, 2n);
+        const { commission, prize, pot } = split(3n, ODD_PRICE, bps);
+        await expect(world.raffle.connect(carol).claimPrize(1n)).to.changeTokenBalances(
+          world.token,
+          [carol, world.merchant, world.raffle],
+          [prize, commission, -pot],
+        );
+        expect(await world.raffle.commission()).to.equal(bps);
+      });
+    }
+
+    it("rejects rounds that are not drawn: unknown, active, drawing", async () => {
+      const { world, alice } = await loadFixture(erc20DrawingFixture);
+      await expect(world.raffle.connect(alice).claimPrize(99n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(99n, RoundStatus.None);
+      await expect(world.raffle.connect(alice).claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Drawing);
+      await startErc20Round(world);
+      await expect(world.raffle.connect(alice).claimPrize(2n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(2n, RoundStatus.Active);
+    });
+  });
+
+  describe("releasePrize", () => {
+    it("releases an unclaimed pot to the beneficiary exactly timeLagBeforeRelease after the draw", async () => {
+      const { world, bob, drawnAt, pot } = await loadFixture(erc20DrawnFixture);
+      const releasableAt = drawnAt + TIME_LAG;
+      expect(await world.raffle.timeLagBeforeRelease()).to.equal(TIME_LAG);
+
+      await expect(world.raffle.releasePrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet")
+        .withArgs(1n, releasableAt);
+      await time.setNextBlockTimestamp(releasableAt - 1n);
+      await expect(world.raffle.releasePrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet")
+        .withArgs(1n, releasableAt);
+
+      await time.setNextBlockTimestamp(releasableAt);
+      const tx = world.raffle.releasePrize(1n);
+      await expect(tx).to.changeTokenBalances(world.token, [world.merchant, world.raffle], [pot, -pot]);
+      await expect(tx).to.emit(world.raffle, "PrizeReleased").withArgs(1n, world.merchant.address, pot);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Released);
+
+      await expect(world.raffle.connect(bob).claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Released);
+      await expect(world.raffle.releasePrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Released);
+    });
+
+    it("pays the current beneficiary and lets the winner claim until the release happens", async () => {
+      const { world, bob, dave, drawnAt, prize } = await loadFixture(erc20DrawnFixture);
+      await time.increaseTo(drawnAt + TIME_LAG + ONE_DAY);
+      await (await world.raffle.setBeneficiary(dave.address)).wait();
+      // Late but not released: the winner still gets the prize.
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalance(world.token, bob, prize);
+      await expect(world.raffle.releasePrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Claimed);
+    });
+
+    it("pays a released NATIVE pot to the beneficiary that was set", async () => {
+      const { world, dave, drawnAt, pot } = await loadFixture(nativeDrawnFixture);
+      await (await world.raffle.setBeneficiary(dave.address)).wait();
+      await time.increaseTo(drawnAt + TIME_LAG);
+      await expect(world.raffle.releasePrize(1n)).to.changeEtherBalances([dave, world.raffle], [pot, -pot]);
+    });
+
+    it("is admin-only, even for the winner and a round manager", async () => {
+      const { world, bob, dave, drawnAt } = await loadFixture(erc20DrawnFixture);
+      await (await world.raffle.grantRole(await world.raffle.ROUND_MANAGER_ROLE(), dave.address)).wait();
+      await time.increaseTo(drawnAt + TIME_LAG);
+      for (const caller of [bob, dave]) {
+        await expect(world.raffle.connect(caller).releasePrize(1n))
+          .to.be.revertedWithCustomError(world.raffle, "AccessControlUnauthorizedAccount")
+          .withArgs(caller.address, await world.raffle.DEFAULT_ADMIN_ROLE());
+      }
+    });
+
+    it("rejects a round still waiting for randomness", async () => {
+      const { world } = await loadFixture(erc20DrawingFixture);
+      await time.increase(TIME_LAG * 10n);
+      await expect(world.raffle.releasePrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Drawing);
+    });
+  });
+
+  describe("refunds after a VRF timeout", () => {
+    it("opens refunds only once endTimestamp + randomnessTimeout is reached; anyone may open them", async () => {
+      const { world, dave, refundableAt } = await loadFixture(erc20DrawingFixture);
+      await expect(world.raffle.connect(dave).enableRefunds(1n))
+        .to.be.revertedWithCustomError(world.raffle, "RandomnessNotTimedOut")
+        .withArgs(1n, refundableAt);
+      await time.setNextBlockTimestamp(refundableAt - 1n);
+      await expect(world.raffle.connect(dave).enableRefunds(1n))
+        .to.be.revertedWithCustomError(world.raffle, "RandomnessNotTimedOut")
+        .withArgs(1n, refundableAt);
+
+      await time.setNextBlockTimestamp(refundableAt);
+      await expect(world.raffle.connect(dave).enableRefunds(1n)).to.emit(world.raffle, "RoundRefundable").withArgs(1n);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Refundable);
+      await expect(world.raffle.enableRefunds(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Refundable);
+    });
+
+    it("refuses to open refunds for rounds that are not waiting for randomness", async () => {
+      const { world, bob } = await loadFixture(erc20DrawnFixture);
+      await time.increase(ONE_DAY * 30n);
+      await expect(world.raffle.enableRefunds(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Drawn);
+      await expect(world.raffle.connect(bob).refundTicket(2n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Drawn);
+    });
+
+    it("burns the ticket and pays its price back to its owner, once", async () => {
+      const { world, bob } = await loadFixture(erc20RefundableFixture);
+      const tx = world.raffle.connect(bob).refundTicket(2n);
+      await expect(tx).to.changeTokenBalances(world.token, [bob, world.raffle], [TICKET_PRICE, -TICKET_PRICE]);
+      await expect(tx).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 2n, bob.address, TICKET_PRICE);
+      await expect(tx).to.emit(world.ticket, "Transfer").withArgs(bob.address, ZeroAddress, 2n);
+
+      await expect(world.ticket.ownerOf(2n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken").withArgs(2n);
+      await expect(world.raffle.connect(bob).refundTicket(2n))
+        .to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken")
+        .withArgs(2n);
+      expect(await world.token.balanceOf(world.address)).to.equal(2n * TICKET_PRICE);
+    });
+
+    it("refunds only the owner or an approved operator, always paying the owner", async () => {
+      const { world, alice, carol, dave } = await loadFixture(erc20RefundableFixture);
+      await expect(world.raffle.connect(dave).refundTicket(1n))
+        .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
+        .withArgs(1n, dave.address);
+      await expect(world.raffle.connect(carol).refundTicket(1n))
+        .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
+        .withArgs(1n, carol.address);
+
+      await (await world.ticket.connect(alice).approve(dave.address, 1n)).wait();
+      const tx = world.raffle.connect(dave).refundTicket(1n);
+      await expect(tx).to.changeTokenBalances(world.token, [alice, dave], [TICKET_PRICE, 0n]);
+      await expect(tx).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 1n, alice.address, TICKET_PRICE);
+    });
+
+    it("returns the whole pot once every ticket is refunded, and never pays a prize", async () => {
+      const { world, alice, bob, carol, requestId } = await loadFixture(erc20RefundableFixture);
+      for (const [holder, ticketId] of [[alice, 1n], [bob, 2n], [carol, 3n]] as const) {
+        await expect(world.raffle.connect(holder).refundTicket(ticketId)).to.changeTokenBalance(
+          world.token,
+          holder,
+          TICKET_PRICE,
+        );
+      }
+      expect(await world.token.balanceOf(world.address)).to.equal(0n);
+      expect(await world.ticket.balanceOf(alice.address)).to.equal(0n);
+
+      // Late randomness changes nothing.
+      await expect(world.vrf.fulfillRandomWords(requestId, world.address)).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.raffle.connect(alice).claimPrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Refundable);
+      await expect(world.raffle.releasePrize(1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Refundable);
+    });
+
+    it("refunds NATIVE prices in ether", async () => {
+      const { world, alice, bob, amount } = await loadFixture(nativeRefundableFixture);
+      await expect(world.raffle.connect(alice).refundTicket(3n)).to.changeEtherBalances(
+        [alice, world.raffle],
+        [amount, -amount],
+      );
+      await expect(world.raffle.connect(bob).refundTicket(2n))
+        .to.emit(world.raffle, "TicketRefunded")
+        .withArgs(1n, 2n, bob.address, amount);
+      expect(await world.raffle.runner!.provider!.getBalance(world.address)).to.equal(amount);
+    });
+
+    it("does not refund tickets of an active round", async () => {
+      const { world, alice } = await loadFixture(erc20RefundableFixture);
+      const price = await startErc20Round(world);
+      const ticketId = await buyTicket(world, alice, price);
+      await expect(world.raffle.connect(alice).refundTicket(ticketId))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(2n, RoundStatus.Active);
+    });
+  });
+
+  describe("reentrancy", () => {
+    it("fails a claim whose ERC20 price token re-enters claimPrize from transfer", async () => {
+      const { world, token, bob } = await loadFixture(reentrantTokenDrawnFixture);
+      const payload = world.raffle.interface.encodeFunctionData("claimPrize", [1n]);
+      await (await token.arm(world.address, payload, 2 /* Transfer */, false)).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.be.revertedWithCustomError(
+        world.raffle,
+        "ReentrancyGuardReentrantCall",
+      );
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
+      expect(await token.balanceOf(world.address)).to.equal(3n * TICKET_PRICE);
+    });
+
+    it("pays exactly once when the token swallows its failed re-entry", async () => {
+      const { world, token, bob, pot, prize, commission } = await loadFixture(reentrantTokenDrawnFixture);
+      const payload = world.raffle.interface.encodeFunctionData("claimPrize", [1n]);
+      await (await token.arm(world.address, payload, 2 /* Transfer */, true)).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(
+        token,
+        [bob, world.merchant, world.raffle],
+        [prize, commission, -pot],
+      );
+      expect(await token.attacked()).to.equal(true);
+      expect(await token.reentrySucceeded()).to.equal(false);
+      expect(await token.reentryRevertData()).to.equal(
+        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
+      );
+    });
+
+    it("blocks a re-entry into refundTicket from the refund's own transfer", async () => {
+      const world = await deployWorld();
+      const token = await new ReentrantToken__factory(world.admin).deploy();
+      const [alice] = world.players;
+      await (await token.mint(alice.address, 2n * TICKET_PRICE)).wait();
+      await (await token.connect(alice).approve(await world.exchange.getAddress(), MaxUint256)).wait();
+      const price = await startRound(world, erc20Price(await token.getAddress()));
+      await buyTicket(world, alice, price);
+      await buyTicket(world, alice, price);
+      await endRound(world);
+      await time.increase(DEFAULT_VRF.randomnessTimeout);
+      await (await world.raffle.enableRefunds(1n)).wait();
+      // The token is approved for alice's tickets, so only the guard stops it refunding ticket 2 mid-refund.
+      await (await world.ticket.connect(alice).setApprovalForAll(await token.getAddress(), true)).wait();
+      await (await token.arm(world.address, world.raffle.interface.encodeFunctionData("refundTicket", [2n]), 2, true)).wait();
+
+      await expect(world.raffle.connect(alice).refundTicket(1n)).to.changeTokenBalance(token, alice, TICKET_PRICE);
+      expect(await token.reentrySucceeded()).to.equal(false);
+      expect(await token.reentryRevertData()).to.equal(
+        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
+      );
+      expect(await world.ticket.ownerOf(2n)).to.equal(alice.address);
+      expect(await token.balanceOf(world.address)).to.equal(TICKET_PRICE);
+    });
+
+    it("fails a NATIVE claim by a winner contract that re-enters claimPrize on receipt", async () => {
+      const { world, winner } = await loadFixture(contractWinnerFixture);
+      await (await winner.setMode(1 /* Reenter */)).wait();
+      await expect(winner.claim(world.address, 1n)).to.be.revertedWithCustomError(
+        world.raffle,
+        "ReentrancyGuardReentrantCall",
+      );
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
+      expect(await world.raffle.runner!.provider!.getBalance(await winner.getAddress())).to.equal(0n);
+    });
+
+    it("pays a re-entering winner contract once when it swallows the failed re-entry", async () => {
+      const { world, winner, ticketId, prize, commission, pot } = await loadFixture(contractWinnerFixture);
+      await (await winner.setMode(2 /* ReenterAndSwallow */)).wait();
+      const tx = winner.claim(world.address, 1n);
+      await expect(tx).to.changeEtherBalances([winner, world.merchant, world.raffle], [prize, commission, -pot]);
+      await expect(tx)
+        .to.emit(world.raffle, "PrizeClaimed")
+        .withArgs(1n, ticketId, await winner.getAddress(), prize, commission);
+      expect(await winner.receivedCount()).to.equal(1n);
+      expect(await winner.reentrySucceeded()).to.equal(false);
+      expect(await winner.reentryRevertData()).to.equal(
+        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
+      );
+    });
+
+    it("leaves the pot of a winner that refuses ether releasable to the beneficiary after the lag", async () => {
+      const { world, winner, pot } = await loadFixture(contractWinnerFixture);
+      await (await winner.setMode(3 /* Reject */)).wait();
+      await expect(winner.claim(world.address, 1n)).to.be.revertedWith("ReentrantWinner: no ether");
+      const { drawnAt } = await world.raffle.getRound(1n);
+      await time.increaseTo(drawnAt + ONE_DAY);
+      await expect(world.raffle.releasePrize(1n)).to.changeEtherBalances([world.merchant, world.raffle], [pot, -pot]);
+    });
+  });
+});

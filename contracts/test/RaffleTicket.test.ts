@@ -1,0 +1,154 @@
+import { expect } from "chai";
+import { loadFixture } from "@nomicfoundation/hardhat-toolbox/network-helpers";
+import { MaxUint256, ZeroAddress } from "ethers";
+
+import { RaffleTicketDeployer__factory, RaffleTicket__factory } from "@raffle/chain";
+
+import { approveExchange, buyTicket, deployWorld, endRound, purchase, startErc20Round, voucherFor } from "./support/scenario";
+
+const MAX_UINT120 = 2n ** 120n - 1n;
+
+async function ticketFixture() {
+  const world = await deployWorld();
+  const [alice, bob, carol] = world.players;
+  await approveExchange(world, [alice, bob]);
+  const price = await startErc20Round(world);
+  return { world, price, alice, bob, carol };
+}
+
+describe("RaffleTicket", () => {
+  it("belongs to its raffle and carries the factory-given name and symbol", async () => {
+    const { world } = await loadFixture(ticketFixture);
+    expect(await world.ticket.raffle()).to.equal(world.address);
+    expect(await world.raffle.ticketContract()).to.equal(world.ticketAddress);
+    expect(await world.ticket.name()).to.equal("Raffle Ticket");
+    expect(await world.ticket.symbol()).to.equal("TICKET");
+  });
+
+  describe("raffle-only writes", () => {
+    it("rejects mintTicket, setPrize and burn from anyone but the raffle with CallerNotRaffle", async () => {
+      const { world, price, alice } = await loadFixture(ticketFixture);
+      await buyTicket(world, alice, price);
+      const callers = [alice, world.merchant, world.admin];
+      for (const caller of callers) {
+        const ticket = world.ticket.connect(caller);
+        await expect(ticket.mintTicket(caller.address, 99n, 1n, 1n, 1n))
+          .to.be.revertedWithCustomError(ticket, "CallerNotRaffle")
+          .withArgs(caller.address);
+        await expect(ticket.setPrize(1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
+        await expect(ticket.burn(1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
+      }
+      expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
+      expect((await world.ticket.getTicketData(1n)).prize).to.equal(false);
+      await expect(world.ticket.ownerOf(99n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken");
+    });
+
+    it("makes whoever deploys it through RaffleTicketDeployer its only raffle", async () => {
+      const { world, alice } = await loadFixture(ticketFixture);
+      const deployer = await new RaffleTicketDeployer__factory(world.admin).deploy();
+      const address = await deployer.connect(alice).deployTicket.staticCall("Own", "OWN");
+      await (await deployer.connect(alice).deployTicket("Own", "OWN")).wait();
+      const own = RaffleTicket__factory.connect(address, alice);
+      expect(await own.raffle()).to.equal(alice.address);
+      await expect(own.mintTicket(alice.address, 1n, 1n, 1n, 1n))
+        .to.emit(own, "Transfer")
+        .withArgs(ZeroAddress, alice.address, 1n);
+      await expect(own.connect(world.merchant).burn(1n))
+        .to.be.revertedWithCustomError(own, "CallerNotRaffle")
+        .withArgs(world.merchant.address);
+    });
+  });
+
+  describe("ids and data", () => {
+    it("numbers tickets from 1 and records round, serial, external id and prize flag", async () => {
+      const { world, price, alice, bob } = await loadFixture(ticketFixture);
+      const first = await buyTicket(world, alice, price, { externalId: 11n });
+      const second = await buyTicket(world, bob, price, { externalId: 12n });
+      expect([first, second]).to.deep.equal([1n, 2n]);
+
+      const data = await world.ticket.getTicketData(2n);
+      expect(data.roundId).to.equal(1n);
+      expect(data.serial).to.equal(2n);
+      expect(data.externalId).to.equal(12n);
+      expect(data.prize).to.equal(false);
+      expect((await world.ticket.getTicketData(1n)).externalId).to.equal(11n);
+      await expect(world.ticket.getTicketData(3n))
+        .to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken")
+        .withArgs(3n);
+    });
+
+    it("flags the winning ticket as the prize and emits MetadataUpdate", async () => {
+      const { world, price, alice, bob } = await loadFixture(ticketFixture);
+      await buyTicket(world, alice, price);
+      await buyTicket(world, bob, price);
+      const requestId = await endRound(world);
+      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n]))
+        .to.emit(world.ticket, "MetadataUpdate")
+        .withArgs(2n);
+      expect((await world.ticket.getTicketData(2n)).prize).to.equal(true);
+      expect((await world.ticket.getTicketData(1n)).prize).to.equal(false);
+    });
+
+    it("stores an external id up to 2^120 - 1 exactly and rejects larger ones with ExternalIdTooLarge", async () => {
+      const { world, price, alice } = await loadFixture(ticketFixture);
+      const ticketId = await buyTicket(world, alice, price, { externalId: MAX_UINT120 });
+      expect((await world.ticket.getTicketData(ticketId)).externalId).to.equal(MAX_UINT120);
+
+      for (const externalId of [MAX_UINT120 + 1n, MaxUint256]) {
+        const voucher = await voucherFor(world, alice, price, { externalId });
+        await expect(purchase(world, alice, voucher))
+          .to.be.revertedWithCustomError(world.ticket, "ExternalIdTooLarge")
+          .withArgs(externalId);
+      }
+      expect(await world.ticket.balanceOf(alice.address)).to.equal(1n);
+    });
+
+    it("is a normal transferable ERC721", async () => {
+      const { world, price, alice, bob } = await loadFixture(ticketFixture);
+      const ticketId = await buyTicket(world, alice, price);
+      await expect(world.ticket.connect(alice).transferFrom(alice.address, bob.address, ticketId))
+        .to.emit(world.ticket, "Transfer")
+        .withArgs(alice.address, bob.address, ticketId);
+      expect(await world.ticket.ownerOf(ticketId)).to.equal(bob.address);
+      expect((await world.ticket.getTicketData(ticketId)).serial).to.equal(1n);
+    });
+  });
+
+  describe("metadata", () => {
+    it("has no token URI until the raffle admin sets a base URI", async () => {
+      const { world, price, alice } = await loadFixture(ticketFixture);
+      const ticketId = await buyTicket(world, alice, price);
+      expect(await world.ticket.tokenURI(ticketId)).to.equal("");
+
+      await expect(world.ticket.connect(world.merchant).setBaseURI("https://example.test/tickets/"))
+        .to.emit(world.ticket, "BatchMetadataUpdate")
+        .withArgs(1n, MaxUint256);
+      expect(await world.ticket.tokenURI(ticketId)).to.equal(`https://example.test/tickets/${ticketId}`);
+      await expect(world.ticket.tokenURI(42n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken");
+    });
+
+    it("rejects setBaseURI from anyone who is not a raffle admin, including a round manager", async () => {
+      const { world, alice, carol } = await loadFixture(ticketFixture);
+      await (await world.raffle.grantRole(await world.raffle.ROUND_MANAGER_ROLE(), carol.address)).wait();
+      for (const caller of [alice, carol, world.admin]) {
+        await expect(world.ticket.connect(caller).setBaseURI("ipfs://evil/"))
+          .to.be.revertedWithCustomError(world.ticket, "CallerNotRaffleAdmin")
+          .withArgs(caller.address);
+      }
+      await (await world.raffle.grantRole(await world.raffle.DEFAULT_ADMIN_ROLE(), carol.address)).wait();
+      await expect(world.ticket.connect(carol).setBaseURI("ipfs://good/")).to.emit(world.ticket, "BatchMetadataUpdate");
+    });
+  });
+
+  describe("supportsInterface", () => {
+    it("reports ERC165, ERC721, ERC721Metadata and ERC4906, and nothing else", async () => {
+      const { world } = await loadFixture(ticketFixture);
+      for (const interfaceId of ["0x01ffc9a7", "0x80ac58cd", "0x5b5e139f", "0x49064906"]) {
+        expect(await world.ticket.supportsInterface(interfaceId), interfaceId).to.equal(true);
+      }
+      for (const interfaceId of ["0xffffffff", "0x780e9d63", "0x7965db0b", "0x00000000"]) {
+        expect(await world.ticket.supportsInterface(interfaceId), interfaceId).to.equal(false);
+      }
+    });
+  });
+});
