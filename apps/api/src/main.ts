@@ -5,6 +5,8 @@ import { jsonLog } from "./services/json-logger";
 async function main(): Promise<void> {
   const config = loadApiConfig();
   const app = await createApp(config);
+  // SIGTERM/SIGINT close the app: the indexer stops between batches, connections close.
+  app.enableShutdownHooks();
   await app.listen(config.port, "0.0.0.0");
   jsonLog("info", "api listening", {
     port: config.port,

@@ -6,3 +6,4 @@ export * from "./logger";
 export * from "./projector";
 export * from "./registry";
 export * from "./rollback";
+export * from "./reset";

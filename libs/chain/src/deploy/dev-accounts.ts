@@ -1,3 +1,5 @@
+import { HDNodeWallet } from "ethers";
+
 /**
  * Well-known private keys of Hardhat's default local accounts (mnemonic "test test ... junk"). They are public,
  * hold value only on local chains, and are the dev defaults of the local stack: never use them elsewhere.
@@ -12,3 +14,11 @@ export const LOCAL_DEV_KEYS = Object.freeze({
 });
 
 export const LOCAL_CHAIN_ID = 31337;
+
+/** The public mnemonic of Hardhat's default accounts. */
+export const LOCAL_DEV_MNEMONIC = "test test test test test test test test test test test junk";
+
+/** Private key of Hardhat's default account `index` (local chains only). */
+export function localDevPrivateKey(index: number): string {
+  return HDNodeWallet.fromPhrase(LOCAL_DEV_MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).privateKey;
+}

@@ -1,0 +1,121 @@
+/**
+ * `npm run demo`, against a running `npm start`: players buy tickets in both raffles, the round rotates, and the
+ * winner claims the prize. Every step prints amounts, transaction hashes and ticket counts.
+ *
+ *   npm run demo [-- --rotate-now]   (--rotate-now: rotate with the merchant key instead of waiting for the worker)
+ */
+import { Wallet, formatUnits } from "ethers";
+import { Raffle__factory, assetFromChain, rpcProvider } from "@raffle/chain";
+import { RaffleApi, buyTicket, type Claim } from "@raffle/sdk";
+
+import { readStackFile } from "../stack/stack-file";
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastNote = 0;
+  for (;;) {
+    const value = await check().catch(() => null);
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - lastNote > 10_000) {
+      say(`   … waiting for ${what}`);
+      lastNote = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function main(): Promise<void> {
+  const stack = readStackFile();
+  const provider = rpcProvider(stack.rpcUrl);
+  const api = new RaffleApi({ baseUrl: stack.apiUrl, apiKey: stack.apiKey });
+  const players = stack.players.slice(0, 2).map((player) => new Wallet(player.privateKey, provider));
+  try {
+    say("1. Players buy tickets in both raffles");
+    const rounds = new Map<number, string>();
+    for (const raffle of stack.contracts.raffles) {
+      const contractId = raffle.contractId!;
+      for (const player of players) {
+        const bought = await buyTicket({ api, signer: player, contractId, exchange: stack.contracts.exchange });
+        const price = bought.round.price.components[0];
+        const unit = price.tokenType === "NATIVE" ? "ETH" : price.contract.symbol;
+        say(
+          `   ${raffle.kind} raffle #${contractId}: ${player.address} bought ticket ${bought.ticketId} of round ${bought.round.roundId}` +
+            ` for ${formatUnits(price.amount, price.contract.decimals || 18)} ${unit} (tx ${bought.txHash})`,
+        );
+        rounds.set(contractId, bought.round.roundId);
+      }
+      const count = await until(
+        "the indexer to count the tickets",
+        async () => {
+          const round = await api.currentRound(contractId);
+          return round.ticketCount >= players.length ? round.ticketCount : null;
+        },
+        30_000,
+      );
+      say(`   ${raffle.kind} raffle #${contractId}: round ${rounds.get(contractId)} has ${count} tickets`);
+    }
+
+    say("2. The round rotates");
+    const erc20 = stack.contracts.raffles.find((raffle) => raffle.kind === "ERC20")!;
+    const endedRoundId = rounds.get(erc20.contractId!)!;
+    if (process.argv.includes("--rotate-now")) {
+      const raffle = Raffle__factory.connect(erc20.raffle, new Wallet(stack.merchant.privateKey, provider));
+      const ended = await (await raffle.endRound()).wait();
+      const info = await raffle.getCurrentRoundInfo();
+      const started = await (await raffle.startRound(assetFromChain(info.ticketAsset), assetFromChain(info.acceptedAsset), info.maxTicket)).wait();
+      say(`   the merchant ended round ${endedRoundId} (tx ${ended!.hash}) and started the next (tx ${started!.hash})`);
+    } else {
+      say("   waiting for the merchant worker's next scheduled rotation (every minute)");
+    }
+    const next = await until(
+      "the next round",
+      async () => {
+        const round = await api.currentRound(erc20.contractId!);
+        return round.roundId !== endedRoundId ? round : null;
+      },
+      150_000,
+    );
+    say(`   ERC20 raffle #${erc20.contractId}: round ${endedRoundId} ended, round ${next.roundId} is open with ${next.ticketCount} tickets`);
+
+    say("3. The winner claims the prize");
+    const prize = await until(
+      "the draw (VRF) and the prize claim",
+      async () => {
+        for (const player of players) {
+          const claims = await api.listClaims({ account: player.address, claimStatus: "NEW" });
+          const claim = claims.rows.find(
+            (row: Claim) => row.contractId === erc20.contractId && String(row.parameters.roundId) === endedRoundId,
+          );
+          if (claim) return { player, claim };
+        }
+        return null;
+      },
+      60_000,
+    );
+    const item = prize.claim.items[0];
+    say(`   ${prize.player.address} won ticket ${prize.claim.tokenId}: ${formatUnits(item.amount, 18)} GOLD after commission`);
+    const raffle = Raffle__factory.connect(erc20.raffle, prize.player);
+    const claimed = await (await raffle.claimPrize(BigInt(endedRoundId))).wait();
+    say(`   claimed on-chain (tx ${claimed!.hash})`);
+    await until(
+      "the claim to be marked REDEEMED",
+      async () => {
+        const claims = await api.listClaims({ account: prize.player.address, claimStatus: "REDEEMED" });
+        return claims.rows.some((row) => row.id === prize.claim.id) ? true : null;
+      },
+      30_000,
+    );
+    say("   the API lists the claim as REDEEMED");
+    say("demo complete");
+  } finally {
+    provider.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** What `npm start` writes to `.local/stack.json` for scripts (the demo, tests, operators). */
+export interface StackFile {
+  apiUrl: string;
+  docsUrl: string;
+  apiKey: string;
+  rpcUrl: string;
+  chainId: number;
+  databaseUrl: string;
+  contracts: {
+    exchange: string;
+    raffleFactory: string;
+    vrfCoordinator: string;
+    priceToken: string;
+    raffles: Array<{ kind: "ERC20" | "NATIVE"; contractId: number | null; raffle: string; ticket: string }>;
+  };
+  merchant: { wallet: string; privateKey: string };
+  players: Array<{ address: string; privateKey: string }>;
+}
+
+export const STACK_DIR = path.resolve(__dirname, "../../.local");
+export const STACK_FILE = path.join(STACK_DIR, "stack.json");
+
+export function writeStackFile(stack: StackFile, file = STACK_FILE): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(stack, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function readStackFile(file = STACK_FILE): StackFile {
+  if (!fs.existsSync(file)) throw new Error(`no ${file}: start the stack first with \`npm start\``);
+  return JSON.parse(fs.readFileSync(file, "utf8")) as StackFile;
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm start`: the whole system on this machine, on embedded defaults.
+ *
+ *   npm start [-- --fresh]     PORT (API, 3000), CHAIN_PORT (8545), RAFFLE_SCHEDULE ("* * * * *")
+ */
+import { startLocalStack } from "./local-stack";
+import { STACK_FILE } from "./stack-file";
+
+function banner(lines: string[]): void {
+  process.stdout.write(`\n${lines.join("\n")}\n\n`);
+}
+
+async function main(): Promise<void> {
+  process.env.LOG_LEVEL ??= "silent";
+  const verbose = process.argv.includes("--verbose");
+  const { stack, stop } = await startLocalStack({
+    apiPort: Number(process.env.PORT ?? 3000),
+    chainPort: Number(process.env.CHAIN_PORT ?? 8545),
+    fresh: process.argv.includes("--fresh"),
+    schedule: process.env.RAFFLE_SCHEDULE ?? "* * * * *",
+    progress: (step) => process.stdout.write(`${step}\n`),
+    log: (message, fields) => {
+      if (verbose) process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), message, ...fields })}\n`);
+    },
+  });
+
+  const [erc20, native] = stack.contracts.raffles;
+  const auth = `-H "Authorization: Bearer ${stack.apiKey}"`;
+  banner([
+    "The raffle platform is running.",
+    `  API           ${stack.apiUrl}   (OpenAPI: ${stack.docsUrl})`,
+    `  API key       ${stack.apiKey}   (demo merchant ${stack.merchant.wallet})`,
+    `  Chain RPC     ${stack.rpcUrl}   (chain id ${stack.chainId})`,
+    `  Raffles       ERC20 #${erc20.contractId} ${erc20.raffle}, NATIVE #${native.contractId} ${native.raffle}`,
+    "  Players (funded with ETH and GOLD; well-known local keys, never use them elsewhere):",
+    ...stack.players.map((player) => `    ${player.address}  ${player.privateKey}`),
+    "",
+    "Try it:",
+    `  curl -s "${stack.apiUrl}/raffle/contracts?chainId=${stack.chainId}&skip=0&take=25" ${auth}`,
+    `  curl -s "${stack.apiUrl}/rounds/current?contractId=${erc20.contractId}" ${auth}`,
+    `  curl -s -X POST "${stack.apiUrl}/raffle/ticket/sign" ${auth} -H "Content-Type: application/json" -d '{"account":"${stack.players[0].address}","contractId":${erc20.contractId}}'`,
+    `  curl -s "${stack.apiUrl}/claims?account=${stack.players[0].address}&skip=0&take=25" ${auth}`,
+    `  curl -s "${stack.apiUrl}/health"`,
+    "",
+    `Facts for scripts: ${STACK_FILE}.  Demo: npm run demo.  Stop: Ctrl-C.`,
+  ]);
+  process.stdout.write("ready\n");
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping the stack...\n`);
+    await stop();
+    process.stdout.write("stopped\n");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`npm start failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
