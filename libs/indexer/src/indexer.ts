@@ -162,7 +162,10 @@ export class Indexer {
     if (cursor.blockNumber >= 0 && (await this.chain.hashAt(cursor.blockNumber)) !== cursor.blockHash) {
       return this.handleReorg(cursor.blockNumber);
     }
-    if (cursor.blockNumber >= safeHead) return { kind: "idle" };
+    if (cursor.blockNumber >= safeHead) {
+      await this.expireVouchers();
+      return { kind: "idle" };
+    }
 
     const from = cursor.blockNumber + 1;
     const to = Math.min(from + this.options.batchBlocks - 1, safeHead);
@@ -175,6 +178,7 @@ export class Indexer {
     }
 
     const applied = await this.dataSource.transaction((manager) => this.applyBatch(manager, logs, headers, to));
+    await this.expireVouchers();
     this.state.cursor = to;
     this.state.lag = Math.max(0, safeHead - to);
     this.state.lastBatchAt = new Date().toISOString();
@@ -262,6 +266,14 @@ export class Indexer {
     };
     const registered = await this.projector!.apply(manager, event);
     return registered.map((contract) => contract.address);
+  }
+
+  /** Claim vouchers past their expiry that nobody redeemed become EXPIRED. */
+  private async expireVouchers(): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE claim SET claim_status = 'EXPIRED', updated_at = now()
+        WHERE claim_type = 'VOUCHER' AND claim_status = 'NEW' AND end_timestamp < now()`,
+    );
   }
 
   // ------------------------------------------------------------------ reorgs

@@ -58,6 +58,7 @@ export class Projector {
         return [];
       case ContractKind.EXCHANGE:
         if (event.name === "Paused" || event.name === "Unpaused") await this.pauseChanged(manager, contract, event);
+        if (event.name === "Claimed") await this.voucherRedeemed(manager, event);
         return [];
     }
   }
@@ -439,6 +440,15 @@ export class Projector {
         WHERE t.id = $1 AND c.contract_id = t.raffle_contract_id AND c.token_id = $2
           AND c.claim_type = 'RAFFLE_PRIZE' AND c.claim_status = 'NEW'`,
       [ticket.id, tokenId, to, at],
+    );
+  }
+
+  /** A claim voucher was used on-chain: the chain is the truth, even for a voucher the merchant canceled. */
+  private async voucherRedeemed(manager: EntityManager, event: IndexedEvent): Promise<void> {
+    await manager.query(
+      `UPDATE claim SET claim_status = 'REDEEMED', redeemed_tx_hash = $2, updated_at = $3
+        WHERE claim_type = 'VOUCHER' AND nonce = $1`,
+      [argString(event.args, "nonce"), event.txHash, event.blockTimestamp],
     );
   }
 

@@ -56,6 +56,18 @@ export async function rollbackTo(manager: EntityManager, chainId: number, ancest
       WHERE e.chain_id = $1 AND e.block_number > $2 AND e.status = 'APPLIED' AND r.indexed_block <= $2`,
     [chainId, ancestor],
   );
+  // Claim vouchers redeemed in removed blocks are open again (or canceled or expired, as they were).
+  const redeemedNonces = removed.filter((event) => event.name === "Claimed").map((event) => event.args.nonce as string);
+  if (redeemedNonces.length > 0) {
+    await manager.query(
+      `UPDATE claim SET redeemed_tx_hash = NULL,
+              claim_status = CASE WHEN canceled_at IS NOT NULL THEN 'CANCELED'::claim_claim_status_enum
+                                  WHEN end_timestamp < now() THEN 'EXPIRED'::claim_claim_status_enum
+                                  ELSE 'NEW'::claim_claim_status_enum END
+        WHERE claim_type = 'VOUCHER' AND nonce = ANY($1)`,
+      [redeemedNonces],
+    );
+  }
   const pausedContracts = new Set(
     removed.filter((event) => event.name === "Paused" || event.name === "Unpaused").map((event) => event.address),
   );

@@ -17,6 +17,7 @@ export interface ClaimItem {
 @Entity({ name: "claim" })
 @Index(["merchantId", "account", "createdAt"])
 @Index("UQ_claim_prize_round", ["contractId", "roundId"], { unique: true, where: `"claim_type" = 'RAFFLE_PRIZE'` })
+@Index("UQ_claim_nonce", ["nonce"], { unique: true, where: `"nonce" IS NOT NULL` })
 export class ClaimEntity extends TimestampedEntity {
   @Column({ type: "varchar", length: 42 })
   account!: string;
@@ -62,6 +63,14 @@ export class ClaimEntity extends TimestampedEntity {
 
   @Column({ type: "jsonb", default: {} })
   parameters!: Record<string, unknown>;
+
+  /** When the merchant withdrew a voucher that was not redeemed yet. */
+  @Column({ type: "timestamptz", nullable: true })
+  canceledAt!: Date | null;
+
+  /** The transaction that redeemed the claim on-chain. */
+  @Column({ type: "varchar", length: 66, nullable: true })
+  redeemedTxHash!: string | null;
 
   @Column({ type: "bigint", nullable: true, transformer: safeIntegerTransformer, select: false })
   indexedBlock!: number | null;

@@ -1,5 +1,6 @@
 import { InitialSchema1763769600000 } from "./1763769600000-initial-schema";
+import { ClaimVouchers1763800000000 } from "./1763800000000-claim-vouchers";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [InitialSchema1763769600000];
+export const MIGRATIONS: Function[] = [InitialSchema1763769600000, ClaimVouchers1763800000000];
