@@ -1,4 +1,4 @@
-import type { JsonRpcProvider } from "ethers";
+import { ZeroAddress, type JsonRpcProvider } from "ethers";
 import type { DataSource, EntityManager, QueryRunner } from "typeorm";
 import type { PlatformDeployment } from "@raffle/chain";
 import { IndexedEventStatus, richText } from "@raffle/db";
@@ -39,6 +39,11 @@ export interface IndexerStatus {
 export type StepResult = { kind: "idle" } | { kind: "batch"; from: number; to: number; events: number } | { kind: "reorg"; ancestor: number } | { kind: "retry"; reason: string };
 
 const LOCK_NAMESPACE = 0x72616666; // "raff"
+const RAW_CHUNK = 2_000;
+
+function logKey(log: { txHash: string; logIndex: number }): string {
+  return `${log.txHash}:${log.logIndex}`;
+}
 
 /**
  * Keeps PostgreSQL in step with the chain: polls logs of registered contracts in block ranges, stores them raw and
@@ -191,81 +196,122 @@ export class Indexer {
 
   private async applyBatch(manager: EntityManager, logs: RawLog[], headers: Map<number, BlockHeader>, to: number): Promise<number> {
     const queue = [...logs];
+    // Raw rows first, in bulk: what they return is the set of logs never seen before, the only ones to project.
+    const fresh = await this.storeRaw(manager, queue, headers);
+    const purchases: IndexedEvent[] = [];
     let applied = 0;
     for (let i = 0; i < queue.length; i += 1) {
-      const log = queue[i];
-      const registered = await this.applyLog(manager, log, headers.get(log.blockNumber)!);
+      const event = fresh.get(logKey(queue[i]));
+      if (!event) continue;
       applied += 1;
+      const kind = this.registry.get(event.address)?.kind;
+      // Purchases are the bulk of any history: buffer them and write them in one statement. Every other event
+      // first flushes the buffer, so events still apply in chain order.
+      if (kind === ContractKind.RAFFLE && event.name === "TicketPurchased") {
+        purchases.push(event);
+        continue;
+      }
+      if (kind === ContractKind.TICKET && event.name === "Transfer" && event.args.from === ZeroAddress) continue;
+      await this.projector!.applyPurchases(manager, purchases.splice(0));
+      const registered = await this.projector!.apply(manager, event);
       if (registered.length > 0) {
         // Contracts deployed in this batch: read their logs for the rest of the batch and merge them in. Their
         // constructor's logs come before the factory's event in the same transaction; they are applied right after.
-        const later = await this.chain.logs(registered, log.blockNumber, to);
+        const later = await this.chain.logs(registered.map((contract) => contract.address), event.blockNumber, to);
         const missing = await this.chain.headers(later.map((candidate) => candidate.blockNumber).filter((n) => !headers.has(n)));
         for (const [number, header] of missing) headers.set(number, header);
+        for (const [key, laterEvent] of await this.storeRaw(manager, later, headers)) fresh.set(key, laterEvent);
         queue.splice(i + 1, queue.length - i - 1, ...[...queue.slice(i + 1), ...later].sort(compareLogs));
       }
     }
-    const blockRows = [...headers.values()];
-    for (const header of blockRows) {
-      await manager.query(
-        `INSERT INTO indexer_block (chain_id, number, hash, parent_hash, timestamp) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, parent_hash = EXCLUDED.parent_hash, timestamp = EXCLUDED.timestamp`,
-        [this.chainId, header.number, header.hash, header.parentHash, header.timestamp],
-      );
-    }
+    await this.projector!.applyPurchases(manager, purchases);
+    await this.storeBlocks(manager, [...headers.values()]);
     await this.writeCursor(manager, to, headers.get(to)!.hash);
     return applied;
   }
 
-  /** Stores one log raw and, the first time it is seen, projects it. Returns addresses it registered. */
-  private async applyLog(manager: EntityManager, log: RawLog, header: BlockHeader): Promise<string[]> {
-    const contract = this.registry.get(log.address);
-    if (!contract) return [];
-    const decoded = decodeLog(contract.kind, log);
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name,
-                                  args, topics, data, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING id`,
+  /**
+   * Inserts the raw rows of `logs` (unique on chain, tx hash and log index) and returns, by log, the decoded events
+   * of those inserted now and readable. Unreadable logs are stored with their status and reported.
+   */
+  private async storeRaw(manager: EntityManager, logs: RawLog[], headers: Map<number, BlockHeader>): Promise<Map<string, IndexedEvent | null>> {
+    const fresh = new Map<string, IndexedEvent | null>();
+    const rows = logs.flatMap((log) => {
+      const contract = this.registry.get(log.address);
+      return contract ? [{ log, decoded: decodeLog(contract.kind, log), timestamp: headers.get(log.blockNumber)!.timestamp }] : [];
+    });
+    for (let start = 0; start < rows.length; start += RAW_CHUNK) {
+      const chunk = rows.slice(start, start + RAW_CHUNK);
+      const inserted: Array<{ tx_hash: string; log_index: number }> = await manager.query(
+        `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name,
+                                    args, topics, data, status)
+         SELECT $1, v.block_number, v.block_hash, v.block_timestamp, v.tx_hash, v.log_index, v.address, v.name,
+                v.args::jsonb, string_to_array(v.topics, ','), v.data, v.status::indexer_event_status_enum
+           FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::int[], $7::text[], $8::text[],
+                       $9::text[], $10::text[], $11::text[], $12::text[])
+             AS v(block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, topics, data, status)
+         ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING tx_hash, log_index`,
+        [
+          this.chainId,
+          chunk.map((row) => row.log.blockNumber),
+          chunk.map((row) => row.log.blockHash),
+          chunk.map((row) => row.timestamp),
+          chunk.map((row) => row.log.txHash),
+          chunk.map((row) => row.log.logIndex),
+          chunk.map((row) => row.log.address),
+          chunk.map((row) => row.decoded.name),
+          chunk.map((row) => (row.decoded.args === null ? null : JSON.stringify(row.decoded.args))),
+          chunk.map((row) => row.log.topics.join(",")),
+          chunk.map((row) => row.log.data),
+          chunk.map((row) => row.decoded.status),
+        ],
+      );
+      const insertedKeys = new Set(inserted.map((row) => `${row.tx_hash}:${row.log_index}`));
+      for (const { log, decoded, timestamp } of chunk) {
+        const key = logKey(log);
+        if (!insertedKeys.has(key)) continue; // seen before: a replayed range changes nothing
+        if (decoded.status !== IndexedEventStatus.APPLIED) {
+          this.logger.warn("skipped a log the indexer cannot read", {
+            chainId: this.chainId,
+            contract: log.address,
+            txHash: log.txHash,
+            logIndex: log.logIndex,
+            status: decoded.status,
+            reason: decoded.reason,
+          });
+          fresh.set(key, null);
+          continue;
+        }
+        fresh.set(key, {
+          chainId: this.chainId,
+          blockNumber: log.blockNumber,
+          blockTimestamp: timestamp,
+          txHash: log.txHash,
+          logIndex: log.logIndex,
+          address: log.address,
+          name: decoded.name!,
+          args: decoded.args!,
+        });
+      }
+    }
+    return fresh;
+  }
+
+  private async storeBlocks(manager: EntityManager, headers: BlockHeader[]): Promise<void> {
+    if (headers.length === 0) return;
+    await manager.query(
+      `INSERT INTO indexer_block (chain_id, number, hash, parent_hash, timestamp)
+       SELECT $1, v.number, v.hash, v.parent_hash, v.timestamp
+         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::timestamptz[]) AS v(number, hash, parent_hash, timestamp)
+       ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, parent_hash = EXCLUDED.parent_hash, timestamp = EXCLUDED.timestamp`,
       [
         this.chainId,
-        log.blockNumber,
-        log.blockHash,
-        header.timestamp,
-        log.txHash,
-        log.logIndex,
-        log.address,
-        decoded.name,
-        decoded.args === null ? null : JSON.stringify(decoded.args),
-        log.topics,
-        log.data,
-        decoded.status,
+        headers.map((header) => header.number),
+        headers.map((header) => header.hash),
+        headers.map((header) => header.parentHash),
+        headers.map((header) => header.timestamp),
       ],
     );
-    if (inserted.length === 0) return []; // seen before: a replayed range changes nothing
-    if (decoded.status !== IndexedEventStatus.APPLIED) {
-      this.logger.warn("skipped a log the indexer cannot read", {
-        chainId: this.chainId,
-        contract: log.address,
-        txHash: log.txHash,
-        logIndex: log.logIndex,
-        status: decoded.status,
-        reason: decoded.reason,
-      });
-      return [];
-    }
-    const event: IndexedEvent = {
-      chainId: this.chainId,
-      blockNumber: log.blockNumber,
-      blockTimestamp: header.timestamp,
-      txHash: log.txHash,
-      logIndex: log.logIndex,
-      address: log.address,
-      name: decoded.name!,
-      args: decoded.args!,
-    };
-    const registered = await this.projector!.apply(manager, event);
-    return registered.map((contract) => contract.address);
   }
 
   /** Claim vouchers past their expiry that nobody redeemed become EXPIRED. */

@@ -289,31 +289,47 @@ export class Projector {
     return entry;
   }
 
-  private async ticketPurchased(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
-    const { args, blockTimestamp: at } = event;
-    const inserted: Array<{ round_id: number }> = await manager.query(
+  private ticketPurchased(manager: EntityManager, _raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
+    return this.applyPurchases(manager, [event]);
+  }
+
+  /**
+   * TicketPurchased events of raffles, in chain order, written in two statements whatever their number: the tickets,
+   * then each round's ticket count and last change. This is the indexer's hot path.
+   */
+  async applyPurchases(manager: EntityManager, events: IndexedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const column = (pick: (event: IndexedEvent) => unknown) => events.map(pick);
+    const inserted: Array<{ round_id: number; updated_at: Date }> = await manager.query(
       `INSERT INTO ticket (contract_id, round_id, token_id, serial, account, buyer, external_id, tx_hash, indexed_block,
                            created_at, updated_at)
-       SELECT r.ticket_contract_id, r.id, $3, $4, $5, $5, $6, $7, $8, $9, $9
-         FROM round r WHERE r.contract_id = $1 AND r.round_id = $2
-       ON CONFLICT (contract_id, token_id) DO NOTHING RETURNING round_id`,
+       SELECT r.ticket_contract_id, r.id, v.token_id, v.serial, v.account, v.account, v.external_id, v.tx_hash, v.block,
+              v.at, v.at
+         FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::int[], $5::text[], $6::numeric[], $7::text[],
+                     $8::bigint[], $9::timestamptz[])
+           AS v(raffle_id, round_id, token_id, serial, account, external_id, tx_hash, block, at)
+         JOIN round r ON r.contract_id = v.raffle_id AND r.round_id = v.round_id
+       ON CONFLICT (contract_id, token_id) DO NOTHING RETURNING round_id, updated_at`,
       [
-        raffle.id,
-        argString(args, "roundId"),
-        argString(args, "ticketId"),
-        argString(args, "serial"),
-        argString(args, "account"),
-        argString(args, "externalId"),
-        event.txHash,
-        event.blockNumber,
-        at,
+        column((event) => this.ctx.registry.get(event.address)!.id),
+        column((event) => argString(event.args, "roundId")),
+        column((event) => argString(event.args, "ticketId")),
+        column((event) => argString(event.args, "serial")),
+        column((event) => argString(event.args, "account")),
+        column((event) => argString(event.args, "externalId")),
+        column((event) => event.txHash),
+        column((event) => event.blockNumber),
+        column((event) => event.blockTimestamp),
       ],
     );
     if (inserted.length === 0) return;
-    await manager.query(`UPDATE round SET ticket_count = ticket_count + 1, updated_at = $2 WHERE id = $1`, [
-      inserted[0].round_id,
-      at,
-    ]);
+    await manager.query(
+      `UPDATE round SET ticket_count = ticket_count + c.added, updated_at = GREATEST(round.updated_at, c.last)
+         FROM (SELECT v.round_id, count(*)::int AS added, max(v.at) AS last
+                 FROM unnest($1::int[], $2::timestamptz[]) AS v(round_id, at) GROUP BY v.round_id) c
+        WHERE round.id = c.round_id`,
+      [inserted.map((row) => row.round_id), inserted.map((row) => row.updated_at)],
+    );
   }
 
   private async roundEnded(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
