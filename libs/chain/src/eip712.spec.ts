@@ -1,6 +1,14 @@
 import { TypedDataEncoder, id } from "ethers";
 
-import { PURCHASE_PRIMARY_TYPE, PURCHASE_TYPES, PURCHASE_TYPE_STRING, exchangeDomain } from "./eip712";
+import {
+  CLAIM_PRIMARY_TYPE,
+  CLAIM_TYPES,
+  CLAIM_TYPE_STRING,
+  PURCHASE_PRIMARY_TYPE,
+  PURCHASE_TYPES,
+  PURCHASE_TYPE_STRING,
+  exchangeDomain,
+} from "./eip712";
 import { TOKEN_TYPE_NAMES, TokenType, tokenTypeIndex, tokenTypeName } from "./token-type";
 
 describe("EIP-712 purchase voucher", () => {
@@ -8,6 +16,12 @@ describe("EIP-712 purchase voucher", () => {
     const encoder = TypedDataEncoder.from(PURCHASE_TYPES);
     expect(encoder.primaryType).toBe(PURCHASE_PRIMARY_TYPE);
     expect(encoder.encodeType(PURCHASE_PRIMARY_TYPE)).toBe(PURCHASE_TYPE_STRING);
+  });
+
+  it("encodes the claim voucher type string the Exchange hashes", () => {
+    const encoder = TypedDataEncoder.from(CLAIM_TYPES);
+    expect(encoder.primaryType).toBe(CLAIM_PRIMARY_TYPE);
+    expect(encoder.encodeType(CLAIM_PRIMARY_TYPE)).toBe(CLAIM_TYPE_STRING);
   });
 
   it("uses the EXCHANGE 1.0.0 domain", () => {

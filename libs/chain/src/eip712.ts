@@ -47,5 +47,25 @@ export const PURCHASE_TYPE_STRING =
   "Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)" +
   "Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)";
 
+/** Typed-data types of a claim voucher: a grant of items that `account` redeems with Exchange.claim. */
+export const CLAIM_PRIMARY_TYPE = "Claim";
+export const CLAIM_TYPES: Record<string, TypedDataField[]> = {
+  Claim: [
+    { name: "account", type: "address" },
+    { name: "params", type: "Params" },
+    { name: "items", type: "Asset[]" },
+  ],
+  Asset: PURCHASE_TYPES.Asset,
+  Params: PURCHASE_TYPES.Params,
+};
+
+export const CLAIM_TYPE_STRING =
+  "Claim(address account,Params params,Asset[] items)" +
+  "Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)" +
+  "Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)";
+
+/** `params.extra` of a claim voucher: the short string "claim" as bytes32. */
+export const CLAIM_EXTRA = encodeBytes32String("claim");
+
 /** `params.extra` of a raffle purchase: the short string "0x" as bytes32. */
 export const RAFFLE_PURCHASE_EXTRA = encodeBytes32String("0x");

@@ -1,0 +1,39 @@
+# One image for every service of the platform; each compose service picks its target.
+# Build context: the repository root.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+COPY package.json package-lock.json nx.json tsconfig.base.json ./
+COPY contracts/package.json contracts/
+COPY libs/chain/package.json libs/chain/
+COPY libs/db/package.json libs/db/
+COPY libs/indexer/package.json libs/indexer/
+COPY libs/sdk/package.json libs/sdk/
+COPY apps/api/package.json apps/api/
+COPY apps/merchant-worker/package.json apps/merchant-worker/
+COPY tools/package.json tools/
+RUN npm ci --no-audit --no-fund
+COPY . .
+# Compiles the contracts and generates the TypeChain bindings the TypeScript code imports.
+RUN npm run compile
+
+FROM build AS chain
+WORKDIR /app/contracts
+EXPOSE 8545
+CMD ["/app/node_modules/.bin/hardhat", "node", "--hostname", "0.0.0.0", "--port", "8545"]
+
+FROM build AS deployer
+WORKDIR /app/contracts
+CMD ["/app/node_modules/.bin/hardhat", "run", "--no-compile", "deploy/platform.ts"]
+
+FROM build AS api
+WORKDIR /app
+ENV NODE_ENV=production TS_NODE_TRANSPILE_ONLY=true TS_NODE_PROJECT=apps/api/tsconfig.json
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+CMD ["node", "-r", "ts-node/register", "apps/api/src/main.ts"]
+
+FROM build AS merchant-worker
+WORKDIR /app
+ENV NODE_ENV=production TS_NODE_TRANSPILE_ONLY=true TS_NODE_PROJECT=apps/merchant-worker/tsconfig.json
+CMD ["node", "-r", "ts-node/register", "apps/merchant-worker/src/main.ts"]
