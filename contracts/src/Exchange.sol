@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
@@ -14,6 +15,11 @@ import {VoucherHashing} from "./libraries/VoucherHashing.sol";
 import {IExchange} from "./interfaces/IExchange.sol";
 import {IRaffle} from "./interfaces/IRaffle.sol";
 
+/// @notice What the Exchange needs of a collection it mints claim items from.
+interface IMintableCollection {
+    function mint(address to) external returns (uint256 tokenId);
+}
+
 /// @notice The platform's entry point for purchases: checks the platform's EIP-712 voucher, takes exact payment
 /// and has the raffle named in the voucher print the ticket.
 contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuardTransient {
@@ -22,6 +28,8 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     /// @notice Keys allowed to sign purchase vouchers (the API's signer).
     bytes32 public constant SIGNER_ROLE = keccak256("SIGNER_ROLE");
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
+    /// @notice Most items one claim voucher can carry, so a claim always fits in a block.
+    uint256 public constant MAX_CLAIM_ITEMS = 20;
 
     /// @dev Used nonces as a bitmap: bit `nonce & 0xff` of word `nonce >> 8`. The API hands out nonces that share
     /// their upper 248 bits in runs of 256, so most purchases flip a bit in a warm-able, already non-zero word
@@ -41,7 +49,7 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         nonReentrant
         whenNotPaused
     {
-        _useVoucher(params, item, price, signature);
+        _useVoucher(params, VoucherHashing.hashPurchase(msg.sender, params, item, price), signature);
 
         if (price.tokenType == TokenType.NATIVE) {
             if (msg.value != price.amount) revert WrongPaymentValue(price.amount, msg.value);
@@ -57,6 +65,20 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
 
         if (params.referrer != address(0) && params.referrer != msg.sender) {
             emit Referral(params.referrer, msg.sender, params.receiver, price);
+        }
+    }
+
+    /// @inheritdoc IExchange
+    function claim(Params calldata params, Asset[] calldata items, bytes calldata signature)
+        external
+        nonReentrant
+        whenNotPaused
+    {
+        if (items.length == 0 || items.length > MAX_CLAIM_ITEMS) revert InvalidClaimItemCount(items.length);
+        _useVoucher(params, VoucherHashing.hashClaim(msg.sender, params, items), signature);
+        emit Claimed(msg.sender, params.nonce, params.externalId, params.receiver);
+        for (uint256 i = 0; i < items.length; i++) {
+            _deliver(params.receiver, msg.sender, items[i], i);
         }
     }
 
@@ -84,10 +106,9 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         return _domainSeparatorV4();
     }
 
-    /// @dev Checks expiry, nonce and signer for `msg.sender` as the voucher's account, then burns the nonce.
-    function _useVoucher(Params calldata params, Asset calldata item, Asset calldata price, bytes calldata signature)
-        private
-    {
+    /// @dev Checks expiry, nonce and the signer of `structHash` (which binds `msg.sender` as the voucher's account),
+    /// then burns the nonce. Purchases and claims share one nonce space.
+    function _useVoucher(Params calldata params, bytes32 structHash, bytes calldata signature) private {
         if (params.expiresAt == 0) revert ExpiryMissing();
         if (block.timestamp > params.expiresAt) revert SignatureExpired(params.expiresAt);
 
@@ -96,11 +117,22 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         uint256 bits = _usedNonces[word];
         if (bits & bit != 0) revert NonceAlreadyUsed(params.nonce);
 
-        bytes32 digest = _hashTypedDataV4(VoucherHashing.hashPurchase(msg.sender, params, item, price));
+        bytes32 digest = _hashTypedDataV4(structHash);
         (address signer, ECDSA.RecoverError error,) = ECDSA.tryRecoverCalldata(digest, signature);
         if (error != ECDSA.RecoverError.NoError) revert InvalidSignature();
         if (!hasRole(SIGNER_ROLE, signer)) revert InvalidSigner(signer);
 
         _usedNonces[word] = bits | bit;
+    }
+
+    function _deliver(address source, address to, Asset calldata item, uint256 index) private {
+        if (item.tokenType == TokenType.ERC20 && item.tokenId == 0 && item.amount != 0) {
+            IERC20(item.token).safeTransferFrom(source, to, item.amount);
+        } else if (item.tokenType == TokenType.ERC721 && item.amount == 1) {
+            if (item.tokenId == 0) IMintableCollection(item.token).mint(to);
+            else IERC721(item.token).safeTransferFrom(source, to, item.tokenId);
+        } else {
+            revert UnsupportedClaimItem(index);
+        }
     }
 }

@@ -10,6 +10,7 @@ import {IVRFCoordinatorV2Plus} from "@chainlink/contracts/src/v0.8/vrf/dev/inter
 import {VRFV2PlusClient} from "@chainlink/contracts/src/v0.8/vrf/dev/libraries/VRFV2PlusClient.sol";
 
 import {Asset, TokenType} from "./libraries/Assets.sol";
+import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView, VrfConfig} from "./interfaces/IRaffle.sol";
 import {TicketData} from "./interfaces/IRaffleTicket.sol";
 import {RaffleTicket} from "./RaffleTicket.sol";
@@ -25,7 +26,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @notice Commission cap in basis points (30%).
     uint256 public constant MAX_COMMISSION = 3_000;
     uint256 public constant MIN_TIME_LAG_BEFORE_RELEASE = 1 days;
-    uint256 public constant MIN_RANDOMNESS_TIMEOUT = 1 hours;
+    uint256 public constant MIN_RANDOMNESS_TIMEOUT = VrfConfigs.MIN_RANDOMNESS_TIMEOUT;
     uint256 private constant BASIS_POINTS = 10_000;
 
     address public immutable exchange;
@@ -64,6 +65,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     mapping(uint256 requestId => uint256 roundId) private _roundOfRequest;
     VrfConfig private _vrf;
     address public beneficiary;
+    /// @dev Commission earned on claimed prizes, per price token (address(0) for native), until the merchant withdraws
+    /// it. Pulled, not pushed, so a beneficiary that refuses payment can never block a winner's claim.
+    mapping(address token => uint256 amount) public accruedCommission;
 
     constructor(RaffleSettings memory settings) {
         if (settings.admin == address(0) || settings.exchange == address(0) || settings.ticketDeployer == address(0)) {
@@ -193,8 +197,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- prizes and refunds
 
-    /// @notice Pays the pot of a drawn round, less commission, to the winning ticket's owner; the commission goes to
-    /// the beneficiary. The owner or an approved operator may call it, once.
+    /// @notice Pays the pot of a drawn round, less commission, to the winning ticket's owner; the commission is
+    /// credited to the beneficiary (see `withdrawCommission`). The owner or an approved operator may call it, once.
     function claimPrize(uint256 roundId) external nonReentrant {
         Round storage round = _rounds[roundId];
         _requireStatus(roundId, round, RoundStatus.Drawn);
@@ -205,10 +209,19 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint256 pot = _pot(round);
         uint256 commissionAmount = pot * commission / BASIS_POINTS;
         uint256 prize = pot - commissionAmount;
+        accruedCommission[round.price.token] += commissionAmount;
         emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
-        Asset memory price = round.price;
-        _pay(price, winner, prize);
-        _pay(price, beneficiary, commissionAmount);
+        _pay(round.price.token, winner, prize);
+    }
+
+    /// @notice Sends the commission accrued in `token` (address(0) for native) to the beneficiary.
+    function withdrawCommission(address token) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+        uint256 amount = accruedCommission[token];
+        if (amount == 0) revert NothingToWithdraw(token);
+        accruedCommission[token] = 0;
+        address to = beneficiary;
+        emit CommissionWithdrawn(token, to, amount);
+        _pay(token, to, amount);
     }
 
     /// @notice Sends an unclaimed pot to the beneficiary once `timeLagBeforeRelease` has passed since the draw.
@@ -222,7 +235,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint256 pot = _pot(round);
         address to = beneficiary;
         emit PrizeReleased(roundId, to, pot);
-        _pay(round.price, to, pot);
+        _pay(round.price.token, to, pot);
     }
 
     /// @notice Opens refunds for a round whose randomness did not arrive within the timeout. Anyone may call it.
@@ -242,10 +255,10 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         _requireStatus(data.roundId, round, RoundStatus.Refundable);
         address owner = _requireOwnerOrApproved(ticketId);
 
-        Asset memory price = round.price;
-        emit TicketRefunded(data.roundId, ticketId, owner, price.amount);
+        uint256 amount = round.price.amount;
+        emit TicketRefunded(data.roundId, ticketId, owner, amount);
         ticketContract.burn(ticketId);
-        _pay(price, owner, price.amount);
+        _pay(round.price.token, owner, amount);
     }
 
     // ---------------------------------------------------------------- admin
@@ -345,10 +358,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     }
 
     function _setVrfConfig(VrfConfig memory config) private {
-        if (
-            config.coordinator == address(0) || config.callbackGasLimit == 0
-                || config.randomnessTimeout < MIN_RANDOMNESS_TIMEOUT
-        ) revert InvalidVrfConfig();
+        if (!VrfConfigs.isValid(config)) revert InvalidVrfConfig();
         _vrf = config;
         emit VrfConfigSet(config.coordinator, config.keyHash, config.subscriptionId);
     }
@@ -375,10 +385,11 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         return uint256(round.ticketCount) * round.price.amount;
     }
 
-    function _pay(Asset memory price, address to, uint256 amount) private {
+    /// @dev Prices are NATIVE (token 0) or ERC20, so the token address alone says how to pay.
+    function _pay(address token, address to, uint256 amount) private {
         if (amount == 0) return;
-        if (price.tokenType == TokenType.NATIVE) Address.sendValue(payable(to), amount);
-        else IERC20(price.token).safeTransfer(to, amount);
+        if (token == address(0)) Address.sendValue(payable(to), amount);
+        else IERC20(token).safeTransfer(to, amount);
     }
 
     function _isTicketAsset(Asset calldata asset) private view returns (bool) {

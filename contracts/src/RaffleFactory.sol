@@ -7,6 +7,7 @@ import {IVRFCoordinatorV2Plus} from "@chainlink/contracts/src/v0.8/vrf/dev/inter
 import {IRaffleFactory, RaffleConfig} from "./interfaces/IRaffleFactory.sol";
 import {RaffleSettings, VrfConfig} from "./interfaces/IRaffle.sol";
 import {Raffle} from "./Raffle.sol";
+import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 
 /// @notice Deploys merchants' raffles in one call. The factory owns the platform's VRF subscription and adds each
 /// new raffle to it as a consumer, so randomness works from the first round without a merchant step.
@@ -77,7 +78,7 @@ contract RaffleFactory is IRaffleFactory, AccessControl {
     }
 
     function _setVrfConfig(VrfConfig memory vrf) private {
-        if (vrf.coordinator == address(0)) revert ZeroAddress();
+        if (!VrfConfigs.isValid(vrf)) revert InvalidVrfConfig();
         _vrf = vrf;
         emit VrfConfigSet(vrf.coordinator, vrf.keyHash, vrf.subscriptionId);
     }

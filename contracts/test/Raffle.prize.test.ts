@@ -1,6 +1,8 @@
 import { expect } from "chai";
+import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
-import { MaxUint256, ZeroAddress, parseUnits } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
+import { MaxUint256, ZeroAddress, ZeroHash, parseUnits } from "ethers";
 
 import { ReentrantToken__factory, ReentrantWinner__factory } from "@raffle/chain";
 
@@ -121,35 +123,85 @@ async function contractWinnerFixture() {
   return { world, winner, ticketId, ...split(1n, price.amount, COMMISSION_BPS) };
 }
 
+/** Runs one round at `price` with a ticket per buyer; more than one ticket is drawn with `word`. Returns the winner. */
+async function playRound(world: RaffleWorld, price: ReturnType<typeof erc20Price>, buyers: HardhatEthersSigner[], word = 0n) {
+  await startRound(world, price);
+  const { roundId } = await world.raffle.getCurrentRoundInfo();
+  for (const buyer of buyers) await buyTicket(world, buyer, price);
+  const requestId = await endRound(world);
+  if (requestId !== 0n) await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+  const { winningTicketId, status } = await world.raffle.getRound(roundId);
+  expect(status).to.equal(RoundStatus.Drawn);
+  const owner = await world.ticket.ownerOf(winningTicketId);
+  return { roundId, winner: buyers.find((buyer) => buyer.address === owner)! };
+}
+
+const SECOND_ERC20_PRICE = 5n * 10n ** 18n + 3n;
+const ODD_NATIVE_PRICE = 10n ** 16n + 3n;
+
+/**
+ * Five rounds of one raffle at a 12.34% commission, all drawn: four in GOLD and NATIVE that are claimed, and a fifth
+ * (GOLD, two tickets) left unclaimed so its pot sits next to the accrued commission.
+ */
+async function severalRoundsFixture() {
+  const world = await deployWorld({ commission: ODD_COMMISSION, timeLagBeforeRelease: TIME_LAG });
+  const [alice, bob, carol, dave] = world.players;
+  await approveExchange(world, [alice, bob, carol]);
+  const gold = await world.token.getAddress();
+  const claimed = [
+    await playRound(world, erc20Price(gold, ODD_PRICE), [alice, bob, carol], 1n),
+    await playRound(world, nativePrice(ODD_NATIVE_PRICE), [dave]),
+    await playRound(world, erc20Price(gold, SECOND_ERC20_PRICE), [alice]),
+    await playRound(world, nativePrice(ODD_NATIVE_PRICE), [bob, dave], 1n),
+  ];
+  const unclaimed = await playRound(world, erc20Price(gold, TICKET_PRICE), [carol, alice], 0n);
+  const erc20Commission =
+    split(3n, ODD_PRICE, ODD_COMMISSION).commission + split(1n, SECOND_ERC20_PRICE, ODD_COMMISSION).commission;
+  const nativeCommission =
+    split(1n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission + split(2n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission;
+  return { world, gold, alice, bob, carol, dave, claimed, unclaimed, erc20Commission, nativeCommission };
+}
+
 describe("Raffle prizes and refunds", () => {
   describe("claimPrize", () => {
-    it("pays the pot less commission to the winner and the commission to the beneficiary, to the wei", async () => {
+    it("pays the pot less commission to the winner and keeps the commission accrued in the raffle, to the wei", async () => {
       const { world, bob, winningTicketId, pot, commission, prize } = await loadFixture(erc20DrawnFixture);
       expect(winningTicketId).to.equal(2n);
       expect(commission + prize).to.equal(pot);
       expect(commission).to.equal(370_200_000_000_000_002n); // 3 * (1e18 + 7) * 1234 / 10000, floored
+      const token = await world.token.getAddress();
+      expect(await world.raffle.accruedCommission(token)).to.equal(0n);
 
       const tx = world.raffle.connect(bob).claimPrize(1n);
-      await expect(tx).to.changeTokenBalances(world.token, [bob, world.merchant, world.raffle], [prize, commission, -pot]);
+      // Pulled, not pushed: the beneficiary (the merchant) receives nothing at claim time.
+      await expect(tx).to.changeTokenBalances(world.token, [bob, world.merchant, world.raffle], [prize, 0n, -prize]);
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, 2n, bob.address, prize, commission);
+      await expect(tx).not.to.emit(world.raffle, "CommissionWithdrawn");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Claimed);
-      expect(await world.token.balanceOf(world.address)).to.equal(0n);
+      expect(await world.token.balanceOf(world.address)).to.equal(commission);
+      expect(await world.raffle.accruedCommission(token)).to.equal(commission);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(0n);
     });
 
     it("takes exactly 10% of a 30 GOLD pot at the default commission", async () => {
       const { world, alice } = await loadFixture(defaultCommissionDrawnFixture);
       await expect(world.raffle.connect(alice).claimPrize(1n)).to.changeTokenBalances(
         world.token,
-        [alice, world.merchant],
-        [parseUnits("27", 18), parseUnits("3", 18)],
+        [alice, world.merchant, world.raffle],
+        [parseUnits("27", 18), 0n, -parseUnits("27", 18)],
       );
+      expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(parseUnits("3", 18));
+      expect(await world.token.balanceOf(world.address)).to.equal(parseUnits("3", 18));
     });
 
-    it("pays a NATIVE pot the same way", async () => {
-      const { world, carol, winningTicketId, pot, commission, prize } = await loadFixture(nativeDrawnFixture);
+    it("pays a NATIVE pot the same way, accruing the commission under address(0)", async () => {
+      const { world, carol, winningTicketId, commission, prize } = await loadFixture(nativeDrawnFixture);
       const tx = world.raffle.connect(carol).claimPrize(1n);
-      await expect(tx).to.changeEtherBalances([carol, world.merchant, world.raffle], [prize, commission, -pot]);
+      await expect(tx).to.changeEtherBalances([carol, world.merchant, world.raffle], [prize, 0n, -prize]);
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, carol.address, prize, commission);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(commission);
+      expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(0n);
+      expect(await ethers.provider.getBalance(world.address)).to.equal(commission);
     });
 
     it("can be claimed only once", async () => {
@@ -158,7 +210,9 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.raffle.connect(bob).claimPrize(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Claimed);
-      expect(await world.token.balanceOf(world.address)).to.equal(0n);
+      const { commission } = split(3n, ODD_PRICE, ODD_COMMISSION);
+      expect(await world.token.balanceOf(world.address)).to.equal(commission);
+      expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(commission);
     });
 
     it("rejects anyone who neither owns the winning ticket nor is approved for it", async () => {
@@ -177,8 +231,13 @@ describe("Raffle prizes and refunds", () => {
         .to.emit(world.ticket, "Approval")
         .withArgs(bob.address, dave.address, winningTicketId);
       const tx = world.raffle.connect(dave).claimPrize(1n);
-      await expect(tx).to.changeTokenBalances(world.token, [bob, dave, world.merchant], [prize, 0n, commission]);
+      await expect(tx).to.changeTokenBalances(
+        world.token,
+        [bob, dave, world.merchant, world.raffle],
+        [prize, 0n, 0n, -prize],
+      );
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, bob.address, prize, commission);
+      expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(commission);
     });
 
     it("lets an operator approved for all of the owner's tickets claim, paying the owner", async () => {
@@ -198,13 +257,18 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.raffle.connect(dave).claimPrize(1n)).to.changeTokenBalance(world.token, dave, prize);
     });
 
-    it("sends the commission to the beneficiary the merchant set", async () => {
+    it("accrues the commission whoever the beneficiary is; withdrawCommission then pays the beneficiary the merchant set", async () => {
       const { world, bob, dave, commission } = await loadFixture(erc20DrawnFixture);
       await (await world.raffle.setBeneficiary(dave.address)).wait();
       await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(
         world.token,
         [dave, world.merchant],
-        [commission, 0n],
+        [0n, 0n],
+      );
+      await expect(world.raffle.withdrawCommission(await world.token.getAddress())).to.changeTokenBalances(
+        world.token,
+        [dave, world.merchant, world.raffle],
+        [commission, 0n, -commission],
       );
     });
 
@@ -216,12 +280,24 @@ describe("Raffle prizes and refunds", () => {
         const price = await startErc20Round(world, 0n, ODD_PRICE);
         await drawnRound(world, price, 2n);
         const { commission, prize, pot } = split(3n, ODD_PRICE, bps);
+        expect(commission).to.equal(bps === 0n ? 0n : 900_000_000_000_000_006n); // 3 * (1e18 + 7) * 0.3, floored
         await expect(world.raffle.connect(carol).claimPrize(1n)).to.changeTokenBalances(
           world.token,
           [carol, world.merchant, world.raffle],
-          [prize, commission, -pot],
+          [prize, 0n, -prize],
         );
+        expect(prize + commission).to.equal(pot);
         expect(await world.raffle.commission()).to.equal(bps);
+        expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(commission);
+        expect(await world.token.balanceOf(world.address)).to.equal(commission);
+        const withdrawal = world.raffle.withdrawCommission(await world.token.getAddress());
+        if (commission === 0n) {
+          await expect(withdrawal)
+            .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
+            .withArgs(await world.token.getAddress());
+        } else {
+          await expect(withdrawal).to.changeTokenBalances(world.token, [world.merchant, world.raffle], [commission, -commission]);
+        }
       });
     }
 
@@ -237,6 +313,152 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.raffle.connect(alice).claimPrize(2n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(2n, RoundStatus.Active);
+    });
+  });
+
+  describe("withdrawCommission", () => {
+    it("pays exactly the commission of every claimed round, per token, and leaves unclaimed pots alone", async () => {
+      const { world, gold, claimed, unclaimed, erc20Commission, nativeCommission } = await loadFixture(severalRoundsFixture);
+      // Each round's commission is floored on its own: 0.370200000000000002 + 0.617 GOLD, 0.001234 + 0.002468 ETH.
+      expect(erc20Commission).to.equal(987_200_000_000_000_002n);
+      expect(nativeCommission).to.equal(3_702_000_000_000_000n);
+      expect(split(3n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission).to.equal(3_702_000_000_000_001n); // not pooled
+      for (const { roundId, winner } of claimed) await (await world.raffle.connect(winner).claimPrize(roundId)).wait();
+
+      const unclaimedPot = 2n * TICKET_PRICE;
+      expect(await world.raffle.accruedCommission(gold)).to.equal(erc20Commission);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(nativeCommission);
+      expect(await world.token.balanceOf(world.address)).to.equal(erc20Commission + unclaimedPot);
+      expect(await ethers.provider.getBalance(world.address)).to.equal(nativeCommission);
+
+      const erc20Tx = world.raffle.withdrawCommission(gold);
+      await expect(erc20Tx).to.changeTokenBalances(world.token, [world.merchant, world.raffle], [erc20Commission, -erc20Commission]);
+      await expect(erc20Tx).to.emit(world.raffle, "CommissionWithdrawn").withArgs(gold, world.merchant.address, erc20Commission);
+      expect(await world.raffle.accruedCommission(gold)).to.equal(0n);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(nativeCommission);
+
+      const nativeTx = world.raffle.withdrawCommission(ZeroAddress);
+      await expect(nativeTx).to.changeEtherBalances([world.merchant, world.raffle], [nativeCommission, -nativeCommission]);
+      await expect(nativeTx)
+        .to.emit(world.raffle, "CommissionWithdrawn")
+        .withArgs(ZeroAddress, world.merchant.address, nativeCommission);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(0n);
+      expect(await ethers.provider.getBalance(world.address)).to.equal(0n);
+
+      // Only the unclaimed pot is left, and its winner still gets exactly the prize.
+      expect(await world.token.balanceOf(world.address)).to.equal(unclaimedPot);
+      const last = split(2n, TICKET_PRICE, ODD_COMMISSION);
+      await expect(world.raffle.connect(unclaimed.winner).claimPrize(unclaimed.roundId)).to.changeTokenBalances(
+        world.token,
+        [unclaimed.winner, world.raffle],
+        [last.prize, -last.prize],
+      );
+      expect(await world.raffle.accruedCommission(gold)).to.equal(last.commission);
+      expect(await world.token.balanceOf(world.address)).to.equal(last.commission);
+    });
+
+    it("reverts NothingToWithdraw when nothing accrued, and again right after a withdrawal", async () => {
+      const { world, bob, commission } = await loadFixture(erc20DrawnFixture);
+      const gold = await world.token.getAddress();
+      for (const token of [gold, ZeroAddress]) {
+        await expect(world.raffle.withdrawCommission(token))
+          .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
+          .withArgs(token);
+      }
+      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await expect(world.raffle.withdrawCommission(ZeroAddress))
+        .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
+        .withArgs(ZeroAddress);
+      await expect(world.raffle.withdrawCommission(gold)).to.changeTokenBalance(world.token, world.merchant, commission);
+      await expect(world.raffle.withdrawCommission(gold))
+        .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
+        .withArgs(gold);
+      expect(await world.token.balanceOf(world.address)).to.equal(0n);
+    });
+
+    it("accrues nothing for a released pot: the beneficiary already got all of it", async () => {
+      const { world, drawnAt, pot } = await loadFixture(nativeDrawnFixture);
+      await time.increaseTo(drawnAt + TIME_LAG);
+      await expect(world.raffle.releasePrize(1n)).to.changeEtherBalances([world.merchant, world.raffle], [pot, -pot]);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(0n);
+      await expect(world.raffle.withdrawCommission(ZeroAddress))
+        .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
+        .withArgs(ZeroAddress);
+    });
+
+    it("is admin-only, even for the beneficiary, a round manager and the winner", async () => {
+      const { world, bob, dave, commission } = await loadFixture(erc20DrawnFixture);
+      const gold = await world.token.getAddress();
+      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await (await world.raffle.grantRole(await world.raffle.ROUND_MANAGER_ROLE(), dave.address)).wait();
+      await (await world.raffle.setBeneficiary(dave.address)).wait();
+      for (const caller of [dave, bob]) {
+        await expect(world.raffle.connect(caller).withdrawCommission(gold))
+          .to.be.revertedWithCustomError(world.raffle, "AccessControlUnauthorizedAccount")
+          .withArgs(caller.address, ZeroHash);
+      }
+      expect(await world.raffle.accruedCommission(gold)).to.equal(commission);
+    });
+
+    it("pays the beneficiary current at withdrawal time, never the calling admin", async () => {
+      const { world, bob, carol, dave, commission } = await loadFixture(erc20DrawnFixture);
+      const gold = await world.token.getAddress();
+      await (await world.raffle.connect(bob).claimPrize(1n)).wait(); // accrued while the merchant was beneficiary
+      await (await world.raffle.setBeneficiary(dave.address)).wait();
+      await (await world.raffle.grantRole(ZeroHash, carol.address)).wait();
+
+      const tx = world.raffle.connect(carol).withdrawCommission(gold);
+      await expect(tx).to.changeTokenBalances(
+        world.token,
+        [dave, world.merchant, carol, world.raffle],
+        [commission, 0n, 0n, -commission],
+      );
+      await expect(tx).to.emit(world.raffle, "CommissionWithdrawn").withArgs(gold, dave.address, commission);
+    });
+
+    it("cannot be re-entered from the payout's token transfer", async () => {
+      const { world, token, bob, commission } = await loadFixture(reentrantTokenDrawnFixture);
+      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      const tokenAddress = await token.getAddress();
+      // Even an admin token is stopped by the guard, before NothingToWithdraw could answer.
+      await (await world.raffle.grantRole(ZeroHash, tokenAddress)).wait();
+      const payload = world.raffle.interface.encodeFunctionData("withdrawCommission", [tokenAddress]);
+      await (await token.arm(world.address, payload, 2 /* Transfer */, true)).wait();
+
+      await expect(world.raffle.withdrawCommission(tokenAddress)).to.changeTokenBalances(
+        token,
+        [world.merchant, world.raffle],
+        [commission, -commission],
+      );
+      expect(await token.attacked()).to.equal(true);
+      expect(await token.reentrySucceeded()).to.equal(false);
+      expect(await token.reentryRevertData()).to.equal(
+        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
+      );
+      expect(await token.balanceOf(world.address)).to.equal(0n);
+    });
+
+    it("cannot be blocked by a beneficiary that refuses ether: the winner still claims, only the withdrawal waits", async () => {
+      const { world, carol, dave, winningTicketId, prize, commission } = await loadFixture(nativeDrawnFixture);
+      const refuser = await new ReentrantWinner__factory(world.admin).deploy();
+      await (await refuser.setMode(3 /* Reject */)).wait();
+      await (await world.raffle.setBeneficiary(await refuser.getAddress())).wait();
+
+      // The former attack: a merchant sets a beneficiary that refuses payment. The claim no longer pays it.
+      const claim = world.raffle.connect(carol).claimPrize(1n);
+      await expect(claim).to.changeEtherBalances([carol, refuser, world.raffle], [prize, 0n, -prize]);
+      await expect(claim).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, carol.address, prize, commission);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Claimed);
+
+      await expect(world.raffle.withdrawCommission(ZeroAddress)).to.be.revertedWith("ReentrantWinner: no ether");
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(commission);
+      expect(await ethers.provider.getBalance(world.address)).to.equal(commission);
+
+      await (await world.raffle.setBeneficiary(dave.address)).wait();
+      const withdrawal = world.raffle.withdrawCommission(ZeroAddress);
+      await expect(withdrawal).to.changeEtherBalances([dave, refuser, world.raffle], [commission, 0n, -commission]);
+      await expect(withdrawal).to.emit(world.raffle, "CommissionWithdrawn").withArgs(ZeroAddress, dave.address, commission);
+      expect(await refuser.receivedCount()).to.equal(0n);
     });
   });
 
@@ -429,8 +651,11 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(
         token,
         [bob, world.merchant, world.raffle],
-        [prize, commission, -pot],
+        [prize, 0n, -prize],
       );
+      expect(prize + commission).to.equal(pot);
+      expect(await world.raffle.accruedCommission(await token.getAddress())).to.equal(commission);
+      expect(await token.balanceOf(world.address)).to.equal(commission);
       expect(await token.attacked()).to.equal(true);
       expect(await token.reentrySucceeded()).to.equal(false);
       expect(await token.reentryRevertData()).to.equal(
@@ -478,7 +703,9 @@ describe("Raffle prizes and refunds", () => {
       const { world, winner, ticketId, prize, commission, pot } = await loadFixture(contractWinnerFixture);
       await (await winner.setMode(2 /* ReenterAndSwallow */)).wait();
       const tx = winner.claim(world.address, 1n);
-      await expect(tx).to.changeEtherBalances([winner, world.merchant, world.raffle], [prize, commission, -pot]);
+      await expect(tx).to.changeEtherBalances([winner, world.merchant, world.raffle], [prize, 0n, -prize]);
+      expect(prize + commission).to.equal(pot);
+      expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(commission);
       await expect(tx)
         .to.emit(world.raffle, "PrizeClaimed")
         .withArgs(1n, ticketId, await winner.getAddress(), prize, commission);

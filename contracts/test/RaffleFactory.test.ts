@@ -6,6 +6,17 @@ import { RaffleFactory__factory, RaffleTicket__factory, Raffle__factory } from "
 
 import { COMMISSION_BPS, DEFAULT_VRF, KEY_HASH, ONE_DAY, deployPlatform, deployRaffle } from "./support/fixtures";
 
+const ONE_HOUR = 3_600n;
+
+/** One config per VRF rule broken: zero coordinator, zero callback gas limit, a timeout one second under an hour. */
+function invalidVrfConfigs<T extends { coordinator: string; callbackGasLimit: unknown; randomnessTimeout: unknown }>(valid: T) {
+  return [
+    { ...valid, coordinator: ZeroAddress },
+    { ...valid, callbackGasLimit: 0n },
+    { ...valid, randomnessTimeout: ONE_HOUR - 1n },
+  ];
+}
+
 const CONFIG = { commission: COMMISSION_BPS, timeLagBeforeRelease: ONE_DAY, ticketName: "T", ticketSymbol: "T" };
 
 async function platformFixture() {
@@ -42,20 +53,25 @@ describe("RaffleFactory", () => {
         .withArgs(await vrf.getAddress(), KEY_HASH, 5n);
     });
 
-    it("rejects zero addresses", async () => {
-      const { factory, exchange, vrf, admin } = await loadFixture(platformFixture);
-      const deployer = new RaffleFactory__factory(admin);
-      const args = {
-        admin: admin.address,
-        exchange: await exchange.getAddress(),
-        ticketDeployer: await factory.ticketDeployer(),
-        vrf: { ...DEFAULT_VRF, coordinator: await vrf.getAddress() },
+    async function constructorArgs(platform: Awaited<ReturnType<typeof platformFixture>>) {
+      return {
+        admin: platform.admin.address,
+        exchange: await platform.exchange.getAddress(),
+        ticketDeployer: await platform.factory.ticketDeployer(),
+        vrf: { ...DEFAULT_VRF, coordinator: await platform.vrf.getAddress() },
       };
+    }
+
+    it("rejects a zero admin, Exchange or ticket deployer with ZeroAddress", async () => {
+      const platform = await loadFixture(platformFixture);
+      const deployer = new RaffleFactory__factory(platform.admin);
+      const args = await constructorArgs(platform);
       const variants = [
         { ...args, admin: ZeroAddress },
         { ...args, exchange: ZeroAddress },
         { ...args, ticketDeployer: ZeroAddress },
-        { ...args, vrf: { ...args.vrf, coordinator: ZeroAddress } },
+        // The addresses are checked before the VRF config.
+        { ...args, admin: ZeroAddress, vrf: { ...args.vrf, coordinator: ZeroAddress } },
       ];
       for (const v of variants) {
         await expect(deployer.deploy(v.admin, v.exchange, v.ticketDeployer, v.vrf)).to.be.revertedWithCustomError(
@@ -63,6 +79,23 @@ describe("RaffleFactory", () => {
           "ZeroAddress",
         );
       }
+    });
+
+    it("rejects an unusable VRF config with InvalidVrfConfig, accepting a timeout of exactly one hour", async () => {
+      const platform = await loadFixture(platformFixture);
+      const deployer = new RaffleFactory__factory(platform.admin);
+      const args = await constructorArgs(platform);
+      for (const vrf of invalidVrfConfigs(args.vrf)) {
+        await expect(deployer.deploy(args.admin, args.exchange, args.ticketDeployer, vrf)).to.be.revertedWithCustomError(
+          deployer,
+          "InvalidVrfConfig",
+        );
+      }
+      const edge = await deployer.deploy(args.admin, args.exchange, args.ticketDeployer, {
+        ...args.vrf,
+        randomnessTimeout: ONE_HOUR,
+      });
+      expect((await edge.vrfConfig()).randomnessTimeout).to.equal(ONE_HOUR);
     });
   });
 
@@ -200,17 +233,54 @@ describe("RaffleFactory", () => {
       expect((await vrf.getSubscription(subId)).subOwner).to.equal(await factory.getAddress());
     });
 
-    it("setVrfConfig replaces the settings and rejects a zero coordinator", async () => {
+    it("setVrfConfig replaces the settings", async () => {
       const { factory, vrf } = await loadFixture(platformFixture);
       const next = { ...DEFAULT_VRF, coordinator: await vrf.getAddress(), keyHash: `0x${"33".repeat(32)}`, subscriptionId: 9n };
       await expect(factory.setVrfConfig(next))
         .to.emit(factory, "VrfConfigSet")
         .withArgs(next.coordinator, next.keyHash, 9n);
       expect((await factory.vrfConfig()).keyHash).to.equal(next.keyHash);
-      await expect(factory.setVrfConfig({ ...next, coordinator: ZeroAddress })).to.be.revertedWithCustomError(
-        factory,
-        "ZeroAddress",
-      );
+      expect((await factory.vrfConfig()).subscriptionId).to.equal(9n);
+    });
+
+    it("setVrfConfig rejects a zero coordinator, a zero callback gas limit and a timeout under an hour", async () => {
+      const { factory } = await loadFixture(platformFixture);
+      const current = await factory.vrfConfig();
+      const valid = {
+        coordinator: current.coordinator,
+        keyHash: current.keyHash,
+        subscriptionId: current.subscriptionId,
+        callbackGasLimit: current.callbackGasLimit,
+        requestConfirmations: current.requestConfirmations,
+        randomnessTimeout: current.randomnessTimeout,
+      };
+      for (const bad of invalidVrfConfigs(valid)) {
+        await expect(factory.setVrfConfig(bad)).to.be.revertedWithCustomError(factory, "InvalidVrfConfig");
+      }
+      const stored = await factory.vrfConfig();
+      expect([stored.coordinator, stored.callbackGasLimit, stored.randomnessTimeout]).to.deep.equal([
+        current.coordinator,
+        BigInt(DEFAULT_VRF.callbackGasLimit),
+        BigInt(DEFAULT_VRF.randomnessTimeout),
+      ]);
+    });
+
+    it("setVrfConfig accepts a timeout of exactly one hour, and raffles deployed next accept it too (one shared rule)", async () => {
+      const platform = await loadFixture(platformFixture);
+      const current = await platform.factory.vrfConfig();
+      await expect(
+        platform.factory.setVrfConfig({
+          coordinator: current.coordinator,
+          keyHash: current.keyHash,
+          subscriptionId: current.subscriptionId,
+          callbackGasLimit: 1n,
+          requestConfirmations: current.requestConfirmations,
+          randomnessTimeout: ONE_HOUR,
+        }),
+      ).to.emit(platform.factory, "VrfConfigSet");
+      const { raffle } = await deployRaffle(platform);
+      const raffleVrf = await raffle.vrfConfig();
+      expect([raffleVrf.callbackGasLimit, raffleVrf.randomnessTimeout]).to.deep.equal([1n, ONE_HOUR]);
     });
 
     it("keeps every VRF administration function admin-only", async () => {

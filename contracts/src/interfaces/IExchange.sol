@@ -7,6 +7,8 @@ import {Asset, Params, TokenType} from "../libraries/Assets.sol";
 interface IExchange {
     /// @notice A purchase named a referrer other than the buyer.
     event Referral(address indexed referrer, address indexed account, address indexed receiver, Asset price);
+    /// @notice A claim voucher was redeemed: its items went from `source` to `account`.
+    event Claimed(address indexed account, bytes32 indexed nonce, uint256 indexed externalId, address source);
 
     /// @notice `expiresAt` is zero: a voucher must always expire.
     error ExpiryMissing();
@@ -22,12 +24,21 @@ interface IExchange {
     error WrongPaymentValue(uint256 expected, uint256 actual);
     /// @notice Only NATIVE and ERC20 prices can be paid.
     error UnsupportedPriceType(TokenType tokenType);
+    /// @notice A claim carries 1 to MAX_CLAIM_ITEMS items.
+    error InvalidClaimItemCount(uint256 count);
+    /// @notice A claim item is not an ERC20 amount, an ERC721 token id, or one ERC721 to mint.
+    error UnsupportedClaimItem(uint256 index);
 
     /// @notice Buys one raffle ticket with a voucher signed by a holder of the signer role.
     /// @dev `account` in the signed data is `msg.sender`, so a voucher is useless to anyone else.
     function purchaseRaffle(Params calldata params, Asset calldata item, Asset calldata price, bytes calldata signature)
         external
         payable;
+
+    /// @notice Redeems a claim voucher: delivers `items` from `params.receiver` (the merchant, who approved this
+    /// contract) to `msg.sender`. ERC20: transferred. ERC721 with a token id: transferred. ERC721 with token id 0:
+    /// minted (the merchant granted this contract its collection's minter role).
+    function claim(Params calldata params, Asset[] calldata items, bytes calldata signature) external;
 
     /// @notice Whether a voucher nonce has been used.
     function isNonceUsed(bytes32 nonce) external view returns (bool);

@@ -82,6 +82,7 @@ interface IRaffle {
     event TicketRefunded(uint256 indexed roundId, uint256 indexed ticketId, address indexed owner, uint256 amount);
     event VrfConfigSet(address indexed coordinator, bytes32 keyHash, uint256 subscriptionId);
     event BeneficiarySet(address indexed beneficiary);
+    event CommissionWithdrawn(address indexed token, address indexed beneficiary, uint256 amount);
     event Paused(address account);
     event Unpaused(address account);
 
@@ -104,6 +105,7 @@ interface IRaffle {
     error PrizeNotReleasableYet(uint256 roundId, uint256 releasableAt);
     error RandomnessNotTimedOut(uint256 roundId, uint256 refundableAt);
     error ZeroAddress();
+    error NothingToWithdraw(address token);
     error TimeLagTooShort(uint256 timeLag, uint256 min);
 
     /// @notice The current (latest) round; all zero before the first round.

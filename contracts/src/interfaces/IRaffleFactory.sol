@@ -23,6 +23,7 @@ interface IRaffleFactory {
     event VrfConfigSet(address indexed coordinator, bytes32 keyHash, uint256 subscriptionId);
 
     error ZeroAddress();
+    error InvalidVrfConfig();
 
     /// @notice Deploys a raffle administered by the caller, wired to the platform's Exchange and VRF subscription.
     function deployRaffle(RaffleConfig calldata config) external returns (address raffle, address ticket);

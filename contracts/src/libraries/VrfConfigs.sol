@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {VrfConfig} from "../interfaces/IRaffle.sol";
+
+/// @notice One rule for a usable Chainlink VRF configuration, shared by the factory and every raffle.
+library VrfConfigs {
+    /// @notice Shortest wait for randomness before ticket holders may take their price back.
+    uint256 internal constant MIN_RANDOMNESS_TIMEOUT = 1 hours;
+
+    function isValid(VrfConfig memory config) internal pure returns (bool) {
+        return config.coordinator != address(0) && config.callbackGasLimit != 0
+            && config.randomnessTimeout >= MIN_RANDOMNESS_TIMEOUT;
+    }
+}
