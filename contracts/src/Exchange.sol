@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
@@ -30,6 +31,12 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     bytes32 public constant PAUSER_ROLE = keccak256("PAUSER_ROLE");
     /// @notice Most items one claim voucher can carry, so a claim always fits in a block.
     uint256 public constant MAX_CLAIM_ITEMS = 20;
+    /// @notice The role a claim source must hold on a collection to have claims mint from it.
+    bytes32 public constant COLLECTION_MINTER_ROLE = keccak256("MINTER_ROLE");
+
+    /// @notice Tokens each source agreed to have claim vouchers deliver from. Buyers approve this contract for their
+    /// purchases and never opt in here, so no voucher can ever move their tokens.
+    mapping(address source => mapping(address token => bool)) public isClaimSource;
 
     /// @dev Used nonces as a bitmap: bit `nonce & 0xff` of word `nonce >> 8`. The API hands out nonces that share
     /// their upper 248 bits in runs of 256, so most purchases flip a bit in a warm-able, already non-zero word
@@ -76,10 +83,16 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     {
         if (items.length == 0 || items.length > MAX_CLAIM_ITEMS) revert InvalidClaimItemCount(items.length);
         _useVoucher(params, VoucherHashing.hashClaim(msg.sender, params, items), signature);
-        emit Claimed(msg.sender, params.nonce, params.externalId, params.receiver);
         for (uint256 i = 0; i < items.length; i++) {
             _deliver(params.receiver, msg.sender, items[i], i);
         }
+        emit Claimed(msg.sender, params.nonce, params.externalId, params.receiver);
+    }
+
+    /// @notice The caller (a merchant) agrees, or stops agreeing, that claim vouchers deliver `token` from it.
+    function setClaimSource(address token, bool allowed) external {
+        isClaimSource[msg.sender][token] = allowed;
+        emit ClaimSourceSet(msg.sender, token, allowed);
     }
 
     /// @notice Replaces one signer by another in a single transaction.
@@ -126,11 +139,19 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     }
 
     function _deliver(address source, address to, Asset calldata item, uint256 index) private {
+        if (!isClaimSource[source][item.token]) revert ClaimSourceNotApproved(source, item.token);
         if (item.tokenType == TokenType.ERC20 && item.tokenId == 0 && item.amount != 0) {
             IERC20(item.token).safeTransferFrom(source, to, item.amount);
         } else if (item.tokenType == TokenType.ERC721 && item.amount == 1) {
-            if (item.tokenId == 0) IMintableCollection(item.token).mint(to);
-            else IERC721(item.token).safeTransferFrom(source, to, item.tokenId);
+            if (item.tokenId == 0) {
+                // Mint only from a collection the source itself may mint: it cannot give away another's collection.
+                if (!IAccessControl(item.token).hasRole(COLLECTION_MINTER_ROLE, source)) {
+                    revert ClaimSourceNotApproved(source, item.token);
+                }
+                IMintableCollection(item.token).mint(to);
+            } else {
+                IERC721(item.token).safeTransferFrom(source, to, item.tokenId);
+            }
         } else {
             revert UnsupportedClaimItem(index);
         }

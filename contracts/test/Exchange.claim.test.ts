@@ -12,6 +12,7 @@ import {
   getBytes,
   hexlify,
   id,
+  type Log,
   parseUnits,
   toBeHex,
   zeroPadValue,
@@ -54,9 +55,10 @@ function mintItem(token: string): AssetStruct {
 }
 
 /**
- * A platform with a raffle selling GOLD tickets (for the shared nonce space), and a merchant that grants items:
- * two ERC20s it approved to the Exchange, and a collection whose ids 1-3 it holds, approved to the Exchange for all,
- * that the Exchange may mint from.
+ * A platform with a raffle selling GOLD tickets (for the shared nonce space; alice approved the Exchange for GOLD as
+ * buyers do), and a merchant that grants items: two ERC20s it approved to the Exchange, and a collection it is a
+ * minter of, whose ids 1-3 it holds, approved to the Exchange for all, that the Exchange may mint from. The merchant
+ * opted in as a claim source for those three tokens (and only those: never GOLD).
  */
 async function claimFixture() {
   const world = await deployWorld();
@@ -78,6 +80,13 @@ async function claimFixture() {
   await (await collectible.setApprovalForAll(exchangeAddress, true)).wait();
   await (await collectible.grantRole(MINTER_ROLE, exchangeAddress)).wait();
 
+  const rewardAddress = await reward.getAddress();
+  const bonusAddress = await bonus.getAddress();
+  const collectibleAddress = await collectible.getAddress();
+  for (const token of [rewardAddress, bonusAddress, collectibleAddress]) {
+    await (await exchange.connect(merchant).setClaimSource(token, true)).wait();
+  }
+
   return {
     world,
     price,
@@ -90,9 +99,10 @@ async function claimFixture() {
     reward,
     bonus,
     collectible,
-    rewardAddress: await reward.getAddress(),
-    bonusAddress: await bonus.getAddress(),
-    collectibleAddress: await collectible.getAddress(),
+    rewardAddress,
+    bonusAddress,
+    collectibleAddress,
+    goldAddress: await world.token.getAddress(),
   };
 }
 
@@ -208,6 +218,9 @@ describe("Exchange.claim", () => {
         .map((log) => exchange.interface.parseLog(log));
       expect(claimed.map((parsed) => parsed?.name)).to.deep.equal(["Claimed"]);
       expect(claimed[0]!.args.toArray()).to.deep.equal([alice.address, voucher.params.nonce, 9n, merchant.address]);
+      // One Transfer per item, then Claimed: it is emitted once every item was delivered.
+      expect(receipt!.logs).to.have.length(items.length + 1);
+      expect(receipt!.logs[items.length]!.address).to.equal(f.exchangeAddress);
 
       for (const tokenId of [1n, 3n, 4n, 5n]) expect(await collectible.ownerOf(tokenId)).to.equal(alice.address);
       expect(await collectible.ownerOf(2n)).to.equal(merchant.address);
@@ -282,9 +295,10 @@ describe("Exchange.claim", () => {
       [
         "receiver",
         async (p, f) => {
-          // A second, funded source that approved the Exchange too: only the signature stops the switch.
+          // A second, funded source that approved the Exchange and opted in too: only the signature stops the switch.
           await (await f.reward.mint(f.carol.address, REWARD_SUPPLY)).wait();
           await (await f.reward.connect(f.carol).approve(f.exchangeAddress, MaxUint256)).wait();
+          await (await f.exchange.connect(f.carol).setClaimSource(f.rewardAddress, true)).wait();
           return { ...p, receiver: f.carol.address };
         },
       ],
@@ -470,6 +484,8 @@ describe("Exchange.claim", () => {
       it(`rejects ${name} with UnsupportedClaimItem(index) and delivers none of the items before it`, async () => {
         const f = await loadFixture(claimFixture);
         const bad = make(f);
+        // The merchant opted in for the item's token (even address(0) for NATIVE), so only its shape can reject it.
+        await (await f.exchange.connect(f.merchant).setClaimSource(bad.token, true)).wait();
         const alone = await claimFor(f, f.alice, [bad]);
         await expect(sendClaim(f, f.alice, alone)).to.be.revertedWithCustomError(f.exchange, "UnsupportedClaimItem").withArgs(0n);
 
@@ -540,6 +556,311 @@ describe("Exchange.claim", () => {
     });
   });
 
+  describe("claim sources: only an account that opted in, per token, is ever delivered from", () => {
+    /** Logs `exchange` emitted in a receipt, parsed. */
+    function exchangeEvents(f: Fixture, logs: readonly Log[]) {
+      return logs.filter((log) => log.address === f.exchangeAddress).map((log) => f.exchange.interface.parseLog(log)!);
+    }
+
+    it("starts with the merchant opted in for exactly its reward tokens and collection, and nobody for GOLD", async () => {
+      const f = await loadFixture(claimFixture);
+      for (const token of [f.rewardAddress, f.bonusAddress, f.collectibleAddress]) {
+        expect(await f.exchange.isClaimSource(f.merchant.address, token)).to.equal(true);
+      }
+      for (const account of [f.merchant, f.alice, f.bob, f.carol]) {
+        expect(await f.exchange.isClaimSource(account.address, f.goldAddress)).to.equal(false);
+      }
+      expect(await f.exchange.COLLECTION_MINTER_ROLE()).to.equal(MINTER_ROLE);
+    });
+
+    describe("setClaimSource", () => {
+      it("records the caller's own choice for one token and emits ClaimSourceSet(source, token, allowed)", async () => {
+        const f = await loadFixture(claimFixture);
+        const { carol, merchant, exchange } = f;
+        // Anyone may call it (no role): it only ever speaks for msg.sender.
+        await expect(exchange.connect(carol).setClaimSource(f.goldAddress, true))
+          .to.emit(exchange, "ClaimSourceSet")
+          .withArgs(carol.address, f.goldAddress, true);
+        expect(await exchange.isClaimSource(carol.address, f.goldAddress)).to.equal(true);
+        expect(await exchange.isClaimSource(carol.address, f.rewardAddress)).to.equal(false);
+        expect(await exchange.isClaimSource(merchant.address, f.goldAddress)).to.equal(false);
+
+        // Setting the same value again is harmless and still announced.
+        await expect(exchange.connect(carol).setClaimSource(f.goldAddress, true))
+          .to.emit(exchange, "ClaimSourceSet")
+          .withArgs(carol.address, f.goldAddress, true);
+        expect(await exchange.isClaimSource(carol.address, f.goldAddress)).to.equal(true);
+
+        await expect(exchange.connect(carol).setClaimSource(f.goldAddress, false))
+          .to.emit(exchange, "ClaimSourceSet")
+          .withArgs(carol.address, f.goldAddress, false);
+        expect(await exchange.isClaimSource(carol.address, f.goldAddress)).to.equal(false);
+        // Carol's opt-out touches nobody else's choice.
+        expect(await exchange.isClaimSource(merchant.address, f.rewardAddress)).to.equal(true);
+
+        // source and token are indexed: an indexer can follow one source, or one source and token.
+        const carolGold = await exchange.queryFilter(exchange.filters.ClaimSourceSet(carol.address, f.goldAddress));
+        expect(carolGold.map((event) => event.args.allowed)).to.deep.equal([true, true, false]);
+        const merchantEvents = await exchange.queryFilter(exchange.filters.ClaimSourceSet(merchant.address));
+        expect(merchantEvents.map((event) => [event.args.token, event.args.allowed])).to.deep.equal([
+          [f.rewardAddress, true],
+          [f.bonusAddress, true],
+          [f.collectibleAddress, true],
+        ]);
+      });
+    });
+
+    describe("a buyer who approved the Exchange for purchases", () => {
+      it("cannot be drained by a validly signed voucher naming her as the source, despite a MaxUint256 allowance", async () => {
+        const f = await loadFixture(claimFixture);
+        const { alice, carol, merchant, exchange, world } = f;
+        // alice is a real buyer: she approved the Exchange for GOLD without limit and paid for a ticket with it.
+        await expect(purchase(world, alice, await voucherFor(world, alice, f.price))).to.emit(world.raffle, "TicketPurchased");
+        expect(await world.token.allowance(alice.address, f.exchangeAddress)).to.equal(MaxUint256);
+        const aliceBefore = await world.token.balanceOf(alice.address);
+        const carolBefore = await world.token.balanceOf(carol.address);
+        expect(aliceBefore).to.be.greaterThan(0n);
+
+        // The platform's signer (or a leaked key) signs "everything alice holds, from alice, to carol".
+        const drain = await claimFor(f, carol, [erc20Item(f.goldAddress, aliceBefore)], { receiver: alice.address });
+        await expect(sendClaim(f, carol, drain))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(alice.address, f.goldAddress);
+
+        // Another source opting in for GOLD does not expose her either: the opt-in is per source.
+        await (await exchange.connect(merchant).setClaimSource(f.goldAddress, true)).wait();
+        await expect(sendClaim(f, carol, drain))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(alice.address, f.goldAddress);
+
+        expect(await world.token.balanceOf(alice.address)).to.equal(aliceBefore);
+        expect(await world.token.balanceOf(carol.address)).to.equal(carolBefore);
+        expect(await world.token.allowance(alice.address, f.exchangeAddress)).to.equal(MaxUint256);
+        expect(await exchange.isNonceUsed(drain.params.nonce)).to.equal(false);
+        // Her allowance still serves its purpose: she can buy again.
+        await expect(purchase(world, alice, await voucherFor(world, alice, f.price))).to.changeTokenBalance(
+          world.token,
+          alice,
+          -BigInt(f.price.amount),
+        );
+      });
+
+      it("cannot lose an ERC721 she approved the Exchange for (setApprovalForAll)", async () => {
+        const f = await loadFixture(claimFixture);
+        const { alice, carol, exchange, collectible } = f;
+        await (await collectible.transferFrom(f.merchant.address, alice.address, 3n)).wait();
+        await (await collectible.connect(alice).setApprovalForAll(f.exchangeAddress, true)).wait();
+
+        const alone = await claimFor(f, carol, [erc721Item(f.collectibleAddress, 3n)], { receiver: alice.address });
+        await expect(sendClaim(f, carol, alone))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(alice.address, f.collectibleAddress);
+        expect(await collectible.ownerOf(3n)).to.equal(alice.address);
+      });
+    });
+
+    describe("opting out", () => {
+      it("stops further claims of that token, even vouchers signed before, and opting back in resumes them", async () => {
+        const f = await loadFixture(claimFixture);
+        const { alice, bob, merchant, exchange, reward, bonus } = f;
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [erc20Item(f.rewardAddress, REWARD_AMOUNT)]))).to.changeTokenBalance(
+          reward,
+          alice,
+          REWARD_AMOUNT,
+        );
+        const pending = await claimFor(f, bob, [erc20Item(f.rewardAddress, REWARD_AMOUNT)]);
+
+        await expect(exchange.connect(merchant).setClaimSource(f.rewardAddress, false))
+          .to.emit(exchange, "ClaimSourceSet")
+          .withArgs(merchant.address, f.rewardAddress, false);
+        await expect(sendClaim(f, bob, pending))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.rewardAddress);
+        expect(await exchange.isNonceUsed(pending.params.nonce)).to.equal(false);
+        expect(await reward.balanceOf(bob.address)).to.equal(0n);
+        expect(await reward.balanceOf(merchant.address)).to.equal(REWARD_SUPPLY - REWARD_AMOUNT);
+        // The allowance is untouched: the opt-in alone gates the claim.
+        expect(await reward.allowance(merchant.address, f.exchangeAddress)).to.equal(MaxUint256);
+
+        // Tokens still opted in keep working, but not bundled with the opted-out one: the claim is all or nothing.
+        const mixed = await claimFor(f, bob, [erc20Item(f.bonusAddress, 7n), erc20Item(f.rewardAddress, 1n)]);
+        await expect(sendClaim(f, bob, mixed))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.rewardAddress);
+        expect(await bonus.balanceOf(bob.address)).to.equal(0n);
+        await expect(sendClaim(f, bob, await claimFor(f, bob, [erc20Item(f.bonusAddress, 7n)]))).to.changeTokenBalance(bonus, bob, 7n);
+
+        await (await exchange.connect(merchant).setClaimSource(f.rewardAddress, true)).wait();
+        await expect(sendClaim(f, bob, pending)).to.changeTokenBalances(reward, [bob, merchant], [REWARD_AMOUNT, -REWARD_AMOUNT]);
+      });
+
+      it("opting out of a collection stops both transfers of ids it holds and mints", async () => {
+        const f = await loadFixture(claimFixture);
+        const { alice, merchant, exchange, collectible } = f;
+        await (await exchange.connect(merchant).setClaimSource(f.collectibleAddress, false)).wait();
+        for (const item of [erc721Item(f.collectibleAddress, 2n), mintItem(f.collectibleAddress)]) {
+          await expect(sendClaim(f, alice, await claimFor(f, alice, [item])))
+            .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+            .withArgs(merchant.address, f.collectibleAddress);
+        }
+        expect(await collectible.ownerOf(2n)).to.equal(merchant.address);
+        expect(await collectible.balanceOf(alice.address)).to.equal(0n);
+        await expect(collectible.ownerOf(4n)).to.be.revertedWithCustomError(collectible, "ERC721NonexistentToken").withArgs(4n);
+      });
+    });
+
+    it("is per token: a source opted in for GOLD only delivers GOLD, not another ERC20 nor an ERC721", async () => {
+      const f = await loadFixture(claimFixture);
+      const { alice, carol, exchange, world, reward, collectible } = f;
+      // carol holds GOLD, REWARD, collectible id 3 and a collection of her own, all usable by the Exchange...
+      await (await world.token.connect(carol).approve(f.exchangeAddress, MaxUint256)).wait();
+      await (await reward.mint(carol.address, REWARD_SUPPLY)).wait();
+      await (await reward.connect(carol).approve(f.exchangeAddress, MaxUint256)).wait();
+      await (await collectible.transferFrom(f.merchant.address, carol.address, 3n)).wait();
+      await (await collectible.connect(carol).setApprovalForAll(f.exchangeAddress, true)).wait();
+      const own = await new TestCollectible__factory(carol).deploy("Carol Item", "CITEM", carol.address);
+      await (await own.grantRole(MINTER_ROLE, f.exchangeAddress)).wait();
+      const ownAddress = await own.getAddress();
+      // ...but opted in for GOLD only (the merchant's opt-ins for REWARD and the collection are the merchant's).
+      await (await exchange.connect(carol).setClaimSource(f.goldAddress, true)).wait();
+      const aliceGold = await world.token.balanceOf(alice.address);
+      const fromCarol = { receiver: carol.address };
+
+      for (const item of [erc20Item(f.rewardAddress, 1n), erc721Item(f.collectibleAddress, 3n), mintItem(ownAddress)]) {
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [item], fromCarol)))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(carol.address, item.token);
+        // After a GOLD item, the whole claim still fails: nothing is delivered.
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [erc20Item(f.goldAddress, 5n), item], fromCarol)))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(carol.address, item.token);
+        expect(await exchange.isClaimSource(carol.address, item.token)).to.equal(false);
+      }
+      expect(await world.token.balanceOf(alice.address)).to.equal(aliceGold);
+      expect(await reward.balanceOf(alice.address)).to.equal(0n);
+      expect(await collectible.ownerOf(3n)).to.equal(carol.address);
+      expect(await own.balanceOf(alice.address)).to.equal(0n);
+
+      const gold = await claimFor(f, alice, [erc20Item(f.goldAddress, 5n)], fromCarol);
+      const tx = sendClaim(f, alice, gold);
+      await expect(tx).to.changeTokenBalances(world.token, [alice, carol], [5n, -5n]);
+      await expect(tx).to.emit(exchange, "Claimed").withArgs(alice.address, gold.params.nonce, 1n, carol.address);
+    });
+
+    describe("minting needs the source to be a minter of the collection", () => {
+      /** Merchant B (bob) runs its own collection, lets the Exchange mint on it and opted in for it. */
+      async function twoMerchantsFixture() {
+        const f = await claimFixture();
+        const merchantB = f.bob;
+        const collectionB = await new TestCollectible__factory(merchantB).deploy("B Item", "BITEM", merchantB.address);
+        const collectionBAddress = await collectionB.getAddress();
+        await (await collectionB.grantRole(MINTER_ROLE, f.exchangeAddress)).wait();
+        await (await f.exchange.connect(merchantB).setClaimSource(collectionBAddress, true)).wait();
+        return { ...f, merchantB, collectionB, collectionBAddress };
+      }
+
+      it("rejects merchant A minting merchant B's collection, even opted in for it (ClaimSourceNotApproved)", async () => {
+        const f = await loadFixture(twoMerchantsFixture);
+        const { alice, merchant, exchange, collectionB } = f;
+        await (await exchange.connect(merchant).setClaimSource(f.collectionBAddress, true)).wait();
+        expect(await exchange.isClaimSource(merchant.address, f.collectionBAddress)).to.equal(true);
+        expect(await collectionB.hasRole(MINTER_ROLE, merchant.address)).to.equal(false);
+        expect(await collectionB.hasRole(MINTER_ROLE, f.exchangeAddress)).to.equal(true); // only the check stops it
+
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [mintItem(f.collectionBAddress)])))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.collectionBAddress);
+        // Bundled after A's own items, nothing at all is delivered.
+        const bundled = await claimFor(f, alice, [erc20Item(f.rewardAddress, REWARD_AMOUNT), mintItem(f.collectibleAddress), mintItem(f.collectionBAddress)]);
+        await expect(sendClaim(f, alice, bundled))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.collectionBAddress);
+        expect(await exchange.isNonceUsed(bundled.params.nonce)).to.equal(false);
+        expect(await f.reward.balanceOf(alice.address)).to.equal(0n);
+        expect(await f.collectible.balanceOf(alice.address)).to.equal(0n);
+        expect(await collectionB.balanceOf(alice.address)).to.equal(0n);
+        await expect(collectionB.ownerOf(1n)).to.be.revertedWithCustomError(collectionB, "ERC721NonexistentToken").withArgs(1n);
+      });
+
+      it("mints when the source is a minter and opted in, and for A once B makes A a minter", async () => {
+        const f = await loadFixture(twoMerchantsFixture);
+        const { alice, merchant, merchantB, exchange, collectionB } = f;
+        const byB = await claimFor(f, alice, [mintItem(f.collectionBAddress)], { receiver: merchantB.address, externalId: 3n });
+        const tx = sendClaim(f, alice, byB);
+        await expect(tx).to.emit(collectionB, "Transfer").withArgs(ZeroAddress, alice.address, 1n);
+        await expect(tx).to.emit(exchange, "Claimed").withArgs(alice.address, byB.params.nonce, 3n, merchantB.address);
+        expect(await collectionB.ownerOf(1n)).to.equal(alice.address);
+
+        // A minter that did not opt in cannot be minted from: both conditions are needed.
+        await (await collectionB.grantRole(MINTER_ROLE, merchant.address)).wait();
+        const byA = await claimFor(f, alice, [mintItem(f.collectionBAddress)]);
+        await expect(sendClaim(f, alice, byA))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.collectionBAddress);
+        await (await exchange.connect(merchant).setClaimSource(f.collectionBAddress, true)).wait();
+        await expect(sendClaim(f, alice, byA)).to.emit(collectionB, "Transfer").withArgs(ZeroAddress, alice.address, 2n);
+        expect(await collectionB.balanceOf(alice.address)).to.equal(2n);
+      });
+
+      it("stops minting when the source loses the minter role, while ids it holds need only the opt-in", async () => {
+        const f = await loadFixture(twoMerchantsFixture);
+        const { alice, merchant, exchange, collectible, collectionB } = f;
+        // A renounces minting its own collection: the Exchange, still a minter, must not mint for A any more.
+        await (await collectible.renounceRole(MINTER_ROLE, merchant.address)).wait();
+        expect(await collectible.hasRole(MINTER_ROLE, f.exchangeAddress)).to.equal(true);
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [mintItem(f.collectibleAddress)])))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.collectibleAddress);
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [erc721Item(f.collectibleAddress, 2n)])))
+          .to.emit(collectible, "Transfer")
+          .withArgs(merchant.address, alice.address, 2n);
+
+        // A holds an id of B's collection (B minted it to A): A may hand it out once opted in, yet still not mint.
+        await (await collectionB.connect(f.merchantB).mint(merchant.address)).wait(); // id 1
+        await (await collectionB.connect(merchant).approve(f.exchangeAddress, 1n)).wait();
+        await (await exchange.connect(merchant).setClaimSource(f.collectionBAddress, true)).wait();
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [erc721Item(f.collectionBAddress, 1n)])))
+          .to.emit(collectionB, "Transfer")
+          .withArgs(merchant.address, alice.address, 1n);
+        await expect(sendClaim(f, alice, await claimFor(f, alice, [mintItem(f.collectionBAddress)])))
+          .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
+          .withArgs(merchant.address, f.collectionBAddress);
+        expect(await collectionB.balanceOf(alice.address)).to.equal(1n);
+      });
+    });
+
+    it("emits Claimed exactly once per successful claim, after its items, and never for a rejected one", async () => {
+      const f = await loadFixture(claimFixture);
+      const { alice, bob, carol, merchant, exchange } = f;
+      const fromBlock = (await ethers.provider.getBlockNumber()) + 1;
+      const first = await claimFor(f, alice, [erc20Item(f.rewardAddress, 1n), mintItem(f.collectibleAddress)], { externalId: 7n });
+      const second = await claimFor(f, bob, [erc721Item(f.collectibleAddress, 2n)], { externalId: 8n });
+      const rejected = await claimFor(f, carol, [erc20Item(f.goldAddress, 1n)], { receiver: alice.address, externalId: 9n });
+
+      for (const [claimer, voucher] of [[alice, first], [bob, second]] as const) {
+        const receipt = (await (await sendClaim(f, claimer, voucher)).wait())!;
+        const events = exchangeEvents(f, receipt.logs);
+        expect(events.map((event) => event.name)).to.deep.equal(["Claimed"]);
+        expect(events[0]!.args.toArray()).to.deep.equal([
+          claimer.address,
+          voucher.params.nonce,
+          voucher.params.externalId,
+          merchant.address,
+        ]);
+        // Emitted last, once every item was delivered.
+        expect(receipt.logs).to.have.length(voucher.items.length + 1);
+        expect(receipt.logs[voucher.items.length]!.address).to.equal(f.exchangeAddress);
+      }
+      await expect(sendClaim(f, carol, rejected)).to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved");
+
+      const claimed = await exchange.queryFilter(exchange.filters.Claimed(), fromBlock);
+      expect(claimed.map((event) => [event.args.account, event.args.nonce, event.args.externalId])).to.deep.equal([
+        [alice.address, first.params.nonce, 7n],
+        [bob.address, second.params.nonce, 8n],
+      ]);
+    });
+  });
+
   describe("pause", () => {
     it("rejects claims while the Exchange is paused, and accepts them again after unpause", async () => {
       const f = await loadFixture(claimFixture);
@@ -563,6 +884,7 @@ describe("Exchange.claim", () => {
       const evilAddress = await evil.getAddress();
       await (await evil.mint(f.merchant.address, REWARD_SUPPLY)).wait();
       await (await evil.connect(f.merchant).approve(f.exchangeAddress, MaxUint256)).wait();
+      await (await f.exchange.connect(f.merchant).setClaimSource(evilAddress, true)).wait();
       const inner = await claimFor(f, evilAddress, [erc20Item(f.rewardAddress, REWARD_AMOUNT)]);
       const innerPayload = f.exchange.interface.encodeFunctionData("claim", [inner.params, inner.items, inner.signature]);
       const outer = await claimFor(f, f.alice, [erc20Item(evilAddress, REWARD_AMOUNT)]);

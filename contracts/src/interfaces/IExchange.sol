@@ -9,6 +9,8 @@ interface IExchange {
     event Referral(address indexed referrer, address indexed account, address indexed receiver, Asset price);
     /// @notice A claim voucher was redeemed: its items went from `source` to `account`.
     event Claimed(address indexed account, bytes32 indexed nonce, uint256 indexed externalId, address source);
+    /// @notice `source` agreed (or stopped agreeing) that claim vouchers deliver `token` from it.
+    event ClaimSourceSet(address indexed source, address indexed token, bool allowed);
 
     /// @notice `expiresAt` is zero: a voucher must always expire.
     error ExpiryMissing();
@@ -28,6 +30,8 @@ interface IExchange {
     error InvalidClaimItemCount(uint256 count);
     /// @notice A claim item is not an ERC20 amount, an ERC721 token id, or one ERC721 to mint.
     error UnsupportedClaimItem(uint256 index);
+    /// @notice The claim's source did not opt in for this token (or, to mint, is not a minter of the collection).
+    error ClaimSourceNotApproved(address source, address token);
 
     /// @notice Buys one raffle ticket with a voucher signed by a holder of the signer role.
     /// @dev `account` in the signed data is `msg.sender`, so a voucher is useless to anyone else.
@@ -36,8 +40,9 @@ interface IExchange {
         payable;
 
     /// @notice Redeems a claim voucher: delivers `items` from `params.receiver` (the merchant, who approved this
-    /// contract) to `msg.sender`. ERC20: transferred. ERC721 with a token id: transferred. ERC721 with token id 0:
-    /// minted (the merchant granted this contract its collection's minter role).
+    /// contract and opted in with `setClaimSource`) to `msg.sender`. ERC20: transferred. ERC721 with a token id:
+    /// transferred. ERC721 with token id 0: minted (the merchant is a minter of the collection and granted this
+    /// contract the minter role too).
     function claim(Params calldata params, Asset[] calldata items, bytes calldata signature) external;
 
     /// @notice Whether a voucher nonce has been used.
