@@ -39,8 +39,11 @@ describe("the purchase flow of spec 1, against the API with its indexer", () => 
       if (!found) throw new Error("raffle not indexed yet");
       return found;
     });
-    // 2. GET /rounds/current with that id.
-    const round = (await harness.http.get("/rounds/current").query({ contractId: contracts.id }).set(auth()).expect(200)).body;
+    // 2. GET /rounds/current with that id. The round starts a block after the deployment, so it can be projected
+    //    one indexer poll after the contract: wait for it rather than race the indexer.
+    const round = await eventually(
+      async () => (await harness.http.get("/rounds/current").query({ contractId: contracts.id }).set(auth()).expect(200)).body,
+    );
     // 3. POST /raffle/ticket/sign.
     const account = await buyer.getAddress();
     const signed = (

@@ -2,9 +2,10 @@ import "reflect-metadata";
 import { NestFactory } from "@nestjs/core";
 import type { NestExpressApplication } from "@nestjs/platform-express";
 import { DocumentBuilder, SwaggerModule } from "@nestjs/swagger";
+import type { NextFunction, Request, Response } from "express";
 
 import type { ApiConfig } from "../config/api-config";
-import { ProblemFilter } from "../common/problem.filter";
+import { ProblemFilter, bodyParserProblem } from "../common/problem.filter";
 import { requestLog } from "../common/request-log.middleware";
 import { createValidationPipe } from "../common/validation";
 import { JsonLogger } from "../services/json-logger";
@@ -18,11 +19,12 @@ export async function createApp(config: ApiConfig): Promise<NestExpressApplicati
   });
   app.use(requestLog);
   app.useBodyParser("json", { limit: "16kb", strict: true });
+  // Right behind the body parser, before Nest turns its errors into bare 400s (see bodyParserProblem).
+  app.use((error: unknown, _request: Request, _response: Response, next: NextFunction) => next(bodyParserProblem(error) ?? error));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
   app.disable("x-powered-by");
   app.set("query parser", "simple");
-  app.enableShutdownHooks();
 
   const document = SwaggerModule.createDocument(
     app,

@@ -14,8 +14,15 @@ function option(args: string[], name: string): string | undefined {
   return index >= 0 ? args[index + 1] : undefined;
 }
 
+const USAGE = "usage: api-key create --merchant <id|wallet> [--label <text>] | revoke <prefix|id> | list --merchant <id|wallet>";
+
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
+  // Before opening the database: a typo must not create an embedded database as a side effect.
+  if (!["create", "revoke", "list"].includes(command)) {
+    console.error(USAGE);
+    return 2;
+  }
   const dataSource = await openDatabase({ url: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
   try {
     const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 0 });
@@ -44,7 +51,7 @@ async function main(): Promise<number> {
         return 0;
       }
       default:
-        console.error("usage: api-key create --merchant <id|wallet> [--label <text>] | revoke <prefix|id> | list --merchant <id|wallet>");
+        console.error(USAGE);
         return 2;
     }
   } finally {

@@ -18,6 +18,23 @@ const CODES_BY_STATUS: Record<number, string> = {
   503: "serviceUnavailable",
 };
 
+/**
+ * body-parser errors (malformed JSON, oversized bodies, unsupported charsets, undecodable Content-Encoding) as
+ * problems. They must be mapped where body-parser raises them (see createApp): Nest re-wraps a JSON SyntaxError as a
+ * bare BadRequestException, losing its `type`, and a zlib error carries a 4xx status but no `type` at all.
+ */
+export function bodyParserProblem(error: unknown): ApiProblem | null {
+  if (error === null || typeof error !== "object" || error instanceof HttpException) return null;
+  const { type, status, statusCode, expose } = error as { type?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown };
+  if (type === "entity.parse.failed") return new ApiProblem(400, "invalidJson", "The request body is not valid JSON.");
+  if (type === "entity.too.large") return new ApiProblem(413, "payloadTooLarge", "The request body is too large.");
+  const httpStatus = Number(status ?? statusCode);
+  if ((typeof type === "string" || expose === true) && Number.isInteger(httpStatus) && httpStatus >= 400 && httpStatus < 500) {
+    return new ApiProblem(httpStatus, CODES_BY_STATUS[httpStatus] ?? "badRequest", "The request body could not be read.");
+  }
+  return null;
+}
+
 /** Errors the database driver raises when PostgreSQL is unreachable: the request failed fast, it is not a bug. */
 function isDatabaseUnavailable(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message}` : "";
@@ -61,13 +78,8 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown, request: Request): ApiProblem {
     if (exception instanceof ApiProblem) return exception;
-    // body-parser errors: malformed JSON, oversized bodies, bad encodings.
-    const bodyError = exception as { type?: string; status?: number; statusCode?: number };
-    if (bodyError?.type === "entity.parse.failed") return new ApiProblem(400, "invalidJson", "The request body is not valid JSON.");
-    if (bodyError?.type === "entity.too.large") return new ApiProblem(413, "payloadTooLarge", "The request body is too large.");
-    if (typeof bodyError?.type === "string" && (bodyError.status ?? bodyError.statusCode ?? 500) < 500) {
-      return new ApiProblem(bodyError.status ?? 400, "badRequest", "The request body could not be read.");
-    }
+    const bodyProblem = bodyParserProblem(exception);
+    if (bodyProblem) return bodyProblem;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const detail = status === 404 ? `Cannot ${request.method} ${request.path}.` : exception.message;

@@ -23,7 +23,11 @@ export class ApiProblem extends HttpException {
 }
 
 export const problems = {
-  unauthorized: () => new ApiProblem(401, "unauthorized", "A valid merchant API key is required: Authorization: Bearer <key>."),
+  // RFC 9110 §15.5.2: a 401 must name the scheme the client should use.
+  unauthorized: () =>
+    new ApiProblem(401, "unauthorized", "A valid merchant API key is required: Authorization: Bearer <key>.", undefined, {
+      "WWW-Authenticate": 'Bearer realm="raffle-api"',
+    }),
   validationFailed: (errors: FieldError[]) => new ApiProblem(400, "validationFailed", "The request has invalid fields.", errors),
   contractNotFound: (contractId: number) => new ApiProblem(404, "contractNotFound", `No raffle contract ${contractId} for this merchant.`),
   roundNotFound: (contractId: number) => new ApiProblem(404, "roundNotFound", `Raffle contract ${contractId} has no active round.`),
@@ -32,6 +36,9 @@ export const problems = {
     new ApiProblem(409, "roundFull", `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`),
   contractPaused: (contractId: number) => new ApiProblem(409, "contractPaused", `Raffle contract ${contractId} is paused.`),
   contractInactive: (contractId: number) => new ApiProblem(409, "contractInactive", `Raffle contract ${contractId} is not active.`),
+  claimNotFound: (claimId: number) => new ApiProblem(404, "claimNotFound", `No claim ${claimId} for this merchant.`),
+  claimNotCancelable: (claimId: number, status: string) =>
+    new ApiProblem(409, "claimNotCancelable", `Claim ${claimId} is ${status}: only a NEW voucher can be canceled.`),
   tooManyRequests: (retryAfterSeconds: number, scope: string) =>
     new ApiProblem(429, "tooManyRequests", `Too many signature requests for this ${scope}; retry later.`, undefined, {
       "Retry-After": String(retryAfterSeconds),

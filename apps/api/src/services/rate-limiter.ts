@@ -1,3 +1,5 @@
+import { ApiProblem } from "../common/problem";
+
 /**
  * Fixed-window counters for the sign endpoint. In memory by default (per process); in Redis when REDIS_URL is set,
  * so every API replica shares them.
@@ -57,7 +59,10 @@ export class RateLimiter {
     const [byKey, byAccount] = await Promise.all([
       this.store.increment(`sign:key:${apiKeyId}`, window),
       this.store.increment(`sign:account:${account.toLowerCase()}`, window),
-    ]);
+    ]).catch(() => {
+      // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
+      throw new ApiProblem(503, "serviceUnavailable", "Rate limiting is unavailable; retry shortly.", undefined, { "Retry-After": "1" });
+    });
     if (byKey.count > this.limits.signPerKey) return { allowed: false, retryAfterSeconds: byKey.resetInSeconds, scope: "key" };
     if (byAccount.count > this.limits.signPerAccount) {
       return { allowed: false, retryAfterSeconds: byAccount.resetInSeconds, scope: "account" };

@@ -8,7 +8,8 @@ import { IS_PUBLIC } from "./public.decorator";
 
 /**
  * Every route needs `Authorization: Bearer <merchant API key>` unless marked @Public(). Keys anywhere else (query
- * string, other schemes) are refused, so they do not end up in logs and proxies.
+ * string, other schemes) are refused, so they do not end up in logs and proxies. The scheme name is case-insensitive
+ * (RFC 9110 §11.1).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -21,7 +22,7 @@ export class ApiKeyGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<Request & { caller?: Caller }>();
     const header = request.headers.authorization;
-    const match = typeof header === "string" ? /^Bearer ([^\s]+)$/.exec(header) : null;
+    const match = typeof header === "string" ? /^Bearer ([^\s]+)$/i.exec(header) : null;
     if (!match) throw problems.unauthorized();
     const caller = await this.apiKeys.authenticate(match[1]);
     if (!caller) throw problems.unauthorized();

@@ -1,34 +1,67 @@
-import { Controller, Get, Inject, Query } from "@nestjs/common";
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
-import { getAddress } from "ethers";
-import type { DataSource } from "typeorm";
-import { ClaimEntity } from "@raffle/db";
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, type PipeTransform } from "@nestjs/common";
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 
-import { DATA_SOURCE } from "../../services/tokens";
+import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
+import { ApiProblem } from "../../common/problem";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
-import { ClaimListDto, ClaimsQuery, toClaimDto } from "./claims.dto";
+import { CreateClaimBody } from "./claim-voucher.dto";
+import { ClaimDto, ClaimListDto, ClaimsQuery, toClaimDto } from "./claims.dto";
+import { ClaimsService } from "./claims.service";
+
+/** `:id` must be a positive 32-bit integer; anything else is the same 404 as an unknown claim. */
+const claimId: PipeTransform<string, number> = {
+  transform: (value) => {
+    const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
+    if (id < 1 || id > 2_147_483_647) throw new ApiProblem(404, "claimNotFound", "No such claim for this merchant.");
+    return id;
+  },
+};
 
 @ApiTags("claims")
 @ApiBearerAuth()
+@ApiProblemResponses(COMMON_PROBLEMS)
 @Controller("claims")
 export class ClaimsController {
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(private readonly claims: ClaimsService) {}
 
   @Get()
   @ApiOperation({ summary: "An account's claims with the calling merchant, newest first." })
   @ApiOkResponse({ type: ClaimListDto })
   async list(@CurrentCaller() caller: Caller, @Query() query: ClaimsQuery): Promise<ClaimListDto> {
-    const [rows, count] = await this.dataSource.getRepository(ClaimEntity).findAndCount({
-      where: {
-        merchantId: caller.merchantId,
-        account: getAddress(query.account),
-        ...(query.claimStatus ? { claimStatus: query.claimStatus } : {}),
-      },
-      order: { createdAt: "DESC", id: "DESC" },
-      skip: query.skip,
-      take: query.take,
-    });
+    const [rows, count] = await this.claims.list(caller.merchantId, query.account, query.claimStatus, query.skip, query.take);
     return { rows: rows.map(toClaimDto), count };
+  }
+
+  @Post()
+  @ApiOperation({
+    summary: "Grant items to an account as a signed claim voucher, redeemable with Exchange.claim.",
+    description:
+      "The items come from the merchant's wallet, which must have approved the Exchange and opted in per token with Exchange.setClaimSource (and, to mint, be a minter of the collection).",
+  })
+  @ApiCreatedResponse({ type: ClaimDto })
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateClaimBody): Promise<ClaimDto> {
+    return toClaimDto(await this.claims.createVoucher(caller, body));
+  }
+
+  @Get(":id")
+  @ApiOperation({ summary: "One claim of the calling merchant." })
+  @ApiParam({ name: "id", description: "Claim id; another merchant's claim is a 404 claimNotFound.", type: Number })
+  @ApiOkResponse({ type: ClaimDto })
+  async get(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
+    return toClaimDto(await this.claims.get(caller.merchantId, id));
+  }
+
+  @Delete(":id")
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Cancel a NEW voucher: the API stops handing out its signature.",
+    description:
+      "A signature already handed out stays valid on-chain until it expires; to stop it sooner, the merchant revokes its opt-in with Exchange.setClaimSource(token, false) or its allowance.",
+  })
+  @ApiParam({ name: "id", description: "Claim id of a NEW voucher.", type: Number })
+  @ApiOkResponse({ type: ClaimDto })
+  async cancel(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
+    return toClaimDto(await this.claims.cancel(caller.merchantId, id));
   }
 }

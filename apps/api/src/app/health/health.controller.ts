@@ -1,10 +1,11 @@
 import { Controller, Get, Inject } from "@nestjs/common";
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from "@nestjs/swagger";
+import { ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
 import type { JsonRpcProvider } from "ethers";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
 import { ApiProblem } from "../../common/problem";
+import { ApiProblemResponses } from "../../common/dto/problem.dto";
 import { IndexerRunner } from "../../services/indexer-runner.service";
 import { API_CONFIG, CHAIN_PROVIDER, DATA_SOURCE } from "../../services/tokens";
 import { Public } from "../auth/public.decorator";
@@ -30,7 +31,7 @@ export class HealthController {
   @Get("ready")
   @ApiOperation({ summary: "Readiness: the database answers and the indexed chain is within READY_MAX_LAG_BLOCKS of the head." })
   @ApiOkResponse({ schema: { example: { status: "ready", database: "up", indexer: { lag: 0, leader: true } } } })
-  @ApiServiceUnavailableResponse({ description: "problem+json with code notReady" })
+  @ApiProblemResponses({ 503: "`notReady`: the database is unreachable or the index lags; retry after `Retry-After`." })
   async ready(): Promise<Record<string, unknown>> {
     try {
       await this.dataSource.query("SELECT 1");

@@ -3,12 +3,14 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swa
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
 import { toContractWithMerchantDto } from "../../common/dto/contract.dto";
 import { RaffleContractListDto, RaffleContractsQuery } from "./raffle-contracts.dto";
 import { RaffleContractsService } from "./raffle-contracts.service";
 
 @ApiTags("raffle")
 @ApiBearerAuth()
+@ApiProblemResponses(COMMON_PROBLEMS)
 @Controller("raffle/contracts")
 export class RaffleContractsController {
   constructor(private readonly contracts: RaffleContractsService) {}

@@ -6,18 +6,19 @@ import { ToInteger } from "../../common/validators";
 import { ContractWithMerchantDto } from "../../common/dto/contract.dto";
 
 export class RaffleContractsQuery extends PaginationQuery {
-  @ApiPropertyOptional({ description: "Only contracts on this chain.", example: 31337 })
+  // Chain ids are stored as PostgreSQL integer: a larger value must be a 400, not a database error.
+  @ApiPropertyOptional({ description: "Only contracts on this chain.", example: 31337, minimum: 1, maximum: 2_147_483_647 })
   @IsOptional()
   @ToInteger()
   @IsInt()
   @Min(1)
-  @Max(2 ** 53 - 1)
+  @Max(2_147_483_647)
   chainId?: number;
 }
 
 /** Spec 2.2. */
 export class RaffleContractListDto {
-  @ApiProperty({ type: [ContractWithMerchantDto] })
+  @ApiProperty({ type: [ContractWithMerchantDto], description: "One page of raffle contracts, by id." })
   rows!: ContractWithMerchantDto[];
 
   @ApiProperty({ description: "Total matching contracts, ignoring skip and take." })

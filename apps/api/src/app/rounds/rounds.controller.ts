@@ -4,6 +4,7 @@ import { IsInt, Max, Min } from "class-validator";
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
 import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
 import { ToInteger } from "../../common/validators";
 import { RoundsService } from "./rounds.service";
@@ -19,6 +20,7 @@ export class CurrentRoundQuery {
 
 @ApiTags("rounds")
 @ApiBearerAuth()
+@ApiProblemResponses(COMMON_PROBLEMS)
 @Controller("rounds")
 export class RoundsController {
   constructor(private readonly rounds: RoundsService) {}
@@ -26,6 +28,7 @@ export class RoundsController {
   @Get("current")
   @ApiOperation({ summary: "The active round of a raffle: ticket contract, price and tickets sold. 404 roundNotFound without one." })
   @ApiOkResponse({ type: RoundDto })
+  @ApiProblemResponses({ 404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no active round)." })
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
     return toRoundDto(await this.rounds.current(caller.merchantId, query.contractId));
   }

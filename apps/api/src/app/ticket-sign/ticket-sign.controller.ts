@@ -3,11 +3,13 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swa
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
 import { SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
 import { TicketSignService } from "./ticket-sign.service";
 
 @ApiTags("raffle")
 @ApiBearerAuth()
+@ApiProblemResponses(COMMON_PROBLEMS)
 @Controller("raffle/ticket")
 export class TicketSignController {
   constructor(private readonly tickets: TicketSignService) {}
@@ -20,6 +22,12 @@ export class TicketSignController {
       "Refuses with 404 contractNotFound, 409 contractPaused / contractInactive / roundEnded / roundFull, 404 roundNotFound and 429 tooManyRequests (with Retry-After).",
   })
   @ApiOkResponse({ type: TicketSignatureDto })
+  @ApiProblemResponses({
+    404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no round yet).",
+    409: "`contractPaused`, `contractInactive`, `roundEnded`, `roundFull`.",
+    413: "`payloadTooLarge`: the body is over 16 kB.",
+    429: "`tooManyRequests`, per API key or per account; wait `Retry-After` seconds.",
+  })
   sign(@CurrentCaller() caller: Caller, @Body() body: SignTicketBody): Promise<TicketSignatureDto> {
     return this.tickets.sign(caller, body);
   }

@@ -5,70 +5,72 @@ import { ContractDto, toContractDto } from "./contract.dto";
 
 /** Spec 2.7. */
 export class TokenDto {
-  @ApiProperty() id!: number;
-  @ApiProperty({ format: "date-time" }) createdAt!: string;
-  @ApiProperty({ format: "date-time" }) updatedAt!: string;
+  @ApiProperty({ description: "Token id." }) id!: number;
+  @ApiProperty({ format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
   @ApiProperty({ nullable: true, type: String, description: "Image URL." }) imageUrl!: string | null;
   @ApiProperty({ type: "object", additionalProperties: true, description: "Token metadata." }) metadata!: Record<string, unknown>;
   @ApiProperty({ description: "On-chain token id (decimal string).", example: "0" }) tokenId!: string;
   @ApiProperty({ description: "Royalty in basis points." }) royalty!: number;
   @ApiProperty({ nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
-  @ApiProperty({ enum: TokenStatus }) tokenStatus!: TokenStatus;
-  @ApiProperty() templateId!: number;
+  @ApiProperty({ enum: TokenStatus, description: "Token status." }) tokenStatus!: TokenStatus;
+  @ApiProperty({ description: "The template this token was made from." }) templateId!: number;
 }
 
 /** Spec 2.6. */
 export class TemplateDto {
-  @ApiProperty() id!: number;
-  @ApiProperty({ format: "date-time" }) createdAt!: string;
-  @ApiProperty({ format: "date-time" }) updatedAt!: string;
-  @ApiProperty() title!: string;
+  @ApiProperty({ description: "Template id." }) id!: number;
+  @ApiProperty({ format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
+  @ApiProperty({ description: "Title shown to players." }) title!: string;
   @ApiProperty({ description: "Serialized rich-text document (spec 2.9)." }) description!: string;
-  @ApiProperty() imageUrl!: string;
-  @ApiProperty({ nullable: true, type: Number }) priceId!: number | null;
+  @ApiProperty({ description: "Image URL; may be empty." }) imageUrl!: string;
+  @ApiProperty({ nullable: true, type: Number, description: "Price of items made from this template, if any." }) priceId!: number | null;
   @ApiProperty({ description: "Cap, integer string (0 = none)." }) cap!: string;
   @ApiProperty({ description: "Amount, integer string." }) amount!: string;
-  @ApiProperty({ nullable: true, type: String }) cid!: string | null;
-  @ApiProperty({ enum: TemplateStatus }) templateStatus!: TemplateStatus;
-  @ApiProperty() contractId!: number;
-  @ApiProperty({ type: [TokenDto] }) tokens!: TokenDto[];
+  @ApiProperty({ nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
+  @ApiProperty({ enum: TemplateStatus, description: "Template status." }) templateStatus!: TemplateStatus;
+  @ApiProperty({ description: "The token contract of the template." }) contractId!: number;
+  @ApiProperty({ type: [TokenDto], description: "Tokens made from the template; the first one's `tokenId` is the price's `tokenId`." })
+  tokens!: TokenDto[];
 }
 
 /** Spec 2.5. */
 export class PriceComponentDto {
-  @ApiProperty() id!: number;
+  @ApiProperty({ description: "Price component id." }) id!: number;
   @ApiProperty({ enum: ContractType, description: "Token type name; its on-chain index is the TokenType enum." }) tokenType!: ContractType;
-  @ApiProperty() contractId!: number;
-  @ApiProperty() templateId!: number;
+  @ApiProperty({ description: "The token contract id." }) contractId!: number;
+  @ApiProperty({ description: "The template id." }) templateId!: number;
   @ApiProperty({ nullable: true, type: String, description: "Token id, decimal string." }) tokenId!: string | null;
   @ApiProperty({ description: "Amount in the token's smallest unit (integer string).", example: "10000000000000000000" }) amount!: string;
   @ApiProperty({ type: ContractDto, description: "The token contract." }) contract!: ContractDto;
-  @ApiProperty({ type: TemplateDto }) template!: TemplateDto;
+  @ApiProperty({ type: TemplateDto, description: "The template, with its tokens." }) template!: TemplateDto;
 }
 
 /** Spec 2.4. */
 export class PriceDto {
-  @ApiProperty() id!: number;
-  @ApiProperty({ type: [PriceComponentDto] }) components!: PriceComponentDto[];
+  @ApiProperty({ description: "Price id." }) id!: number;
+  @ApiProperty({ type: [PriceComponentDto], description: "What one ticket costs; the purchase pays the first component." })
+  components!: PriceComponentDto[];
 }
 
 /** Spec 2.3. */
 export class RoundDto {
   @ApiProperty({ description: "Round id; the purchase passes it as `params.externalId`." }) id!: number;
-  @ApiProperty({ format: "date-time" }) createdAt!: string;
-  @ApiProperty({ format: "date-time" }) updatedAt!: string;
+  @ApiProperty({ format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
   @ApiProperty({ nullable: true, type: Number, description: "Round number." }) number!: number | null;
   @ApiProperty({ description: "On-chain round id (decimal string)." }) roundId!: string;
   @ApiProperty({ description: "The raffle contract id." }) contractId!: number;
-  @ApiProperty() ticketContractId!: number;
-  @ApiProperty() priceId!: number;
+  @ApiProperty({ description: "The ticket contract id." }) ticketContractId!: number;
+  @ApiProperty({ description: "The price id." }) priceId!: number;
   @ApiProperty({ description: "Ticket cap of the round; 0 means no cap." }) maxTickets!: number;
-  @ApiProperty({ format: "date-time" }) startTimestamp!: string;
+  @ApiProperty({ format: "date-time", description: "When the round started (ISO 8601 UTC)." }) startTimestamp!: string;
   @ApiProperty({ format: "date-time", nullable: true, type: String, description: "Null while the round is active." })
   endTimestamp!: string | null;
   @ApiProperty({ type: ContractDto, description: "The raffle contract." }) contract!: ContractDto;
   @ApiProperty({ type: ContractDto, description: "The ticket contract (ERC721)." }) ticketContract!: ContractDto;
-  @ApiProperty({ type: PriceDto }) price!: PriceDto;
+  @ApiProperty({ type: PriceDto, description: "The ticket price." }) price!: PriceDto;
   @ApiProperty({ description: "Tickets sold in the round." }) ticketCount!: number;
 }
 

@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
+import { Type } from "class-transformer";
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from "class-validator";
+
+import { IsEthereumAddress } from "../../common/validators";
+
+/** Decimal integers of at most 78 digits: uint256 range is checked by the service. */
+const UINT_PATTERN = /^(0|[1-9]\d{0,77})$/;
+
+export const MAX_CLAIM_ITEMS = 20;
+export const DEFAULT_CLAIM_TTL_SECONDS = 7 * 24 * 3600;
+export const MAX_CLAIM_TTL_SECONDS = 30 * 24 * 3600;
+
+export class ClaimItemBody {
+  @ApiProperty({ enum: ["ERC20", "ERC721"], description: "ERC20 amounts and ERC721 tokens can be granted." })
+  @IsIn(["ERC20", "ERC721"])
+  tokenType!: "ERC20" | "ERC721";
+
+  @ApiProperty({ description: "Token contract the merchant opted in for with Exchange.setClaimSource." })
+  @IsEthereumAddress()
+  token!: string;
+
+  @ApiProperty({ description: 'Token id, decimal string: "0" for ERC20; for ERC721 the id to transfer, or "0" to mint a new one.', example: "0" })
+  @Matches(UINT_PATTERN, { message: "tokenId must be a non-negative decimal integer string" })
+  tokenId!: string;
+
+  @ApiProperty({ description: 'Amount in the smallest unit, decimal string; "1" for ERC721.', example: "1000000000000000000" })
+  @Matches(UINT_PATTERN, { message: "amount must be a non-negative decimal integer string" })
+  amount!: string;
+}
+
+/** A merchant grants items to an account; the account redeems them with Exchange.claim. */
+export class CreateClaimBody {
+  @ApiProperty({ description: "The account that may redeem the voucher (it must send the transaction)." })
+  @IsEthereumAddress()
+  account!: string;
+
+  @ApiProperty({ type: [ClaimItemBody], description: `1 to ${MAX_CLAIM_ITEMS} items, delivered from the merchant's wallet.` })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_CLAIM_ITEMS)
+  @ValidateNested({ each: true })
+  @Type(() => ClaimItemBody)
+  items!: ClaimItemBody[];
+
+  @ApiPropertyOptional({ description: "Seconds the voucher stays valid.", minimum: 1, maximum: MAX_CLAIM_TTL_SECONDS, default: DEFAULT_CLAIM_TTL_SECONDS })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CLAIM_TTL_SECONDS)
+  ttlSeconds?: number;
+}

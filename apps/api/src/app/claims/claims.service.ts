@@ -1,0 +1,123 @@
+import { Inject, Injectable } from "@nestjs/common";
+import { Wallet, ZeroAddress, getAddress } from "ethers";
+import type { DataSource } from "typeorm";
+import { CLAIM_EXTRA, NonceSequence, signClaimVoucher, tokenTypeIndex, type AssetStruct } from "@raffle/chain";
+import { ClaimEntity, ClaimStatus, ClaimType, MerchantEntity } from "@raffle/db";
+
+import type { ApiConfig } from "../../config/api-config";
+import { ApiProblem, problems } from "../../common/problem";
+import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import type { Caller } from "../auth/api-key.service";
+import { DEFAULT_CLAIM_TTL_SECONDS, type CreateClaimBody } from "./claim-voucher.dto";
+
+const UINT256_MAX = (1n << 256n) - 1n;
+
+/** Merchant vouchers and raffle prizes an account can claim, always scoped to the calling merchant. */
+@Injectable()
+export class ClaimsService {
+  private readonly nonces = new NonceSequence();
+  private readonly signer: Wallet;
+
+  constructor(
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+  ) {
+    this.signer = new Wallet(config.signerPrivateKey);
+  }
+
+  list(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ClaimEntity[], number]> {
+    return this.dataSource.getRepository(ClaimEntity).findAndCount({
+      where: { merchantId, account: getAddress(account), ...(status ? { claimStatus: status } : {}) },
+      order: { createdAt: "DESC", id: "DESC" },
+      skip,
+      take,
+    });
+  }
+
+  async get(merchantId: number, id: number): Promise<ClaimEntity> {
+    const claim = await this.dataSource.getRepository(ClaimEntity).findOneBy({ id, merchantId });
+    if (!claim) throw problems.claimNotFound(id);
+    return claim;
+  }
+
+  /**
+   * Signs a claim voucher whose items go from the merchant's wallet to `account`, and records it as a NEW claim.
+   * The claim id is the voucher's `externalId`, so the indexer and the merchant can match redemptions.
+   */
+  async createVoucher(caller: Caller, body: CreateClaimBody): Promise<ClaimEntity> {
+    const items = body.items.map((item, index) => this.toAsset(item, index));
+    const account = getAddress(body.account);
+    const expiresAt = Math.floor(Date.now() / 1000) + (body.ttlSeconds ?? DEFAULT_CLAIM_TTL_SECONDS);
+    const nonce = this.nonces.take();
+    const { deployment } = this.config;
+
+    return this.dataSource.transaction(async (manager) => {
+      const merchant = await manager.getRepository(MerchantEntity).findOneByOrFail({ id: caller.merchantId });
+      const claims = manager.getRepository(ClaimEntity);
+      const created = await claims.save({
+        account,
+        merchantId: caller.merchantId,
+        claimType: ClaimType.VOUCHER,
+        claimStatus: ClaimStatus.NEW,
+        items: body.items.map((item) => ({ tokenType: item.tokenType, token: getAddress(item.token), tokenId: item.tokenId, amount: item.amount })),
+        endTimestamp: new Date(expiresAt * 1000),
+        nonce,
+        expiresAt,
+        parameters: {},
+      });
+      const params = {
+        externalId: BigInt(created.id),
+        expiresAt: BigInt(expiresAt),
+        nonce,
+        extra: CLAIM_EXTRA,
+        receiver: merchant.wallet,
+        referrer: ZeroAddress,
+      };
+      const signature = await signClaimVoucher(this.signer, deployment.chainId, deployment.exchange, { account, params, items });
+      created.signature = signature;
+      created.parameters = {
+        exchange: deployment.exchange,
+        params: {
+          externalId: params.externalId.toString(),
+          expiresAt: params.expiresAt.toString(),
+          nonce,
+          extra: params.extra,
+          receiver: params.receiver,
+          referrer: params.referrer,
+        },
+        items: items.map((item) => ({ tokenType: item.tokenType, token: item.token, tokenId: item.tokenId.toString(), amount: item.amount.toString() })),
+      };
+      return claims.save(created);
+    });
+  }
+
+  /** Withdraws a voucher that was not redeemed. The API stops handing out its signature. */
+  async cancel(merchantId: number, id: number): Promise<ClaimEntity> {
+    const claim = await this.get(merchantId, id);
+    if (claim.claimType !== ClaimType.VOUCHER || claim.claimStatus !== ClaimStatus.NEW) throw problems.claimNotCancelable(id, claim.claimStatus);
+    const updated = await this.dataSource
+      .getRepository(ClaimEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ claimStatus: ClaimStatus.CANCELED, canceledAt: () => "now()" })
+      .where("id = :id AND claim_status = :status", { id, status: ClaimStatus.NEW })
+      .execute();
+    // Redeemed or expired between the read and the write: report what it is now.
+    if (!updated.affected) throw problems.claimNotCancelable(id, (await this.get(merchantId, id)).claimStatus);
+    return this.get(merchantId, id);
+  }
+
+  private toAsset(item: CreateClaimBody["items"][number], index: number): AssetStruct {
+    const tokenId = BigInt(item.tokenId);
+    const amount = BigInt(item.amount);
+    const field = (name: string) => `items.${index}.${name}`;
+    const errors: Array<{ field: string; message: string }> = [];
+    if (tokenId > UINT256_MAX) errors.push({ field: field("tokenId"), message: "tokenId must fit in uint256" });
+    if (amount > UINT256_MAX) errors.push({ field: field("amount"), message: "amount must fit in uint256" });
+    if (item.tokenType === "ERC20" && tokenId !== 0n) errors.push({ field: field("tokenId"), message: 'an ERC20 item has tokenId "0"' });
+    if (item.tokenType === "ERC20" && amount === 0n) errors.push({ field: field("amount"), message: "an ERC20 item has a positive amount" });
+    if (item.tokenType === "ERC721" && amount !== 1n) errors.push({ field: field("amount"), message: 'an ERC721 item has amount "1"' });
+    if (errors.length > 0) throw new ApiProblem(400, "validationFailed", "The request has invalid fields.", errors);
+    return { tokenType: tokenTypeIndex(item.tokenType), token: getAddress(item.token), tokenId, amount };
+  }
+}

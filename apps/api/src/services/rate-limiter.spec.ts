@@ -1,0 +1,45 @@
+import { RateLimiter } from "./rate-limiter";
+
+const ALICE = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+const BOB = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+
+/** The in-memory limiter (no REDIS_URL): fixed windows per API key and per account. */
+describe("RateLimiter in memory", () => {
+  let now: number;
+
+  beforeEach(() => {
+    now = Date.UTC(2030, 0, 1);
+    jest.spyOn(Date, "now").mockImplementation(() => now);
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it("refuses an account over its limit whatever the key, with the seconds left in the window", async () => {
+    const limiter = RateLimiter.create({ windowSeconds: 60, signPerKey: 100, signPerAccount: 2 });
+    expect((await limiter.checkSign(1, ALICE)).allowed).toBe(true);
+    now += 15_500;
+    expect((await limiter.checkSign(2, ALICE.toLowerCase())).allowed).toBe(true);
+    expect(await limiter.checkSign(3, ALICE)).toEqual({ allowed: false, retryAfterSeconds: 45, scope: "account" });
+    expect((await limiter.checkSign(1, BOB)).allowed).toBe(true);
+  });
+
+  it("refuses a key over its limit whatever the account", async () => {
+    const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 2, signPerAccount: 100 });
+    expect((await limiter.checkSign(7, ALICE)).allowed).toBe(true);
+    expect((await limiter.checkSign(7, BOB)).allowed).toBe(true);
+    expect(await limiter.checkSign(7, BOB)).toEqual({ allowed: false, retryAfterSeconds: 10, scope: "key" });
+    expect((await limiter.checkSign(8, BOB)).allowed).toBe(true);
+  });
+
+  it("starts a new window once the old one is over", async () => {
+    const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 1, signPerAccount: 1 });
+    expect((await limiter.checkSign(1, ALICE)).allowed).toBe(true);
+    now += 9_999;
+    expect((await limiter.checkSign(1, ALICE)).allowed).toBe(false);
+    now += 1;
+    expect((await limiter.checkSign(1, ALICE)).allowed).toBe(true);
+    await limiter.close();
+  });
+});

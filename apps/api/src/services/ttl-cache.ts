@@ -1,0 +1,28 @@
+/**
+ * A small time-bounded cache for hot reads. Concurrent misses of one key share a single load, so a burst of requests
+ * costs one database round trip. Entries live `ttlMs`; the cache holds at most `maxEntries` keys.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { value: Promise<V>; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: K, load: () => Promise<V>): Promise<V> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.until > now) return hit.value;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const value = load();
+    this.entries.set(key, { value, until: now + this.ttlMs });
+    // A failed load is not remembered.
+    value.catch(() => this.entries.delete(key));
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,194 @@
+import { Wallet, ZeroAddress } from "ethers";
+import { deployTestRaffle } from "@raffle/chain";
+import { createTestDatabase, type TestDatabase } from "@raffle/db";
+
+import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { indexedRaffleId } from "./support/indexed-raffle";
+import { expectProblem } from "./support/problem";
+import { startSiblingApp, type SiblingApp } from "./support/sibling-app";
+
+type Schema = { $ref?: string; description?: string; properties?: Record<string, Schema> };
+type Operation = { parameters?: Array<{ name: string; description?: string }>; security?: unknown[]; responses: Record<string, any> };
+
+/** OpenAPI, health and readiness, request ids and logs, and the rate limits of the sign endpoint. */
+describe("operations", () => {
+  let harness: ApiHarness;
+  let key: string;
+  let contractId: number;
+  const siblings: SiblingApp[] = [];
+  let freshDatabase: TestDatabase | undefined;
+
+  beforeAll(async () => {
+    harness = await startApiHarness("operations");
+    const raffle = await deployTestRaffle(harness.world, "NATIVE");
+    key = await harness.apiKey(await harness.world.merchant.getAddress());
+    contractId = await indexedRaffleId(harness, key, raffle.raffle);
+  });
+
+  afterAll(async () => {
+    for (const sibling of siblings) await sibling.close();
+    await freshDatabase?.drop();
+    await harness?.close();
+  });
+
+  const auth = (apiKey = key) => ({ Authorization: `Bearer ${apiKey}` });
+  const randomAccount = () => Wallet.createRandom().address;
+
+  async function sibling(overrides: Parameters<typeof startSiblingApp>[1]): Promise<SiblingApp> {
+    const started = await startSiblingApp(harness, overrides);
+    siblings.push(started);
+    return started;
+  }
+
+  describe("OpenAPI at /docs-json", () => {
+    let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+
+    beforeAll(async () => {
+      document = (await harness.http.get("/docs-json").expect(200)).body;
+    });
+
+    it("describes every property of every schema (a bare $ref is described by its target)", () => {
+      const undocumented = Object.entries(document.components.schemas).flatMap(([schema, { properties = {} }]) =>
+        Object.entries(properties)
+          .filter(([, property]) => !property.$ref && !property.description?.trim())
+          .map(([name]) => `${schema}.${name}`),
+      );
+      expect(undocumented).toEqual([]);
+      expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["RoundDto", "TicketSignatureDto", "ProblemDto"]));
+    });
+
+    it("describes every parameter and documents the four endpoints of spec 4", () => {
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+      expect(operations.map(({ method, path }) => `${method} ${path}`)).toEqual(
+        expect.arrayContaining(["get /claims", "get /raffle/contracts", "get /rounds/current", "post /raffle/ticket/sign"]),
+      );
+      const undocumented = operations.flatMap(({ path, op }) => (op.parameters ?? []).filter((p) => !p.description).map((p) => `${path}?${p.name}`));
+      expect(undocumented).toEqual([]);
+    });
+
+    it("marks every endpoint but /health and /ready as bearer-protected, with problem+json for 400 and 401", () => {
+      for (const [path, methods] of Object.entries(document.paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          if (path === "/health" || path === "/ready") {
+            expect({ path, security: op.security }).toEqual({ path, security: undefined });
+            continue;
+          }
+          expect({ path, method, security: op.security }).toEqual({ path, method, security: [{ bearer: [] }] });
+          for (const status of ["400", "401"]) {
+            expect(op.responses[status]?.content?.["application/problem+json"]?.schema).toEqual({ $ref: "#/components/schemas/ProblemDto" });
+          }
+        }
+      }
+    });
+
+    it("serves the interactive documentation at /docs", async () => {
+      const response = await harness.http.get("/docs").expect(200);
+      expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    });
+  });
+
+  describe("health and readiness", () => {
+    it("answers /health with ok", async () => {
+      expect((await harness.http.get("/health").expect(200)).body).toEqual({ status: "ok" });
+    });
+
+    it("answers /ready with the indexer's lag, within READY_MAX_LAG_BLOCKS", async () => {
+      const { body } = await harness.http.get("/ready").expect(200);
+      expect(body).toMatchObject({ status: "ready", database: "up", indexer: { leader: true } });
+      expect(body.indexer.lag).toBeGreaterThanOrEqual(0);
+      expect(body.indexer.lag).toBeLessThanOrEqual(harness.config.readyMaxLagBlocks);
+    });
+
+    it("answers 503 notReady with Retry-After for a replica whose database was never indexed", async () => {
+      freshDatabase = await createTestDatabase("operations_unindexed");
+      const replica = await sibling({ databaseUrl: freshDatabase.url });
+      const response = await replica.http.get("/ready");
+      expectProblem(response, 503, "notReady");
+      expect(response.headers["retry-after"]).toBe("1");
+      expect((await replica.http.get("/health")).status).toBe(200);
+    });
+  });
+
+  describe("request ids and structured logs", () => {
+    it("echoes a sane x-request-id and makes one up otherwise, on successes and errors alike", async () => {
+      const given = await harness.http.get("/health").set("x-request-id", "trace-42.a_b");
+      expect(given.headers["x-request-id"]).toBe("trace-42.a_b");
+      const unsafe = await harness.http.get("/raffle/contracts").set("x-request-id", "bad id\twith spaces");
+      expect(unsafe.status).toBe(401);
+      expect(unsafe.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      const none = await harness.http.get("/nope");
+      expect(none.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(none.headers["x-request-id"]).not.toBe(unsafe.headers["x-request-id"]);
+    });
+
+    it("logs one JSON line per request with its id, and never the API key or the signature", async () => {
+      const lines: string[] = [];
+      const previousLevel = process.env.LOG_LEVEL;
+      process.env.LOG_LEVEL = "info";
+      const write = jest.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+        lines.push(chunk.toString());
+        return true;
+      });
+      let signature: string;
+      try {
+        const response = await harness.http
+          .post("/raffle/ticket/sign")
+          .set(auth())
+          .set("x-request-id", "log-check-1")
+          .send({ account: randomAccount(), referrer: ZeroAddress, contractId })
+          .expect(200);
+        signature = response.body.signature;
+        await eventually(async () => expect(lines.some((line) => line.includes("log-check-1"))).toBe(true));
+      } finally {
+        write.mockRestore();
+        process.env.LOG_LEVEL = previousLevel;
+      }
+      const entries = lines.flatMap((line) => line.split("\n").filter(Boolean)).map((line) => JSON.parse(line));
+      const entry = entries.find((candidate) => candidate.requestId === "log-check-1");
+      expect(entry).toMatchObject({ level: "info", message: "request", method: "POST", path: "/raffle/ticket/sign", status: 200 });
+      expect(typeof entry.time).toBe("string");
+      expect(typeof entry.durationMs).toBe("number");
+      const secret = key.split("_").pop()!;
+      for (const line of lines) {
+        expect(line).not.toContain(secret);
+        expect(line).not.toContain(signature.slice(2));
+      }
+    });
+  });
+
+  describe("rate limits of POST /raffle/ticket/sign", () => {
+    it("limits signatures per account, across keys, with 429 tooManyRequests and Retry-After", async () => {
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1_000, signPerAccount: 2 } });
+      const account = randomAccount();
+      const sign = (apiKey: string, forAccount: string) =>
+        limited.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: forAccount, referrer: ZeroAddress, contractId });
+
+      for (let i = 0; i < 2; i += 1) expect((await sign(key, account)).status).toBe(200);
+      const refused = await sign(key, account);
+      expectProblem(refused, 429, "tooManyRequests");
+      const retryAfter = Number(refused.headers["retry-after"]);
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+
+      expectProblem(await sign(await harness.apiKey(await harness.world.merchant.getAddress()), account), 429, "tooManyRequests");
+      expect((await sign(key, randomAccount())).status).toBe(200);
+    });
+
+    it("limits signatures per API key, whatever the account", async () => {
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 2, signPerAccount: 1_000 } });
+      const ownKey = await harness.apiKey(await harness.world.merchant.getAddress());
+      const sign = (apiKey: string) =>
+        limited.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: randomAccount(), referrer: ZeroAddress, contractId });
+
+      for (let i = 0; i < 2; i += 1) expect((await sign(ownKey)).status).toBe(200);
+      const refused = await sign(ownKey);
+      expectProblem(refused, 429, "tooManyRequests");
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect((await sign(key)).status).toBe(200);
+    });
+
+    it("does not limit the other endpoints", async () => {
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1, signPerAccount: 1 } });
+      for (let i = 0; i < 5; i += 1) await limited.http.get("/rounds/current").query({ contractId }).set(auth()).expect(200);
+    });
+  });
+});

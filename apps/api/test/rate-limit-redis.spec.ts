@@ -1,0 +1,71 @@
+import { randomInt } from "node:crypto";
+import Redis from "ioredis";
+import { Wallet } from "ethers";
+
+import { ApiProblem } from "../src/common/problem";
+import { RateLimiter } from "../src/services/rate-limiter";
+
+const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+const LIMITS = { windowSeconds: 30, signPerKey: 3, signPerAccount: 2, redisUrl: REDIS_URL };
+
+/** With REDIS_URL, every API replica counts in the same Redis: two limiters here stand for two replicas. */
+describe("RateLimiter on Redis", () => {
+  const limiters: RateLimiter[] = [];
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+
+  afterAll(async () => {
+    for (const limiter of limiters) await limiter.close();
+    await redis.quit();
+  });
+
+  function replica(): RateLimiter {
+    const limiter = RateLimiter.create(LIMITS);
+    limiters.push(limiter);
+    return limiter;
+  }
+
+  // A key id and accounts no other run uses, so reruns and parallel runs never share counters.
+  const uniqueKeyId = () => randomInt(1_000_000_000, 2 ** 47);
+
+  it("answers the very first request, sent while the connection is still opening", async () => {
+    await expect(replica().checkSign(uniqueKeyId(), Wallet.createRandom().address)).resolves.toEqual({ allowed: true, retryAfterSeconds: 0 });
+  });
+
+  it("shares the per-account count between replicas, and the refusal carries the window's remaining seconds", async () => {
+    const [first, second] = [replica(), replica()];
+    const account = Wallet.createRandom().address;
+    expect((await first.checkSign(uniqueKeyId(), account)).allowed).toBe(true);
+    expect((await second.checkSign(uniqueKeyId(), account.toLowerCase())).allowed).toBe(true);
+    const refused = await first.checkSign(uniqueKeyId(), account);
+    expect(refused).toMatchObject({ allowed: false, scope: "account" });
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(LIMITS.windowSeconds);
+  });
+
+  it("shares the per-key count between replicas", async () => {
+    const [first, second] = [replica(), replica()];
+    const keyId = uniqueKeyId();
+    for (const limiter of [first, second, first]) expect((await limiter.checkSign(keyId, Wallet.createRandom().address)).allowed).toBe(true);
+    expect(await second.checkSign(keyId, Wallet.createRandom().address)).toMatchObject({ allowed: false, scope: "key" });
+  });
+
+  it("lets its counters expire with the window", async () => {
+    const keyId = uniqueKeyId();
+    await replica().checkSign(keyId, Wallet.createRandom().address);
+    const ttl = await redis.ttl(`raffle:ratelimit:sign:key:${keyId}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(LIMITS.windowSeconds);
+  });
+
+  it("fails fast with 503 serviceUnavailable, not a 500, when Redis is unreachable", async () => {
+    const unreachable = RateLimiter.create({ ...LIMITS, redisUrl: "redis://127.0.0.1:1" });
+    const started = Date.now();
+    const error = await unreachable.checkSign(uniqueKeyId(), Wallet.createRandom().address).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiProblem);
+    expect(error).toMatchObject({ statusCode: 503, code: "serviceUnavailable", headers: { "Retry-After": "1" } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await unreachable.close();
+    // ioredis destroys a never-connected socket on a 2 s timer of its own; let it run so Jest exits cleanly.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+  });
+});

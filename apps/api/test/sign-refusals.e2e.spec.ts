@@ -1,0 +1,104 @@
+import { Wallet, ZeroAddress } from "ethers";
+import type { DataSource } from "typeorm";
+import { Raffle__factory, buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
+
+import { DATA_SOURCE } from "../src/services/tokens";
+import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { indexedRaffleId } from "./support/indexed-raffle";
+import { expectProblem } from "./support/problem";
+
+/** POST /raffle/ticket/sign refuses every purchase that would fail on-chain, with a 4xx code, and records nothing. */
+describe("refusals of the sign endpoint", () => {
+  let harness: ApiHarness;
+  let key: string;
+  let dataSource: DataSource;
+  type Case = "paused" | "full" | "ended" | "inactive";
+  const raffles = {} as Record<Case, { deployed: TestRaffle; id: number }>;
+
+  beforeAll(async () => {
+    harness = await startApiHarness("sign_refusals");
+    key = await harness.apiKey(await harness.world.merchant.getAddress());
+    dataSource = harness.app.get(DATA_SOURCE);
+    for (const name of ["paused", "full", "ended", "inactive"] as const) {
+      const deployed = await deployTestRaffle(harness.world, "NATIVE", name === "full" ? 1n : 100n);
+      raffles[name] = { deployed, id: await indexedRaffleId(harness, key, deployed.raffle) };
+    }
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  const auth = (apiKey = key) => ({ Authorization: `Bearer ${apiKey}` });
+  const player = () => harness.world.players[0].getAddress();
+
+  async function sign(contractId: number, apiKey = key) {
+    return harness.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: await player(), referrer: ZeroAddress, contractId });
+  }
+
+  const vouchersOf = (contractId: number) => dataSource.getRepository(TicketVoucherEntity).countBy({ contractId });
+
+  it("refuses a paused raffle with 409 contractPaused, records no voucher, and signs again once unpaused", async () => {
+    const { deployed, id } = raffles.paused;
+    await sign(id).then((response) => expect(response.status).toBe(200));
+    expect(await vouchersOf(id)).toBe(1);
+
+    const onChain = Raffle__factory.connect(deployed.raffle, harness.world.merchant);
+    await (await onChain.pause()).wait();
+    await eventually(async () => {
+      const { body } = await harness.http.get("/raffle/contracts").set(auth()).expect(200);
+      expect(body.rows.find((row: { id: number }) => row.id === id).isPaused).toBe(true);
+    });
+    expectProblem(await sign(id), 409, "contractPaused");
+    expect(await vouchersOf(id)).toBe(1);
+
+    await (await onChain.unpause()).wait();
+    await eventually(async () => expect((await sign(id)).status).toBe(200));
+  });
+
+  it("refuses a round that sold all its tickets with 409 roundFull", async () => {
+    const { deployed, id } = raffles.full;
+    const round = (await harness.http.get("/rounds/current").query({ contractId: id }).set(auth()).expect(200)).body;
+    expect(round).toMatchObject({ maxTickets: 1, ticketCount: 0 });
+    await sign(id).then((response) => expect(response.status).toBe(200));
+
+    await buyTicket(harness.world, deployed, harness.world.players[1], BigInt(round.id));
+    await eventually(async () => {
+      const { body } = await harness.http.get("/rounds/current").query({ contractId: id }).set(auth()).expect(200);
+      expect(body.ticketCount).toBe(1);
+    });
+    expectProblem(await sign(id), 409, "roundFull");
+    expect(await vouchersOf(id)).toBe(1);
+  });
+
+  it("refuses an ended round with 409 roundEnded, while GET /rounds/current answers 404 roundNotFound", async () => {
+    const { deployed, id } = raffles.ended;
+    await sign(id).then((response) => expect(response.status).toBe(200));
+
+    await (await Raffle__factory.connect(deployed.raffle, harness.world.merchant).endRound()).wait();
+    await eventually(async () => {
+      expectProblem(await harness.http.get("/rounds/current").query({ contractId: id }).set(auth()), 404, "roundNotFound");
+    });
+    expectProblem(await sign(id), 409, "roundEnded");
+    expect(await vouchersOf(id)).toBe(1);
+  });
+
+  it("refuses a raffle that is not ACTIVE with 409 contractInactive and leaves it out of the list", async () => {
+    const { id } = raffles.inactive;
+    await dataSource.getRepository(ContractEntity).update({ id }, { contractStatus: ContractStatus.INACTIVE });
+
+    expectProblem(await sign(id), 409, "contractInactive");
+    const { body } = await harness.http.get("/raffle/contracts").query({ take: 100 }).set(auth()).expect(200);
+    expect(body.rows.map((row: { id: number }) => row.id)).not.toContain(id);
+    expect(body.count).toBe(body.rows.length);
+    expect(await vouchersOf(id)).toBe(0);
+  });
+
+  it("answers 404 contractNotFound for another merchant's raffle and for an unknown id, never 403", async () => {
+    const strangerKey = await harness.apiKey(Wallet.createRandom().address);
+    const { id } = raffles.full;
+    expectProblem(await sign(id, strangerKey), 404, "contractNotFound");
+    expectProblem(await sign(2_147_483_647), 404, "contractNotFound");
+  });
+});

@@ -1,0 +1,163 @@
+import { gzipSync } from "node:zlib";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { expectProblem, fieldsOf } from "./support/problem";
+
+/** Hardhat account 5, EIP-55 checksummed, and the same address with one letter's case flipped (bad checksum). */
+const ADDRESS = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+const BAD_CHECKSUM = ADDRESS.replace("D1a", "d1a");
+
+interface QueryCase {
+  query: string;
+  fields: string[];
+}
+
+/** Pagination rules (skip >= 0, take 1..100, decimal integers only), checked on every list endpoint. */
+function paginationCases(base: string): QueryCase[] {
+  const prefix = base ? `${base}&` : "";
+  return [
+    { query: `${prefix}skip=-1`, fields: ["skip"] },
+    { query: `${prefix}skip=abc`, fields: ["skip"] },
+    { query: `${prefix}skip=1e3`, fields: ["skip"] },
+    { query: `${prefix}skip=0x10`, fields: ["skip"] },
+    { query: `${prefix}skip=%207`, fields: ["skip"] },
+    { query: `${prefix}take=0`, fields: ["take"] },
+    { query: `${prefix}take=101`, fields: ["take"] },
+    { query: `${prefix}take=2.5`, fields: ["take"] },
+    { query: `${prefix}take=1&take=2`, fields: ["take"] },
+    { query: `${prefix}limit=5`, fields: ["limit"] },
+  ];
+}
+
+const QUERY_CASES: Record<string, QueryCase[]> = {
+  "/raffle/contracts": [
+    ...paginationCases(""),
+    { query: "chainId=abc", fields: ["chainId"] },
+    { query: "chainId=0", fields: ["chainId"] },
+    // Beyond PostgreSQL's integer: once a 500 from the database.
+    { query: "chainId=2147483648", fields: ["chainId"] },
+    { query: "chainId=99999999999999999999", fields: ["chainId"] },
+    { query: "chainId=1&chainId=2", fields: ["chainId"] },
+    { query: "skip=-1&take=0&chainId=x&foo=1", fields: ["chainId", "foo", "skip", "take"] },
+  ],
+  "/rounds/current": [
+    { query: "", fields: ["contractId"] },
+    { query: "contractId=abc", fields: ["contractId"] },
+    { query: "contractId=0", fields: ["contractId"] },
+    { query: "contractId=-3", fields: ["contractId"] },
+    { query: "contractId=1.5", fields: ["contractId"] },
+    { query: "contractId=2147483648", fields: ["contractId"] },
+    { query: "contractId=1&contractId=2", fields: ["contractId"] },
+    { query: "contractId=1&skip=0", fields: ["skip"] },
+  ],
+  "/claims": [
+    ...paginationCases(`account=${ADDRESS}`),
+    { query: "", fields: ["account"] },
+    { query: "account=0x1234", fields: ["account"] },
+    { query: "account=hello", fields: ["account"] },
+    { query: "account=%E0%A4%A", fields: ["account"] },
+    { query: `account=${BAD_CHECKSUM}`, fields: ["account"] },
+    { query: `account=${ADDRESS.slice(2)}`, fields: ["account"] },
+    { query: `account=${ADDRESS}&account=${ADDRESS}`, fields: ["account"] },
+    { query: `account=${ADDRESS}&claimStatus=BOGUS`, fields: ["claimStatus"] },
+    { query: `account=${ADDRESS}&chainId=1`, fields: ["chainId"] },
+    { query: "account=x&skip=-1&take=500", fields: ["account", "skip", "take"] },
+  ],
+};
+
+const BODY_CASES: Array<{ name: string; body: unknown; fields: string[] }> = [
+  { name: "an empty object", body: {}, fields: ["account", "contractId"] },
+  { name: "a short account", body: { account: "0x1234", contractId: 1 }, fields: ["account"] },
+  { name: "a badly checksummed account", body: { account: BAD_CHECKSUM, contractId: 1 }, fields: ["account"] },
+  { name: "a bad referrer", body: { account: ADDRESS, referrer: "nope", contractId: 1 }, fields: ["referrer"] },
+  { name: "a string contractId", body: { account: ADDRESS, contractId: "1" }, fields: ["contractId"] },
+  { name: "a fractional contractId", body: { account: ADDRESS, contractId: 1.5 }, fields: ["contractId"] },
+  { name: "contractId 0", body: { account: ADDRESS, contractId: 0 }, fields: ["contractId"] },
+  { name: "a negative contractId", body: { account: ADDRESS, contractId: -1 }, fields: ["contractId"] },
+  { name: "a contractId beyond int4", body: { account: ADDRESS, contractId: 2_147_483_648 }, fields: ["contractId"] },
+  { name: "a null contractId", body: { account: ADDRESS, contractId: null }, fields: ["contractId"] },
+  { name: "arrays for scalars", body: { account: [ADDRESS], contractId: [1] }, fields: ["account", "contractId"] },
+  { name: "an object for the account", body: { account: { value: ADDRESS }, contractId: 1 }, fields: ["account"] },
+  { name: "an unknown field", body: { account: ADDRESS, contractId: 1, amount: 5 }, fields: ["amount"] },
+  { name: "every field bad", body: { account: 12, referrer: 3, contractId: "x", extra: true }, fields: ["account", "contractId", "extra", "referrer"] },
+];
+
+describe("request validation: 400 problem+json naming each bad field", () => {
+  let harness: ApiHarness;
+  let key: string;
+
+  beforeAll(async () => {
+    harness = await startApiHarness("validation");
+    key = await harness.apiKey(await harness.world.merchant.getAddress());
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  const auth = () => ({ Authorization: `Bearer ${key}` });
+
+  for (const [path, cases] of Object.entries(QUERY_CASES)) {
+    describe(`GET ${path}`, () => {
+      it.each(cases)("?$query names $fields", async ({ query, fields }) => {
+        const response = await harness.http.get(query ? `${path}?${query}` : path).set(auth());
+        const body = expectProblem(response, 400, "validationFailed");
+        expect(fieldsOf(body)).toEqual([...fields].sort());
+      });
+    });
+  }
+
+  describe("POST /raffle/ticket/sign", () => {
+    it.each(BODY_CASES)("$name names $fields", async ({ body, fields }) => {
+      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).send(body as object);
+      const problem = expectProblem(response, 400, "validationFailed");
+      expect(fieldsOf(problem)).toEqual([...fields].sort());
+    });
+
+    it("refuses a JSON array instead of an object", async () => {
+      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).send([{ account: ADDRESS, contractId: 1 }]);
+      expect(fieldsOf(expectProblem(response, 400, "validationFailed"))).toEqual(expect.arrayContaining(["account", "contractId"]));
+    });
+
+    it.each(["{", "{'account': 1}", "null", '"text"', "42"])("answers %j with 400 invalidJson", async (raw) => {
+      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).set("Content-Type", "application/json").send(raw);
+      expectProblem(response, 400, "invalidJson");
+    });
+
+    it("answers a body over 16 kB with 413 payloadTooLarge", async () => {
+      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).send({ account: ADDRESS, contractId: 1, pad: "x".repeat(17_000) });
+      expectProblem(response, 413, "payloadTooLarge");
+    });
+
+    it("answers a gzip body over 16 kB once inflated with 413 payloadTooLarge", async () => {
+      const inflated = JSON.stringify({ account: ADDRESS, contractId: 1, pad: "x".repeat(40_000) });
+      const response = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth())
+        .set("Content-Type", "application/json")
+        .set("Content-Encoding", "gzip")
+        .serialize((bytes: Buffer) => bytes as unknown as string) // send the bytes as they are, not as JSON
+        .send(gzipSync(inflated));
+      expectProblem(response, 413, "payloadTooLarge");
+    });
+
+    it("answers a body that is not the gzip it claims with 400, not 500", async () => {
+      const response = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth())
+        .set("Content-Type", "application/json")
+        .set("Content-Encoding", "gzip")
+        .send("{}");
+      expectProblem(response, 400, "badRequest");
+    });
+
+    it("answers an unsupported charset with 415 unsupportedMediaType", async () => {
+      const response = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth())
+        .set("Content-Type", "application/json; charset=latin-9")
+        .send(JSON.stringify({ account: ADDRESS, contractId: 1 }));
+      expectProblem(response, 415, "unsupportedMediaType");
+    });
+  });
+});
