@@ -118,6 +118,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       readyMaxLagBlocks: 10,
       rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600 },
       apiKeyCacheSeconds: 5,
+      readCacheMs: 200,
     };
     const app = await createApp(config);
     await app.listen(options.apiPort, "127.0.0.1");

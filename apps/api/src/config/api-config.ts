@@ -24,6 +24,8 @@ export interface ApiConfig {
   rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string };
   /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
   apiKeyCacheSeconds: number;
+  /** Milliseconds hot reads (contracts, rounds) are cached; keep it at or below the indexer's poll interval. */
+  readCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,5 +88,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       redisUrl: env.REDIS_URL || undefined,
     },
     apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
+    readCacheMs: integer(env, "READ_CACHE_MS", 200),
   };
 }

@@ -8,6 +8,7 @@ import type { ApiConfig } from "../config/api-config";
 import { IndexerRunner } from "./indexer-runner.service";
 import { RateLimiter } from "./rate-limiter";
 import { API_CONFIG, CHAIN_PROVIDER, DATA_SOURCE } from "./tokens";
+import { VoucherLog } from "./voucher-log";
 
 class InfrastructureLifecycle implements OnApplicationShutdown {
   constructor(
@@ -42,9 +43,10 @@ export class InfrastructureModule {
         },
         { provide: RateLimiter, useFactory: () => RateLimiter.create(config.rateLimit) },
         IndexerRunner,
+        VoucherLog,
         InfrastructureLifecycle,
       ],
-      exports: [API_CONFIG, DATA_SOURCE, CHAIN_PROVIDER, FastVoucherSigner, RateLimiter, IndexerRunner],
+      exports: [API_CONFIG, DATA_SOURCE, CHAIN_PROVIDER, FastVoucherSigner, RateLimiter, IndexerRunner, VoucherLog],
     };
   }
 }

@@ -4,7 +4,6 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swa
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
-import { toContractWithMerchantDto } from "../../common/dto/contract.dto";
 import { RaffleContractListDto, RaffleContractsQuery } from "./raffle-contracts.dto";
 import { RaffleContractsService } from "./raffle-contracts.service";
 
@@ -18,8 +17,7 @@ export class RaffleContractsController {
   @Get()
   @ApiOperation({ summary: "The caller's active raffle contracts, optionally on one chain." })
   @ApiOkResponse({ type: RaffleContractListDto })
-  async list(@CurrentCaller() caller: Caller, @Query() query: RaffleContractsQuery): Promise<RaffleContractListDto> {
-    const [rows, count] = await this.contracts.list(caller.merchantId, query.chainId, query.skip, query.take);
-    return { rows: rows.map(toContractWithMerchantDto), count };
+  list(@CurrentCaller() caller: Caller, @Query() query: RaffleContractsQuery): Promise<RaffleContractListDto> {
+    return this.contracts.list(caller.merchantId, query.chainId, query.skip, query.take);
   }
 }

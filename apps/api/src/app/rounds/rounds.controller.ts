@@ -5,7 +5,7 @@ import { IsInt, Max, Min } from "class-validator";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
-import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
+import { RoundDto } from "../../common/dto/round.dto";
 import { ToInteger } from "../../common/validators";
 import { RoundsService } from "./rounds.service";
 
@@ -30,6 +30,6 @@ export class RoundsController {
   @ApiOkResponse({ type: RoundDto })
   @ApiProblemResponses({ 404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no active round)." })
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
-    return toRoundDto(await this.rounds.current(caller.merchantId, query.contractId));
+    return this.rounds.current(caller.merchantId, query.contractId);
   }
 }

@@ -1,15 +1,14 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress, getAddress } from "ethers";
-import type { DataSource } from "typeorm";
 import { FastVoucherSigner, NonceSequence, buildPurchaseArgs, type AssetStruct } from "@raffle/chain";
-import { ContractStatus, TicketVoucherEntity } from "@raffle/db";
+import { ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
 import { RateLimiter } from "../../services/rate-limiter";
-import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import { API_CONFIG } from "../../services/tokens";
+import { VoucherLog } from "../../services/voucher-log";
 import type { Caller } from "../auth/api-key.service";
-import { toRoundDto } from "../../common/dto/round.dto";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
 import { RoundsService } from "../rounds/rounds.service";
 import type { AssetDto, SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
@@ -28,7 +27,7 @@ export class TicketSignService {
 
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly voucherLog: VoucherLog,
     private readonly signer: FastVoucherSigner,
     private readonly rateLimiter: RateLimiter,
     private readonly contracts: RaffleContractsService,
@@ -46,18 +45,19 @@ export class TicketSignService {
     if (!raffle) throw problems.contractNotFound(body.contractId);
     if (raffle.contractStatus !== ContractStatus.ACTIVE) throw problems.contractInactive(body.contractId);
     if (raffle.isPaused) throw problems.contractPaused(body.contractId);
-    const round = await this.rounds.latest(raffle.id, false);
-    if (!round) throw problems.roundNotFound(body.contractId);
+    const latest = await this.rounds.latest(raffle.id);
+    if (!latest) throw problems.roundNotFound(body.contractId);
+    const round = latest.entity;
     if (round.endTimestamp !== null) throw problems.roundEnded(body.contractId);
     if (round.maxTickets > 0 && round.ticketCount >= round.maxTickets) throw problems.roundFull(body.contractId, round.maxTickets);
 
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.signatureTtlSeconds;
     const nonce = this.nonces.take();
     // The same mapping a client uses (spec 4.5), so what we sign is exactly what the buyer will send.
-    const args = buildPurchaseArgs(toRoundDto(round), { nonce, expiresAt, signature: "0x" }, referrer);
+    const args = buildPurchaseArgs(latest.dto, { nonce, expiresAt, signature: "0x" }, referrer);
     const signature = this.signer.sign({ account, params: args.params, item: args.item, price: args.price });
 
-    await this.dataSource.getRepository(TicketVoucherEntity).insert({
+    await this.voucherLog.record({
       nonce,
       account,
       referrer,
