@@ -1,0 +1,115 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { inspect } from "node:util";
+import { Wallet, encryptKeystoreJsonSync } from "ethers";
+import { LOCAL_DEV_KEYS } from "@raffle/chain";
+
+import { LogCapture } from "../test/support/log-capture";
+import { ConfigError, loadWorkerConfig } from "./config";
+import { WorkerLogger } from "./logger";
+
+const KEY = LOCAL_DEV_KEYS.demoMerchant;
+const base = { API_KEY: "rk_abc", MERCHANT_PRIVATE_KEY: KEY };
+
+describe("loadWorkerConfig", () => {
+  it("has local defaults", () => {
+    const config = loadWorkerConfig(base);
+    expect(config).toMatchObject({
+      apiUrl: "http://127.0.0.1:3000",
+      apiKey: "rk_abc",
+      chainId: 31337,
+      rpcUrl: "http://127.0.0.1:8545",
+      confirmations: 1,
+      refreshIntervalMs: 60_000,
+      healthPort: 8081,
+      fees: { maxFeePerGas: 500_000_000_000n, bumpPercent: 25, receiptTimeoutMs: 60_000 },
+      permanentFailureRefreshes: 60,
+      scheduleTimeZone: "UTC",
+    });
+    expect(config.merchantKey.reveal()).toBe(KEY);
+  });
+
+  it("reads every setting from the environment", () => {
+    const config = loadWorkerConfig({
+      ...base,
+      API_URL: "https://api.example.com/",
+      CHAIN_ID: "137",
+      RPC_URL: "https://rpc.example.com",
+      CONFIRMATIONS: "3",
+      REFRESH_INTERVAL_SECONDS: "15",
+      HEALTH_PORT: "0",
+      MAX_FEE_PER_GAS_GWEI: "1.5",
+      FEE_BUMP_PERCENT: "12.5",
+      TX_RECEIPT_TIMEOUT_SECONDS: "30",
+      PERMANENT_FAILURE_RETRY_REFRESHES: "5",
+      SCHEDULE_TIMEZONE: "Europe/Paris",
+      API_RETRY_MAX_DELAY_SECONDS: "10",
+    });
+    expect(config).toMatchObject({
+      apiUrl: "https://api.example.com",
+      chainId: 137,
+      confirmations: 3,
+      refreshIntervalMs: 15_000,
+      healthPort: 0,
+      fees: { maxFeePerGas: 1_500_000_000n, bumpPercent: 12.5, receiptTimeoutMs: 30_000 },
+      permanentFailureRefreshes: 5,
+      scheduleTimeZone: "Europe/Paris",
+      apiRetry: { maxDelayMs: 10_000 },
+    });
+  });
+
+  it("defaults to 2 confirmations off the local chain", () => {
+    expect(loadWorkerConfig({ ...base, CHAIN_ID: "1" }).confirmations).toBe(2);
+  });
+
+  it.each([
+    [{ API_KEY: "" }, "API_KEY is required"],
+    [{ MERCHANT_PRIVATE_KEY: "" }, "MERCHANT_PRIVATE_KEY or MERCHANT_KEYSTORE_FILE"],
+    [{ MERCHANT_PRIVATE_KEY: "0x1234" }, "MERCHANT_PRIVATE_KEY is not a valid private key"],
+    [{ FEE_BUMP_PERCENT: "10" }, "FEE_BUMP_PERCENT must be a number >= 12.5"],
+    [{ CONFIRMATIONS: "0" }, "CONFIRMATIONS must be an integer >= 1"],
+    [{ REFRESH_INTERVAL_SECONDS: "soon" }, "REFRESH_INTERVAL_SECONDS must be an integer"],
+    [{ MERCHANT_PRIVATE_KEY: "", MERCHANT_KEYSTORE_FILE: "/nowhere" }, "needs MERCHANT_KEYSTORE_PASSWORD_FILE"],
+  ])("refuses %p", (overrides, message) => {
+    expect(() => loadWorkerConfig({ ...base, ...overrides })).toThrow(ConfigError);
+    expect(() => loadWorkerConfig({ ...base, ...overrides })).toThrow(message);
+  });
+
+  describe("with an encrypted keystore", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "merchant-keystore-"));
+    const keystoreFile = path.join(dir, "merchant.json");
+    const passwordFile = path.join(dir, "password.txt");
+    const wallet = new Wallet(KEY);
+    fs.writeFileSync(keystoreFile, encryptKeystoreJsonSync({ address: wallet.address, privateKey: KEY }, "s3cret", { scrypt: { N: 1 << 10 } }));
+    fs.writeFileSync(passwordFile, "s3cret\n");
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it("decrypts it with the password file", () => {
+      const config = loadWorkerConfig({ API_KEY: "rk_abc", MERCHANT_KEYSTORE_FILE: keystoreFile, MERCHANT_KEYSTORE_PASSWORD_FILE: passwordFile });
+      expect(config.merchantKey.reveal()).toBe(KEY);
+    });
+
+    it("says so when the password is wrong", () => {
+      fs.writeFileSync(path.join(dir, "wrong.txt"), "nope");
+      expect(() =>
+        loadWorkerConfig({ API_KEY: "rk_abc", MERCHANT_KEYSTORE_FILE: keystoreFile, MERCHANT_KEYSTORE_PASSWORD_FILE: path.join(dir, "wrong.txt") }),
+      ).toThrow("cannot decrypt MERCHANT_KEYSTORE_FILE");
+    });
+  });
+
+  it("never shows the key: not in JSON, not when inspected, not in a log line", () => {
+    const config = loadWorkerConfig(base);
+    const bare = KEY.slice(2);
+    expect(JSON.stringify(config, (_key, value) => (typeof value === "bigint" ? value.toString() : value))).not.toContain(bare);
+    expect(inspect(config, { depth: 10 })).not.toContain(bare);
+    expect(`${config.merchantKey}`).toBe("[redacted]");
+
+    const logs = new LogCapture();
+    const logger = new WorkerLogger({ sink: logs.sink, secrets: [config.merchantKey.reveal()] });
+    logger.error("oops", { detail: `signing with ${KEY.toUpperCase().replace("0X", "0x")} failed`, nested: { key: bare } });
+    const line = JSON.stringify(logs.lines);
+    expect(line.toLowerCase()).not.toContain(bare);
+    expect(line).toContain("[redacted]");
+  });
+});

@@ -1,0 +1,60 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+
+import type { RaffleRunRecord } from "./run-status";
+
+export interface HealthReport {
+  status: "ok" | "degraded";
+  chainId: number;
+  merchant: string;
+  startedAt: string;
+  lastRefresh?: { time: string; ok: boolean; raffles?: number; error?: string };
+  raffles: RaffleRunRecord[];
+}
+
+const UNHEALTHY: ReadonlySet<string> = new Set(["failed", "failedPermanently", "invalidSchedule"]);
+
+/** `degraded` when the last list refresh failed or any raffle's last run did not succeed. */
+export function overallStatus(raffles: RaffleRunRecord[], lastRefresh?: HealthReport["lastRefresh"]): HealthReport["status"] {
+  if (lastRefresh && !lastRefresh.ok) return "degraded";
+  return raffles.some((raffle) => UNHEALTHY.has(raffle.status)) ? "degraded" : "ok";
+}
+
+/**
+ * `GET /health`: the worker answers (always 200, so a misconfigured raffle never gets the process restarted) with
+ * the last run of every raffle. Plain node:http: one route needs no framework.
+ */
+export class HealthServer {
+  private server?: http.Server;
+
+  constructor(
+    private readonly report: () => HealthReport,
+    private readonly port: number,
+    private readonly host = "0.0.0.0",
+  ) {}
+
+  /** Starts listening and resolves with the bound port (useful with port 0). */
+  listen(): Promise<number> {
+    const server = http.createServer((request, response) => {
+      const path = (request.url ?? "/").split("?")[0];
+      if (request.method !== "GET" || path !== "/health") {
+        response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ code: "notFound" }));
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(this.report()));
+    });
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.port, this.host, () => resolve((server.address() as AddressInfo).port));
+    });
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server?.listening) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,247 @@
+import { Transaction, isError, type JsonRpcProvider, type TransactionReceipt, type Wallet } from "ethers";
+
+import { sleep } from "./backoff";
+import type { FeeSettings } from "./config";
+import { NonceTakenError, TransactionRevertedError } from "./errors";
+import { errorMessage, type WorkerLogger } from "./logger";
+import type { SentTransaction } from "./rotation";
+
+/** One contract call to send. */
+export interface TxIntent {
+  to: string;
+  data: string;
+  /** Function name, for the logs. */
+  label: string;
+}
+
+/** EIP-1559 fees (on a chain without them, `maxFeePerGas` is the legacy gas price). */
+export interface Fees {
+  eip1559: boolean;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface TxSenderOptions {
+  chainId: number;
+  confirmations: number;
+  fees: FeeSettings;
+  pollMs: number;
+}
+
+/** Nodes refuse a replacement that raises the fee by less than this (geth 10 %, others 12.5 %): 1/8. */
+const MIN_REPLACEMENT_BUMP_BPS = 1_250n;
+const GAS_LIMIT_MARGIN_PERCENT = 20n;
+const MAX_NONCE_RETRIES = 3;
+
+/**
+ * One nonce counter per wallet. Taking a nonce and broadcasting with it happen under one lock, so concurrent
+ * rotations of several raffles never share a nonce and their transactions reach the node in nonce order (a node
+ * that mines on each transaction refuses a nonce gap). The count starts from, and after any failed broadcast
+ * re-syncs to, the node's "pending" transaction count.
+ */
+export class NonceManager {
+  private next?: number;
+  private lock: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly wallet: Wallet) {}
+
+  /** Runs `broadcast` with the next nonce; the nonce counts as used only if it succeeds. */
+  withNextNonce<T>(broadcast: (nonce: number) => Promise<T>): Promise<T> {
+    const run = this.lock.then(async () => {
+      this.next ??= await this.wallet.provider!.getTransactionCount(this.wallet.address, "pending");
+      try {
+        const result = await broadcast(this.next);
+        this.next += 1;
+        return result;
+      } catch (error) {
+        this.next = undefined;
+        throw error;
+      }
+    });
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  resync(): void {
+    this.next = undefined;
+  }
+}
+
+/** The node refused the nonce as used already, or as leaving a gap: re-sync and try again. */
+function isNonceConflict(error: unknown): boolean {
+  return isError(error, "NONCE_EXPIRED") || /nonce too (low|high)/i.test(errorMessage(error));
+}
+
+export function bumpFee(value: bigint, percent: number): bigint {
+  const bps = BigInt(Math.round(percent * 100));
+  return (value * (10_000n + bps) + 9_999n) / 10_000n;
+}
+
+/**
+ * Sends a call from the merchant wallet and waits for its receipt with the configured confirmations. A transaction
+ * without a receipt after `receiptTimeoutMs` is replaced (same nonce) with fees raised by `bumpPercent`, never
+ * above `maxFeePerGas`. Gas is estimated before each first send, which also simulates the call once more.
+ */
+export class TxSender {
+  private readonly nonces: NonceManager;
+
+  constructor(
+    private readonly wallet: Wallet,
+    private readonly options: TxSenderOptions,
+  ) {
+    this.nonces = new NonceManager(wallet);
+  }
+
+  async send(intent: TxIntent, log: WorkerLogger): Promise<SentTransaction> {
+    for (let attempt = 1; ; attempt += 1) {
+      const estimate = await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data });
+      const gasLimit = estimate + (estimate * GAS_LIMIT_MARGIN_PERCENT) / 100n;
+      const fees = await this.marketFees();
+      let sent: { nonce: number; hash: string };
+      try {
+        sent = await this.nonces.withNextNonce(async (nonce) => ({ nonce, hash: await this.broadcast(intent, nonce, gasLimit, fees) }));
+      } catch (error) {
+        if (isNonceConflict(error) && attempt < MAX_NONCE_RETRIES) {
+          log.warn("nonce refused by the node; re-synced from its pending count", { call: intent.label, error: errorMessage(error) });
+          continue;
+        }
+        throw error;
+      }
+      const { nonce, hash } = sent;
+      log.info("transaction sent", { call: intent.label, txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas });
+      try {
+        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log);
+      } catch (error) {
+        // The nonce may now be used or free in ways the counter does not know: ask the node again next time.
+        this.nonces.resync();
+        throw error;
+      }
+    }
+  }
+
+  /** The node's current fee suggestion, clamped to the cap. */
+  async marketFees(): Promise<Fees> {
+    const data = await this.provider.getFeeData();
+    const cap = this.options.fees.maxFeePerGas;
+    if (data.maxFeePerGas !== null && data.maxPriorityFeePerGas !== null) {
+      const maxFeePerGas = min(data.maxFeePerGas, cap);
+      return { eip1559: true, maxFeePerGas, maxPriorityFeePerGas: min(data.maxPriorityFeePerGas, maxFeePerGas) };
+    }
+    if (data.gasPrice === null) throw new Error("the node reports no fee data");
+    const gasPrice = min(data.gasPrice, cap);
+    return { eip1559: false, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice };
+  }
+
+  /** Fees for a replacement: the old ones raised by `bumpPercent` (or the market, if higher), capped; undefined at the cap. */
+  async replacementFees(previous: Fees): Promise<Fees | undefined> {
+    const { bumpPercent, maxFeePerGas: cap } = this.options.fees;
+    const market = await this.marketFees();
+    const maxFeePerGas = min(max(bumpFee(previous.maxFeePerGas, bumpPercent), market.maxFeePerGas), cap);
+    const maxPriorityFeePerGas = min(max(bumpFee(previous.maxPriorityFeePerGas, bumpPercent), market.maxPriorityFeePerGas), maxFeePerGas);
+    const enough = (next: bigint, old: bigint) => next * 10_000n >= old * (10_000n + MIN_REPLACEMENT_BUMP_BPS);
+    if (!enough(maxFeePerGas, previous.maxFeePerGas) || (previous.eip1559 && !enough(maxPriorityFeePerGas, previous.maxPriorityFeePerGas))) {
+      return undefined;
+    }
+    return { eip1559: previous.eip1559, maxFeePerGas, maxPriorityFeePerGas };
+  }
+
+  private get provider(): JsonRpcProvider {
+    return this.wallet.provider as JsonRpcProvider;
+  }
+
+  private async broadcast(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<string> {
+    const feeFields = fees.eip1559
+      ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+      : { type: 0, gasPrice: fees.maxFeePerGas };
+    const signed = await this.wallet.signTransaction({
+      ...feeFields,
+      chainId: this.options.chainId,
+      nonce,
+      to: intent.to,
+      data: intent.data,
+      gasLimit,
+      value: 0n,
+    });
+    const hash = Transaction.from(signed).hash!;
+    try {
+      await this.provider.broadcastTransaction(signed);
+    } catch (error) {
+      // The very same signed transaction is already in the pool (sent by us before, or by a twin instance).
+      if (!/already known|known transaction/i.test(errorMessage(error))) throw error;
+    }
+    return hash;
+  }
+
+  private async awaitReceipt(
+    intent: TxIntent,
+    pending: { nonce: number; gasLimit: bigint; fees: Fees; hashes: string[] },
+    log: WorkerLogger,
+  ): Promise<SentTransaction> {
+    const timeoutMs = this.options.fees.receiptTimeoutMs;
+    const capReachedLogged = { value: false };
+    let deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const receipt = await this.findReceipt(pending.hashes);
+      if (receipt) {
+        if (receipt.status === 0) throw new TransactionRevertedError(receipt.hash);
+        const head = await this.provider.getBlockNumber();
+        if (head - receipt.blockNumber + 1 >= this.options.confirmations) return { hash: receipt.hash, blockNumber: receipt.blockNumber };
+      } else if ((await this.provider.getTransactionCount(this.wallet.address, "latest")) > pending.nonce) {
+        // The nonce is used: by one of ours mined a moment ago, or by a transaction this process did not send.
+        const late = await this.findReceipt(pending.hashes);
+        if (!late) throw new NonceTakenError(pending.nonce);
+        continue;
+      } else if (Date.now() >= deadline) {
+        await this.replace(intent, pending, log, capReachedLogged);
+        deadline = Date.now() + timeoutMs;
+      }
+      await sleep(this.options.pollMs);
+    }
+  }
+
+  private async replace(
+    intent: TxIntent,
+    pending: { nonce: number; gasLimit: bigint; fees: Fees; hashes: string[] },
+    log: WorkerLogger,
+    capReachedLogged: { value: boolean },
+  ): Promise<void> {
+    const fields = { call: intent.label, nonce: pending.nonce, txHash: pending.hashes[pending.hashes.length - 1] };
+    const fees = await this.replacementFees(pending.fees);
+    if (!fees) {
+      if (!capReachedLogged.value) log.warn("transaction still pending and its fee is at the cap MAX_FEE_PER_GAS_GWEI; waiting", fields);
+      capReachedLogged.value = true;
+      return;
+    }
+    try {
+      const hash = await this.broadcast(intent, pending.nonce, pending.gasLimit, fees);
+      pending.hashes.push(hash);
+      pending.fees = fees;
+      log.warn("transaction not mined in time; replaced with a higher fee", {
+        ...fields,
+        txHash: hash,
+        replaces: fields.txHash,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+    } catch (error) {
+      // Mined meanwhile (nonce too low) or refused as underpriced: the receipt loop sorts it out.
+      log.warn("replacement not accepted; still waiting", { ...fields, error: errorMessage(error) });
+    }
+  }
+
+  private async findReceipt(hashes: string[]): Promise<TransactionReceipt | null> {
+    for (const hash of hashes) {
+      const receipt = await this.provider.getTransactionReceipt(hash);
+      if (receipt) return receipt;
+    }
+    return null;
+  }
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+function max(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
