@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       const started = await (await raffle.startRound(assetFromChain(info.ticketAsset), assetFromChain(info.acceptedAsset), info.maxTicket)).wait();
       say(`   the merchant ended round ${endedRoundId} (tx ${ended!.hash}) and started the next (tx ${started!.hash})`);
     } else {
-      say("   waiting for the merchant worker's next scheduled rotation (every minute)");
+      say("   waiting for the merchant worker's next scheduled rotation");
     }
     const next = await until(
       "the next round",

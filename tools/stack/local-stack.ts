@@ -16,6 +16,7 @@ import { createDataSource, startEmbeddedPglite, type EmbeddedPglite } from "@raf
 import { resetIndexedChain } from "@raffle/indexer";
 import { ApiKeyService, createApp, type ApiConfig } from "@raffle/api";
 import { RaffleApi } from "@raffle/sdk";
+import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
 import { STACK_DIR, writeStackFile, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
@@ -165,7 +166,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** Runs the merchant worker next to the stack; returns how to stop it. */
+/** Runs the merchant worker next to the stack, with the demo merchant's key; returns how to stop it. */
 async function startWorker(
   apiUrl: string,
   apiKey: string,
@@ -173,8 +174,19 @@ async function startWorker(
   chainId: number,
   options: LocalStackOptions,
 ): Promise<() => Promise<void>> {
-  options.log("merchant worker: not available yet", { apiUrl, rpcUrl, chainId, apiKeyPresent: apiKey.length > 0 });
-  return async () => undefined;
+  const config = loadWorkerConfig({
+    API_URL: apiUrl,
+    API_KEY: apiKey,
+    CHAIN_ID: String(chainId),
+    RPC_URL: rpcUrl,
+    MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
+    REFRESH_INTERVAL_SECONDS: "10",
+    HEALTH_PORT: "0",
+    LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? "error",
+  });
+  const worker = await startMerchantWorker(config);
+  options.log("merchant worker running", { health: `http://127.0.0.1:${worker.healthPort}/health` });
+  return () => worker.stop();
 }
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {

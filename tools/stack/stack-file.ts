@@ -20,7 +20,8 @@ export interface StackFile {
   players: Array<{ address: string; privateKey: string }>;
 }
 
-export const STACK_DIR = path.resolve(__dirname, "../../.local");
+/** Where the stack keeps its database and facts: `.local/` at the repository root unless STACK_DIR says otherwise. */
+export const STACK_DIR = path.resolve(process.env.STACK_DIR ?? path.join(__dirname, "../../.local"));
 export const STACK_FILE = path.join(STACK_DIR, "stack.json");
 
 export function writeStackFile(stack: StackFile, file = STACK_FILE): void {

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+export interface ApiProcess {
+  url: string;
+  pid: number;
+  /** Peak resident set size so far (VmHWM), in MiB. */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function readStatusKiB(pid: number, field: string): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  return match ? Number(match[1]) : 0;
+}
+
+/** Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't. */
+export async function startApiProcess(env: Record<string, string>, port: number): Promise<ApiProcess> {
+  const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-")), "deployment.json");
+  fs.writeFileSync(deploymentFile, env.DEPLOYMENT_JSON);
+  const child: ChildProcess = spawn(process.execPath, ["-r", "ts-node/register", path.join(ROOT, "apps/api/src/main.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      DEPLOYMENT_FILE: deploymentFile,
+      PORT: String(port),
+      LOG_LEVEL: "silent",
+      TS_NODE_TRANSPILE_ONLY: "true",
+      TS_NODE_PROJECT: path.join(ROOT, "apps/api/tsconfig.json"),
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
+  let errors = "";
+  child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API exited: ${errors.slice(-1000)}`);
+    const healthy = await fetch(`${url}/health`).then((response) => response.ok).catch(() => false);
+    if (healthy) break;
+    if (Date.now() > deadline) throw new Error("the API did not start in 90 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    peakRssMiB: () => readStatusKiB(child.pid!, "VmHWM") / 1024,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      process.kill(-child.pid!, "SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+    },
+  };
+}

@@ -1,0 +1,264 @@
+/**
+ * `npm run bench`: signing and read throughput, indexer speed, gas and memory, against real parts. Not part of
+ * `npm test`. It starts a local chain and the API (in its own process), uses DATABASE_URL or the machine's
+ * PostgreSQL (else embedded PGlite), prints one table and writes bench/results.json.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Wallet, verifyTypedData } from "ethers";
+import {
+  LOCAL_DEV_KEYS,
+  PURCHASE_TYPES,
+  deployTestRaffle,
+  exchangeDomain,
+  freePort,
+  setUpWorld,
+  startHardhatNode,
+  buyTicket as buyOnChain,
+  type PurchaseVoucher,
+} from "@raffle/chain";
+import { createTestDatabase, openDatabase, startEmbeddedPglite } from "@raffle/db";
+import { Indexer, silentLogger } from "@raffle/indexer";
+import { ApiKeyService } from "@raffle/api";
+
+import { startApiProcess } from "./api-process";
+import { runLoad, type LoadResult } from "./load";
+import { generatePurchases } from "./purchases";
+
+const ROOT = path.resolve(__dirname, "../..");
+const RESULTS_FILE = path.join(ROOT, "bench/results.json");
+const SIGN_SECONDS = Number(process.env.BENCH_SIGN_SECONDS ?? 20);
+const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 10);
+const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 20_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const POLL_MS = 250;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function getJson(url: string, headers: Record<string, string>): Promise<any> {
+  return (await fetch(url, { headers })).json();
+}
+
+interface Row {
+  measure: string;
+  result: string;
+  target: string;
+  met: boolean | null;
+}
+
+async function database(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
+  try {
+    const created = await createTestDatabase(label);
+    return { url: created.url, drop: created.drop };
+  } catch {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-pglite-"));
+    const embedded = await startEmbeddedPglite(dir);
+    return { url: embedded.url, drop: () => embedded.stop() };
+  }
+}
+
+function bareEthersSignsPerSecond(voucher: PurchaseVoucher, chainId: bigint, exchange: string, seconds: number): Promise<number> {
+  const wallet = new Wallet(LOCAL_DEV_KEYS.voucherSigner);
+  const domain = exchangeDomain(chainId, exchange);
+  return (async () => {
+    const until = Date.now() + seconds * 1000;
+    let count = 0;
+    while (Date.now() < until) {
+      await wallet.signTypedData(domain, PURCHASE_TYPES, voucher);
+      count += 1;
+    }
+    return count / seconds;
+  })();
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const results: Record<string, unknown> = {
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    commands: ["npm run bench"],
+  };
+  say(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}`);
+
+  say("starting a local chain and deploying the platform and a raffle");
+  const node = await startHardhatNode();
+  const world = await setUpWorld(node.provider);
+  const raffle = await deployTestRaffle(world, "ERC20", 0n);
+  const db = await database("bench");
+  const keyDataSource = await openDatabase({ url: db.url, poolSize: 2 });
+  const apiKey = (await new ApiKeyService(keyDataSource, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
+  const port = await freePort();
+  say("starting the API in its own process");
+  const api = await startApiProcess(
+    {
+      DATABASE_URL: db.url,
+      RPC_URL: node.rpcUrl,
+      CHAIN_ID: String(world.deployment.chainId),
+      DEPLOYMENT_JSON: JSON.stringify(world.deployment),
+      INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
+      RATE_LIMIT_SIGN_PER_KEY: "1000000000",
+      RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
+    },
+    port,
+  );
+  const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  try {
+    // Wait until the indexer has registered the raffle.
+    let contractId = 0;
+    for (let tries = 0; contractId === 0 && tries < 240; tries += 1) {
+      const list = await getJson(`${api.url}/raffle/contracts?chainId=31337&take=100`, auth);
+      contractId = list.rows?.find((row: { address: string }) => row.address === raffle.raffle)?.id ?? 0;
+      if (contractId === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    if (contractId === 0) throw new Error("the API never listed the raffle");
+
+    // 1. POST /raffle/ticket/sign
+    say(`1. POST /raffle/ticket/sign: ${CONNECTIONS} connections for ${SIGN_SECONDS} s`);
+    const accounts = Array.from({ length: 2_000 }, () => Wallet.createRandom().address);
+    let next = 0;
+    const samples: Array<{ account: string; body: string }> = [];
+    const sign = await runLoad({
+      url: `${api.url}/raffle/ticket/sign`,
+      method: "POST",
+      headers: auth,
+      connections: CONNECTIONS,
+      durationSeconds: SIGN_SECONDS,
+      body: (context) => {
+        context.account = accounts[next++ % accounts.length];
+        return JSON.stringify({ account: context.account, contractId });
+      },
+      onResponse: (status, body, context) => {
+        if (status === 200 && samples.length < 200 && Math.random() < 0.01) samples.push({ account: String(context.account), body });
+      },
+    });
+    const signer = new Wallet(LOCAL_DEV_KEYS.voucherSigner).address;
+    const domain = exchangeDomain(world.deployment.chainId, world.deployment.exchange);
+    let verified = 0;
+    for (const sample of samples) {
+      const response = JSON.parse(sample.body);
+      const voucher = { account: sample.account, params: response.params, item: response.item, price: response.price };
+      if (verifyTypedData(domain, PURCHASE_TYPES, voucher, response.signature) === signer) verified += 1;
+    }
+    const peakRss = api.peakRssMiB();
+    const firstSample = JSON.parse(samples[0]?.body ?? "null");
+    const bare = firstSample
+      ? await bareEthersSignsPerSecond(
+          { account: accounts[0], params: firstSample.params, item: firstSample.item, price: firstSample.price },
+          BigInt(world.deployment.chainId),
+          world.deployment.exchange,
+          3,
+        )
+      : 0;
+    results.sign = { ...sign, connections: CONNECTIONS, seconds: SIGN_SECONDS, samplesVerified: verified, samples: samples.length, bareEthersSignsPerSecond: Math.round(bare) };
+    rows.push(
+      { measure: "sign: requests/s", result: String(sign.requestsPerSecond), target: ">= 3000", met: sign.requestsPerSecond >= 3_000 },
+      { measure: "sign: p50 / p99 latency", result: `${sign.p50Ms} / ${sign.p99Ms} ms`, target: "p99 <= 25 ms", met: sign.p99Ms <= 25 },
+      { measure: "sign: non-2xx / errors", result: `${sign.non2xx} / ${sign.errors}`, target: "0 / 0", met: sign.non2xx === 0 && sign.errors === 0 },
+      { measure: "sign: sampled signatures recovering to the signer", result: `${verified} of ${samples.length}`, target: "all", met: samples.length > 0 && verified === samples.length },
+      { measure: "bare ethers signTypedData loop", result: `${Math.round(bare)}/s`, target: "", met: null },
+      { measure: "sign endpoint vs bare ethers", result: `${(sign.requestsPerSecond / Math.max(bare, 1)).toFixed(1)}x`, target: ">= 3x", met: sign.requestsPerSecond >= 3 * bare },
+      { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
+    );
+    results.memory = { apiPeakRssMiB: Math.round(peakRss) };
+
+    // 2. Reads
+    for (const [name, url] of [
+      ["GET /rounds/current", `${api.url}/rounds/current?contractId=${contractId}`],
+      ["GET /raffle/contracts", `${api.url}/raffle/contracts?chainId=31337&skip=0&take=25`],
+    ] as const) {
+      say(`2. ${name}: ${CONNECTIONS} connections for ${READ_SECONDS} s`);
+      const read: LoadResult = await runLoad({ url, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS });
+      results[name] = read;
+      rows.push(
+        { measure: `${name}: requests/s`, result: String(read.requestsPerSecond), target: ">= 5000", met: read.requestsPerSecond >= 5_000 },
+        { measure: `${name}: p99`, result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`, target: "<= 15 ms", met: read.p99Ms <= 15 && read.non2xx === 0 },
+      );
+    }
+    // ticketCount stays fresh: a purchase shows up within the poll interval.
+    const before = (await getJson(`${api.url}/rounds/current?contractId=${contractId}`, auth)).ticketCount;
+    const boughtAt = Date.now();
+    await buyOnChain(world, raffle, world.players[0], 1n);
+    let freshAfter = -1;
+    for (;;) {
+      const count = (await getJson(`${api.url}/rounds/current?contractId=${contractId}`, auth)).ticketCount;
+      if (count === before + 1) {
+        freshAfter = Date.now() - boughtAt;
+        break;
+      }
+      if (Date.now() - boughtAt > 10_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    rows.push({ measure: "ticketCount fresh after a purchase", result: `${freshAfter} ms`, target: `<= poll ${POLL_MS} ms + tx`, met: freshAfter >= 0 && freshAfter <= POLL_MS + 1_000 });
+
+    // 3. Indexer
+    say(`3. indexer: writing ${PURCHASES} purchases to the chain`);
+    await api.stop();
+    await generatePurchases(node.provider, world.deployment, raffle, PURCHASES, (done) => {
+      if (done % 2_000 === 0) say(`   ${done} purchases`);
+    });
+    const backfillDb = await database("bench_backfill");
+    const backfillSource = await openDatabase({ url: backfillDb.url, poolSize: 4 });
+    const indexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, batchBlocks: 2_000 });
+    const [{ count: eventsBefore }] = await backfillSource.query(`SELECT count(*)::int AS count FROM indexer_event`);
+    const started = Date.now();
+    await indexer.syncToHead();
+    const seconds = (Date.now() - started) / 1000;
+    const [{ count: events }] = await backfillSource.query(`SELECT count(*)::int AS count FROM indexer_event`);
+    const [{ count: tickets }] = await backfillSource.query(`SELECT count(*)::int AS count FROM ticket`);
+    const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
+    say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
+
+    // Steady state: purchases at a steady pace while the indexer polls; lag from receipt to the indexed row.
+    const lags: number[] = [];
+    const liveIndexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, pollIntervalMs: POLL_MS });
+    liveIndexer.start();
+    for (let i = 0; i < 20; i += 1) {
+      const ticketId = await buyOnChain(world, raffle, world.players[i % world.players.length], 1n);
+      const mined = Date.now();
+      for (;;) {
+        const found = await backfillSource.query(`SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`, [raffle.ticket, ticketId.toString()]);
+        if (found.length > 0) break;
+        if (Date.now() - mined > 10_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      lags.push(Date.now() - mined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await liveIndexer.stop();
+    await backfillSource.destroy();
+    await backfillDb.drop();
+    const maxLag = Math.max(...lags);
+    results.indexer = { purchases: PURCHASES, events: events - eventsBefore, tickets, seconds, eventsPerSecond, pollIntervalMs: POLL_MS, steadyLagMs: { max: maxLag, median: lags.sort((a, b) => a - b)[Math.floor(lags.length / 2)] } };
+    rows.push(
+      { measure: `indexer backfill (${PURCHASES} purchases)`, result: `${eventsPerSecond} events/s`, target: ">= 5000 events/s", met: eventsPerSecond >= 5_000 },
+      { measure: "indexer steady-state lag (max of 20)", result: `${maxLag} ms`, target: `<= one poll (${POLL_MS} ms)`, met: maxLag <= POLL_MS },
+    );
+
+    // 4. Gas, from the committed snapshot
+    const snapshot = JSON.parse(fs.readFileSync(path.join(ROOT, "contracts/gas-snapshot.json"), "utf8")) as { figures: Record<string, number>; targets: Record<string, number> };
+    results.gas = snapshot;
+    for (const [name, gas] of Object.entries(snapshot.figures)) {
+      const target = snapshot.targets[name];
+      rows.push({ measure: `gas: ${name}`, result: String(gas), target: target ? `<= ${target}` : "", met: target ? gas <= target : null });
+    }
+  } finally {
+    await api.stop();
+    await keyDataSource.destroy();
+    await db.drop();
+    await node.stop();
+  }
+
+  say("");
+  say(`Benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}`);
+  console.table(rows.map((row) => ({ measure: row.measure, result: row.result, target: row.target, met: row.met === null ? "" : row.met ? "yes" : "NO" })));
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, table: rows, at: new Date().toISOString() }, null, 2)}\n`);
+  say(`wrote ${RESULTS_FILE}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
