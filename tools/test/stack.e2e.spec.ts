@@ -55,7 +55,14 @@ describe("npm start, then npm run demo against it", () => {
   let stack: ChildProcess | null = null;
 
   afterAll(() => {
-    if (stack?.pid && stack.exitCode === null) process.kill(-stack.pid, "SIGKILL");
+    // Only when the test failed before stopping the stack: never leave its processes behind.
+    if (stack?.pid && stack.exitCode === null && stack.signalCode === null) {
+      try {
+        process.kill(-stack.pid, "SIGKILL");
+      } catch {
+        // the process group is already gone
+      }
+    }
     fs.rmSync(stackDir, { recursive: true, force: true });
   });
 

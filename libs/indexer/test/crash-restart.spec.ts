@@ -16,6 +16,10 @@ import { indexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
 
 const ROOT = path.resolve(__dirname, "../../..");
+/** `npm run test:reliability` sets INDEXER_KILLS=20: a longer history, killed at 20 random points. */
+const KILLS = Number(process.env.INDEXER_KILLS ?? 0);
+const ROUNDS = KILLS > 0 ? 10 : 3;
+const KILL_DELAYS_MS = KILLS > 0 ? Array.from({ length: KILLS }, () => Math.floor(Math.random() * 200)) : [150, 400, 40, 700, 250, 900];
 const SCRIPT = path.join(__dirname, "support", "run-indexer.ts");
 
 interface Run {
@@ -58,7 +62,7 @@ describe("indexer killed mid-batch and restarted", () => {
     world = await setUpWorld(node.provider);
     const erc20 = await deployTestRaffle(world, "ERC20");
     const native = await deployTestRaffle(world, "NATIVE");
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
       for (const player of world.players) {
         await buyTicket(world, erc20, player, BigInt(round + 1));
         await buyTicket(world, native, player, BigInt(round + 1));
@@ -86,12 +90,12 @@ describe("indexer killed mid-batch and restarted", () => {
       BATCH_BLOCKS: "2",
     };
     let kills = 0;
-    for (const delay of [150, 400, 40, 700, 250, 900]) {
+    for (const delay of KILL_DELAYS_MS) {
       const run = await runIndexer(env, delay);
       if (run.outcome === "killed") kills += 1;
       else break;
     }
-    expect(kills).toBeGreaterThanOrEqual(3);
+    expect(kills).toBeGreaterThanOrEqual(KILLS > 0 ? KILLS : 3);
     expect((await runIndexer(env, null)).outcome).toBe("synced");
 
     const crashed = await openDatabase({ url: database.url });
@@ -99,7 +103,7 @@ describe("indexer killed mid-batch and restarted", () => {
     try {
       await clean.indexer.syncToHead();
       const expected = await projectionSnapshot(clean.dataSource);
-      expect(expected.tickets).toHaveLength(24);
+      expect(expected.tickets).toHaveLength(ROUNDS * 8);
       expect(await projectionSnapshot(crashed)).toEqual(expected);
     } finally {
       await crashed.destroy();

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
 import type { DataSource } from "typeorm";
+import { buildPurchaseArgs, type PurchaseArgs } from "@raffle/chain";
 import { RoundEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -9,11 +10,15 @@ import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
 
-/** A raffle's latest round, as stored and as served. */
+/** A raffle's latest round, as stored, as served, and as the purchase arguments every voucher of it shares. */
 export interface LatestRound {
   entity: RoundEntity;
   dto: RoundDto;
+  /** spec 4.5 arguments built once per load; a voucher only fills in its nonce, expiry and referrer. */
+  purchase: PurchaseArgs;
 }
+
+const NO_NONCE = `0x${"00".repeat(32)}`;
 
 @Injectable()
 export class RoundsService {
@@ -49,7 +54,9 @@ export class RoundsService {
         },
         order: { roundId: "DESC" },
       });
-      return entity ? { entity, dto: toRoundDto(entity) } : null;
+      if (!entity) return null;
+      const dto = toRoundDto(entity);
+      return { entity, dto, purchase: buildPurchaseArgs(dto, { nonce: NO_NONCE, expiresAt: 0, signature: "0x" }) };
     });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress, getAddress } from "ethers";
-import { FastVoucherSigner, NonceSequence, buildPurchaseArgs, type AssetStruct } from "@raffle/chain";
+import { FastVoucherSigner, NonceSequence, type AssetStruct } from "@raffle/chain";
 import { ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -53,9 +53,11 @@ export class TicketSignService {
 
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.signatureTtlSeconds;
     const nonce = this.nonces.take();
-    // The same mapping a client uses (spec 4.5), so what we sign is exactly what the buyer will send.
-    const args = buildPurchaseArgs(latest.dto, { nonce, expiresAt, signature: "0x" }, referrer);
-    const signature = this.signer.sign({ account, params: args.params, item: args.item, price: args.price });
+    // The round's arguments come from the same mapping a client uses (spec 4.5, built once per round), so what we
+    // sign is exactly what the buyer will send.
+    const args = latest.purchase;
+    const params = { ...args.params, expiresAt: BigInt(expiresAt), nonce, referrer };
+    const signature = this.signer.sign({ account, params, item: args.item, price: args.price });
 
     await this.voucherLog.record({
       nonce,
@@ -73,12 +75,12 @@ export class TicketSignService {
       signature,
       expiresAt,
       params: {
-        externalId: args.params.externalId.toString(),
-        expiresAt: args.params.expiresAt.toString(),
-        nonce: args.params.nonce,
-        extra: args.params.extra,
-        receiver: args.params.receiver,
-        referrer: args.params.referrer,
+        externalId: params.externalId.toString(),
+        expiresAt: params.expiresAt.toString(),
+        nonce,
+        extra: params.extra,
+        receiver: params.receiver,
+        referrer,
       },
       item: assetDto(args.item),
       price: assetDto(args.price),
