@@ -23,6 +23,7 @@ import { startApiProcess } from "../bench/api-process";
 import { runLoad } from "../bench/load";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const SIGN_CONNECTIONS = 48;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Case {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
         url: `${api.url}/raffle/ticket/sign`,
         method: "POST",
         headers,
-        connections: 48,
+        connections: SIGN_CONNECTIONS,
         durationSeconds: SECONDS,
         body: (context) => {
           context.account = accounts[next++ % accounts.length];
@@ -114,7 +115,9 @@ async function main(): Promise<void> {
     cases.push({ case: "sampled signatures recover to the signer", tried: samples.length, passed: valid, detail: "1 in 500" });
 
     const [{ recorded, distinct }] = await keys.query(`SELECT count(*)::int AS recorded, count(DISTINCT nonce)::int AS distinct FROM ticket_voucher`);
-    cases.push({ case: "every signed voucher recorded once", tried: signed, passed: recorded === signed && distinct === recorded ? signed : 0, detail: `${recorded} rows` });
+    // Requests still in flight when the load stops are answered and recorded, but not counted: at most one per connection.
+    const recordedOnce = distinct === recorded && recorded >= signed && recorded <= signed + SIGN_CONNECTIONS;
+    cases.push({ case: "every signed voucher recorded once", tried: signed, passed: recordedOnce ? signed : 0, detail: `${recorded} rows, ${distinct} distinct nonces` });
 
     const third = Math.max(1, Math.floor(memory.length / 3));
     const early = memory.slice(third, 2 * third).reduce((a, b) => a + b, 0) / third;
