@@ -40,8 +40,57 @@ function toJson(value: unknown, type: ParamType): JsonValue {
   return String(value);
 }
 
+const TICKET_PURCHASED = INTERFACES[ContractKind.RAFFLE].getEvent("TicketPurchased")!.topicHash;
+const TRANSFER = INTERFACES[ContractKind.TICKET].getEvent("Transfer")!.topicHash;
+const checksummed = new Map<string, string>();
+
+/** A 32-byte topic holding an address, checksummed (memoized: buyers repeat, and checksums cost a keccak). */
+function topicAddress(topic: string): string {
+  const raw = `0x${topic.slice(26)}`;
+  let address = checksummed.get(raw);
+  if (!address) {
+    if (checksummed.size > 100_000) checksummed.clear();
+    address = getAddress(raw);
+    checksummed.set(raw, address);
+  }
+  return address;
+}
+
+const word = (hex: string): string => BigInt(`0x${hex}`).toString();
+
+/**
+ * Purchases and mints are nearly every log of a busy raffle: read their fixed layout directly, ~100 times faster than
+ * the generic ABI decoder. Anything off the expected shape goes through the generic path, which reports it.
+ */
+function decodeHotLog(kind: ContractKind, log: Pick<Log, "topics" | "data">): DecodedLog | null {
+  const { topics, data } = log;
+  if (kind === ContractKind.RAFFLE && topics[0] === TICKET_PURCHASED && topics.length === 4 && data.length === 130) {
+    return {
+      name: "TicketPurchased",
+      status: IndexedEventStatus.APPLIED,
+      args: {
+        roundId: word(topics[1].slice(2)),
+        ticketId: word(topics[2].slice(2)),
+        account: topicAddress(topics[3]),
+        serial: word(data.slice(2, 66)),
+        externalId: word(data.slice(66, 130)),
+      },
+    };
+  }
+  if (kind === ContractKind.TICKET && topics[0] === TRANSFER && topics.length === 4 && data === "0x") {
+    return {
+      name: "Transfer",
+      status: IndexedEventStatus.APPLIED,
+      args: { from: topicAddress(topics[1]), to: topicAddress(topics[2]), tokenId: word(topics[3].slice(2)) },
+    };
+  }
+  return null;
+}
+
 /** Reads a log with the ABI of its contract kind. Unknown topics and undecodable data are reported, not thrown. */
 export function decodeLog(kind: ContractKind, log: Pick<Log, "topics" | "data">): DecodedLog {
+  const hot = decodeHotLog(kind, log);
+  if (hot) return hot;
   const iface = INTERFACES[kind];
   const fragment = log.topics.length > 0 ? iface.getEvent(log.topics[0]) : null;
   if (!fragment) return { name: null, args: null, status: IndexedEventStatus.UNKNOWN, reason: "unknown event topic" };
