@@ -40,6 +40,7 @@ export type StepResult = { kind: "idle" } | { kind: "batch"; from: number; to: n
 
 const LOCK_NAMESPACE = 0x72616666; // "raff"
 const RAW_CHUNK = 2_000;
+const TARGET_LOGS_PER_BATCH = 2_000;
 
 function logKey(log: { txHash: string; logIndex: number }): string {
   return `${log.txHash}:${log.logIndex}`;
@@ -62,6 +63,8 @@ export class Indexer {
   private wake: (() => void) | null = null;
   private readonly state: IndexerStatus;
   private progress = { since: Date.now(), blocks: 0, events: 0 };
+  /** Blocks read per batch, adapted so a batch holds a few thousand logs: nodes answer huge ranges slowly. */
+  private rangeBlocks: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -80,6 +83,7 @@ export class Indexer {
       defaultSchedule: options.defaultSchedule ?? "0 0 * * *",
       progressIntervalMs: options.progressIntervalMs ?? 5_000,
     };
+    this.rangeBlocks = this.options.batchBlocks;
     this.state = {
       chainId: options.deployment.chainId,
       leader: false,
@@ -173,7 +177,7 @@ export class Indexer {
     }
 
     const from = cursor.blockNumber + 1;
-    const to = Math.min(from + this.options.batchBlocks - 1, safeHead);
+    const to = Math.min(from + this.rangeBlocks - 1, safeHead);
     const end = await this.chain.header(to);
     const logs = await this.chain.logs(this.registry.addresses(), from, to);
     const headers = await this.chain.headers([...logs.map((log) => log.blockNumber), to]);
@@ -182,6 +186,7 @@ export class Indexer {
       return { kind: "retry", reason: "the chain changed during the batch" };
     }
 
+    this.adaptRange(logs.length);
     const applied = await this.dataSource.transaction((manager) => this.applyBatch(manager, logs, headers, to));
     await this.expireVouchers();
     this.state.cursor = to;
@@ -312,6 +317,11 @@ export class Indexer {
         headers.map((header) => header.timestamp),
       ],
     );
+  }
+
+  private adaptRange(logCount: number): void {
+    if (logCount > TARGET_LOGS_PER_BATCH * 2) this.rangeBlocks = Math.max(1, Math.floor(this.rangeBlocks / 2));
+    else if (logCount < TARGET_LOGS_PER_BATCH / 2) this.rangeBlocks = Math.min(this.options.batchBlocks, this.rangeBlocks * 2);
   }
 
   /** Claim vouchers past their expiry that nobody redeemed become EXPIRED. */
