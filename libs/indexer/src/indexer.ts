@@ -83,7 +83,7 @@ export class Indexer {
       defaultSchedule: options.defaultSchedule ?? "0 0 * * *",
       progressIntervalMs: options.progressIntervalMs ?? 5_000,
     };
-    this.rangeBlocks = this.options.batchBlocks;
+    this.rangeBlocks = Math.min(this.options.batchBlocks, 16);
     this.state = {
       chainId: options.deployment.chainId,
       leader: false,
