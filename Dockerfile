@@ -6,6 +6,7 @@ ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
 COPY package.json package-lock.json nx.json tsconfig.base.json ./
 COPY contracts/package.json contracts/
 COPY libs/chain/package.json libs/chain/
+COPY libs/config/package.json libs/config/
 COPY libs/db/package.json libs/db/
 COPY libs/indexer/package.json libs/indexer/
 COPY libs/sdk/package.json libs/sdk/

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import { inspect } from "node:util";
 import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID } from "@raffle/chain";
+import { ConfigError, envDecimal as decimal, envInteger as integer, envRequired as required } from "@raffle/config";
 
 import { parseLogThreshold, type LogThreshold } from "./logger";
 
@@ -63,29 +64,7 @@ export interface WorkerConfig {
   logLevel: LogThreshold;
 }
 
-export class ConfigError extends Error {}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-function decimal(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new ConfigError(`${name} must be a number >= ${min}, got "${raw}"`);
-  return value;
-}
-
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`${name} is required`);
-  return value;
-}
+export { ConfigError };
 
 function gweiToWei(gwei: number): bigint {
   // Up to 9 decimals of gwei are whole wei; round the rest away.

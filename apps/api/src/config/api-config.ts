@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, readDeployment, type PlatformDeployment } from "@raffle/chain";
+import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/config";
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
@@ -26,24 +27,6 @@ export interface ApiConfig {
   apiKeyCacheSeconds: number;
   /** Milliseconds hot reads (contracts, rounds) are cached; keep it at or below the indexer's poll interval. */
   readCacheMs: number;
-}
-
-export class ConfigError extends Error {}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (["1", "true", "yes"].includes(raw.toLowerCase())) return true;
-  if (["0", "false", "no"].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 /** The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. */

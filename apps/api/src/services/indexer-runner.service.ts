@@ -13,7 +13,7 @@ export class IndexerRunner implements OnApplicationBootstrap, OnApplicationShutd
   readonly indexer: Indexer | null;
 
   constructor(
-    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(API_CONFIG) config: ApiConfig,
     @Inject(DATA_SOURCE) dataSource: DataSource,
     @Inject(CHAIN_PROVIDER) provider: JsonRpcProvider,
   ) {
