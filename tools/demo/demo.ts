@@ -27,6 +27,24 @@ async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs:
   }
 }
 
+/**
+ * A scheduled rotation can close the round between reading it and buying: the voucher is then refused (roundEnded)
+ * or the purchase reverts (NoActiveRound). A client simply buys again in the new round.
+ */
+async function buyWithRetry<T>(buy: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await buy();
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      const roundMoved = /roundEnded|roundNotFound|NoActiveRound|PriceMismatch|0x[0-9a-f]{8}|revert/i.test(text);
+      if (!roundMoved || attempt >= attempts) throw error;
+      say("   … the round rotated meanwhile; buying in the new round");
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const stack = readStackFile();
   const provider = rpcProvider(stack.rpcUrl);
@@ -37,8 +55,9 @@ async function main(): Promise<void> {
     const rounds = new Map<number, string>();
     for (const raffle of stack.contracts.raffles) {
       const contractId = raffle.contractId!;
+      const boughtInRound = new Map<string, number>();
       for (const player of players) {
-        const bought = await buyTicket({ api, signer: player, contractId, exchange: stack.contracts.exchange });
+        const bought = await buyWithRetry(() => buyTicket({ api, signer: player, contractId, exchange: stack.contracts.exchange }));
         const price = bought.round.price.components[0];
         const unit = price.tokenType === "NATIVE" ? "ETH" : price.contract.symbol;
         say(
@@ -46,16 +65,20 @@ async function main(): Promise<void> {
             ` for ${formatUnits(price.amount, price.contract.decimals || 18)} ${unit} (tx ${bought.txHash})`,
         );
         rounds.set(contractId, bought.round.roundId);
+        boughtInRound.set(bought.round.roundId, (boughtInRound.get(bought.round.roundId) ?? 0) + 1);
       }
+      const lastRound = rounds.get(contractId)!;
       const count = await until(
         "the indexer to count the tickets",
         async () => {
           const round = await api.currentRound(contractId);
-          return round.ticketCount >= players.length ? round.ticketCount : null;
+          // A scheduled rotation may already have closed the round: then its tickets are counted in its last state.
+          if (round.roundId !== lastRound) return boughtInRound.get(lastRound)!;
+          return round.ticketCount >= boughtInRound.get(lastRound)! ? round.ticketCount : null;
         },
         30_000,
       );
-      say(`   ${raffle.kind} raffle #${contractId}: round ${rounds.get(contractId)} has ${count} tickets`);
+      say(`   ${raffle.kind} raffle #${contractId}: round ${lastRound} has ${count} tickets`);
     }
 
     say("2. The round rotates");
