@@ -1,8 +1,8 @@
-import { keccak_256 } from "@noble/hashes/sha3";
 import { TypedDataEncoder, getBytes, id } from "ethers";
 import secp256k1 from "secp256k1";
 
 import { PURCHASE_TYPE_STRING, exchangeDomain } from "./eip712";
+import { keccak256 } from "./keccak";
 import type { AssetStruct, PurchaseParamsStruct } from "./purchase-args";
 import type { PurchaseVoucher } from "./voucher";
 
@@ -35,7 +35,7 @@ function hashAsset(asset: AssetStruct): Uint8Array {
   writeHex(buffer, 64, asset.token, 20);
   writeUint(buffer, 96, asset.tokenId);
   writeUint(buffer, 128, asset.amount);
-  return keccak_256(buffer);
+  return keccak256(buffer);
 }
 
 function hashParams(params: PurchaseParamsStruct): Uint8Array {
@@ -47,7 +47,7 @@ function hashParams(params: PurchaseParamsStruct): Uint8Array {
   writeHex(buffer, 128, params.extra, 32);
   writeHex(buffer, 160, params.receiver, 20);
   writeHex(buffer, 192, params.referrer, 20);
-  return keccak_256(buffer);
+  return keccak256(buffer);
 }
 
 /**
@@ -73,8 +73,8 @@ export class PurchaseDigester {
     message[0] = 0x19;
     message[1] = 0x01;
     message.set(this.domainSeparator, 2);
-    message.set(keccak_256(struct), 34);
-    return keccak_256(message);
+    message.set(keccak256(struct), 34);
+    return keccak256(message);
   }
 
   /** Ticket and price assets repeat across vouchers of a round: hash each distinct one once (bounded cache). */

@@ -9,3 +9,4 @@ export * from "./voucher";
 export * from "./testing/local-world";
 export * from "./asset";
 export * from "./fast-voucher";
+export * from "./keccak";

@@ -1,5 +1,5 @@
 import { Transform } from "class-transformer";
-import { isAddress } from "ethers";
+import { isAddressText } from "@raffle/chain";
 import { ValidateBy, buildMessage, type ValidationOptions } from "class-validator";
 
 /** A 0x-prefixed 20-byte address: all lowercase, all uppercase, or correctly EIP-55 checksummed. */
@@ -8,7 +8,7 @@ export function IsEthereumAddress(options?: ValidationOptions): PropertyDecorato
     {
       name: "isEthereumAddress",
       validator: {
-        validate: (value: unknown) => typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value) && isAddress(value),
+        validate: (value: unknown) => isAddressText(value),
         defaultMessage: buildMessage((prefix) => `${prefix}$property must be a 0x-prefixed 20-byte address`, options),
       },
     },

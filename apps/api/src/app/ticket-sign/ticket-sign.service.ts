@@ -1,6 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
-import { ZeroAddress, getAddress } from "ethers";
-import { FastVoucherSigner, NonceSequence, type AssetStruct } from "@raffle/chain";
+import { ZeroAddress } from "ethers";
+import { FastVoucherSigner, NonceSequence, checksumAddress, type AssetStruct } from "@raffle/chain";
 import { ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -35,8 +35,8 @@ export class TicketSignService {
   ) {}
 
   async sign(caller: Caller, body: SignTicketBody): Promise<TicketSignatureDto> {
-    const account = getAddress(body.account);
-    const referrer = getAddress(body.referrer ?? ZeroAddress);
+    const account = checksumAddress(body.account);
+    const referrer = body.referrer ? checksumAddress(body.referrer) : ZeroAddress;
     // Counted before any database work, so a flood is turned away cheaply.
     const limit = await this.rateLimiter.checkSign(caller.apiKeyId, account);
     if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
