@@ -7,6 +7,7 @@ import { buyTicket, deployTestRaffle, freePort, rpcProvider, setUpWorld, startHa
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 
+import { printResult } from "./result";
 import { TcpProxy } from "./tcp-proxy";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   console.table(rows);
   const ok = rows.every((row) => row.ok);
   say(ok ? "chain outage: all cases passed" : "chain outage: FAILED");
+  printResult("chain outage", rows.length, rows.filter((row) => row.ok).length);
   process.exit(ok ? 0 : 1);
 }
 

@@ -8,6 +8,7 @@ import { ApiKeyService } from "@raffle/api";
 
 import { startApiProcess } from "../bench/api-process";
 import { PrivatePostgres } from "./private-postgres";
+import { printResult } from "./result";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
   console.table(results);
   const ok = results.every((row) => row.ok);
   say(ok ? "postgres restart: all cases passed" : "postgres restart: FAILED");
+  printResult("postgres restart", results.length, results.filter((row) => row.ok).length);
   process.exit(ok ? 0 : 1);
 }
 

@@ -21,6 +21,7 @@ import { ApiKeyService } from "@raffle/api";
 
 import { startApiProcess } from "../bench/api-process";
 import { runLoad } from "../bench/load";
+import { printResult } from "./result";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const SIGN_CONNECTIONS = 48;
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
   console.table(cases);
   const ok = cases.every((row) => row.tried > 0 && row.passed === row.tried);
   say(ok ? "soak: all cases passed" : "soak: FAILED");
+  printResult("soak", cases.length, cases.filter((row) => row.tried > 0 && row.passed === row.tried).length);
   process.exit(ok ? 0 : 1);
 }
 
