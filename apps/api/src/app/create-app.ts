@@ -1,30 +1,38 @@
 import "reflect-metadata";
 import { NestFactory } from "@nestjs/core";
-import type { NestExpressApplication } from "@nestjs/platform-express";
+import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { DocumentBuilder, SwaggerModule } from "@nestjs/swagger";
-import type { NextFunction, Request, Response } from "express";
 
 import type { ApiConfig } from "../config/api-config";
-import { ProblemFilter, bodyParserProblem } from "../common/problem.filter";
-import { requestLog } from "../common/request-log.middleware";
+import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from "../common/json-body";
+import { ProblemFilter, frameworkProblem } from "../common/problem.filter";
+import { logRequests, requestIdOf } from "../common/request-log";
 import { createValidationPipe } from "../common/validation";
 import { JsonLogger } from "../services/json-logger";
 import { AppModule } from "./app.module";
 
-/** Builds the configured Nest application (not yet listening): used by main.ts, the local stack and the tests. */
-export async function createApp(config: ApiConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+/**
+ * Builds the configured Nest application (not yet listening): used by main.ts, the local stack and the tests. It runs
+ * on Fastify rather than Express: the framework is most of a request's cost here, and Fastify's is about half.
+ */
+export async function createApp(config: ApiConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Ids come from requestIdOf, which checks the caller's header before echoing it into logs.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    frameworkErrors: frameworkProblem,
+    logger: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  acceptJsonBodiesOnly(adapter.getInstance());
+  logRequests(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: new JsonLogger(),
     bodyParser: false,
   });
-  app.use(requestLog);
-  app.useBodyParser("json", { limit: "16kb", strict: true });
-  // Right behind the body parser, before Nest turns its errors into bare 400s (see bodyParserProblem).
-  app.use((error: unknown, _request: Request, _response: Response, next: NextFunction) => next(bodyParserProblem(error) ?? error));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
-  app.disable("x-powered-by");
-  app.set("query parser", "simple");
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from "@nestjs/common";
-import type { Request, Response } from "express";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 import { ApiProblem } from "./problem";
 import { jsonLog } from "../services/json-logger";
@@ -18,23 +18,6 @@ const CODES_BY_STATUS: Record<number, string> = {
   503: "serviceUnavailable",
 };
 
-/**
- * body-parser errors (malformed JSON, oversized bodies, unsupported charsets, undecodable Content-Encoding) as
- * problems. They must be mapped where body-parser raises them (see createApp): Nest re-wraps a JSON SyntaxError as a
- * bare BadRequestException, losing its `type`, and a zlib error carries a 4xx status but no `type` at all.
- */
-export function bodyParserProblem(error: unknown): ApiProblem | null {
-  if (error === null || typeof error !== "object" || error instanceof HttpException) return null;
-  const { type, status, statusCode, expose } = error as { type?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown };
-  if (type === "entity.parse.failed") return new ApiProblem(400, "invalidJson", "The request body is not valid JSON.");
-  if (type === "entity.too.large") return new ApiProblem(413, "payloadTooLarge", "The request body is too large.");
-  const httpStatus = Number(status ?? statusCode);
-  if ((typeof type === "string" || expose === true) && Number.isInteger(httpStatus) && httpStatus >= 400 && httpStatus < 500) {
-    return new ApiProblem(httpStatus, CODES_BY_STATUS[httpStatus] ?? "badRequest", "The request body could not be read.");
-  }
-  return null;
-}
-
 /** Errors the database driver raises when PostgreSQL is unreachable: the request failed fast, it is not a bug. */
 function isDatabaseUnavailable(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message}` : "";
@@ -43,46 +26,60 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/** Writes `problem` as the RFC 9457 answer to a request for `path`. */
+export function sendProblem(reply: FastifyReply, problem: ApiProblem, path: string): void {
+  reply
+    .headers(problem.headers)
+    .status(problem.statusCode)
+    .type("application/problem+json")
+    .send(
+      JSON.stringify({
+        type: "about:blank",
+        title: HttpStatus[problem.statusCode]?.replace(/_/g, " ").toLowerCase() ?? "error",
+        status: problem.statusCode,
+        statusCode: problem.statusCode,
+        code: problem.code,
+        detail: problem.detail,
+        instance: path,
+        ...(problem.errors ? { errors: problem.errors } : {}),
+      }),
+    );
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before Nest sees the request (a malformed percent-encoding in
+ * the path) is answered as a problem too.
+ */
+export function frameworkProblem(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  const detail = `The request URL could not be read: ${error.message}`;
+  sendProblem(reply, new ApiProblem(400, "badRequest", detail), request.url.split("?")[0]);
+}
+
 /** Renders every error as RFC 9457 problem+json with `code` and `statusCode`; unknown errors never leak details. */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
-    const problem = this.toProblem(exception, request);
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const path = request.url.split("?")[0];
+    const problem = this.toProblem(exception, request.method, path);
     if (problem.statusCode >= 500) {
       jsonLog("error", "request failed", {
-        requestId: request.headers["x-request-id"],
-        path: request.path,
+        requestId: request.id,
+        path,
         error: exception instanceof Error ? exception.message : String(exception),
       });
     }
-    for (const [name, value] of Object.entries(problem.headers)) response.setHeader(name, value);
-    response
-      .status(problem.statusCode)
-      .type("application/problem+json")
-      .send(
-        JSON.stringify({
-          type: "about:blank",
-          title: HttpStatus[problem.statusCode]?.replace(/_/g, " ").toLowerCase() ?? "error",
-          status: problem.statusCode,
-          statusCode: problem.statusCode,
-          code: problem.code,
-          detail: problem.detail,
-          instance: request.originalUrl?.split("?")[0],
-          ...(problem.errors ? { errors: problem.errors } : {}),
-        }),
-      );
+    sendProblem(reply, problem, path);
   }
 
-  private toProblem(exception: unknown, request: Request): ApiProblem {
+  private toProblem(exception: unknown, method: string, path: string): ApiProblem {
     if (exception instanceof ApiProblem) return exception;
-    const bodyProblem = bodyParserProblem(exception);
-    if (bodyProblem) return bodyProblem;
+    // Fastify's own refusals (body too large, unsupported media type, ...) reach here as HttpExceptions.
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const detail = status === 404 ? `Cannot ${request.method} ${request.path}.` : exception.message;
+      const detail = status === 404 ? `Cannot ${method} ${path}.` : exception.message;
       return new ApiProblem(status, CODES_BY_STATUS[status] ?? (status < 500 ? "badRequest" : "internalError"), detail);
     }
     if (isDatabaseUnavailable(exception)) {

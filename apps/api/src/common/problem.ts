@@ -39,6 +39,8 @@ export const problems = {
   claimNotFound: (claimId: number) => new ApiProblem(404, "claimNotFound", `No claim ${claimId} for this merchant.`),
   claimNotCancelable: (claimId: number, status: string) =>
     new ApiProblem(409, "claimNotCancelable", `Claim ${claimId} is ${status}: only a NEW voucher can be canceled.`),
+  invalidJson: () => new ApiProblem(400, "invalidJson", "The request body is not a JSON object or array."),
+  unsupportedMediaType: (detail: string) => new ApiProblem(415, "unsupportedMediaType", detail),
   tooManyRequests: (retryAfterSeconds: number, scope: string) =>
     new ApiProblem(429, "tooManyRequests", `Too many signature requests for this ${scope}; retry later.`, undefined, {
       "Retry-After": String(retryAfterSeconds),

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from "@nestjs/platform-express";
+import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 import {
   LOCAL_DEV_KEYS,
@@ -18,7 +18,7 @@ export interface ApiHarness {
   node: HardhatNode;
   world: TestWorld;
   database: TestDatabase;
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   config: ApiConfig;
   http: ReturnType<typeof request>;
   /** A fresh API key for a merchant wallet or id. */
@@ -50,7 +50,9 @@ export async function startApiHarness(label: string, overrides: Partial<ApiConfi
   const database = await createTestDatabase(label);
   const config = testConfig(world, database, node.rpcUrl, overrides);
   const app = await createApp(config);
+  // Fastify compiles its hooks into the routes when ready; listen() does this, supertest does not.
   await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   const keys = app.get(ApiKeyService);
   return {
     node,

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from "@nestjs/platform-express";
+import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 
 import { createApp } from "../../src/app/create-app";
@@ -6,7 +6,7 @@ import type { ApiConfig } from "../../src/config/api-config";
 import type { ApiHarness } from "./api-harness";
 
 export interface SiblingApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   http: ReturnType<typeof request>;
   close(): Promise<void>;
 }
@@ -18,6 +18,8 @@ export interface SiblingApp {
 export async function startSiblingApp(harness: ApiHarness, overrides: Partial<ApiConfig>): Promise<SiblingApp> {
   const config: ApiConfig = { ...harness.config, indexer: { ...harness.config.indexer, enabled: false }, ...overrides };
   const app = await createApp(config);
+  // Fastify compiles its hooks into the routes when ready; listen() does this, supertest does not.
   await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   return { app, http: request(app.getHttpServer()), close: () => app.close() };
 }

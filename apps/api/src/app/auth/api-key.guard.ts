@@ -1,6 +1,6 @@
 import { Injectable, type CanActivate, type ExecutionContext } from "@nestjs/common";
 import { Reflector } from "@nestjs/core";
-import type { Request } from "express";
+import type { FastifyRequest } from "fastify";
 
 import { problems } from "../../common/problem";
 import { ApiKeyService, type Caller } from "./api-key.service";
@@ -20,7 +20,7 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<Request & { caller?: Caller }>();
+    const request = context.switchToHttp().getRequest<FastifyRequest & { caller?: Caller }>();
     const header = request.headers.authorization;
     const match = typeof header === "string" ? /^Bearer ([^\s]+)$/i.exec(header) : null;
     if (!match) throw problems.unauthorized();
