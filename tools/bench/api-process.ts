@@ -8,7 +8,7 @@ const ROOT = path.resolve(__dirname, "../..");
 export interface ApiProcess {
   url: string;
   pid: number;
-  /** Peak resident set size so far (VmHWM), in MiB. */
+  /** Peak resident set size so far (VmHWM), in MiB, summed over the API's processes (its workers when clustered). */
   peakRssMiB(): number;
   stop(): Promise<void>;
 }
@@ -19,11 +19,29 @@ function readStatusKiB(pid: number, field: string): number {
   return match ? Number(match[1]) : 0;
 }
 
+/** The process and its direct children (the workers of a clustered API). */
+function processTree(pid: number): number[] {
+  const children = fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after its closing paren.
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [pid, ...children];
+}
+
 /** Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't. */
 export async function startApiProcess(env: Record<string, string>, port: number): Promise<ApiProcess> {
   const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-")), "deployment.json");
   fs.writeFileSync(deploymentFile, env.DEPLOYMENT_JSON);
-  const child: ChildProcess = spawn(process.execPath, ["-r", "ts-node/register", path.join(ROOT, "apps/api/src/main.ts")], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), "-r", "ts-node/register", path.join(ROOT, "apps/api/src/main.ts")], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -51,7 +69,7 @@ export async function startApiProcess(env: Record<string, string>, port: number)
   return {
     url,
     pid: child.pid!,
-    peakRssMiB: () => readStatusKiB(child.pid!, "VmHWM") / 1024,
+    peakRssMiB: () => processTree(child.pid!).reduce((sum, pid) => sum + readStatusKiB(pid, "VmHWM"), 0) / 1024,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -110,6 +110,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     step(6, `starting the API with its indexer on port ${options.apiPort}`);
     const config: ApiConfig = {
       port: options.apiPort,
+      workers: 1,
       databaseUrl: database.url,
       rpcUrl: node.rpcUrl,
       deployment,

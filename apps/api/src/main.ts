@@ -1,17 +1,25 @@
+import cluster from "node:cluster";
+
 import { loadApiConfig } from "./config/api-config";
 import { createApp } from "./app/create-app";
+import { runClusterPrimary, workerIndex } from "./cluster";
 import { jsonLog } from "./services/json-logger";
 
 async function main(): Promise<void> {
   const config = loadApiConfig();
-  const app = await createApp(config);
+  if (config.workers > 1 && cluster.isPrimary) return runClusterPrimary(config.workers);
+  // One indexer is enough (a second one would only wait for the leadership lock).
+  const indexer = { ...config.indexer, enabled: config.indexer.enabled && workerIndex() === 0 };
+  const app = await createApp({ ...config, indexer });
   // SIGTERM/SIGINT close the app: the indexer stops between batches, connections close.
   app.enableShutdownHooks();
   await app.listen(config.port, "0.0.0.0");
   jsonLog("info", "api listening", {
     port: config.port,
+    worker: workerIndex(),
+    pid: process.pid,
     chainId: config.deployment.chainId,
-    indexer: config.indexer.enabled,
+    indexer: indexer.enabled,
     database: config.databaseUrl ? "postgresql" : "pglite",
   });
 }

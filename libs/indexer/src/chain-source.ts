@@ -1,4 +1,5 @@
-import { getAddress, type JsonRpcProvider } from "ethers";
+import { toQuantity, type JsonRpcProvider } from "ethers";
+import { checksumAddress } from "@raffle/chain";
 
 /** A log as the indexer keeps it: plain data, checksummed address. */
 export interface RawLog {
@@ -9,6 +10,18 @@ export interface RawLog {
   address: string;
   topics: string[];
   data: string;
+}
+
+/** A log as eth_getLogs returns it (quantities in hex). */
+interface JsonRpcLog {
+  blockNumber: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  address: string;
+  topics: string[];
+  data: string;
+  removed?: boolean;
 }
 
 export function compareLogs(a: RawLog, b: RawLog): number {
@@ -25,6 +38,20 @@ export interface BlockHeader {
 /** The indexer's reads of the chain: the head, block headers and logs. */
 export class ChainSource {
   constructor(private readonly provider: JsonRpcProvider) {}
+
+  /** One JSON-RPC call over the provider's own connection (URL, headers, timeout), decoded natively. */
+  private async rawCall(method: string, params: unknown[]): Promise<unknown> {
+    const connection = this.provider._getConnection();
+    const response = await fetch(connection.url, {
+      method: "POST",
+      headers: { ...connection.headers, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      signal: AbortSignal.timeout(connection.timeout),
+    });
+    const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+    if (body.error || !response.ok) throw new Error(`${method} failed: ${body.error?.message ?? `HTTP ${response.status}`}`);
+    return body.result;
+  }
 
   async head(): Promise<number> {
     return this.provider.getBlockNumber();
@@ -49,21 +76,25 @@ export class ChainSource {
     return new Map(headers.map((header) => [header.number, header]));
   }
 
-  /** Logs of `addresses` in [from, to], ordered by block and log index. A range the node refuses is split. */
+  /**
+   * Logs of `addresses` in [from, to], ordered by block and log index. A range the node refuses is split.
+   * Plain eth_getLogs: ethers decodes response bodies in JavaScript, over ten times slower on big ranges.
+   */
   async logs(addresses: string[], from: number, to: number): Promise<RawLog[]> {
     if (addresses.length === 0 || from > to) return [];
     try {
-      const logs = await this.provider.getLogs({ address: addresses, fromBlock: from, toBlock: to });
+      const filter = { address: addresses, fromBlock: toQuantity(from), toBlock: toQuantity(to) };
+      const logs = (await this.rawCall("eth_getLogs", [filter])) as JsonRpcLog[];
       return logs
         .filter((log) => !log.removed)
         .map((log) => ({
-          blockNumber: log.blockNumber,
-          blockHash: log.blockHash,
-          txHash: log.transactionHash,
-          logIndex: log.index,
-          address: getAddress(log.address),
-          topics: [...log.topics],
-          data: log.data,
+          blockNumber: Number(log.blockNumber),
+          blockHash: log.blockHash.toLowerCase(),
+          txHash: log.transactionHash.toLowerCase(),
+          logIndex: Number(log.logIndex),
+          address: checksumAddress(log.address),
+          topics: log.topics.map((topic) => topic.toLowerCase()),
+          data: log.data.toLowerCase(),
         }))
         .sort(compareLogs);
     } catch (error) {

@@ -6,6 +6,8 @@ import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/con
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
   port: number;
+  /** API processes sharing the port (API_WORKERS); more than one needs PostgreSQL and Redis, shared by all. */
+  workers: number;
   /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir?: string;
@@ -22,7 +24,7 @@ export interface ApiConfig {
     defaultSchedule: string;
   };
   readyMaxLagBlocks: number;
-  rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string };
+  rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix?: string };
   /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
   apiKeyCacheSeconds: number;
   /** Milliseconds hot reads (contracts, rounds) are cached; keep it at or below the indexer's poll interval. */
@@ -48,8 +50,13 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     ? (JSON.parse(fs.readFileSync(env.DEPLOYMENT_FILE, "utf8")) as PlatformDeployment)
     : readDeployment(chainId);
   if (deployment.chainId !== chainId) throw new ConfigError(`deployment is for chain ${deployment.chainId}, CHAIN_ID is ${chainId}`);
+  const workers = integer(env, "API_WORKERS", 1, 1);
+  // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
+  if (workers > 1 && !env.REDIS_URL) throw new ConfigError("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
+  if (workers > 1 && !env.DATABASE_URL) throw new ConfigError("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
   return {
     port: integer(env, "PORT", 3000),
+    workers,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: env.PGLITE_DIR || undefined,
     rpcUrl: env.RPC_URL || "http://127.0.0.1:8545",
@@ -69,6 +76,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       signPerKey: integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1),
       signPerAccount: integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1),
       redisUrl: env.REDIS_URL || undefined,
+      // Several environments may share one Redis: keys carry the chain id unless a prefix is given.
+      redisKeyPrefix: env.REDIS_KEY_PREFIX || `raffle:${chainId}:`,
     },
     apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
     readCacheMs: integer(env, "READ_CACHE_MS", 200),

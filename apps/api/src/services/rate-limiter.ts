@@ -44,11 +44,11 @@ export class RateLimiter {
     private readonly limits: { windowSeconds: number; signPerKey: number; signPerAccount: number },
   ) {}
 
-  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string }): RateLimiter {
+  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix?: string }): RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
-      return new RateLimiter(new RedisCounterStore(options.redisUrl), options);
+      return new RateLimiter(new RedisCounterStore(options.redisUrl, options.redisKeyPrefix ?? "raffle:"), options);
     }
     return new RateLimiter(new MemoryCounterStore(), options);
   }

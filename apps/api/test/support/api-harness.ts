@@ -29,6 +29,7 @@ export interface ApiHarness {
 export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: string, overrides: Partial<ApiConfig> = {}): ApiConfig {
   return {
     port: 0,
+    workers: 1,
     databaseUrl: database.url,
     rpcUrl,
     deployment: world.deployment,

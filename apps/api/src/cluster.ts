@@ -1,0 +1,48 @@
+import cluster, { type Worker } from "node:cluster";
+
+import { jsonLog } from "./services/json-logger";
+
+/** Which worker a process is (0 when not clustered): worker 0 runs the indexer, the others only serve requests. */
+export function workerIndex(): number {
+  return cluster.isWorker ? Number(process.env.API_WORKER_INDEX ?? 0) : 0;
+}
+
+const RESTART_DELAY_MS = 1_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+/**
+ * The primary of API_WORKERS > 1: forks the workers, which share the listening port (connections are spread
+ * across them), restarts one that dies, and passes SIGTERM/SIGINT on so each closes cleanly.
+ */
+export function runClusterPrimary(workers: number): void {
+  let stopping = false;
+  const running = new Set<Worker>();
+
+  const fork = (index: number): void => {
+    if (stopping) return;
+    const worker = cluster.fork({ API_WORKER_INDEX: String(index) });
+    running.add(worker);
+    worker.on("exit", (code, signal) => {
+      running.delete(worker);
+      if (stopping) {
+        if (running.size === 0) process.exit(0);
+        return;
+      }
+      jsonLog("error", "api worker exited; restarting it", { worker: index, code, signal });
+      setTimeout(() => fork(index), RESTART_DELAY_MS);
+    });
+  };
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      jsonLog("info", "stopping api workers", { signal, workers: running.size });
+      if (running.size === 0) process.exit(0);
+      for (const worker of running) worker.process.kill("SIGTERM");
+      setTimeout(() => process.exit(1), STOP_TIMEOUT_MS).unref();
+    });
+  }
+  jsonLog("info", "starting api workers", { workers });
+  for (let index = 0; index < workers; index += 1) fork(index);
+}

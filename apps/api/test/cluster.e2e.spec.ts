@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { freePort } from "@raffle/chain";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
+
+const API_DIR = path.resolve(__dirname, "..");
+const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
+
+/** API_WORKERS=2: the real main.ts forks two workers on one port; one indexes, both serve; SIGTERM stops all. */
+describe("API with API_WORKERS=2", () => {
+  let harness: ApiHarness;
+  let api: ChildProcess;
+  let output = "";
+  let url = "";
+
+  beforeAll(async () => {
+    harness = await startApiHarness("api_cluster", { indexer: { enabled: false, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" } });
+    const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-cluster-")), "deployment.json");
+    fs.writeFileSync(deploymentFile, JSON.stringify(harness.world.deployment));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const tsNode = require.resolve("ts-node/dist/bin.js", { paths: [API_DIR] });
+    api = spawn(process.execPath, [tsNode, "--transpile-only", "-P", "tsconfig.json", "src/main.ts"], {
+      cwd: API_DIR,
+      env: {
+        ...process.env,
+        LOG_LEVEL: "info",
+        PORT: String(port),
+        API_WORKERS: "2",
+        DATABASE_URL: harness.database.url,
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `raffle-test-${process.pid}:`,
+        RPC_URL: harness.node.rpcUrl,
+        DEPLOYMENT_FILE: deploymentFile,
+        INDEXER_POLL_INTERVAL_MS: "100",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    api.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    api.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 90_000;
+    while ((output.match(/"api listening"/g) ?? []).length < 2) {
+      if (Date.now() > deadline || api.exitCode !== null) throw new Error(`the clustered API did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    if (api.exitCode === null && api.signalCode === null) api.kill("SIGKILL");
+    await harness.close();
+  });
+
+  it("starts two workers on one port, and only worker 0 runs the indexer", () => {
+    const listening = output
+      .split("\n")
+      .filter((line) => line.includes('"api listening"'))
+      .map((line) => JSON.parse(line) as { worker: number; indexer: boolean });
+    expect(listening.map((line) => [line.worker, line.indexer]).sort()).toEqual([
+      [0, true],
+      [1, false],
+    ]);
+  });
+
+  it("serves requests and indexes the chain", async () => {
+    const key = await harness.apiKey(await harness.world.merchant.getAddress());
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${url}/raffle/contracts?chainId=31337`, { headers: { authorization: `Bearer ${key}` } })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const deadline = Date.now() + 20_000;
+    let ready = 0;
+    while (ready !== 200 && Date.now() < deadline) {
+      ready = (await fetch(`${url}/ready`)).status;
+      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(ready).toBe(200);
+  });
+
+  it("stops every worker on SIGTERM", async () => {
+    const pids = output
+      .split("\n")
+      .filter((line) => line.includes('"api listening"'))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+    expect(pids).toHaveLength(2);
+    const exited = new Promise<number | null>((resolve) => api.once("exit", (code) => resolve(code)));
+    api.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+  }, 30_000);
+});
