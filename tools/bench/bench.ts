@@ -117,156 +117,198 @@ async function main(): Promise<void> {
     if (contractId === 0) throw new Error("the API never listed the raffle");
 
     if (PARTS.has("sign")) {
-    // 1. POST /raffle/ticket/sign
-    say(`1. POST /raffle/ticket/sign: ${CONNECTIONS} connections for ${SIGN_SECONDS} s`);
-    const accounts = Array.from({ length: 2_000 }, () => Wallet.createRandom().address);
-    let next = 0;
-    const samples: Array<{ account: string; body: string }> = [];
-    const sign = await runLoad({
-      url: `${api.url}/raffle/ticket/sign`,
-      method: "POST",
-      headers: auth,
-      connections: CONNECTIONS,
-      durationSeconds: SIGN_SECONDS,
-      body: (context) => {
-        context.account = accounts[next++ % accounts.length];
-        return JSON.stringify({ account: context.account, contractId });
-      },
-      onResponse: (status, body, context) => {
-        if (status === 200 && samples.length < 200 && Math.random() < 0.01) samples.push({ account: String(context.account), body });
-      },
-    });
-    const signer = new Wallet(LOCAL_DEV_KEYS.voucherSigner).address;
-    const domain = exchangeDomain(world.deployment.chainId, world.deployment.exchange);
-    let verified = 0;
-    for (const sample of samples) {
-      const response = JSON.parse(sample.body);
-      const voucher = { account: sample.account, params: response.params, item: response.item, price: response.price };
-      if (verifyTypedData(domain, PURCHASE_TYPES, voucher, response.signature) === signer) verified += 1;
-    }
-    const peakRss = api.peakRssMiB();
-    const firstSample = JSON.parse(samples[0]?.body ?? "null");
-    const bare = firstSample
-      ? bareEthersSignsPerSecond(
-          { account: accounts[0], params: firstSample.params, item: firstSample.item, price: firstSample.price },
-          BigInt(world.deployment.chainId),
-          world.deployment.exchange,
-          5,
-        )
-      : 0;
-    results.sign = { ...sign, connections: CONNECTIONS, seconds: SIGN_SECONDS, samplesVerified: verified, samples: samples.length, bareEthersSignsPerSecond: Math.round(bare) };
-    rows.push(
-      { measure: "sign: requests/s", result: String(sign.requestsPerSecond), target: ">= 3000", met: sign.requestsPerSecond >= 3_000 },
-      { measure: "sign: p50 / p99 latency", result: `${sign.p50Ms} / ${sign.p99Ms} ms`, target: "p99 <= 25 ms", met: sign.p99Ms <= 25 },
-      { measure: "sign: non-2xx / errors", result: `${sign.non2xx} / ${sign.errors}`, target: "0 / 0", met: sign.non2xx === 0 && sign.errors === 0 },
-      { measure: "sign: sampled signatures recovering to the signer", result: `${verified} of ${samples.length}`, target: "all", met: samples.length > 0 && verified === samples.length },
-      { measure: "bare ethers signTypedData loop", result: `${Math.round(bare)}/s`, target: "", met: null },
-      { measure: "sign endpoint vs bare ethers", result: `${(sign.requestsPerSecond / Math.max(bare, 1)).toFixed(1)}x`, target: ">= 3x", met: sign.requestsPerSecond >= 3 * bare },
-      { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
-    );
-    results.memory = { apiPeakRssMiB: Math.round(peakRss) };
+      // 1. POST /raffle/ticket/sign
+      say(`1. POST /raffle/ticket/sign: ${CONNECTIONS} connections for ${SIGN_SECONDS} s`);
+      const accounts = Array.from({ length: 2_000 }, () => Wallet.createRandom().address);
+      let next = 0;
+      const samples: Array<{ account: string; body: string }> = [];
+      const sign = await runLoad({
+        url: `${api.url}/raffle/ticket/sign`,
+        method: "POST",
+        headers: auth,
+        connections: CONNECTIONS,
+        durationSeconds: SIGN_SECONDS,
+        body: (context) => {
+          context.account = accounts[next++ % accounts.length];
+          return JSON.stringify({ account: context.account, contractId });
+        },
+        onResponse: (status, body, context) => {
+          if (status === 200 && samples.length < 200 && Math.random() < 0.01) samples.push({ account: String(context.account), body });
+        },
+      });
+      const signer = new Wallet(LOCAL_DEV_KEYS.voucherSigner).address;
+      const domain = exchangeDomain(world.deployment.chainId, world.deployment.exchange);
+      let verified = 0;
+      for (const sample of samples) {
+        const response = JSON.parse(sample.body);
+        const voucher = { account: sample.account, params: response.params, item: response.item, price: response.price };
+        if (verifyTypedData(domain, PURCHASE_TYPES, voucher, response.signature) === signer) verified += 1;
+      }
+      const peakRss = api.peakRssMiB();
+      const firstSample = JSON.parse(samples[0]?.body ?? "null");
+      const bare = firstSample
+        ? bareEthersSignsPerSecond(
+            { account: accounts[0], params: firstSample.params, item: firstSample.item, price: firstSample.price },
+            BigInt(world.deployment.chainId),
+            world.deployment.exchange,
+            5,
+          )
+        : 0;
+      results.sign = {
+        ...sign,
+        connections: CONNECTIONS,
+        seconds: SIGN_SECONDS,
+        samplesVerified: verified,
+        samples: samples.length,
+        bareEthersSignsPerSecond: Math.round(bare),
+      };
+      rows.push(
+        { measure: "sign: requests/s", result: String(sign.requestsPerSecond), target: ">= 3000", met: sign.requestsPerSecond >= 3_000 },
+        { measure: "sign: p50 / p99 latency", result: `${sign.p50Ms} / ${sign.p99Ms} ms`, target: "p99 <= 25 ms", met: sign.p99Ms <= 25 },
+        { measure: "sign: non-2xx / errors", result: `${sign.non2xx} / ${sign.errors}`, target: "0 / 0", met: sign.non2xx === 0 && sign.errors === 0 },
+        {
+          measure: "sign: sampled signatures recovering to the signer",
+          result: `${verified} of ${samples.length}`,
+          target: "all",
+          met: samples.length > 0 && verified === samples.length,
+        },
+        { measure: "bare ethers signTypedData loop", result: `${Math.round(bare)}/s`, target: "", met: null },
+        {
+          measure: "sign endpoint vs bare ethers",
+          result: `${(sign.requestsPerSecond / Math.max(bare, 1)).toFixed(1)}x`,
+          target: ">= 3x",
+          met: sign.requestsPerSecond >= 3 * bare,
+        },
+        { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
+      );
+      results.memory = { apiPeakRssMiB: Math.round(peakRss) };
     }
 
     if (PARTS.has("reads")) {
-    // 2. Reads
-    for (const [name, url] of [
-      ["GET /rounds/current", `${api.url}/rounds/current?contractId=${contractId}`],
-      ["GET /raffle/contracts", `${api.url}/raffle/contracts?chainId=31337&skip=0&take=25`],
-    ] as const) {
-      say(`2. ${name}: ${CONNECTIONS} connections for ${READ_SECONDS} s`);
-      const read: LoadResult = await runLoad({ url, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS });
-      results[name] = read;
-      rows.push(
-        { measure: `${name}: requests/s`, result: String(read.requestsPerSecond), target: ">= 5000", met: read.requestsPerSecond >= 5_000 },
-        { measure: `${name}: p99`, result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`, target: "<= 15 ms", met: read.p99Ms <= 15 && read.non2xx === 0 },
-      );
-    }
-    // ticketCount stays fresh: a purchase shows up within the poll interval.
-    const before = (await getJson(`${api.url}/rounds/current?contractId=${contractId}`, auth)).ticketCount;
-    const boughtAt = Date.now();
-    await buyOnChain(world, raffle, world.players[0], 1n);
-    let freshAfter = -1;
-    for (;;) {
-      const count = (await getJson(`${api.url}/rounds/current?contractId=${contractId}`, auth)).ticketCount;
-      if (count === before + 1) {
-        freshAfter = Date.now() - boughtAt;
-        break;
+      // 2. Reads
+      for (const [name, url] of [
+        ["GET /rounds/current", `${api.url}/rounds/current?contractId=${contractId}`],
+        ["GET /raffle/contracts", `${api.url}/raffle/contracts?chainId=31337&skip=0&take=25`],
+      ] as const) {
+        say(`2. ${name}: ${CONNECTIONS} connections for ${READ_SECONDS} s`);
+        const read: LoadResult = await runLoad({ url, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS });
+        results[name] = read;
+        rows.push(
+          { measure: `${name}: requests/s`, result: String(read.requestsPerSecond), target: ">= 5000", met: read.requestsPerSecond >= 5_000 },
+          { measure: `${name}: p99`, result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`, target: "<= 15 ms", met: read.p99Ms <= 15 && read.non2xx === 0 },
+        );
       }
-      if (Date.now() - boughtAt > 10_000) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    rows.push({ measure: "ticketCount fresh after a purchase", result: `${freshAfter} ms`, target: `<= poll ${POLL_MS} ms + tx`, met: freshAfter >= 0 && freshAfter <= POLL_MS + 1_000 });
+      // ticketCount stays fresh: a purchase shows up within the poll interval.
+      const before = (await getJson(`${api.url}/rounds/current?contractId=${contractId}`, auth)).ticketCount;
+      const boughtAt = Date.now();
+      await buyOnChain(world, raffle, world.players[0], 1n);
+      let freshAfter = -1;
+      for (;;) {
+        const count = (await getJson(`${api.url}/rounds/current?contractId=${contractId}`, auth)).ticketCount;
+        if (count === before + 1) {
+          freshAfter = Date.now() - boughtAt;
+          break;
+        }
+        if (Date.now() - boughtAt > 10_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      rows.push({
+        measure: "ticketCount fresh after a purchase",
+        result: `${freshAfter} ms`,
+        target: `<= poll ${POLL_MS} ms + tx`,
+        met: freshAfter >= 0 && freshAfter <= POLL_MS + 1_000,
+      });
     }
 
     if (PARTS.has("indexer")) {
-    // 3. Indexer
-    say(`3. indexer: writing ${PURCHASES} purchases to the chain`);
-    await api.stop();
-    await generatePurchases(node.provider, world.deployment, raffle, PURCHASES, (done) => {
-      if (done % 2_000 === 0) say(`   ${done} purchases`);
-    });
-    // The node's own eth_getLogs speed bounds any indexer: measure it alone over the same history.
-    const head = await node.provider.getBlockNumber();
-    const getLogsStarted = Date.now();
-    const nodeLogs = (await fetch(node.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "eth_getLogs",
-        params: [{ address: [raffle.raffle, raffle.ticket], fromBlock: toQuantity(world.deployment.deployBlock), toBlock: toQuantity(head) }],
-      }),
-    }).then(async (response) => ((await response.json()) as { result: unknown[] }).result));
-    const nodeLogsPerSecond = Math.round(nodeLogs.length / ((Date.now() - getLogsStarted) / 1000));
-    const backfillDb = await database("bench_backfill");
-    const backfillSource = await openDatabase({ url: backfillDb.url, poolSize: 4 });
-    const indexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, batchBlocks: 2_000 });
-    const [{ count: eventsBefore }] = await backfillSource.query(`SELECT count(*)::int AS count FROM indexer_event`);
-    const started = Date.now();
-    await indexer.syncToHead();
-    const seconds = (Date.now() - started) / 1000;
-    const [{ count: events }] = await backfillSource.query(`SELECT count(*)::int AS count FROM indexer_event`);
-    const [{ count: tickets }] = await backfillSource.query(`SELECT count(*)::int AS count FROM ticket`);
-    const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
-    say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
+      // 3. Indexer
+      say(`3. indexer: writing ${PURCHASES} purchases to the chain`);
+      await api.stop();
+      await generatePurchases(node.provider, world.deployment, raffle, PURCHASES, (done) => {
+        if (done % 2_000 === 0) say(`   ${done} purchases`);
+      });
+      // The node's own eth_getLogs speed bounds any indexer: measure it alone over the same history.
+      const head = await node.provider.getBlockNumber();
+      const getLogsStarted = Date.now();
+      const nodeLogs = await fetch(node.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_getLogs",
+          params: [{ address: [raffle.raffle, raffle.ticket], fromBlock: toQuantity(world.deployment.deployBlock), toBlock: toQuantity(head) }],
+        }),
+      }).then(async (response) => ((await response.json()) as { result: unknown[] }).result);
+      const nodeLogsPerSecond = Math.round(nodeLogs.length / ((Date.now() - getLogsStarted) / 1000));
+      const backfillDb = await database("bench_backfill");
+      const backfillSource = await openDatabase({ url: backfillDb.url, poolSize: 4 });
+      const indexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, batchBlocks: 2_000 });
+      const [{ count: eventsBefore }] = await backfillSource.query(`SELECT count(*)::int AS count FROM indexer_event`);
+      const started = Date.now();
+      await indexer.syncToHead();
+      const seconds = (Date.now() - started) / 1000;
+      const [{ count: events }] = await backfillSource.query(`SELECT count(*)::int AS count FROM indexer_event`);
+      const [{ count: tickets }] = await backfillSource.query(`SELECT count(*)::int AS count FROM ticket`);
+      const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
+      say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
 
-    // Steady state: purchases at a steady pace while the indexer polls; lag from receipt to the indexed row.
-    const lags: number[] = [];
-    const liveIndexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, pollIntervalMs: POLL_MS });
-    liveIndexer.start();
-    for (let i = 0; i < 20; i += 1) {
-      const ticketId = await buyOnChain(world, raffle, world.players[i % world.players.length], 1n);
-      const mined = Date.now();
-      for (;;) {
-        const found = await backfillSource.query(`SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`, [raffle.ticket, ticketId.toString()]);
-        if (found.length > 0) break;
-        if (Date.now() - mined > 10_000) break;
-        await new Promise((resolve) => setTimeout(resolve, 5));
+      // Steady state: purchases at a steady pace while the indexer polls; lag from receipt to the indexed row.
+      const lags: number[] = [];
+      const liveIndexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, pollIntervalMs: POLL_MS });
+      liveIndexer.start();
+      for (let i = 0; i < 20; i += 1) {
+        const ticketId = await buyOnChain(world, raffle, world.players[i % world.players.length], 1n);
+        const mined = Date.now();
+        for (;;) {
+          const found = await backfillSource.query(`SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`, [
+            raffle.ticket,
+            ticketId.toString(),
+          ]);
+          if (found.length > 0) break;
+          if (Date.now() - mined > 10_000) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        lags.push(Date.now() - mined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      lags.push(Date.now() - mined);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await liveIndexer.stop();
-    await backfillSource.destroy();
-    await backfillDb.drop();
-    const maxLag = Math.max(...lags);
-    results.indexer = { nodeGetLogsPerSecond: nodeLogsPerSecond, purchases: PURCHASES, events: events - eventsBefore, tickets, seconds, eventsPerSecond, pollIntervalMs: POLL_MS, steadyLagMs: { max: maxLag, median: lags.sort((a, b) => a - b)[Math.floor(lags.length / 2)] } };
-    rows.push(
-      { measure: "node eth_getLogs alone (Hardhat)", result: `${nodeLogsPerSecond} logs/s`, target: "", met: null },
-      { measure: `indexer backfill (${PURCHASES} purchases)`, result: `${eventsPerSecond} events/s`, target: ">= 5000 events/s", met: eventsPerSecond >= 5_000 },
-      { measure: "indexer steady-state lag (max of 20)", result: `${maxLag} ms`, target: `<= one poll (${POLL_MS} ms)`, met: maxLag <= POLL_MS },
-    );
+      await liveIndexer.stop();
+      await backfillSource.destroy();
+      await backfillDb.drop();
+      const maxLag = Math.max(...lags);
+      results.indexer = {
+        nodeGetLogsPerSecond: nodeLogsPerSecond,
+        purchases: PURCHASES,
+        events: events - eventsBefore,
+        tickets,
+        seconds,
+        eventsPerSecond,
+        pollIntervalMs: POLL_MS,
+        steadyLagMs: { max: maxLag, median: lags.sort((a, b) => a - b)[Math.floor(lags.length / 2)] },
+      };
+      rows.push(
+        { measure: "node eth_getLogs alone (Hardhat)", result: `${nodeLogsPerSecond} logs/s`, target: "", met: null },
+        {
+          measure: `indexer backfill (${PURCHASES} purchases)`,
+          result: `${eventsPerSecond} events/s`,
+          target: ">= 5000 events/s",
+          met: eventsPerSecond >= 5_000,
+        },
+        { measure: "indexer steady-state lag (max of 20)", result: `${maxLag} ms`, target: `<= one poll (${POLL_MS} ms)`, met: maxLag <= POLL_MS },
+      );
     }
 
     if (PARTS.has("gas")) {
-    // 4. Gas, from the committed snapshot
-    const snapshot = JSON.parse(fs.readFileSync(path.join(ROOT, "contracts/gas-snapshot.json"), "utf8")) as { figures: Record<string, number>; targets: Record<string, number> };
-    results.gas = snapshot;
-    for (const [name, gas] of Object.entries(snapshot.figures)) {
-      const target = snapshot.targets[name];
-      rows.push({ measure: `gas: ${name}`, result: String(gas), target: target ? `<= ${target}` : "", met: target ? gas <= target : null });
-    }
+      // 4. Gas, from the committed snapshot
+      const snapshot = JSON.parse(fs.readFileSync(path.join(ROOT, "contracts/gas-snapshot.json"), "utf8")) as {
+        figures: Record<string, number>;
+        targets: Record<string, number>;
+      };
+      results.gas = snapshot;
+      for (const [name, gas] of Object.entries(snapshot.figures)) {
+        const target = snapshot.targets[name];
+        rows.push({ measure: `gas: ${name}`, result: String(gas), target: target ? `<= ${target}` : "", met: target ? gas <= target : null });
+      }
     }
   } finally {
     await api.stop();
