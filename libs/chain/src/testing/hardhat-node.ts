@@ -52,6 +52,19 @@ export async function startHardhatNode(options: { port?: number; quiet?: boolean
       reject(new Error(`hardhat node exited with ${code}: ${output.slice(-500)}`));
     });
   });
+  // The node runs in its own process group (so stop() takes its children too); if this process ends without calling
+  // stop() (a suite that times out, a test runner that exits), the group must not outlive it.
+  const killOnExit = () => {
+    if (child.exitCode === null && child.pid) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.removeListener("exit", killOnExit));
   // Drain output so the node never blocks on a full pipe.
   child.stdout!.resume();
   child.stderr!.resume();
