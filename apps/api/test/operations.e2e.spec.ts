@@ -57,6 +57,12 @@ describe("operations", () => {
       expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["RoundDto", "TicketSignatureDto", "ProblemDto"]));
     });
 
+    it("types every number as an integer (amounts are decimal strings)", () => {
+      const text = JSON.stringify(document);
+      expect(text).not.toContain('"type":"number"');
+      expect(document.components.schemas.RoundDto.properties!.ticketCount).toMatchObject({ type: "integer" });
+    });
+
     it("describes every parameter and documents the four endpoints of spec 4", () => {
       const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
       expect(operations.map(({ method, path }) => `${method} ${path}`)).toEqual(

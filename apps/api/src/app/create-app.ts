@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from "@nestjs/swagger";
 
 import type { ApiConfig } from "../config/api-config";
 import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from "../common/json-body";
+import { numbersAsIntegers } from "../common/openapi-integers";
 import { ProblemFilter, frameworkProblem } from "../common/problem.filter";
 import { logRequests, requestIdOf } from "../common/request-log";
 import { createValidationPipe } from "../common/validation";
@@ -47,6 +48,7 @@ export async function createApp(config: ApiConfig): Promise<NestFastifyApplicati
       .addBearerAuth()
       .build(),
   );
+  numbersAsIntegers(document);
   SwaggerModule.setup("docs", app, document, { jsonDocumentUrl: "docs-json" });
   return app;
 }
