@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import createKeccakHash from "keccak";
 
@@ -10,8 +11,10 @@ interface NativeKeccakState {
 
 function loadNativeState(): NativeKeccakState | null {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Addon = require("node-gyp-build")(path.dirname(require.resolve("keccak/package.json"))) as new () => NativeKeccakState;
+    // node-gyp-build is keccak's own dependency: load it (and the addon) from the package's folder.
+    const keccakDir = path.dirname(require.resolve("keccak/package.json"));
+    const nodeGypBuild = createRequire(path.join(keccakDir, "package.json"))("node-gyp-build") as (dir: string) => unknown;
+    const Addon = nodeGypBuild(keccakDir) as new () => NativeKeccakState;
     return typeof Addon === "function" ? new Addon() : null;
   } catch {
     return null;
