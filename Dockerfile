@@ -15,8 +15,9 @@ COPY apps/merchant-worker/package.json apps/merchant-worker/
 COPY tools/package.json tools/
 RUN npm ci --no-audit --no-fund
 COPY . .
-# Compiles the contracts and generates the TypeChain bindings the TypeScript code imports.
-RUN npm run compile
+# Compiles the contracts (with the TypeChain bindings the TypeScript code imports), then the apps to JavaScript in
+# dist/: the services run with plain node, not ts-node.
+RUN npm run build
 
 FROM build AS chain
 WORKDIR /app/contracts
@@ -29,12 +30,12 @@ CMD ["/app/node_modules/.bin/hardhat", "run", "--no-compile", "deploy/platform.t
 
 FROM build AS api
 WORKDIR /app
-ENV NODE_ENV=production TS_NODE_TRANSPILE_ONLY=true TS_NODE_PROJECT=apps/api/tsconfig.json
+ENV NODE_ENV=production
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "-r", "ts-node/register", "apps/api/src/main.ts"]
+CMD ["node", "dist/apps/api/src/main.js"]
 
 FROM build AS merchant-worker
 WORKDIR /app
-ENV NODE_ENV=production TS_NODE_TRANSPILE_ONLY=true TS_NODE_PROJECT=apps/merchant-worker/tsconfig.json
-CMD ["node", "-r", "ts-node/register", "apps/merchant-worker/src/main.ts"]
+ENV NODE_ENV=production
+CMD ["node", "dist/apps/merchant-worker/src/main.js"]

@@ -4,19 +4,37 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
+/** The API as production runs it: compiled by `npm run build`, which `npm run bench` runs first. */
+const COMPILED_MAIN = path.join(ROOT, "dist/apps/api/src/main.js");
 
 export interface ApiProcess {
   url: string;
   pid: number;
   /** Peak resident set size so far (VmHWM), in MiB, summed over the API's processes (its workers when clustered). */
   peakRssMiB(): number;
+  /** CPU seconds (user + system) used so far, summed over the API's processes: divided by requests, a cost per request that the machine's noise moves less than throughput. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
+
+/** USER_HZ: Linux reports CPU times in hundredths of a second on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function readStatusKiB(pid: number, field: string): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
   return match ? Number(match[1]) : 0;
+}
+
+/** /proc/<pid>/stat's utime + stime, in seconds; fields after "(comm)", which may hold spaces. */
+function readCpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
 }
 
 /** The process and its direct children (the workers of a clustered API). */
@@ -39,9 +57,10 @@ function processTree(pid: number): number[] {
 
 /** Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't. */
 export async function startApiProcess(env: Record<string, string>, port: number): Promise<ApiProcess> {
+  if (!fs.existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\``);
   const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-")), "deployment.json");
   fs.writeFileSync(deploymentFile, env.DEPLOYMENT_JSON);
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), "-r", "ts-node/register", path.join(ROOT, "apps/api/src/main.ts")], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), COMPILED_MAIN], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -49,8 +68,6 @@ export async function startApiProcess(env: Record<string, string>, port: number)
       DEPLOYMENT_FILE: deploymentFile,
       PORT: String(port),
       LOG_LEVEL: "silent",
-      TS_NODE_TRANSPILE_ONLY: "true",
-      TS_NODE_PROJECT: path.join(ROOT, "apps/api/tsconfig.json"),
     },
     stdio: ["ignore", "ignore", "pipe"],
     detached: true,
@@ -70,6 +87,7 @@ export async function startApiProcess(env: Record<string, string>, port: number)
     url,
     pid: child.pid!,
     peakRssMiB: () => processTree(child.pid!).reduce((sum, pid) => sum + readStatusKiB(pid, "VmHWM"), 0) / 1024,
+    cpuSeconds: () => processTree(child.pid!).reduce((sum, pid) => sum + readCpuSeconds(pid), 0),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

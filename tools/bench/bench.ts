@@ -122,6 +122,8 @@ async function main(): Promise<void> {
       const accounts = Array.from({ length: 2_000 }, () => Wallet.createRandom().address);
       let next = 0;
       const samples: Array<{ account: string; body: string }> = [];
+      const apiCpuBefore = api.cpuSeconds();
+      const loadCpuBefore = process.cpuUsage();
       const sign = await runLoad({
         url: `${api.url}/raffle/ticket/sign`,
         method: "POST",
@@ -144,6 +146,9 @@ async function main(): Promise<void> {
         const voucher = { account: sample.account, params: response.params, item: response.item, price: response.price };
         if (verifyTypedData(domain, PURCHASE_TYPES, voucher, response.signature) === signer) verified += 1;
       }
+      const apiCpuMicrosPerRequest = ((api.cpuSeconds() - apiCpuBefore) * 1e6) / Math.max(sign.requests, 1);
+      const loadCpu = process.cpuUsage(loadCpuBefore);
+      const loadCpuMicrosPerRequest = (loadCpu.user + loadCpu.system) / Math.max(sign.requests, 1);
       const peakRss = api.peakRssMiB();
       const firstSample = JSON.parse(samples[0]?.body ?? "null");
       const bare = firstSample
@@ -161,6 +166,8 @@ async function main(): Promise<void> {
         samplesVerified: verified,
         samples: samples.length,
         bareEthersSignsPerSecond: Math.round(bare),
+        apiCpuMicrosPerRequest: Math.round(apiCpuMicrosPerRequest),
+        loadGeneratorCpuMicrosPerRequest: Math.round(loadCpuMicrosPerRequest),
       };
       rows.push(
         { measure: "sign: requests/s", result: String(sign.requestsPerSecond), target: ">= 3000", met: sign.requestsPerSecond >= 3_000 },
@@ -179,6 +186,7 @@ async function main(): Promise<void> {
           target: ">= 3x",
           met: sign.requestsPerSecond >= 3 * bare,
         },
+        { measure: "sign: CPU per request, API / load generator", result: `${apiCpuMicrosPerRequest.toFixed(0)} / ${loadCpuMicrosPerRequest.toFixed(0)} µs`, target: "", met: null },
         { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
       );
       results.memory = { apiPeakRssMiB: Math.round(peakRss) };

@@ -6,10 +6,11 @@ import { freePort } from "@raffle/chain";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 
-const API_DIR = path.resolve(__dirname, "..");
+/** The compiled API, as production and the Docker image run it; `npm test` builds it first (`npm run build`). */
+const COMPILED_MAIN = path.resolve(__dirname, "../../../dist/apps/api/src/main.js");
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
-/** API_WORKERS=2: the real main.ts forks two workers on one port; one indexes, both serve; SIGTERM stops all. */
+/** API_WORKERS=2: the real main (compiled) forks two workers on one port; one indexes, both serve; SIGTERM stops all. */
 describe("API with API_WORKERS=2", () => {
   let harness: ApiHarness;
   let api: ChildProcess;
@@ -22,9 +23,8 @@ describe("API with API_WORKERS=2", () => {
     fs.writeFileSync(deploymentFile, JSON.stringify(harness.world.deployment));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    const tsNode = require.resolve("ts-node/dist/bin.js", { paths: [API_DIR] });
-    api = spawn(process.execPath, [tsNode, "--transpile-only", "-P", "tsconfig.json", "src/main.ts"], {
-      cwd: API_DIR,
+    if (!fs.existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first`);
+    api = spawn(process.execPath, [COMPILED_MAIN], {
       env: {
         ...process.env,
         LOG_LEVEL: "info",

@@ -1,6 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+import { contractsDir } from "../contracts-dir";
+
 /** Addresses and settings of one chain's platform deployment: one JSON file per chain id. */
 export interface PlatformDeployment {
   chainId: number;
@@ -19,7 +21,7 @@ export interface PlatformDeployment {
   deployedAt: string;
 }
 
-export const DEFAULT_DEPLOYMENTS_DIR = path.resolve(__dirname, "../../../../contracts/deployments");
+export const DEFAULT_DEPLOYMENTS_DIR = path.join(contractsDir(), "deployments");
 
 export function deploymentPath(chainId: number, dir: string = DEFAULT_DEPLOYMENTS_DIR): string {
   return path.join(dir, `${chainId}.json`);

@@ -3,7 +3,9 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { JsonRpcProvider } from "ethers";
 
-const CONTRACTS_DIR = path.resolve(__dirname, "../../../../contracts");
+import { contractsDir } from "../contracts-dir";
+
+const CONTRACTS_DIR = contractsDir();
 const HARDHAT_BIN = path.resolve(CONTRACTS_DIR, "../node_modules/.bin/hardhat");
 
 export interface HardhatNode {
