@@ -1,4 +1,5 @@
-import autocannon from "autocannon";
+import { spawn } from "node:child_process";
+import * as path from "node:path";
 
 export interface LoadResult {
   requests: number;
@@ -15,44 +16,45 @@ export interface LoadOptions {
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
-  /** Builds each request's body; `context` belongs to the connection (one request in flight per connection). */
-  body?: (context: Record<string, unknown>) => string;
-  /** Sees the responses, with the context their request was built with. */
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+  /** Request bodies, sent in turn (one per request, cycling). */
+  bodies?: string[];
+  /** Keep every n-th 2xx response with the body of its request, up to `maxSamples` (200). */
+  sampleEvery?: number;
+  maxSamples?: number;
+  /** A regular expression: group 1 of it is collected from every 2xx response, in order. */
+  capture?: string;
 }
 
-/** Drives one endpoint with autocannon at a fixed concurrency and reports throughput and latency. */
-export function runLoad(options: LoadOptions): Promise<LoadResult> {
+export interface LoadOutcome extends LoadResult {
+  /** CPU time the load generator itself used, in microseconds. */
+  cpuMicros: number;
+  samples: Array<{ requestBody: string; responseBody: string }>;
+  captures: string[];
+}
+
+/** The figures of a run without its samples and captures, for reports. */
+export function figuresOf({ samples: _samples, captures: _captures, ...figures }: LoadOutcome): LoadResult & { cpuMicros: number } {
+  return figures;
+}
+
+const LOAD_PROCESS = path.join(__dirname, "load-process.js");
+
+/**
+ * Drives one endpoint with autocannon at a fixed concurrency, from a plain JavaScript process of its own
+ * (load-process.js), and reports throughput and latency.
+ */
+export function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: options.url,
-        method: options.method ?? "GET",
-        headers: options.headers,
-        connections: options.connections,
-        duration: options.durationSeconds,
-        pipelining: 1,
-        requests: [
-          {
-            setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) =>
-              options.body ? { ...request, body: options.body(context) } : request,
-            onResponse: (status: number, body: string, context: Record<string, unknown>) =>
-              options.onResponse?.(status, body, context),
-          },
-        ],
-      } as never,
-      (error: Error | null, result: autocannon.Result) => {
-        if (error) return reject(error);
-        resolve({
-          requests: result.requests.total,
-          requestsPerSecond: Math.round(result.requests.average),
-          p50Ms: result.latency.p50,
-          p99Ms: result.latency.p99,
-          non2xx: result.non2xx,
-          errors: result.errors + result.timeouts,
-        });
-      },
-    );
-    instance.on("error", reject);
+    const child = spawn(process.execPath, [LOAD_PROCESS], { stdio: ["pipe", "pipe", "pipe"] });
+    let output = "";
+    let errors = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`the load generator failed (exit ${code}): ${errors.slice(-2000)}`));
+      resolve(JSON.parse(output) as LoadOutcome);
+    });
+    child.stdin.end(JSON.stringify(options));
   });
 }

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
-import { Wallet, verifyTypedData } from "ethers";
+import { Wallet, getAddress, hexlify, randomBytes, verifyTypedData } from "ethers";
 import {
   LOCAL_DEV_KEYS,
   PURCHASE_TYPES,
@@ -69,11 +69,7 @@ async function main(): Promise<void> {
     }
     if (contractId === 0) throw new Error("the API never listed the raffle");
 
-    const accounts = Array.from({ length: 5_000 }, () => Wallet.createRandom().address);
-    let next = 0;
-    const nonces = new Map<string, number>();
-    const samples: Array<{ account: string; body: string }> = [];
-    let signed = 0;
+    const accounts = Array.from({ length: 5_000 }, () => getAddress(hexlify(randomBytes(20))));
     const memory: number[] = [];
     const sampler = setInterval(() => memory.push(rssMiB(api.pid)), 1_000);
 
@@ -84,22 +80,18 @@ async function main(): Promise<void> {
         headers,
         connections: SIGN_CONNECTIONS,
         durationSeconds: SECONDS,
-        body: (context) => {
-          context.account = accounts[next++ % accounts.length];
-          return JSON.stringify({ account: context.account, contractId });
-        },
-        onResponse: (status, body, context) => {
-          if (status !== 200) return;
-          signed += 1;
-          const nonce = /"nonce":"(0x[0-9a-f]{64})"/.exec(body)?.[1] ?? "";
-          nonces.set(nonce, (nonces.get(nonce) ?? 0) + 1);
-          if (signed % 500 === 0) samples.push({ account: String(context.account), body });
-        },
+        bodies: accounts.map((account) => JSON.stringify({ account, contractId })),
+        capture: '"nonce":"(0x[0-9a-f]{64})"',
+        sampleEvery: 500,
       }),
       runLoad({ url: `${api.url}/rounds/current?contractId=${contractId}`, headers, connections: 24, durationSeconds: SECONDS }),
       runLoad({ url: `${api.url}/raffle/contracts?chainId=31337&take=25`, headers, connections: 24, durationSeconds: SECONDS }),
     ]);
     clearInterval(sampler);
+    const signed = sign.captures.length;
+    const nonces = new Map<string, number>();
+    for (const nonce of sign.captures) nonces.set(nonce, (nonces.get(nonce) ?? 0) + 1);
+    const samples = sign.samples.map(({ requestBody, responseBody }) => ({ account: JSON.parse(requestBody).account as string, body: responseBody }));
 
     const total = sign.requests + rounds.requests + contracts.requests;
     const failed = sign.non2xx + rounds.non2xx + contracts.non2xx + sign.errors + rounds.errors + contracts.errors;
