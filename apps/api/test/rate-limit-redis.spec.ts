@@ -49,12 +49,24 @@ describe("RateLimiter on Redis", () => {
     expect(await second.checkSign(keyId, Wallet.createRandom().address)).toMatchObject({ allowed: false, scope: "key" });
   });
 
-  it("lets its counters expire with the window", async () => {
+  it("counts the key and the account in one script call, and lets both counters expire with the window", async () => {
     const keyId = uniqueKeyId();
-    await replica().checkSign(keyId, Wallet.createRandom().address);
-    const ttl = await redis.ttl(`raffle:ratelimit:sign:key:${keyId}`);
-    expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(LIMITS.windowSeconds);
+    const account = Wallet.createRandom().address;
+    const limiter = replica();
+    await limiter.checkSign(uniqueKeyId(), Wallet.createRandom().address); // loads the script on this connection
+    const scriptCalls = async () => {
+      const stats = await redis.info("commandstats");
+      return ["evalsha", "eval"].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
+    };
+    const before = await scriptCalls();
+    await limiter.checkSign(keyId, account);
+    expect((await scriptCalls()) - before).toBe(1);
+    for (const key of [`raffle:ratelimit:sign:key:${keyId}`, `raffle:ratelimit:sign:account:${account.toLowerCase()}`]) {
+      expect(await redis.get(key)).toBe("1");
+      const ttl = await redis.ttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(LIMITS.windowSeconds);
+    }
   });
 
   it("fails fast with 503 serviceUnavailable, not a 500, when Redis is unreachable", async () => {

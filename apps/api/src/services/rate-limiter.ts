@@ -10,14 +10,19 @@ export interface RateLimitDecision {
 }
 
 interface CounterStore {
-  increment(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
+  /** Counts one hit on each key; answers in the same order. */
+  increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>>;
   close(): Promise<void>;
 }
 
 class MemoryCounterStore implements CounterStore {
   private readonly counters = new Map<string, { count: number; resetAt: number }>();
 
-  async increment(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }> {
+  async increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>> {
+    return keys.map((key) => this.incrementOne(key, windowSeconds));
+  }
+
+  private incrementOne(key: string, windowSeconds: number): { count: number; resetInSeconds: number } {
     const now = Date.now();
     let counter = this.counters.get(key);
     if (!counter || counter.resetAt <= now) {
@@ -26,7 +31,10 @@ class MemoryCounterStore implements CounterStore {
       this.counters.set(key, counter);
     }
     counter.count += 1;
-    return { count: counter.count, resetInSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)) };
+    return {
+      count: counter.count,
+      resetInSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)),
+    };
   }
 
   async close(): Promise<void> {
@@ -41,10 +49,20 @@ class MemoryCounterStore implements CounterStore {
 export class RateLimiter {
   constructor(
     private readonly store: CounterStore,
-    private readonly limits: { windowSeconds: number; signPerKey: number; signPerAccount: number },
+    private readonly limits: {
+      windowSeconds: number;
+      signPerKey: number;
+      signPerAccount: number;
+    },
   ) {}
 
-  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix?: string }): RateLimiter {
+  static create(options: {
+    windowSeconds: number;
+    signPerKey: number;
+    signPerAccount: number;
+    redisUrl?: string;
+    redisKeyPrefix?: string;
+  }): RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
@@ -56,16 +74,26 @@ export class RateLimiter {
   /** Counts one signature for the key and for the account; refuses when either is over its limit. */
   async checkSign(apiKeyId: number, account: string): Promise<RateLimitDecision & { scope?: "key" | "account" }> {
     const window = this.limits.windowSeconds;
-    const [byKey, byAccount] = await Promise.all([
-      this.store.increment(`sign:key:${apiKeyId}`, window),
-      this.store.increment(`sign:account:${account.toLowerCase()}`, window),
-    ]).catch(() => {
-      // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
-      throw new ApiProblem(503, "serviceUnavailable", "Rate limiting is unavailable; retry shortly.", undefined, { "Retry-After": "1" });
-    });
-    if (byKey.count > this.limits.signPerKey) return { allowed: false, retryAfterSeconds: byKey.resetInSeconds, scope: "key" };
+    const [byKey, byAccount] = await this.store
+      .increment([`sign:key:${apiKeyId}`, `sign:account:${account.toLowerCase()}`], window)
+      .catch(() => {
+        // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
+        throw new ApiProblem(503, "serviceUnavailable", "Rate limiting is unavailable; retry shortly.", undefined, {
+          "Retry-After": "1",
+        });
+      });
+    if (byKey.count > this.limits.signPerKey)
+      return {
+        allowed: false,
+        retryAfterSeconds: byKey.resetInSeconds,
+        scope: "key",
+      };
     if (byAccount.count > this.limits.signPerAccount) {
-      return { allowed: false, retryAfterSeconds: byAccount.resetInSeconds, scope: "account" };
+      return {
+        allowed: false,
+        retryAfterSeconds: byAccount.resetInSeconds,
+        scope: "account",
+      };
     }
     return { allowed: true, retryAfterSeconds: 0 };
   }

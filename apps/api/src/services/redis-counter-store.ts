@@ -2,20 +2,29 @@ import Redis from "ioredis";
 
 import { jsonLog } from "./json-logger";
 
-// INCR, and start the window on the first hit (or if a key ever lost its expiry), atomically in Redis: a crash
-// between two commands can never leave a counter that never resets.
+// For each key: INCR, and start the window on the first hit (or if a key ever lost its expiry), atomically in Redis:
+// a crash between two commands can never leave a counter that never resets. All of a request's counters go in one
+// call, so a signature costs one script run and one reply to parse. (One Redis, not Redis Cluster: the keys of one
+// call may live in different slots.)
 const INCREMENT_IN_WINDOW = `
-local count = redis.call('INCR', KEYS[1])
-local ttl = redis.call('TTL', KEYS[1])
-if ttl < 0 then
-  redis.call('EXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
+local result = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  local ttl = redis.call('TTL', key)
+  if ttl < 0 then
+    redis.call('EXPIRE', key, ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  result[2 * i - 1] = count
+  result[2 * i] = ttl
 end
-return {count, ttl}`;
+return result`;
 
-type RedisWithWindow = Redis & { incrementInWindow(key: string, windowSeconds: number): Promise<[number, number]> };
+type RedisWithWindow = Redis & {
+  incrementInWindow(numberOfKeys: number, ...keysThenWindow: Array<string | number>): Promise<number[]>;
+};
 
-/** Rate-limit counters shared by every API process and replica: one script call per counter. */
+/** Rate-limit counters shared by every API process and replica: one script call per request. */
 export class RedisCounterStore {
   private readonly redis: RedisWithWindow;
 
@@ -23,16 +32,34 @@ export class RedisCounterStore {
     // The offline queue stays on: without it every command sent before the connection is up (the first requests
     // after start-up) fails. maxRetriesPerRequest still fails a command fast when Redis is down. Auto-pipelining
     // sends the commands of concurrent requests in one write.
-    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableAutoPipelining: true, keyPrefix });
-    redis.defineCommand("incrementInWindow", { numberOfKeys: 1, lua: INCREMENT_IN_WINDOW });
+    const redis = new Redis(url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+      enableAutoPipelining: true,
+      keyPrefix,
+    });
+    // No fixed numberOfKeys: each call passes its key count first.
+    redis.defineCommand("incrementInWindow", { lua: INCREMENT_IN_WINDOW });
     this.redis = redis as RedisWithWindow;
     // Connection errors as structured log lines (ioredis would print them raw); commands fail on their own.
-    this.redis.on("error", (error: Error) => jsonLog("warn", "redis error", { component: "rate-limit", error: error.message }));
+    this.redis.on("error", (error: Error) =>
+      jsonLog("warn", "redis error", {
+        component: "rate-limit",
+        error: error.message,
+      }),
+    );
   }
 
-  async increment(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }> {
-    const [count, ttl] = await this.redis.incrementInWindow(`ratelimit:${key}`, windowSeconds);
-    return { count, resetInSeconds: Math.max(1, ttl) };
+  async increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>> {
+    const reply = await this.redis.incrementInWindow(
+      keys.length,
+      ...keys.map((key) => `ratelimit:${key}`),
+      windowSeconds,
+    );
+    return keys.map((_, index) => ({
+      count: reply[2 * index],
+      resetInSeconds: Math.max(1, reply[2 * index + 1]),
+    }));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from "@nestjs/common";
+import type { Pool } from "pg";
 import type { DataSource } from "typeorm";
+import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 
 import { DATA_SOURCE } from "./tokens";
 
@@ -17,13 +19,27 @@ export interface IssuedVoucher {
 const MAX_ROWS_PER_FLUSH = 500;
 
 /**
+ * A named statement: PostgreSQL parses and plans it once per connection instead of once per flush, which is most of
+ * its cost per row at the batch sizes seen under load.
+ */
+const INSERT_VOUCHERS = {
+  name: "insert-ticket-vouchers",
+  text: `INSERT INTO ticket_voucher (nonce, account, referrer, merchant_id, api_key_id, contract_id, round_id, expires_at)
+         SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bigint[])`,
+};
+
+/**
  * Records issued vouchers with group commit: rows that arrive while a write is in flight go together in the next
  * multi-row INSERT. `record` resolves only once its row is committed, so a voucher is never handed out unrecorded,
  * and under load the database sees a few statements per millisecond instead of one per request.
  */
 @Injectable()
 export class VoucherLog implements OnApplicationShutdown {
-  private queue: Array<{ row: IssuedVoucher; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private queue: Array<{
+    row: IssuedVoucher;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }> = [];
   private flushing: Promise<void> | null = null;
 
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
@@ -39,15 +55,19 @@ export class VoucherLog implements OnApplicationShutdown {
     await this.flushing;
   }
 
+  /** node-postgres' pool under TypeORM: it takes named statements, and skips the query runner's bookkeeping. */
+  private pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+
   private async flushLoop(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_ROWS_PER_FLUSH);
       const rows = batch.map((entry) => entry.row);
       try {
-        await this.dataSource.query(
-          `INSERT INTO ticket_voucher (nonce, account, referrer, merchant_id, api_key_id, contract_id, round_id, expires_at)
-           SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bigint[])`,
-          [
+        await this.pool().query({
+          ...INSERT_VOUCHERS,
+          values: [
             rows.map((row) => row.nonce),
             rows.map((row) => row.account),
             rows.map((row) => row.referrer),
@@ -57,7 +77,7 @@ export class VoucherLog implements OnApplicationShutdown {
             rows.map((row) => row.roundId),
             rows.map((row) => row.expiresAt),
           ],
-        );
+        });
         for (const entry of batch) entry.resolve();
       } catch (error) {
         for (const entry of batch) entry.reject(error);
