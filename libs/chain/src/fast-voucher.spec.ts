@@ -63,6 +63,10 @@ describe("fast voucher signing", () => {
     const voucher = randomVoucher(1);
     expect(() => digester.digest({ ...voucher, params: { ...voucher.params, externalId: -1n } })).toThrow(RangeError);
     expect(() => digester.digest({ ...voucher, params: { ...voucher.params, nonce: "0x1234" } })).toThrow(RangeError);
+    // Hex is decoded in place, so anything but whole 0x-prefixed hex digits is refused rather than half-written.
+    expect(() => digester.digest({ ...voucher, account: `0x${"zz".repeat(20)}` })).toThrow(/invalid hex/);
+    expect(() => digester.digest({ ...voucher, account: `${"ab".repeat(21)}` })).toThrow(/invalid hex/);
+    expect(() => digester.digest({ ...voucher, account: `0x${"a".repeat(41)}` })).toThrow(/invalid hex/);
     expect(() => new FastVoucherSigner(`0x${"00".repeat(32)}`, 1n, EXCHANGE)).toThrow(/invalid signer private key/);
   });
 });

@@ -13,7 +13,7 @@ const PARAMS_TYPEHASH = getBytes(
 const PURCHASE_TYPEHASH = getBytes(id(PURCHASE_TYPE_STRING));
 
 /** Writes `value` as one big-endian 32-byte ABI word at `offset`. */
-function writeUint(target: Uint8Array, offset: number, value: bigint | number): void {
+function writeUint(target: Buffer, offset: number, value: bigint | number): void {
   let remaining = BigInt(value);
   if (remaining < 0n || remaining >= 1n << 256n) throw new RangeError(`value out of uint256 range: ${value}`);
   for (let i = 31; i >= 0 && remaining > 0n; i -= 1) {
@@ -22,14 +22,18 @@ function writeUint(target: Uint8Array, offset: number, value: bigint | number): 
   }
 }
 
-function writeHex(target: Uint8Array, offset: number, hex: string, byteLength: number): void {
-  const bytes = getBytes(hex);
-  if (bytes.length !== byteLength) throw new RangeError(`expected ${byteLength} bytes, got ${bytes.length}`);
-  target.set(bytes, offset + 32 - byteLength);
+const HEX = /^0x[0-9a-fA-F]*$/;
+
+/** Writes 0x-prefixed hex of exactly `byteLength` bytes right-aligned in the word at `offset`, decoding in place. */
+function writeHex(target: Buffer, offset: number, hex: string, byteLength: number): void {
+  if (!HEX.test(hex) || hex.length % 2 !== 0) throw new RangeError(`invalid hex: ${hex}`);
+  const length = (hex.length - 2) / 2;
+  if (length !== byteLength) throw new RangeError(`expected ${byteLength} bytes, got ${length}`);
+  target.write(hex.slice(2), offset + 32 - byteLength, byteLength, "hex");
 }
 
 function hashAsset(asset: AssetStruct): Uint8Array {
-  const buffer = new Uint8Array(32 * 5);
+  const buffer = Buffer.alloc(32 * 5);
   buffer.set(ASSET_TYPEHASH, 0);
   writeUint(buffer, 32, asset.tokenType);
   writeHex(buffer, 64, asset.token, 20);
@@ -39,7 +43,7 @@ function hashAsset(asset: AssetStruct): Uint8Array {
 }
 
 function hashParams(params: PurchaseParamsStruct): Uint8Array {
-  const buffer = new Uint8Array(32 * 7);
+  const buffer = Buffer.alloc(32 * 7);
   buffer.set(PARAMS_TYPEHASH, 0);
   writeUint(buffer, 32, params.externalId);
   writeUint(buffer, 64, params.expiresAt);
@@ -63,7 +67,7 @@ export class PurchaseDigester {
   }
 
   digest(voucher: PurchaseVoucher): Uint8Array {
-    const struct = new Uint8Array(32 * 5);
+    const struct = Buffer.alloc(32 * 5);
     struct.set(PURCHASE_TYPEHASH, 0);
     writeHex(struct, 32, voucher.account, 20);
     struct.set(hashParams(voucher.params), 64);

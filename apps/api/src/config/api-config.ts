@@ -29,6 +29,12 @@ export interface ApiConfig {
   apiKeyCacheSeconds: number;
   /** Milliseconds hot reads (contracts, rounds) are cached; keep it at or below the indexer's poll interval. */
   readCacheMs: number;
+  /**
+   * Least milliseconds between the starts of two voucher-log INSERTs of one process. Under load, rows wait for the
+   * next flush and go together (fewer, larger commits); an idle log writes at once. 0: write as soon as the previous
+   * INSERT is done.
+   */
+  voucherFlushMs: number;
 }
 
 /** The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. */
@@ -81,5 +87,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     },
     apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
     readCacheMs: integer(env, "READ_CACHE_MS", 200),
+    voucherFlushMs: integer(env, "VOUCHER_FLUSH_MS", 0),
   };
 }

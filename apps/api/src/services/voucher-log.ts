@@ -3,7 +3,8 @@ import type { Pool } from "pg";
 import type { DataSource } from "typeorm";
 import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 
-import { DATA_SOURCE } from "./tokens";
+import type { ApiConfig } from "../config/api-config";
+import { API_CONFIG, DATA_SOURCE } from "./tokens";
 
 export interface IssuedVoucher {
   nonce: string;
@@ -30,8 +31,9 @@ const INSERT_VOUCHERS = {
 
 /**
  * Records issued vouchers with group commit: rows that arrive while a write is in flight go together in the next
- * multi-row INSERT. `record` resolves only once its row is committed, so a voucher is never handed out unrecorded,
- * and under load the database sees a few statements per millisecond instead of one per request.
+ * multi-row INSERT, and with `voucherFlushMs` the INSERTs of a busy log are spaced out so that more rows share each
+ * (fewer commits for PostgreSQL, at the price of a few milliseconds per request). `record` resolves only once its
+ * row is committed, so a voucher is never handed out unrecorded.
  */
 @Injectable()
 export class VoucherLog implements OnApplicationShutdown {
@@ -41,8 +43,12 @@ export class VoucherLog implements OnApplicationShutdown {
     reject: (error: unknown) => void;
   }> = [];
   private flushing: Promise<void> | null = null;
+  private lastFlushStartedAt = 0;
 
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "voucherFlushMs">,
+  ) {}
 
   record(row: IssuedVoucher): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -62,6 +68,9 @@ export class VoucherLog implements OnApplicationShutdown {
 
   private async flushLoop(): Promise<void> {
     while (this.queue.length > 0) {
+      const wait = this.lastFlushStartedAt + this.config.voucherFlushMs - Date.now();
+      if (wait > 0 && this.queue.length < MAX_ROWS_PER_FLUSH) await new Promise((resolve) => setTimeout(resolve, wait));
+      this.lastFlushStartedAt = Date.now();
       const batch = this.queue.splice(0, MAX_ROWS_PER_FLUSH);
       const rows = batch.map((entry) => entry.row);
       try {

@@ -40,6 +40,7 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
     rateLimit: { windowSeconds: 60, signPerKey: 100_000, signPerAccount: 1_000 },
     apiKeyCacheSeconds: 0,
     readCacheMs: 100,
+    voucherFlushMs: 0,
     ...overrides,
   };
 }

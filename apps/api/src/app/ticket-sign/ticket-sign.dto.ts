@@ -1,10 +1,34 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
+import { isAddressText } from "@raffle/chain";
 import { IsInt, IsOptional, Max, Min } from "class-validator";
 
+import { FastAccepts } from "../../common/validation";
 import { IsEthereumAddress } from "../../common/validators";
 
+const MAX_CONTRACT_ID = 2_147_483_647;
+const SIGN_TICKET_FIELDS = new Set(["account", "referrer", "contractId"]);
+
+/** The sign route is the hot one: its well-formed bodies skip class-validator (see FastAccepts). */
+export function acceptsSignTicketBody(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key of Object.keys(value)) if (!SIGN_TICKET_FIELDS.has(key)) return false;
+  const { account, referrer, contractId } = value as Record<string, unknown>;
+  return (
+    isAddressText(account) &&
+    (referrer === undefined || isAddressText(referrer)) &&
+    Number.isInteger(contractId) &&
+    (contractId as number) >= 1 &&
+    (contractId as number) <= MAX_CONTRACT_ID
+  );
+}
+
+@FastAccepts(acceptsSignTicketBody)
 export class SignTicketBody {
-  @ApiProperty({ description: "Buyer account: the only address that can use the voucher.", example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" })
+  @ApiProperty({
+    description: "Buyer account: the only address that can use the voucher.",
+    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+  })
   @IsEthereumAddress()
   account!: string;
 
@@ -19,7 +43,7 @@ export class SignTicketBody {
   @ApiProperty({ description: "Id of the raffle contract.", example: 3 })
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(MAX_CONTRACT_ID)
   contractId!: number;
 }
 

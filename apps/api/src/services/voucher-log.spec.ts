@@ -1,0 +1,96 @@
+import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import type { DataSource } from "typeorm";
+import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
+
+import { VoucherLog, type IssuedVoucher } from "./voucher-log";
+
+/** Group commit on a real PostgreSQL: how rows are grouped into INSERTs, and that each is committed when it resolves. */
+describe("VoucherLog", () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let next = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("voucher_log");
+    dataSource = await openDatabase({ url: database.url, poolSize: 4 });
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  const row = (): IssuedVoucher => ({
+    nonce: `0x${(next += 1).toString(16).padStart(64, "0")}`,
+    account: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    referrer: "0x0000000000000000000000000000000000000000",
+    merchantId: 1,
+    apiKeyId: 1,
+    contractId: 1,
+    roundId: 1,
+    expiresAt: 1_900_000_000,
+  });
+
+  /** Counts the INSERTs the log sends through the pool. */
+  function countInserts(): { count: () => number; restore: () => void } {
+    const pool = (dataSource.driver as PostgresDriver).master;
+    const original = pool.query;
+    let inserts = 0;
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      inserts += 1;
+      return original.apply(this, args);
+    };
+    return { count: () => inserts, restore: () => (pool.query = original) };
+  }
+
+  const stored = async (nonces: string[]) =>
+    Number(
+      (await dataSource.query(`SELECT count(*)::int AS n FROM ticket_voucher WHERE nonce = ANY($1)`, [nonces]))[0].n,
+    );
+
+  it("writes an idle log's row at once, and the rows that arrive meanwhile together in the next INSERT", async () => {
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });
+    const inserts = countInserts();
+    try {
+      const rows = Array.from({ length: 6 }, row);
+      await Promise.all(rows.map((entry) => log.record(entry)));
+      expect(inserts.count()).toBe(2);
+      expect(await stored(rows.map((entry) => entry.nonce))).toBe(6);
+    } finally {
+      inserts.restore();
+    }
+  });
+
+  it("with voucherFlushMs, spaces INSERTs out so that rows arriving within it share one", async () => {
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 150 });
+    const inserts = countInserts();
+    try {
+      const first = row();
+      const started = Date.now();
+      await log.record(first);
+      expect(Date.now() - started).toBeLessThan(150);
+      const later = Array.from({ length: 5 }, row);
+      const pending = later.map((entry) => log.record(entry));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      pending.push(log.record(row()));
+      await Promise.all(pending);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+      expect(inserts.count()).toBe(2);
+      expect(await stored([first, ...later].map((entry) => entry.nonce))).toBe(6);
+    } finally {
+      inserts.restore();
+    }
+  });
+
+  it("rejects every row of a failed INSERT, and records nothing of it", async () => {
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });
+    const duplicate = row();
+    await log.record(duplicate);
+    const fresh = row();
+    const outcomes = await Promise.allSettled([log.record({ ...duplicate }), log.record(fresh)]);
+    // The first row goes alone (idle log) and fails on the unique nonce; the second goes in the next INSERT.
+    expect(outcomes[0].status).toBe("rejected");
+    expect(outcomes[1].status).toBe("fulfilled");
+    expect(await stored([fresh.nonce])).toBe(1);
+  });
+});
