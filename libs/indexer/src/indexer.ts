@@ -384,6 +384,10 @@ export class Indexer {
 
   private async run(): Promise<void> {
     while (this.running) {
+      // Polls start a poll interval apart whatever a step took, so a new block waits at most one interval for the
+      // step that reads it (sleeping a full interval after each step would add the step's own time to that wait).
+      const stepStarted = Date.now();
+      let failed = false;
       try {
         if (!this.state.leader) await this.tryLeadership();
         if (this.state.leader) {
@@ -394,8 +398,11 @@ export class Indexer {
         this.state.lastError = error instanceof Error ? error.message : String(error);
         this.logger.error("indexer step failed; retrying", { chainId: this.chainId, error: this.state.lastError });
         if (this.lockRunner?.isReleased) this.state.leader = false;
+        failed = true;
       }
-      await this.sleep(this.state.leader ? this.options.pollIntervalMs : this.options.pollIntervalMs * 5);
+      const interval = this.state.leader ? this.options.pollIntervalMs : this.options.pollIntervalMs * 5;
+      // After a failure, a full interval: a failing node or database is not retried back to back.
+      await this.sleep(failed ? interval : Math.max(0, stepStarted + interval - Date.now()));
     }
   }
 
