@@ -9,8 +9,9 @@ import {
   exchangeDomain,
   type TestRaffle,
 } from "@raffle/chain";
-import { TicketVoucherEntity } from "@raffle/db";
+import { RoundEntity, TicketVoucherEntity } from "@raffle/db";
 
+import { toRoundDto } from "../src/common/dto/round.dto";
 import { DATA_SOURCE } from "../src/services/tokens";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
@@ -128,6 +129,13 @@ describe("resource shapes of spec 2", () => {
     expect(component.template.tokens[0]).toEqual(
       expect.objectContaining({ id: integer(), tokenId: expect.stringMatching(/^\d+$/), tokenStatus: "MINTED", templateId: component.template.id }),
     );
+    // The API assembles the round from light queries and a cached price; it serves what one many-joined read gives.
+    const joined = await harness.app.get(DATA_SOURCE).getRepository(RoundEntity).findOneOrFail({
+      where: { contractId: raffleId },
+      relations: { contract: true, ticketContract: true, price: { components: { contract: true, template: { tokens: true } } } },
+      order: { roundId: "DESC" },
+    });
+    expect(round).toEqual(JSON.parse(JSON.stringify(toRoundDto(joined))));
   });
 
   it("answers 404 roundNotFound for a raffle whose first round has not started, on both endpoints", async () => {

@@ -22,6 +22,10 @@ export class TtlCache<K, V> {
     return value;
   }
 
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from "@nestjs/common";
-import type { DataSource } from "typeorm";
+import { In, type DataSource } from "typeorm";
 import { buildPurchaseArgs, type PurchaseArgs } from "@raffle/chain";
-import { RoundEntity } from "@raffle/db";
+import { ContractEntity, PriceEntity, RoundEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
@@ -24,6 +24,12 @@ const NO_NONCE = `0x${"00".repeat(32)}`;
 export class RoundsService {
   /** Latest round per raffle for READ_CACHE_MS: hot reads and signatures cost no query, ticketCount stays fresh. */
   private readonly latestRounds: TtlCache<number, LatestRound | null>;
+  /**
+   * Prices with their components, templates and tokens: rows the indexer only ever inserts, so each is read once
+   * rather than on every refresh of a round (a reorg that replaces a price gives it a new id). Their contracts are
+   * not kept here: contract rows change (pauses), and are read fresh with the round.
+   */
+  private readonly prices = new TtlCache<number, PriceEntity | null>(60 * 60 * 1000, 1_000);
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
@@ -45,18 +51,48 @@ export class RoundsService {
   /** The latest round of a raffle, active or not, with contracts, price, templates and tokens. */
   latest(contractId: number): Promise<LatestRound | null> {
     return this.latestRounds.get(contractId, async () => {
-      const entity = await this.dataSource.getRepository(RoundEntity).findOne({
-        where: { contractId },
-        relations: {
-          contract: true,
-          ticketContract: true,
-          price: { components: { contract: true, template: { tokens: true } } },
-        },
-        order: { roundId: "DESC" },
-      });
+      // Two light queries per refresh (the round row, then its contracts and its price, the latter usually cached)
+      // instead of one many-joined query: the refresh runs every READ_CACHE_MS in every API process.
+      const entity = await this.dataSource
+        .getRepository(RoundEntity)
+        .findOne({ where: { contractId }, order: { roundId: "DESC" } });
       if (!entity) return null;
+      const price = await this.price(entity.priceId);
+      const contractIds = [
+        entity.contractId,
+        entity.ticketContractId,
+        ...(price?.components ?? []).map((c) => c.contractId),
+      ];
+      const contracts = new Map(
+        (await this.dataSource.getRepository(ContractEntity).findBy({ id: In([...new Set(contractIds)]) })).map((c) => [
+          c.id,
+          c,
+        ]),
+      );
+      entity.contract = contracts.get(entity.contractId);
+      entity.ticketContract = contracts.get(entity.ticketContractId);
+      if (price) {
+        const components = (price.components ?? []).map((component) =>
+          Object.assign(Object.create(Object.getPrototypeOf(component)), component, {
+            contract: contracts.get(component.contractId),
+          }),
+        );
+        entity.price = Object.assign(Object.create(Object.getPrototypeOf(price)), price, { components });
+      }
       const dto = toRoundDto(entity);
       return { entity, dto, purchase: buildPurchaseArgs(dto, { nonce: NO_NONCE, expiresAt: 0, signature: "0x" }) };
     });
+  }
+
+  private async price(priceId: number): Promise<PriceEntity | null> {
+    const price = await this.prices.get(priceId, () =>
+      this.dataSource.getRepository(PriceEntity).findOne({
+        where: { id: priceId },
+        relations: { components: { template: { tokens: true } } },
+      }),
+    );
+    // A missing price (a reorg rolling back under us) is looked up again next time, not remembered.
+    if (!price) this.prices.delete(priceId);
+    return price;
   }
 }
