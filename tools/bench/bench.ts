@@ -286,7 +286,7 @@ async function main(): Promise<void> {
         seconds,
         eventsPerSecond,
         pollIntervalMs: POLL_MS,
-        steadyLagMs: { max: maxLag, median: lags.sort((a, b) => a - b)[Math.floor(lags.length / 2)] },
+        steadyLagMs: { max: maxLag, median: [...lags].sort((a, b) => a - b)[Math.floor(lags.length / 2)], each: lags },
       };
       rows.push(
         { measure: "node eth_getLogs alone (Hardhat)", result: `${nodeLogsPerSecond} logs/s`, target: "", met: null },
