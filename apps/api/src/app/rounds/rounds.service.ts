@@ -51,8 +51,8 @@ export class RoundsService {
   /** The latest round of a raffle, active or not, with contracts, price, templates and tokens. */
   latest(contractId: number): Promise<LatestRound | null> {
     return this.latestRounds.get(contractId, async () => {
-      // Two light queries per refresh (the round row, then its contracts and its price, the latter usually cached)
-      // instead of one many-joined query: the refresh runs every READ_CACHE_MS in every API process.
+      // Light queries per refresh (the round row, then its contracts; its price is read once) instead of one
+      // many-joined query: the refresh runs every READ_CACHE_MS in every API process.
       const entity = await this.dataSource
         .getRepository(RoundEntity)
         .findOne({ where: { contractId }, order: { roundId: "DESC" } });
@@ -63,12 +63,10 @@ export class RoundsService {
         entity.ticketContractId,
         ...(price?.components ?? []).map((c) => c.contractId),
       ];
-      const contracts = new Map(
-        (await this.dataSource.getRepository(ContractEntity).findBy({ id: In([...new Set(contractIds)]) })).map((c) => [
-          c.id,
-          c,
-        ]),
-      );
+      const contractRows = await this.dataSource
+        .getRepository(ContractEntity)
+        .findBy({ id: In([...new Set(contractIds)]) });
+      const contracts = new Map(contractRows.map((contract) => [contract.id, contract]));
       entity.contract = contracts.get(entity.contractId);
       entity.ticketContract = contracts.get(entity.ticketContractId);
       if (price) {
