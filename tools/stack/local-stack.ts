@@ -121,6 +121,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600 },
       apiKeyCacheSeconds: 5,
       readCacheMs: 200,
+      voucherFlushMs: 0,
     };
     const app = await createApp(config);
     await app.listen(options.apiPort, "127.0.0.1");
