@@ -31,10 +31,7 @@ class MemoryCounterStore implements CounterStore {
       this.counters.set(key, counter);
     }
     counter.count += 1;
-    return {
-      count: counter.count,
-      resetInSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)),
-    };
+    return { count: counter.count, resetInSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)) };
   }
 
   async close(): Promise<void> {
@@ -49,20 +46,10 @@ class MemoryCounterStore implements CounterStore {
 export class RateLimiter {
   constructor(
     private readonly store: CounterStore,
-    private readonly limits: {
-      windowSeconds: number;
-      signPerKey: number;
-      signPerAccount: number;
-    },
+    private readonly limits: { windowSeconds: number; signPerKey: number; signPerAccount: number },
   ) {}
 
-  static create(options: {
-    windowSeconds: number;
-    signPerKey: number;
-    signPerAccount: number;
-    redisUrl?: string;
-    redisKeyPrefix?: string;
-  }): RateLimiter {
+  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix?: string }): RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
@@ -78,22 +65,11 @@ export class RateLimiter {
       .increment([`sign:key:${apiKeyId}`, `sign:account:${account.toLowerCase()}`], window)
       .catch(() => {
         // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
-        throw new ApiProblem(503, "serviceUnavailable", "Rate limiting is unavailable; retry shortly.", undefined, {
-          "Retry-After": "1",
-        });
+        throw new ApiProblem(503, "serviceUnavailable", "Rate limiting is unavailable; retry shortly.", undefined, { "Retry-After": "1" });
       });
-    if (byKey.count > this.limits.signPerKey)
-      return {
-        allowed: false,
-        retryAfterSeconds: byKey.resetInSeconds,
-        scope: "key",
-      };
+    if (byKey.count > this.limits.signPerKey) return { allowed: false, retryAfterSeconds: byKey.resetInSeconds, scope: "key" };
     if (byAccount.count > this.limits.signPerAccount) {
-      return {
-        allowed: false,
-        retryAfterSeconds: byAccount.resetInSeconds,
-        scope: "account",
-      };
+      return { allowed: false, retryAfterSeconds: byAccount.resetInSeconds, scope: "account" };
     }
     return { allowed: true, retryAfterSeconds: 0 };
   }

@@ -32,34 +32,17 @@ export class RedisCounterStore {
     // The offline queue stays on: without it every command sent before the connection is up (the first requests
     // after start-up) fails. maxRetriesPerRequest still fails a command fast when Redis is down. Auto-pipelining
     // sends the commands of concurrent requests in one write.
-    const redis = new Redis(url, {
-      lazyConnect: false,
-      maxRetriesPerRequest: 1,
-      enableAutoPipelining: true,
-      keyPrefix,
-    });
+    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableAutoPipelining: true, keyPrefix });
     // No fixed numberOfKeys: each call passes its key count first.
     redis.defineCommand("incrementInWindow", { lua: INCREMENT_IN_WINDOW });
     this.redis = redis as RedisWithWindow;
     // Connection errors as structured log lines (ioredis would print them raw); commands fail on their own.
-    this.redis.on("error", (error: Error) =>
-      jsonLog("warn", "redis error", {
-        component: "rate-limit",
-        error: error.message,
-      }),
-    );
+    this.redis.on("error", (error: Error) => jsonLog("warn", "redis error", { component: "rate-limit", error: error.message }));
   }
 
   async increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>> {
-    const reply = await this.redis.incrementInWindow(
-      keys.length,
-      ...keys.map((key) => `ratelimit:${key}`),
-      windowSeconds,
-    );
-    return keys.map((_, index) => ({
-      count: reply[2 * index],
-      resetInSeconds: Math.max(1, reply[2 * index + 1]),
-    }));
+    const reply = await this.redis.incrementInWindow(keys.length, ...keys.map((key) => `ratelimit:${key}`), windowSeconds);
+    return keys.map((_, index) => ({ count: reply[2 * index], resetInSeconds: Math.max(1, reply[2 * index + 1]) }));
   }
 
   async close(): Promise<void> {

@@ -37,11 +37,7 @@ const INSERT_VOUCHERS = {
  */
 @Injectable()
 export class VoucherLog implements OnApplicationShutdown {
-  private queue: Array<{
-    row: IssuedVoucher;
-    resolve: () => void;
-    reject: (error: unknown) => void;
-  }> = [];
+  private queue: Array<{ row: IssuedVoucher; resolve: () => void; reject: (error: unknown) => void }> = [];
   private flushing: Promise<void> | null = null;
   private lastFlushStartedAt = 0;
 

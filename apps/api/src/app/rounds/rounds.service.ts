@@ -70,6 +70,7 @@ export class RoundsService {
       entity.contract = contracts.get(entity.contractId);
       entity.ticketContract = contracts.get(entity.ticketContractId);
       if (price) {
+        // Copies with this refresh's contracts: the cached price itself never holds a contract row.
         const components = (price.components ?? []).map((component) =>
           Object.assign(Object.create(Object.getPrototypeOf(component)), component, {
             contract: contracts.get(component.contractId),

@@ -25,10 +25,7 @@ export function acceptsSignTicketBody(value: unknown): boolean {
 
 @FastAccepts(acceptsSignTicketBody)
 export class SignTicketBody {
-  @ApiProperty({
-    description: "Buyer account: the only address that can use the voucher.",
-    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
-  })
+  @ApiProperty({ description: "Buyer account: the only address that can use the voucher.", example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" })
   @IsEthereumAddress()
   account!: string;
 
