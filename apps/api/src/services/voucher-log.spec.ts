@@ -1,3 +1,6 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
 import type { DataSource } from "typeorm";
 import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
@@ -49,7 +52,7 @@ describe("VoucherLog", () => {
     );
 
   it("writes an idle log's row at once, and the rows that arrive meanwhile together in the next INSERT", async () => {
-    const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 0, databaseUrl: database.url });
     const inserts = countInserts();
     try {
       const rows = Array.from({ length: 6 }, row);
@@ -62,7 +65,7 @@ describe("VoucherLog", () => {
   });
 
   it("with voucherFlushMs, spaces INSERTs out so that rows arriving within it share one", async () => {
-    const log = new VoucherLog(dataSource, { voucherFlushMs: 150 });
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 150, databaseUrl: database.url });
     const inserts = countInserts();
     try {
       const first = row();
@@ -83,7 +86,7 @@ describe("VoucherLog", () => {
   });
 
   it("rejects every row of a failed INSERT, and records nothing of it", async () => {
-    const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 0, databaseUrl: database.url });
     const duplicate = row();
     await log.record(duplicate);
     const fresh = row();
@@ -92,5 +95,19 @@ describe("VoucherLog", () => {
     expect(outcomes[0].status).toBe("rejected");
     expect(outcomes[1].status).toBe("fulfilled");
     expect(await stored([fresh.nonce])).toBe(1);
+  });
+
+  it("on the embedded PGlite (one session behind every connection), INSERTs on two connections at once both land", async () => {
+    const embedded = await openDatabase({ pgliteDir: fs.mkdtempSync(path.join(os.tmpdir(), "voucher-log-")), poolSize: 4 });
+    try {
+      // Two logs flush at the same time, so the pool runs their INSERTs on two connections of the one session.
+      const logs = [new VoucherLog(embedded, { voucherFlushMs: 0 }), new VoucherLog(embedded, { voucherFlushMs: 0 })];
+      const rows = Array.from({ length: 4 }, row);
+      await Promise.all(rows.map((entry, index) => logs[index % 2].record(entry)));
+      const [{ n }] = await embedded.query(`SELECT count(*)::int AS n FROM ticket_voucher WHERE nonce = ANY($1)`, [rows.map((entry) => entry.nonce)]);
+      expect(n).toBe(4);
+    } finally {
+      await embedded.destroy();
+    }
   });
 });
