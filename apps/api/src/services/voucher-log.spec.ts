@@ -52,7 +52,7 @@ describe("VoucherLog", () => {
     );
 
   it("writes an idle log's row at once, and the rows that arrive meanwhile together in the next INSERT", async () => {
-    const log = new VoucherLog(dataSource, { voucherFlushMs: 0, databaseUrl: database.url });
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });
     const inserts = countInserts();
     try {
       const rows = Array.from({ length: 6 }, row);
@@ -65,7 +65,7 @@ describe("VoucherLog", () => {
   });
 
   it("with voucherFlushMs, spaces INSERTs out so that rows arriving within it share one", async () => {
-    const log = new VoucherLog(dataSource, { voucherFlushMs: 150, databaseUrl: database.url });
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 150 });
     const inserts = countInserts();
     try {
       const first = row();
@@ -86,7 +86,7 @@ describe("VoucherLog", () => {
   });
 
   it("rejects every row of a failed INSERT, and records nothing of it", async () => {
-    const log = new VoucherLog(dataSource, { voucherFlushMs: 0, databaseUrl: database.url });
+    const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });
     const duplicate = row();
     await log.record(duplicate);
     const fresh = row();

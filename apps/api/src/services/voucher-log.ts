@@ -19,6 +19,8 @@ export interface IssuedVoucher {
 
 const MAX_ROWS_PER_FLUSH = 500;
 
+// Unnamed on purpose: the embedded PGlite serves every connection from one session, where a named statement one
+// connection prepared clashes with the next connection's.
 const INSERT_VOUCHERS = {
   text: `INSERT INTO ticket_voucher (nonce, account, referrer, merchant_id, api_key_id, contract_id, round_id, expires_at)
          SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bigint[])`,
@@ -35,17 +37,11 @@ export class VoucherLog implements OnApplicationShutdown {
   private queue: Array<{ row: IssuedVoucher; resolve: () => void; reject: (error: unknown) => void }> = [];
   private flushing: Promise<void> | null = null;
   private lastFlushStartedAt = 0;
-  private readonly insert: { text: string; name?: string };
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "voucherFlushMs" | "databaseUrl">,
-  ) {
-    // On a PostgreSQL server the INSERT is a named statement, parsed and planned once per connection instead of once
-    // per flush (most of its cost per row at the batch sizes seen under load). Not on the embedded PGlite: it serves
-    // every connection from one session, where a name one connection prepared clashes with the next one's.
-    this.insert = config.databaseUrl ? { ...INSERT_VOUCHERS, name: "insert-ticket-vouchers" } : INSERT_VOUCHERS;
-  }
+    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "voucherFlushMs">,
+  ) {}
 
   record(row: IssuedVoucher): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -58,7 +54,7 @@ export class VoucherLog implements OnApplicationShutdown {
     await this.flushing;
   }
 
-  /** node-postgres' pool under TypeORM: it takes named statements, and skips the query runner's bookkeeping. */
+  /** node-postgres' pool under TypeORM: it skips the query runner's bookkeeping on this hot path. */
   private pool(): Pool {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
@@ -72,7 +68,7 @@ export class VoucherLog implements OnApplicationShutdown {
       const rows = batch.map((entry) => entry.row);
       try {
         await this.pool().query({
-          ...this.insert,
+          ...INSERT_VOUCHERS,
           values: [
             rows.map((row) => row.nonce),
             rows.map((row) => row.account),
