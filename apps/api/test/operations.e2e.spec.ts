@@ -164,7 +164,7 @@ describe("operations", () => {
 
   describe("rate limits of POST /raffle/ticket/sign", () => {
     it("limits signatures per account, across keys, with 429 tooManyRequests and Retry-After", async () => {
-      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1_000, signPerAccount: 2 } });
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1_000, signPerAccount: 2, redisKeyPrefix: "raffle:31337:" } });
       const account = randomAccount();
       const sign = (apiKey: string, forAccount: string) =>
         limited.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: forAccount, referrer: ZeroAddress, contractId });
@@ -180,7 +180,7 @@ describe("operations", () => {
     });
 
     it("limits signatures per API key, whatever the account", async () => {
-      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 2, signPerAccount: 1_000 } });
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 2, signPerAccount: 1_000, redisKeyPrefix: "raffle:31337:" } });
       const ownKey = await harness.apiKey(await harness.world.merchant.getAddress());
       const sign = (apiKey: string) =>
         limited.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: randomAccount(), referrer: ZeroAddress, contractId });
@@ -193,7 +193,7 @@ describe("operations", () => {
     });
 
     it("does not limit the other endpoints", async () => {
-      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1, signPerAccount: 1 } });
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1, signPerAccount: 1, redisKeyPrefix: "raffle:31337:" } });
       for (let i = 0; i < 5; i += 1) await limited.http.get("/rounds/current").query({ contractId }).set(auth()).expect(200);
     });
   });

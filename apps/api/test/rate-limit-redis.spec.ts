@@ -6,7 +6,7 @@ import { ApiProblem } from "../src/common/problem";
 import { RateLimiter } from "../src/services/rate-limiter";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
-const LIMITS = { windowSeconds: 30, signPerKey: 3, signPerAccount: 2, redisUrl: REDIS_URL };
+const LIMITS = { windowSeconds: 30, signPerKey: 3, signPerAccount: 2, redisUrl: REDIS_URL, redisKeyPrefix: "raffle-test:" };
 
 /** With REDIS_URL, every API replica counts in the same Redis: two limiters here stand for two replicas. */
 describe("RateLimiter on Redis", () => {
@@ -61,7 +61,7 @@ describe("RateLimiter on Redis", () => {
     const before = await scriptCalls();
     await limiter.checkSign(keyId, account);
     expect((await scriptCalls()) - before).toBe(1);
-    for (const key of [`raffle:ratelimit:sign:key:${keyId}`, `raffle:ratelimit:sign:account:${account.toLowerCase()}`]) {
+    for (const key of [`${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`, `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${account.toLowerCase()}`]) {
       expect(await redis.get(key)).toBe("1");
       const ttl = await redis.ttl(key);
       expect(ttl).toBeGreaterThan(0);

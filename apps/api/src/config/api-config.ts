@@ -24,7 +24,7 @@ export interface ApiConfig {
     defaultSchedule: string;
   };
   readyMaxLagBlocks: number;
-  rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix?: string };
+  rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string };
   /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
   apiKeyCacheSeconds: number;
   /** Milliseconds hot reads (contracts, rounds) are cached; keep it at or below the indexer's poll interval. */

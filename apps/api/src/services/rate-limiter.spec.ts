@@ -17,7 +17,7 @@ describe("RateLimiter in memory", () => {
   });
 
   it("refuses an account over its limit whatever the key, with the seconds left in the window", async () => {
-    const limiter = RateLimiter.create({ windowSeconds: 60, signPerKey: 100, signPerAccount: 2 });
+    const limiter = RateLimiter.create({ windowSeconds: 60, signPerKey: 100, signPerAccount: 2, redisKeyPrefix: "unused:" });
     expect((await limiter.checkSign(1, ALICE)).allowed).toBe(true);
     now += 15_500;
     expect((await limiter.checkSign(2, ALICE.toLowerCase())).allowed).toBe(true);
@@ -26,7 +26,7 @@ describe("RateLimiter in memory", () => {
   });
 
   it("refuses a key over its limit whatever the account", async () => {
-    const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 2, signPerAccount: 100 });
+    const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 2, signPerAccount: 100, redisKeyPrefix: "unused:" });
     expect((await limiter.checkSign(7, ALICE)).allowed).toBe(true);
     expect((await limiter.checkSign(7, BOB)).allowed).toBe(true);
     expect(await limiter.checkSign(7, BOB)).toEqual({ allowed: false, retryAfterSeconds: 10, scope: "key" });
@@ -34,7 +34,7 @@ describe("RateLimiter in memory", () => {
   });
 
   it("starts a new window once the old one is over", async () => {
-    const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 1, signPerAccount: 1 });
+    const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 1, signPerAccount: 1, redisKeyPrefix: "unused:" });
     expect((await limiter.checkSign(1, ALICE)).allowed).toBe(true);
     now += 9_999;
     expect((await limiter.checkSign(1, ALICE)).allowed).toBe(false);

@@ -49,11 +49,12 @@ export class RateLimiter {
     private readonly limits: { windowSeconds: number; signPerKey: number; signPerAccount: number },
   ) {}
 
-  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix?: string }): RateLimiter {
+  /** In Redis when `redisUrl` is set, with keys under `redisKeyPrefix` (its default lives in the API config). */
+  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string }): RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
-      return new RateLimiter(new RedisCounterStore(options.redisUrl, options.redisKeyPrefix ?? "raffle:"), options);
+      return new RateLimiter(new RedisCounterStore(options.redisUrl, options.redisKeyPrefix), options);
     }
     return new RateLimiter(new MemoryCounterStore(), options);
   }

@@ -34,16 +34,16 @@ describe("VoucherLog", () => {
     expiresAt: 1_900_000_000,
   });
 
-  /** Counts the INSERTs the log sends through the pool. */
-  function countInserts(): { count: () => number; restore: () => void } {
-    const pool = (dataSource.driver as PostgresDriver).master;
+  /** Counts the INSERTs the log sends through the pool, and keeps their statement names. */
+  function countInserts(source = dataSource): { count: () => number; names: () => unknown[]; restore: () => void } {
+    const pool = (source.driver as PostgresDriver).master;
     const original = pool.query;
-    let inserts = 0;
+    const names: unknown[] = [];
     pool.query = function (this: unknown, ...args: unknown[]) {
-      inserts += 1;
+      names.push((args[0] as { name?: string }).name);
       return original.apply(this, args);
     };
-    return { count: () => inserts, restore: () => (pool.query = original) };
+    return { count: () => names.length, names: () => names, restore: () => (pool.query = original) };
   }
 
   const stored = async (nonces: string[]) =>
@@ -58,6 +58,8 @@ describe("VoucherLog", () => {
       const rows = Array.from({ length: 6 }, row);
       await Promise.all(rows.map((entry) => log.record(entry)));
       expect(inserts.count()).toBe(2);
+      // A named statement on a PostgreSQL server: parsed and planned once per connection.
+      expect(inserts.names()).toEqual(["insert-ticket-vouchers", "insert-ticket-vouchers"]);
       expect(await stored(rows.map((entry) => entry.nonce))).toBe(6);
     } finally {
       inserts.restore();
@@ -103,7 +105,11 @@ describe("VoucherLog", () => {
       // Two logs flush at the same time, so the pool runs their INSERTs on two connections of the one session.
       const logs = [new VoucherLog(embedded, { voucherFlushMs: 0 }), new VoucherLog(embedded, { voucherFlushMs: 0 })];
       const rows = Array.from({ length: 4 }, row);
+      const inserts = countInserts(embedded);
       await Promise.all(rows.map((entry, index) => logs[index % 2].record(entry)));
+      inserts.restore();
+      expect(inserts.names().length).toBeGreaterThanOrEqual(2);
+      expect(inserts.names().every((name) => name === undefined)).toBe(true);
       const [{ n }] = await embedded.query(`SELECT count(*)::int AS n FROM ticket_voucher WHERE nonce = ANY($1)`, [rows.map((entry) => entry.nonce)]);
       expect(n).toBe(4);
     } finally {
