@@ -103,6 +103,7 @@ async function main(): Promise<void> {
     {
       DATABASE_URL: db.url,
       RPC_URL: node.rpcUrl,
+      INDEXER_WS_URL: node.wsUrl,
       CHAIN_ID: String(world.deployment.chainId),
       DEPLOYMENT_JSON: JSON.stringify(world.deployment),
       INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
@@ -283,9 +284,15 @@ async function main(): Promise<void> {
       const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
       say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
 
-      // Steady state: purchases at a steady pace while the indexer polls; lag from receipt to the indexed row.
+      // Steady state: purchases at a steady pace while the indexer follows new heads (polling as the fallback); lag
+      // from receipt to the indexed row.
       const lags: number[] = [];
-      const liveIndexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, pollIntervalMs: POLL_MS });
+      const liveIndexer = new Indexer(backfillSource, node.provider, {
+        deployment: world.deployment,
+        logger: silentLogger,
+        pollIntervalMs: POLL_MS,
+        wsUrl: node.wsUrl,
+      });
       liveIndexer.start();
       for (let i = 0; i < 20; i += 1) {
         const ticketId = await buyOnChain(world, raffle, world.players[i % world.players.length], 1n);
@@ -302,6 +309,8 @@ async function main(): Promise<void> {
         lags.push(Date.now() - mined);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      // Whether the lags above come from head wake-ups, or from polling because the subscription never came up.
+      const headWakes = liveIndexer.status().headWakes;
       await liveIndexer.stop();
       await backfillSource.destroy();
       await backfillDb.drop();
@@ -314,6 +323,8 @@ async function main(): Promise<void> {
         seconds,
         eventsPerSecond,
         pollIntervalMs: POLL_MS,
+        wakesOnHeads: headWakes > 0,
+        headWakes,
         steadyLagMs: { max: maxLag, median: [...lags].sort((a, b) => a - b)[Math.floor(lags.length / 2)], each: lags },
       };
       rows.push(

@@ -65,6 +65,7 @@ export async function startWorkerWorld(label: string, schedule: string): Promise
       {
         DATABASE_URL: database.url,
         RPC_URL: node.rpcUrl,
+        INDEXER_WS_URL: node.wsUrl,
         CHAIN_ID: "31337",
         DEPLOYMENT_JSON: JSON.stringify(world.deployment),
         DEFAULT_RAFFLE_SCHEDULE: schedule,

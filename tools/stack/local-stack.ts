@@ -116,7 +116,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deployment,
       signerPrivateKey: LOCAL_DEV_KEYS.voucherSigner,
       signatureTtlSeconds: 600,
-      indexer: { enabled: true, confirmations: 0, pollIntervalMs: 500, batchBlocks: 2_000, defaultSchedule: options.schedule },
+      indexer: { enabled: true, confirmations: 0, pollIntervalMs: 500, wsUrl: node.wsUrl, batchBlocks: 2_000, defaultSchedule: options.schedule },
       readyMaxLagBlocks: 10,
       rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600, redisKeyPrefix: `raffle:${deployment.chainId}:` },
       apiKeyCacheSeconds: 5,

@@ -44,6 +44,7 @@ describe("docker-compose.yml: the production shape", () => {
     const api = compose.services.api;
     expect(api.environment!.DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(api.environment!.RPC_URL).toBe("http://chain:8545");
+    expect(api.environment!.INDEXER_WS_URL).toBe("ws://chain:8545");
     expect(api.depends_on!.postgres.condition).toBe("service_healthy");
     expect(api.depends_on!.deployer.condition).toBe("service_completed_successfully");
     const text = fs.readFileSync(path.join(ROOT, "docker-compose.yml"), "utf8");

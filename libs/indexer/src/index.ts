@@ -1,5 +1,6 @@
 export * from "./chain-source";
 export * from "./decode";
+export * from "./head-watcher";
 export * from "./indexed-event";
 export * from "./indexer";
 export * from "./logger";

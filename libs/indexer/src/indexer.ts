@@ -5,6 +5,7 @@ import { IndexedEventStatus, richText } from "@raffle/db";
 
 import { ChainSource, compareLogs, type BlockHeader, type RawLog } from "./chain-source";
 import { ContractKind, decodeLog } from "./decode";
+import { HeadWatcher } from "./head-watcher";
 import type { IndexedEvent } from "./indexed-event";
 import { jsonLogger, type IndexerLogger } from "./logger";
 import { Projector } from "./projector";
@@ -19,6 +20,11 @@ export interface IndexerOptions {
   /** Most blocks read per batch; each batch is one database transaction. */
   batchBlocks?: number;
   pollIntervalMs?: number;
+  /**
+   * The node's WebSocket endpoint (ws:// or wss://). A new head it announces wakes the poll loop at once, so the lag is
+   * the step's own time; polling stays as the fallback while the socket is down.
+   */
+  wsUrl?: string;
   /** Cron schedule of newly registered raffles. */
   defaultSchedule?: string;
   progressIntervalMs?: number;
@@ -34,6 +40,8 @@ export interface IndexerStatus {
   lag: number | null;
   lastBatchAt: string | null;
   lastError: string | null;
+  /** New heads announced over the WebSocket that woke the leader or queued its next step (0 without `wsUrl`). */
+  headWakes: number;
 }
 
 export type StepResult = { kind: "idle" } | { kind: "batch"; from: number; to: number; events: number } | { kind: "reorg"; ancestor: number } | { kind: "retry"; reason: string };
@@ -55,12 +63,16 @@ export class Indexer {
   private readonly registry: Registry;
   private readonly tokens: TokenMetadataReader;
   private readonly logger: IndexerLogger;
-  private readonly options: Required<Omit<IndexerOptions, "logger">>;
+  private readonly options: Required<Omit<IndexerOptions, "logger" | "wsUrl">>;
+  private readonly headWatcher: HeadWatcher | null;
+  /** A head was announced since the current step began: the step may not have seen it, so another one follows. */
+  private headArrived = false;
   private projector: Projector | null = null;
   private lockRunner: QueryRunner | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  private wakeOnHead = false;
   private readonly state: IndexerStatus;
   private progress = { since: Date.now(), blocks: 0, events: 0 };
   /** Blocks read per batch, adapted so a batch holds a few thousand logs: nodes answer huge ranges slowly. */
@@ -84,6 +96,7 @@ export class Indexer {
       progressIntervalMs: options.progressIntervalMs ?? 5_000,
     };
     this.rangeBlocks = Math.min(this.options.batchBlocks, 16);
+    this.headWatcher = options.wsUrl ? new HeadWatcher(options.wsUrl, () => this.onNewHead(), this.logger) : null;
     this.state = {
       chainId: options.deployment.chainId,
       leader: false,
@@ -92,6 +105,7 @@ export class Indexer {
       lag: null,
       lastBatchAt: null,
       lastError: null,
+      headWakes: 0,
     };
   }
 
@@ -140,11 +154,13 @@ export class Indexer {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.headWatcher?.start();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.headWatcher?.stop();
     this.wake?.();
     await this.loop;
     this.loop = null;
@@ -387,6 +403,7 @@ export class Indexer {
       // Polls start a poll interval apart whatever a step took, so a new block waits at most one interval for the
       // step that reads it (sleeping a full interval after each step would add the step's own time to that wait).
       const stepStarted = Date.now();
+      this.headArrived = false;
       let failed = false;
       try {
         if (!this.state.leader) await this.tryLeadership();
@@ -401,9 +418,19 @@ export class Indexer {
         failed = true;
       }
       const interval = this.state.leader ? this.options.pollIntervalMs : this.options.pollIntervalMs * 5;
-      // After a failure, a full interval: a failing node or database is not retried back to back.
-      await this.sleep(failed ? interval : Math.max(0, stepStarted + interval - Date.now()));
+      // After a failure, a full interval that no head cuts short: a failing node or database is not retried back to
+      // back, nor on every block.
+      if (failed) await this.sleep(interval, false);
+      else if (!this.headArrived) await this.sleep(Math.max(0, stepStarted + interval - Date.now()), true);
     }
+  }
+
+  /** Only the leader is woken: the others would retry the advisory lock on every block. */
+  private onNewHead(): void {
+    if (!this.running || !this.state.leader) return;
+    this.headArrived = true;
+    this.state.headWakes += 1;
+    if (this.wakeOnHead) this.wake?.();
   }
 
   private async tryLeadership(): Promise<void> {
@@ -423,13 +450,20 @@ export class Indexer {
     this.state.leader = false;
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Sleeps until the time is up, `stop()`, or (if `wakeOnHead`) a new head. */
+  private sleep(ms: number, wakeOnHead: boolean): Promise<void> {
+    // stop() may have come during the step, when there was no sleep to cut short.
+    if (!this.running) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
+      const done = () => {
         clearTimeout(timer);
+        this.wake = null;
+        this.wakeOnHead = false;
         resolve();
       };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+      this.wakeOnHead = wakeOnHead;
     });
   }
 

@@ -28,4 +28,17 @@ describe("API configuration", () => {
     expect(() => load({ API_WORKERS: "2", REDIS_URL: shared.REDIS_URL })).toThrow(/API_WORKERS > 1 needs DATABASE_URL/);
     expect(() => load({ API_WORKERS: "0" })).toThrow(ConfigError);
   });
+
+  it("takes the indexer's WebSocket endpoint only as a ws:// or wss:// URL, and never echoes it", () => {
+    expect(load({}).indexer.wsUrl).toBeUndefined();
+    expect(load({ INDEXER_WS_URL: "" }).indexer.wsUrl).toBeUndefined();
+    expect(load({ INDEXER_WS_URL: "ws://127.0.0.1:8545" }).indexer.wsUrl).toBe("ws://127.0.0.1:8545");
+    expect(load({ INDEXER_WS_URL: "wss://node.example.com/v3/key" }).indexer.wsUrl).toBe("wss://node.example.com/v3/key");
+    expect(() => load({ INDEXER_WS_URL: "https://node.example.com/v3/secret" })).toThrow(
+      new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got a https:// URL"),
+    );
+    expect(() => load({ INDEXER_WS_URL: "node.example.com/v3/secret" })).toThrow(
+      new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got something that is not a URL"),
+    );
+  });
 });

@@ -20,6 +20,8 @@ export interface ApiConfig {
     enabled: boolean;
     confirmations: number;
     pollIntervalMs: number;
+    /** The node's WebSocket endpoint (INDEXER_WS_URL): new heads wake the indexer at once; without it, it only polls. */
+    wsUrl?: string;
     batchBlocks: number;
     defaultSchedule: string;
   };
@@ -50,6 +52,20 @@ function signerKey(env: NodeJS.ProcessEnv, chainId: number): string {
   throw new ConfigError("SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE is required off the local chain");
 }
 
+/** INDEXER_WS_URL, if set: a ws:// or wss:// URL. Errors never echo it: a provider's URL often carries an API key. */
+function indexerWsUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.INDEXER_WS_URL;
+  if (!raw) return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got something that is not a URL");
+  }
+  if (protocol !== "ws:" && protocol !== "wss:") throw new ConfigError(`INDEXER_WS_URL must be a ws:// or wss:// URL, got a ${protocol}// URL`);
+  return raw;
+}
+
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
   const deployment: PlatformDeployment = env.DEPLOYMENT_FILE
@@ -73,6 +89,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       enabled: flag(env, "INDEXER_ENABLED", true),
       confirmations: integer(env, "INDEXER_CONFIRMATIONS", chainId === LOCAL_CHAIN_ID ? 0 : 12),
       pollIntervalMs: integer(env, "INDEXER_POLL_INTERVAL_MS", 1_000, 10),
+      wsUrl: indexerWsUrl(env),
       batchBlocks: integer(env, "INDEXER_BATCH_BLOCKS", 2_000, 1),
       defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
     },

@@ -22,6 +22,7 @@ export class IndexerRunner implements OnApplicationBootstrap, OnApplicationShutd
           deployment: config.deployment,
           confirmations: config.indexer.confirmations,
           pollIntervalMs: config.indexer.pollIntervalMs,
+          wsUrl: config.indexer.wsUrl,
           batchBlocks: config.indexer.batchBlocks,
           defaultSchedule: config.indexer.defaultSchedule,
           logger: {
