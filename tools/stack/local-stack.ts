@@ -14,7 +14,7 @@ import {
 } from "@raffle/chain";
 import { createDataSource, startEmbeddedPglite, type EmbeddedPglite } from "@raffle/db";
 import { resetIndexedChain } from "@raffle/indexer";
-import { ApiKeyService, createApp, type ApiConfig } from "@raffle/api";
+import { ApiKeyService, createApp, defaultRedisKeyPrefix, type ApiConfig } from "@raffle/api";
 import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
@@ -118,7 +118,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       signatureTtlSeconds: 600,
       indexer: { enabled: true, confirmations: 0, pollIntervalMs: 500, wsUrl: node.wsUrl, batchBlocks: 2_000, defaultSchedule: options.schedule },
       readyMaxLagBlocks: 10,
-      rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600, redisKeyPrefix: `raffle:${deployment.chainId}:` },
+      rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600, redisKeyPrefix: defaultRedisKeyPrefix(deployment.chainId) },
       apiKeyCacheSeconds: 5,
       readCacheMs: 200,
       voucherFlushMs: 0,

@@ -66,6 +66,11 @@ function indexerWsUrl(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
+/** Rate-limit keys per chain by default, so the APIs of two chains can share one Redis. */
+export function defaultRedisKeyPrefix(chainId: number): string {
+  return `raffle:${chainId}:`;
+}
+
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
   const deployment: PlatformDeployment = env.DEPLOYMENT_FILE
@@ -100,7 +105,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       signPerAccount: integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1),
       redisUrl: env.REDIS_URL || undefined,
       // Several environments may share one Redis: keys carry the chain id unless a prefix is given.
-      redisKeyPrefix: env.REDIS_KEY_PREFIX || `raffle:${chainId}:`,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX || defaultRedisKeyPrefix(chainId),
     },
     apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
     readCacheMs: integer(env, "READ_CACHE_MS", 200),

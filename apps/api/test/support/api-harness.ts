@@ -10,7 +10,7 @@ import {
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
 
 import { createApp } from "../../src/app/create-app";
-import type { ApiConfig } from "../../src/config/api-config";
+import { defaultRedisKeyPrefix, type ApiConfig } from "../../src/config/api-config";
 import { ApiKeyService } from "../../src/app/auth/api-key.service";
 
 /** A real chain, a real PostgreSQL database and the API with its indexer, for end-to-end tests. */
@@ -37,7 +37,7 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
     signatureTtlSeconds: 600,
     indexer: { enabled: true, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" },
     readyMaxLagBlocks: 10,
-    rateLimit: { windowSeconds: 60, signPerKey: 100_000, signPerAccount: 1_000, redisKeyPrefix: "raffle:31337:" },
+    rateLimit: { windowSeconds: 60, signPerKey: 100_000, signPerAccount: 1_000, redisKeyPrefix: defaultRedisKeyPrefix(world.deployment.chainId) },
     apiKeyCacheSeconds: 0,
     readCacheMs: 100,
     voucherFlushMs: 0,
