@@ -43,10 +43,11 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     /// (~5k gas) instead of filling a fresh slot (~22k gas). Any nonce value stays single-use.
     mapping(uint256 word => uint256 bits) private _usedNonces;
 
-    constructor(address admin, address signer) EIP712("EXCHANGE", "1.0.0") {
+    /// @dev The admin grants SIGNER_ROLE after deployment: with no chain-specific constructor argument the Exchange
+    /// gets the same CREATE2 address on every chain, whatever signer each chain uses.
+    constructor(address admin) EIP712("EXCHANGE", "1.0.0") {
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _grantRole(PAUSER_ROLE, admin);
-        _grantRole(SIGNER_ROLE, signer);
     }
 
     /// @inheritdoc IExchange

@@ -12,12 +12,16 @@ import {VRFV2PlusClient} from "@chainlink/contracts/src/v0.8/vrf/dev/libraries/V
 import {Asset, TokenType} from "./libraries/Assets.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView, VrfConfig} from "./interfaces/IRaffle.sol";
-import {TicketData} from "./interfaces/IRaffleTicket.sol";
+import {IRaffleFactory} from "./interfaces/IRaffleFactory.sol";
+import {PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
 import {RaffleTicket} from "./RaffleTicket.sol";
 import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
 
 /// @notice A merchant's raffle: rounds of tickets sold through the Exchange, a winner drawn with Chainlink VRF v2.5,
 /// and a real pot that the winner claims (less the merchant's commission).
+/// @dev The merchant administers the raffle but owns nothing of its draw: the coordinator, key hash, subscription and
+/// timeout come from the platform's factory when `endRound` asks, and are then fixed for that round. Price tokens
+/// come from the factory's allow-list of tokens that move exact amounts, so every pot is fully paid.
 contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
@@ -27,9 +31,15 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     uint256 public constant MAX_COMMISSION = 3_000;
     uint256 public constant MIN_TIME_LAG_BEFORE_RELEASE = 1 days;
     uint256 public constant MIN_RANDOMNESS_TIMEOUT = VrfConfigs.MIN_RANDOMNESS_TIMEOUT;
+    uint256 public constant MAX_RANDOMNESS_TIMEOUT = VrfConfigs.MAX_RANDOMNESS_TIMEOUT;
+    /// @notice After a round has been open this long anyone may end it, so no merchant can hold its players'
+    /// money in a round that never ends.
+    uint256 public constant MAX_ROUND_DURATION = 30 days;
     uint256 private constant BASIS_POINTS = 10_000;
 
     address public immutable exchange;
+    /// @notice The platform's factory that deployed this raffle: the source of its randomness and price tokens.
+    IRaffleFactory public immutable factory;
     RaffleTicket public immutable ticketContract;
     uint256 public immutable commission;
     uint256 public immutable timeLagBeforeRelease;
@@ -44,7 +54,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         bool paused;
     }
 
-    /// @dev Slot 0 holds the round's clock and counters; the price is stored whole for payouts and views.
+    /// @dev Slot 0 holds the round's clock and counters, slot 1 what its draw was asked with; the price is stored
+    /// whole for payouts and views.
     struct Round {
         RoundStatus status;
         uint40 startTimestamp;
@@ -53,6 +64,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint32 maxTicket;
         uint32 ticketCount;
         uint64 firstTicketId;
+        address coordinator;
+        uint40 refundableAt;
         uint256 winningTicketId;
         uint256 vrfRequestId;
         Asset price;
@@ -62,8 +75,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev keccak256 of the active round's price: a purchase compares one word instead of reading four.
     bytes32 private _currentPriceHash;
     mapping(uint256 roundId => Round) private _rounds;
-    mapping(uint256 requestId => uint256 roundId) private _roundOfRequest;
-    VrfConfig private _vrf;
+    /// @dev Keyed by coordinator too: request ids are only unique per coordinator, and only the coordinator a round
+    /// asked can ever find it here.
+    mapping(address coordinator => mapping(uint256 requestId => uint256 roundId)) private _roundOfRequest;
     address public beneficiary;
     /// @dev Commission earned on claimed prizes, per price token (address(0) for native), until the merchant withdraws
     /// it. Pulled, not pushed, so a beneficiary that refuses payment can never block a winner's claim.
@@ -78,13 +92,13 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             revert TimeLagTooShort(settings.timeLagBeforeRelease, MIN_TIME_LAG_BEFORE_RELEASE);
         }
         exchange = settings.exchange;
+        factory = IRaffleFactory(msg.sender);
         commission = settings.commission;
         timeLagBeforeRelease = settings.timeLagBeforeRelease;
         ticketContract = RaffleTicket(
             RaffleTicketDeployer(settings.ticketDeployer).deployTicket(settings.ticketName, settings.ticketSymbol)
         );
         _current.nextTicketId = 1;
-        _setVrfConfig(settings.vrf);
         _setBeneficiary(settings.admin);
         _grantRole(DEFAULT_ADMIN_ROLE, settings.admin);
         _grantRole(ROUND_MANAGER_ROLE, settings.admin);
@@ -100,7 +114,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         CurrentRound memory current = _current;
         if (current.active) revert RoundStillActive(current.roundId);
         if (!_isTicketAsset(ticket)) revert InvalidTicketAsset();
-        if (!_isValidPrice(price)) revert InvalidPriceAsset();
+        _requireValidPrice(price);
         if (maxTicket > type(uint32).max) revert MaxTicketTooLarge(maxTicket);
 
         uint256 roundId = current.roundId + 1;
@@ -124,14 +138,19 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc IRaffle
-    /// @dev Purchases stop first; then 0 tickets close the round, 1 ticket wins outright, more ask VRF.
-    function endRound() external onlyRole(ROUND_MANAGER_ROLE) nonReentrant {
+    /// @dev Purchases stop first; then 0 tickets close the round, 1 ticket wins outright, more ask VRF with the
+    /// platform's settings of this moment, which the round keeps.
+    function endRound() external nonReentrant {
         CurrentRound memory current = _current;
         if (!current.active) revert NoActiveRound();
-        _current.active = false;
-
         uint256 roundId = current.roundId;
         Round storage round = _rounds[roundId];
+        if (!hasRole(ROUND_MANAGER_ROLE, msg.sender)) {
+            uint256 overdueAt = uint256(round.startTimestamp) + MAX_ROUND_DURATION;
+            if (block.timestamp < overdueAt) revert RoundNotOverdue(roundId, overdueAt);
+        }
+        _current.active = false;
+
         round.endTimestamp = uint40(block.timestamp);
         round.ticketCount = current.ticketCount;
 
@@ -143,21 +162,27 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             _recordWinner(roundId, round, round.firstTicketId, 0);
         } else {
             round.status = RoundStatus.Drawing;
-            uint256 requestId = _requestRandomWord();
+            VrfConfig memory vrf = factory.authorizeDraw();
+            uint256 requestId = _requestRandomWord(vrf);
+            round.coordinator = vrf.coordinator;
+            round.refundableAt = uint40(block.timestamp + vrf.randomnessTimeout);
             round.vrfRequestId = requestId;
-            _roundOfRequest[requestId] = roundId;
+            _roundOfRequest[vrf.coordinator][requestId] = roundId;
             emit RoundEnded(roundId, current.ticketCount, requestId);
         }
     }
 
-    /// @notice Chainlink VRF v2.5 callback. It only records the winner and never reverts for the coordinator:
-    /// an unknown, late or duplicate answer is ignored.
+    /// @notice Chainlink VRF v2.5 callback. Only the coordinator a round asked can answer it, and only before the
+    /// round's `refundableAt`: from then on the round's fate is refunds, whoever calls `enableRefunds` first, so a
+    /// loser who sees a late answer in the mempool gains nothing by racing it. A duplicate or late answer from the
+    /// round's coordinator is ignored without reverting.
     function rawFulfillRandomWords(uint256 requestId, uint256[] calldata randomWords) external {
-        address coordinator = _vrf.coordinator;
-        if (msg.sender != coordinator) revert OnlyCoordinatorCanFulfill(msg.sender, coordinator);
-        uint256 roundId = _roundOfRequest[requestId];
+        uint256 roundId = _roundOfRequest[msg.sender][requestId];
+        if (roundId == 0) revert UnknownVrfRequest(msg.sender, requestId);
         Round storage round = _rounds[roundId];
-        if (roundId == 0 || round.status != RoundStatus.Drawing || randomWords.length == 0) return;
+        if (round.status != RoundStatus.Drawing || block.timestamp >= round.refundableAt || randomWords.length == 0) {
+            return;
+        }
         // Full-width modulo: every ticket of the round is reachable, however many there are.
         uint256 winner = round.firstTicketId + (randomWords[0] % round.ticketCount);
         _recordWinner(roundId, round, winner, randomWords[0]);
@@ -211,6 +236,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint256 prize = pot - commissionAmount;
         accruedCommission[round.price.token] += commissionAmount;
         emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
+        ticketContract.setPrizeStatus(ticketId, PrizeStatus.Claimed);
         _pay(round.price.token, winner, prize);
     }
 
@@ -235,14 +261,16 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint256 pot = _pot(round);
         address to = beneficiary;
         emit PrizeReleased(roundId, to, pot);
+        ticketContract.setPrizeStatus(round.winningTicketId, PrizeStatus.Released);
         _pay(round.price.token, to, pot);
     }
 
-    /// @notice Opens refunds for a round whose randomness did not arrive within the timeout. Anyone may call it.
+    /// @notice Opens refunds for a round whose randomness did not arrive by its `refundableAt`. Anyone may call it:
+    /// the outcome depends only on the time, never on who calls first.
     function enableRefunds(uint256 roundId) external {
         Round storage round = _rounds[roundId];
         _requireStatus(roundId, round, RoundStatus.Drawing);
-        uint256 refundableAt = uint256(round.endTimestamp) + _vrf.randomnessTimeout;
+        uint256 refundableAt = round.refundableAt;
         if (block.timestamp < refundableAt) revert RandomnessNotTimedOut(roundId, refundableAt);
         round.status = RoundStatus.Refundable;
         emit RoundRefundable(roundId);
@@ -273,10 +301,6 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (!_current.paused) revert RaffleNotPaused();
         _current.paused = false;
         emit Unpaused(msg.sender);
-    }
-
-    function setVrfConfig(VrfConfig calldata config) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setVrfConfig(config);
     }
 
     function setBeneficiary(address newBeneficiary) external onlyRole(DEFAULT_ADMIN_ROLE) {
@@ -316,7 +340,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             firstTicketId: round.firstTicketId,
             winningTicketId: round.winningTicketId,
             vrfRequestId: round.vrfRequestId,
-            price: round.price
+            price: round.price,
+            coordinator: round.coordinator,
+            refundableAt: round.refundableAt
         });
     }
 
@@ -329,10 +355,6 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         return _current.paused;
     }
 
-    function vrfConfig() external view returns (VrfConfig memory) {
-        return _vrf;
-    }
-
     // ---------------------------------------------------------------- internals
 
     function _recordWinner(uint256 roundId, Round storage round, uint256 ticketId, uint256 randomWord) private {
@@ -340,11 +362,10 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         round.drawnAt = uint40(block.timestamp);
         round.winningTicketId = ticketId;
         emit WinnerDrawn(roundId, ticketId, randomWord);
-        ticketContract.setPrize(ticketId);
+        ticketContract.setPrizeStatus(ticketId, PrizeStatus.Unclaimed);
     }
 
-    function _requestRandomWord() private returns (uint256) {
-        VrfConfig memory vrf = _vrf;
+    function _requestRandomWord(VrfConfig memory vrf) private returns (uint256) {
         return IVRFCoordinatorV2Plus(vrf.coordinator).requestRandomWords(
             VRFV2PlusClient.RandomWordsRequest({
                 keyHash: vrf.keyHash,
@@ -355,12 +376,6 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
                 extraArgs: VRFV2PlusClient._argsToBytes(VRFV2PlusClient.ExtraArgsV1({nativePayment: false}))
             })
         );
-    }
-
-    function _setVrfConfig(VrfConfig memory config) private {
-        if (!VrfConfigs.isValid(config)) revert InvalidVrfConfig();
-        _vrf = config;
-        emit VrfConfigSet(config.coordinator, config.keyHash, config.subscriptionId);
     }
 
     function _setBeneficiary(address newBeneficiary) private {
@@ -397,11 +412,17 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             && asset.amount == 1;
     }
 
-    /// @dev Amounts are capped at 2^128 so `ticketCount * amount` can never overflow and lock a pot.
-    function _isValidPrice(Asset calldata price) private view returns (bool) {
-        if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) return false;
-        if (price.tokenType == TokenType.NATIVE) return price.token == address(0);
-        if (price.tokenType == TokenType.ERC20) return price.token.code.length != 0;
-        return false;
+    /// @dev Amounts are capped at 2^128 so `ticketCount * amount` can never overflow and lock a pot. An ERC20 must be
+    /// on the platform's list: a fee-on-transfer, rebasing or short-delivering token, or an ERC721 posing as an ERC20
+    /// (same `transferFrom` selector), would leave the raffle owing more than it holds.
+    function _requireValidPrice(Asset calldata price) private view {
+        if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) revert InvalidPriceAsset();
+        if (price.tokenType == TokenType.NATIVE) {
+            if (price.token != address(0)) revert InvalidPriceAsset();
+        } else if (price.tokenType == TokenType.ERC20) {
+            if (!factory.isPriceToken(price.token)) revert PriceTokenNotAllowed(price.token);
+        } else {
+            revert InvalidPriceAsset();
+        }
     }
 }

@@ -5,7 +5,7 @@ import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
 import {IERC4906} from "@openzeppelin/contracts/interfaces/IERC4906.sol";
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
-import {IRaffleTicket, TicketData} from "./interfaces/IRaffleTicket.sol";
+import {IRaffleTicket, PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
 
 /// @notice The ERC721 tickets of one raffle. Only that raffle mints, flags and burns them.
 /// @dev The raffle has this contract created in its own constructor, so `raffle` can be immutable on both sides
@@ -39,14 +39,14 @@ contract RaffleTicket is IRaffleTicket, IERC4906, ERC721 {
             roundId: uint64(roundId),
             serial: uint64(serial),
             externalId: uint120(externalId),
-            prize: false
+            prizeStatus: PrizeStatus.None
         });
         _safeMint(to, ticketId);
     }
 
     /// @inheritdoc IRaffleTicket
-    function setPrize(uint256 ticketId) external onlyRaffle {
-        _tickets[ticketId].prize = true;
+    function setPrizeStatus(uint256 ticketId, PrizeStatus status) external onlyRaffle {
+        _tickets[ticketId].prizeStatus = status;
         emit MetadataUpdate(ticketId);
     }
 

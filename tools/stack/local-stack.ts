@@ -3,7 +3,9 @@ import * as path from "node:path";
 import { Wallet, ZeroAddress, parseEther, parseUnits } from "ethers";
 import {
   LOCAL_DEV_KEYS,
+  LOCAL_DRAWS_PER_DAY,
   LOCAL_VRF_SETTINGS,
+  allowPriceToken,
   TestToken__factory,
   TokenType,
   deployMerchantRaffle,
@@ -67,13 +69,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     step(2, "deploying the platform: VRF coordinator mock, Exchange, RaffleFactory");
     const deployment = await deployPlatform(
       await provider.getSigner(0),
-      { signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address, merchants: [merchant.address], vrf: LOCAL_VRF_SETTINGS },
+      {
+        signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
+        merchants: [merchant.address],
+        vrf: LOCAL_VRF_SETTINGS,
+        drawsPerDay: LOCAL_DRAWS_PER_DAY,
+      },
       (message) => options.log(message),
     );
 
     step(3, "deploying the demo price token and funding the players");
     const token = await new TestToken__factory(await provider.getSigner(0)).deploy("Demo Gold", "GOLD", admin.address);
     await token.waitForDeployment();
+    await allowPriceToken(await provider.getSigner(0), deployment.raffleFactory, await token.getAddress());
     const players = PLAYER_INDEXES.map((index) => new Wallet(localDevPrivateKey(index)));
     for (const player of players) await (await token.mint(player.address, parseUnits("10000", 18))).wait();
 

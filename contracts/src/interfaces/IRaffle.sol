@@ -39,9 +39,13 @@ struct RoundView {
     uint256 winningTicketId;
     uint256 vrfRequestId;
     Asset price;
+    /// @dev The coordinator this round's draw was asked from; only it can answer. Zero until `endRound` asks VRF.
+    address coordinator;
+    /// @dev When refunds may open if no answer came; an answer arriving from then on is ignored. Zero without VRF.
+    uint256 refundableAt;
 }
 
-/// @notice Chainlink VRF v2.5 settings of a raffle; nothing here is hard-coded per chain.
+/// @notice Chainlink VRF v2.5 settings of the platform (held by the factory); nothing here is hard-coded per chain.
 struct VrfConfig {
     address coordinator;
     bytes32 keyHash;
@@ -53,6 +57,7 @@ struct VrfConfig {
 }
 
 /// @notice Everything a raffle is built with; the factory fills it from the merchant's call and its own settings.
+/// The deploying factory itself becomes the raffle's source of randomness and price tokens.
 struct RaffleSettings {
     address admin;
     address exchange;
@@ -64,7 +69,6 @@ struct RaffleSettings {
     uint256 timeLagBeforeRelease;
     string ticketName;
     string ticketSymbol;
-    VrfConfig vrf;
 }
 
 interface IRaffle {
@@ -80,7 +84,6 @@ interface IRaffle {
     event PrizeReleased(uint256 indexed roundId, address indexed beneficiary, uint256 amount);
     event RoundRefundable(uint256 indexed roundId);
     event TicketRefunded(uint256 indexed roundId, uint256 indexed ticketId, address indexed owner, uint256 amount);
-    event VrfConfigSet(address indexed coordinator, bytes32 keyHash, uint256 subscriptionId);
     event BeneficiarySet(address indexed beneficiary);
     event CommissionWithdrawn(address indexed token, address indexed beneficiary, uint256 amount);
     event Paused(address account);
@@ -98,8 +101,13 @@ interface IRaffle {
     error WrongNativeValue(uint256 expected, uint256 actual);
     error MaxTicketTooLarge(uint256 maxTicket);
     error CommissionTooHigh(uint256 commission, uint256 max);
-    error InvalidVrfConfig();
-    error OnlyCoordinatorCanFulfill(address have, address want);
+    /// @notice A VRF answer came for a request this raffle never sent to the caller (any other caller than the
+    /// coordinator a round asked lands here).
+    error UnknownVrfRequest(address coordinator, uint256 requestId);
+    /// @notice The round manager ends rounds; anyone else only once the round has been open `MAX_ROUND_DURATION`.
+    error RoundNotOverdue(uint256 roundId, uint256 overdueAt);
+    /// @notice The ERC20 is not on the platform's list of price tokens (see `RaffleFactory.setPriceToken`).
+    error PriceTokenNotAllowed(address token);
     error UnexpectedRoundStatus(uint256 roundId, RoundStatus status);
     error NotTicketOwnerOrApproved(uint256 ticketId, address caller);
     error PrizeNotReleasableYet(uint256 roundId, uint256 releasableAt);

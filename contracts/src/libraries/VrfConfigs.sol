@@ -7,9 +7,11 @@ import {VrfConfig} from "../interfaces/IRaffle.sol";
 library VrfConfigs {
     /// @notice Shortest wait for randomness before ticket holders may take their price back.
     uint256 internal constant MIN_RANDOMNESS_TIMEOUT = 1 hours;
+    /// @notice Longest wait: a dead coordinator can hold a pot for at most this long before refunds open.
+    uint256 internal constant MAX_RANDOMNESS_TIMEOUT = 7 days;
 
     function isValid(VrfConfig memory config) internal pure returns (bool) {
         return config.coordinator != address(0) && config.callbackGasLimit != 0
-            && config.randomnessTimeout >= MIN_RANDOMNESS_TIMEOUT;
+            && config.randomnessTimeout >= MIN_RANDOMNESS_TIMEOUT && config.randomnessTimeout <= MAX_RANDOMNESS_TIMEOUT;
     }
 }

@@ -50,24 +50,27 @@ export interface DeployedRaffle {
   ticketAddress: string;
 }
 
-/** The platform as the deploy script builds it: VRF mock, Exchange, factory owning a funded subscription. */
+/** The platform as the deploy script builds it: VRF mock, Exchange, factory owning a funded subscription, and the
+ * test token on the factory's list of price tokens. */
 export async function deployPlatform(): Promise<Platform> {
   const [admin, signer, merchant, ...players] = await ethers.getSigners();
   const vrf = await new VRFCoordinatorV2_5Mock__factory(admin).deploy(parseEther("0.1"), 1_000_000_000n, parseEther("0.004"));
-  const exchange = await new Exchange__factory(admin).deploy(admin.address, signer.address);
+  const exchange = await new Exchange__factory(admin).deploy(admin.address);
+  await (await exchange.grantRole(await exchange.SIGNER_ROLE(), signer.address)).wait();
   const ticketDeployer = await new RaffleTicketDeployer__factory(admin).deploy();
   const factory = await new RaffleFactory__factory(admin).deploy(
     admin.address,
     await exchange.getAddress(),
     await ticketDeployer.getAddress(),
-    { ...DEFAULT_VRF, coordinator: await vrf.getAddress() },
   );
+  await (await factory.proposeVrfConfig({ ...DEFAULT_VRF, coordinator: await vrf.getAddress() })).wait();
   await (await factory.createVrfSubscription()).wait();
   const { subscriptionId } = await factory.vrfConfig();
   await (await vrf.fundSubscription(subscriptionId, parseEther("1000"))).wait();
   await (await factory.grantRole(await factory.MERCHANT_ROLE(), merchant.address)).wait();
 
   const token = await new TestToken__factory(admin).deploy("Test Gold", "GOLD", admin.address);
+  await (await factory.setPriceToken(await token.getAddress(), true)).wait();
   for (const player of players.slice(0, 8)) await (await token.mint(player.address, parseUnits("1000000", 18))).wait();
   return { admin, signer, merchant, players, vrf, exchange, factory, token };
 }

@@ -26,6 +26,10 @@ export interface DeployPlatformOptions {
   vrf: VrfSettings;
   /** Wallets allowed to deploy raffles through the factory. */
   merchants?: string[];
+  /** ERC20 tokens rounds may be priced in (each must move exact amounts: no fee, rebase or callback). */
+  priceTokens?: string[];
+  /** VRF draws each merchant may have per UTC day; the factory's default (288) when absent. */
+  drawsPerDay?: number;
 }
 
 export type Progress = (message: string) => void;
@@ -36,6 +40,14 @@ export const LOCAL_VRF_SETTINGS: VrfSettings = {
   requestConfirmations: 1,
   randomnessTimeout: 24 * 60 * 60,
 };
+
+/** The local stack rotates rounds every minute: far more draws a day than a production merchant needs. */
+export const LOCAL_DRAWS_PER_DAY = 10_000;
+
+/** The platform admin allows ERC20 `token` as a round price on the factory (see RaffleFactory.setPriceToken). */
+export async function allowPriceToken(admin: Signer, factory: string, token: string): Promise<void> {
+  await (await RaffleFactory__factory.connect(factory, admin).setPriceToken(token, true)).wait();
+}
 
 /** Deploys Exchange, ticket deployer, factory and (on local chains) the VRF mock, and wires the subscription. */
 export async function deployPlatform(
@@ -59,8 +71,9 @@ export async function deployPlatform(
     progress(`VRFCoordinatorV2_5Mock deployed at ${coordinator}`);
   }
 
-  const exchange = await new Exchange__factory(deployer).deploy(admin, options.signer);
+  const exchange = await new Exchange__factory(deployer).deploy(admin);
   await exchange.waitForDeployment();
+  await (await exchange.grantRole(await exchange.SIGNER_ROLE(), options.signer)).wait();
   progress(`Exchange deployed at ${await exchange.getAddress()} (signer ${options.signer})`);
 
   const ticketDeployer = await new RaffleTicketDeployer__factory(deployer).deploy();
@@ -75,14 +88,11 @@ export async function deployPlatform(
     requestConfirmations: options.vrf.requestConfirmations,
     randomnessTimeout: options.vrf.randomnessTimeout,
   };
-  const factory = await new RaffleFactory__factory(deployer).deploy(
-    admin,
-    await exchange.getAddress(),
-    await ticketDeployer.getAddress(),
-    vrfConfig,
-  );
+  const factory = await new RaffleFactory__factory(deployer).deploy(admin, await exchange.getAddress(), await ticketDeployer.getAddress());
   await factory.waitForDeployment();
   const factoryAddress = await factory.getAddress();
+  // No raffle exists yet, so the settings apply at once; later changes wait out the factory's VRF_CONFIG_DELAY.
+  await (await factory.proposeVrfConfig(vrfConfig)).wait();
   progress(`RaffleFactory deployed at ${factoryAddress}`);
 
   if (vrfIsMock) {
@@ -96,6 +106,15 @@ export async function deployPlatform(
     await (await subscriptions.requestSubscriptionOwnerTransfer(options.vrf.subscriptionId, factoryAddress)).wait();
     await (await factory.acceptVrfSubscription(options.vrf.subscriptionId)).wait();
     progress(`VRF subscription ${options.vrf.subscriptionId} handed to the factory`);
+  }
+
+  if (options.drawsPerDay !== undefined) {
+    await (await factory.setDrawsPerDay(options.drawsPerDay)).wait();
+    progress(`each merchant may have ${options.drawsPerDay} VRF draws a day`);
+  }
+  for (const token of options.priceTokens ?? []) {
+    await (await factory.setPriceToken(token, true)).wait();
+    progress(`rounds may be priced in ${token}`);
   }
 
   const merchantRole = await factory.MERCHANT_ROLE();

@@ -2,7 +2,7 @@ import { Wallet, ZeroAddress, parseEther, parseUnits, type JsonRpcProvider, type
 
 import { assetFromChain } from "../asset";
 import { LOCAL_DEV_KEYS } from "../deploy/dev-accounts";
-import { LOCAL_VRF_SETTINGS, deployPlatform } from "../deploy/deploy-platform";
+import { LOCAL_DRAWS_PER_DAY, LOCAL_VRF_SETTINGS, allowPriceToken, deployPlatform } from "../deploy/deploy-platform";
 import { deployMerchantRaffle } from "../deploy/deploy-raffle";
 import type { PlatformDeployment } from "../deploy/deployment";
 import { RAFFLE_PURCHASE_EXTRA } from "../eip712";
@@ -44,9 +44,11 @@ export async function setUpWorld(provider: JsonRpcProvider): Promise<TestWorld> 
     signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
     merchants: [await merchant.getAddress()],
     vrf: LOCAL_VRF_SETTINGS,
+    drawsPerDay: LOCAL_DRAWS_PER_DAY,
   });
   const token = await new TestToken__factory(admin).deploy("Test Gold", "GOLD", await admin.getAddress());
   await token.waitForDeployment();
+  await allowPriceToken(admin, deployment.raffleFactory, await token.getAddress());
   for (const player of players) await (await token.mint(await player.getAddress(), parseUnits("1000", 18))).wait();
   return { provider, deployment, admin, merchant, players, token: await token.getAddress() };
 }
