@@ -4,7 +4,7 @@ import { loadFixture } from "@nomicfoundation/hardhat-toolbox/network-helpers";
 import { Signature } from "ethers";
 
 import { PURCHASE_TYPES, ReentrantToken__factory, exchangeDomain, type AssetStruct } from "@raffle/chain";
-import { erc20Price } from "./support/fixtures";
+import { erc20Price, listPriceToken } from "./support/fixtures";
 import {
   approveExchange,
   deployWorld,
@@ -116,6 +116,7 @@ describe("attacks on the purchase path (reliability catalogue)", () => {
   it("reentrancy through a malicious ERC20 price token", async () => {
     const w = await loadFixture(world);
     const token = await new ReentrantToken__factory(w.admin).deploy();
+    await listPriceToken(w, token);
     const price = erc20Price(await token.getAddress(), 10n);
     await endRound(w);
     await startRound(w, price, 0n);

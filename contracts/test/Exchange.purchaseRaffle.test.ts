@@ -5,7 +5,7 @@ import { MaxUint256, ZeroAddress, concat, dataSlice, encodeBytes32String, getByt
 
 import { ReentrantToken__factory, TokenType, type AssetStruct, type PurchaseParamsStruct } from "@raffle/chain";
 
-import { TICKET_PRICE, deployRaffle, erc20Price, nativePrice, ticketAsset } from "./support/fixtures";
+import { TICKET_PRICE, deployRaffle, erc20Price, listPriceToken, nativePrice, ticketAsset } from "./support/fixtures";
 import { latestTimestamp, signVoucher, type Voucher } from "./support/vouchers";
 import {
   approveExchange,
@@ -42,6 +42,7 @@ async function nativeRoundFixture() {
 async function reentrantTokenFixture() {
   const world = await deployWorld();
   const token = await new ReentrantToken__factory(world.admin).deploy();
+  await listPriceToken(world, token);
   const price = erc20Price(await token.getAddress(), TICKET_PRICE);
   await startRound(world, price);
   const [alice] = world.players;

@@ -4,7 +4,7 @@ import { ZeroAddress, ZeroHash, id } from "ethers";
 
 import { RaffleTicketDeployer__factory, RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
 
-import { DEFAULT_VRF, KEY_HASH, ONE_DAY, erc20Price, nativePrice, ticketAsset } from "./support/fixtures";
+import { DEFAULT_VRF, ONE_DAY, nativePrice, ticketAsset } from "./support/fixtures";
 import { deployWorld, type RaffleWorld } from "./support/scenario";
 
 /** Settings for a Raffle deployed directly (not through the factory), with an EOA standing in for the Exchange. */
@@ -18,20 +18,6 @@ async function directSettings(world: RaffleWorld, exchange: string) {
     timeLagBeforeRelease: ONE_DAY,
     ticketName: "Direct Ticket",
     ticketSymbol: "DT",
-    vrf: { ...DEFAULT_VRF, coordinator: await world.vrf.getAddress(), subscriptionId: 1n },
-  };
-}
-
-/** The raffle's VRF settings as a plain struct argument. */
-async function vrfConfigOf(world: RaffleWorld) {
-  const c = await world.raffle.vrfConfig();
-  return {
-    coordinator: c.coordinator,
-    keyHash: c.keyHash,
-    subscriptionId: c.subscriptionId,
-    callbackGasLimit: c.callbackGasLimit,
-    requestConfirmations: c.requestConfirmations,
-    randomnessTimeout: c.randomnessTimeout,
   };
 }
 
@@ -60,9 +46,6 @@ describe("Raffle administration", () => {
       await expect(factory.deploy({ ...settings, timeLagBeforeRelease: ONE_DAY - 1n }))
         .to.be.revertedWithCustomError(factory, "TimeLagTooShort")
         .withArgs(ONE_DAY - 1n, ONE_DAY);
-      await expect(
-        factory.deploy({ ...settings, vrf: { ...settings.vrf, coordinator: ZeroAddress } }),
-      ).to.be.revertedWithCustomError(factory, "InvalidVrfConfig");
 
       const edge = await factory.deploy({ ...settings, commission: 3_000n, timeLagBeforeRelease: ONE_DAY });
       expect(await edge.commission()).to.equal(3_000n);
@@ -80,7 +63,6 @@ describe("Raffle administration", () => {
         .map((log) => raffle.interface.parseLog(log)!)
         .map((parsed) => [parsed.name, ...parsed.args.toArray()]);
       expect(events).to.deep.equal([
-        ["VrfConfigSet", settings.vrf.coordinator, KEY_HASH, 1n],
         ["BeneficiarySet", world.merchant.address],
         ["RoleGranted", ZeroHash, world.merchant.address, world.admin.address],
         ["RoleGranted", id("ROUND_MANAGER_ROLE"), world.merchant.address, world.admin.address],
@@ -91,6 +73,8 @@ describe("Raffle administration", () => {
       expect(await ticket.name()).to.equal("Direct Ticket");
       expect(await ticket.symbol()).to.equal("DT");
       expect(await raffle.exchange()).to.equal(fakeExchange.address);
+      // Whoever deploys a raffle is its source of randomness and price tokens: in production, the factory.
+      expect(await raffle.factory()).to.equal(world.admin.address);
       expect(await raffle.beneficiary()).to.equal(world.merchant.address);
       expect(await raffle.MAX_COMMISSION()).to.equal(3_000n);
       expect(await raffle.MIN_TIME_LAG_BEFORE_RELEASE()).to.equal(ONE_DAY);
@@ -114,13 +98,6 @@ describe("Raffle administration", () => {
       await expect(asExchange.printTicket(alice.address, item, native, 1n, { value: native.amount }))
         .to.emit(raffle, "TicketPurchased")
         .withArgs(1n, 1n, alice.address, 1n, 1n);
-
-      await (await raffle.endRound()).wait();
-      const erc20 = erc20Price(await world.token.getAddress());
-      await (await raffle.startRound(item, erc20, 0n)).wait();
-      await expect(asExchange.printTicket(alice.address, item, erc20, 1n, { value: 1n }))
-        .to.be.revertedWithCustomError(raffle, "WrongNativeValue")
-        .withArgs(0n, 1n);
     });
   });
 
@@ -154,50 +131,48 @@ describe("Raffle administration", () => {
     });
   });
 
-  describe("setVrfConfig", () => {
-    it("updates the VRF settings and emits VrfConfigSet", async () => {
+  describe("randomness belongs to the platform", () => {
+    it("has no function through which its admin could set a coordinator, key hash, subscription or timeout", async () => {
       const { world } = await loadFixture(adminFixture);
-      const config = {
-        coordinator: await world.vrf.getAddress(),
-        keyHash: `0x${"22".repeat(32)}`,
-        subscriptionId: 77n,
-        callbackGasLimit: 300_000,
-        requestConfirmations: 5,
-        randomnessTimeout: 3_600,
-      };
-      await expect(world.raffle.setVrfConfig(config))
-        .to.emit(world.raffle, "VrfConfigSet")
-        .withArgs(config.coordinator, config.keyHash, config.subscriptionId);
-      const stored = await world.raffle.vrfConfig();
-      expect([
-        stored.coordinator,
-        stored.keyHash,
-        stored.subscriptionId,
-        stored.callbackGasLimit,
-        stored.requestConfirmations,
-        stored.randomnessTimeout,
-      ]).to.deep.equal([config.coordinator, config.keyHash, 77n, 300_000n, 5n, 3_600n]);
+      const writes = world.raffle.interface.fragments
+        .filter((fragment) => fragment.type === "function")
+        .map((fragment) => fragment as unknown as { name: string; stateMutability: string })
+        .filter((fn) => fn.stateMutability !== "view" && fn.stateMutability !== "pure")
+        .map((fn) => fn.name)
+        .sort();
+      // Every way to change a raffle. A new one must be added here on purpose, after asking what it lets a merchant do.
+      expect(writes).to.deep.equal([
+        "claimPrize",
+        "enableRefunds",
+        "endRound",
+        "grantRole",
+        "pause",
+        "printTicket",
+        "rawFulfillRandomWords",
+        "refundTicket",
+        "releasePrize",
+        "renounceRole",
+        "revokeRole",
+        "setBeneficiary",
+        "startRound",
+        "unpause",
+        "withdrawCommission",
+      ]);
     });
 
-    it("rejects a zero coordinator, a zero callback gas limit and a timeout under an hour", async () => {
+    it("asks the factory that deployed it, which the merchant does not administer", async () => {
       const { world } = await loadFixture(adminFixture);
-      const valid = await vrfConfigOf(world);
-      for (const bad of [
-        { ...valid, coordinator: ZeroAddress },
-        { ...valid, callbackGasLimit: 0n },
-        { ...valid, randomnessTimeout: 3_599n },
-      ]) {
-        await expect(world.raffle.setVrfConfig(bad)).to.be.revertedWithCustomError(world.raffle, "InvalidVrfConfig");
-      }
-      expect((await world.raffle.vrfConfig()).randomnessTimeout).to.equal(BigInt(DEFAULT_VRF.randomnessTimeout));
-    });
-
-    it("is admin-only", async () => {
-      const { world, alice } = await loadFixture(adminFixture);
-      const config = await vrfConfigOf(world);
-      await expect(world.raffle.connect(alice).setVrfConfig({ ...config, coordinator: alice.address }))
-        .to.be.revertedWithCustomError(world.raffle, "AccessControlUnauthorizedAccount")
-        .withArgs(alice.address, ZeroHash);
+      expect(await world.raffle.factory()).to.equal(await world.factory.getAddress());
+      const adminRole = await world.factory.DEFAULT_ADMIN_ROLE();
+      expect(await world.factory.hasRole(adminRole, world.merchant.address)).to.equal(false);
+      const vrf = await world.factory.vrfConfig();
+      const config = { ...DEFAULT_VRF, coordinator: world.merchant.address, subscriptionId: vrf.subscriptionId };
+      await expect(world.factory.connect(world.merchant).proposeVrfConfig(config))
+        .to.be.revertedWithCustomError(world.factory, "AccessControlUnauthorizedAccount")
+        .withArgs(world.merchant.address, adminRole);
+      await expect(world.factory.connect(world.merchant).grantRole(adminRole, world.merchant.address))
+        .to.be.revertedWithCustomError(world.factory, "AccessControlUnauthorizedAccount")
+        .withArgs(world.merchant.address, adminRole);
     });
   });
 

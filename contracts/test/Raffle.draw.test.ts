@@ -9,6 +9,7 @@ import type { VRFCoordinatorV2_5Mock } from "@raffle/chain";
 import { DEFAULT_VRF, KEY_HASH } from "./support/fixtures";
 import { latestTimestamp } from "./support/vouchers";
 import {
+  PrizeStatus,
   RoundStatus,
   approveExchange,
   buyTicket,
@@ -101,7 +102,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.winningTicketId).to.equal(ticketId);
       expect(round.drawnAt).to.equal(await latestTimestamp());
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(ticketId);
-      expect((await world.ticket.getTicketData(ticketId)).prize).to.equal(true);
+      expect((await world.ticket.getTicketData(ticketId)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
     });
   });
 
@@ -130,6 +131,8 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const round = await world.raffle.getRound(1n);
       expect(round.status).to.equal(RoundStatus.Drawing);
       expect(round.vrfRequestId).to.equal(1n);
+      expect(round.coordinator).to.equal(await world.vrf.getAddress());
+      expect(round.refundableAt).to.equal((await latestTimestamp()) + BigInt(DEFAULT_VRF.randomnessTimeout));
       expect(round.winningTicketId).to.equal(0n);
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
       await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(
@@ -160,9 +163,9 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(drawn.winningTicketId).to.equal(winner);
       expect(drawn.drawnAt).to.equal(await latestTimestamp());
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(winner);
-      expect((await world.ticket.getTicketData(winner)).prize).to.equal(true);
+      expect((await world.ticket.getTicketData(winner)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
       for (const other of tickets.filter((t) => t !== winner)) {
-        expect((await world.ticket.getTicketData(other)).prize).to.equal(false);
+        expect((await world.ticket.getTicketData(other)).prizeStatus).to.equal(PrizeStatus.None);
       }
       expect(await world.ticket.ownerOf(winner)).to.equal(owners[Number(winner - round.firstTicketId)].address);
     });
@@ -231,22 +234,25 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
   });
 
   describe("rawFulfillRandomWords", () => {
-    it("reverts with OnlyCoordinatorCanFulfill for any other caller", async () => {
+    it("reverts with UnknownVrfRequest for any caller but the coordinator the round asked", async () => {
       const { world, alice, requestId } = await loadFixture(threeTicketsDrawingFixture);
-      for (const caller of [alice, world.merchant]) {
+      for (const caller of [alice, world.merchant, world.admin]) {
         await expect(world.raffle.connect(caller).rawFulfillRandomWords(requestId, [1n]))
-          .to.be.revertedWithCustomError(world.raffle, "OnlyCoordinatorCanFulfill")
-          .withArgs(caller.address, await world.vrf.getAddress());
+          .to.be.revertedWithCustomError(world.raffle, "UnknownVrfRequest")
+          .withArgs(caller.address, requestId);
       }
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
     });
 
-    it("ignores an unknown request id and an empty word list without reverting", async () => {
+    it("refuses a request id it never sent, and ignores an empty word list without reverting", async () => {
       const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
-      const coordinator = await impersonate(await world.vrf.getAddress());
+      const coordinatorAddress = await world.vrf.getAddress();
+      const coordinator = await impersonate(coordinatorAddress);
       const asCoordinator = world.raffle.connect(coordinator);
-      await expect(asCoordinator.rawFulfillRandomWords(requestId + 100n, [7n])).not.to.emit(world.raffle, "WinnerDrawn");
-      await expect(asCoordinator.rawFulfillRandomWords(0n, [7n])).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(asCoordinator.rawFulfillRandomWords(requestId + 100n, [7n]))
+        .to.be.revertedWithCustomError(world.raffle, "UnknownVrfRequest")
+        .withArgs(coordinatorAddress, requestId + 100n);
+      await expect(asCoordinator.rawFulfillRandomWords(0n, [7n])).to.be.revertedWithCustomError(world.raffle, "UnknownVrfRequest");
       await expect(asCoordinator.rawFulfillRandomWords(requestId, [])).not.to.emit(world.raffle, "WinnerDrawn");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
 
@@ -265,7 +271,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       );
       const round = await world.raffle.getRound(1n);
       expect(round.winningTicketId).to.equal(1n);
-      expect((await world.ticket.getTicketData(3n)).prize).to.equal(false);
+      expect((await world.ticket.getTicketData(3n)).prizeStatus).to.equal(PrizeStatus.None);
     });
 
     it("ignores a late answer once the round became refundable", async () => {
@@ -280,7 +286,9 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const round = await world.raffle.getRound(1n);
       expect(round.status).to.equal(RoundStatus.Refundable);
       expect(round.winningTicketId).to.equal(0n);
-      for (const ticketId of [1n, 2n, 3n]) expect((await world.ticket.getTicketData(ticketId)).prize).to.equal(false);
+      for (const ticketId of [1n, 2n, 3n]) {
+        expect((await world.ticket.getTicketData(ticketId)).prizeStatus).to.equal(PrizeStatus.None);
+      }
     });
 
     it("keeps the requests of two rounds apart, whatever order they are answered in", async () => {

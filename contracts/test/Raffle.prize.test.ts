@@ -6,7 +6,7 @@ import { MaxUint256, ZeroAddress, ZeroHash, parseUnits } from "ethers";
 
 import { ReentrantToken__factory, ReentrantWinner__factory } from "@raffle/chain";
 
-import { COMMISSION_BPS, DEFAULT_VRF, ONE_DAY, TICKET_PRICE, erc20Price, nativePrice } from "./support/fixtures";
+import { COMMISSION_BPS, DEFAULT_VRF, ONE_DAY, TICKET_PRICE, erc20Price, listPriceToken, nativePrice } from "./support/fixtures";
 import {
   RoundStatus,
   approveExchange,
@@ -101,6 +101,7 @@ async function nativeRefundableFixture() {
 async function reentrantTokenDrawnFixture() {
   const world = await deployWorld();
   const token = await new ReentrantToken__factory(world.admin).deploy();
+  await listPriceToken(world, token);
   const [alice, bob, carol] = world.players;
   for (const buyer of [alice, bob, carol]) {
     await (await token.mint(buyer.address, TICKET_PRICE)).wait();
@@ -666,6 +667,7 @@ describe("Raffle prizes and refunds", () => {
     it("blocks a re-entry into refundTicket from the refund's own transfer", async () => {
       const world = await deployWorld();
       const token = await new ReentrantToken__factory(world.admin).deploy();
+      await listPriceToken(world, token);
       const [alice] = world.players;
       await (await token.mint(alice.address, 2n * TICKET_PRICE)).wait();
       await (await token.connect(alice).approve(await world.exchange.getAddress(), MaxUint256)).wait();

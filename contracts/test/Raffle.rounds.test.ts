@@ -167,8 +167,6 @@ describe("Raffle rounds", () => {
         erc20Price(token, 0n),
         erc20Price(token, 2n ** 128n),
         { ...erc20Price(token), tokenId: 1n },
-        erc20Price(world.merchant.address), // an account without code is no ERC20
-        erc20Price(ZeroAddress),
         { ...nativePrice(), token },
         nativePrice(0n),
         { tokenType: TokenType.ERC721, token: world.ticketAddress, tokenId: 0n, amount: 1n },
@@ -180,6 +178,12 @@ describe("Raffle rounds", () => {
           world.raffle,
           "InvalidPriceAsset",
         );
+      }
+      // An ERC20 must be on the platform's list; an account without code or the zero address never is.
+      for (const unlisted of [world.merchant.address, ZeroAddress, world.ticketAddress]) {
+        await expect(world.raffle.startRound(world.item, erc20Price(unlisted), 0n))
+          .to.be.revertedWithCustomError(world.raffle, "PriceTokenNotAllowed")
+          .withArgs(unlisted);
       }
       await expect(world.raffle.startRound(world.item, erc20Price(token, 2n ** 128n - 1n), 0n)).to.emit(
         world.raffle,
@@ -227,12 +231,18 @@ describe("Raffle rounds", () => {
       await expect(world.raffle.endRound()).to.be.revertedWithCustomError(world.raffle, "NoActiveRound");
     });
 
-    it("is reserved to ROUND_MANAGER_ROLE", async () => {
+    it("is reserved to ROUND_MANAGER_ROLE until the round has been open MAX_ROUND_DURATION, then open to anyone", async () => {
       const { world, alice } = await loadFixture(activeRoundFixture);
+      const overdueAt = (await world.raffle.getRound(1n)).startTimestamp + (await world.raffle.MAX_ROUND_DURATION());
       await expect(world.raffle.connect(alice).endRound())
-        .to.be.revertedWithCustomError(world.raffle, "AccessControlUnauthorizedAccount")
-        .withArgs(alice.address, await world.raffle.ROUND_MANAGER_ROLE());
+        .to.be.revertedWithCustomError(world.raffle, "RoundNotOverdue")
+        .withArgs(1n, overdueAt);
+      await time.increaseTo(overdueAt - 10n);
+      await expect(world.raffle.connect(alice).endRound()).to.be.revertedWithCustomError(world.raffle, "RoundNotOverdue");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Active);
+      await time.increaseTo(overdueAt);
+      // A merchant that never ends its round cannot hold its players' money: anyone can end it once overdue.
+      await expect(world.raffle.connect(alice).endRound()).to.emit(world.raffle, "RoundEnded");
     });
 
     it("freezes purchases at once", async () => {

@@ -1,10 +1,11 @@
 import { expect } from "chai";
-import { loadFixture } from "@nomicfoundation/hardhat-toolbox/network-helpers";
+import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
 import { ZeroAddress, ZeroHash, id } from "ethers";
 
 import { RaffleFactory__factory, RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
 
 import { COMMISSION_BPS, DEFAULT_VRF, KEY_HASH, ONE_DAY, deployPlatform, deployRaffle } from "./support/fixtures";
+import { latestTimestamp } from "./support/vouchers";
 
 const ONE_HOUR = 3_600n;
 
@@ -31,71 +32,33 @@ const raffleErrors = Raffle__factory.connect(ZeroAddress);
 
 describe("RaffleFactory", () => {
   describe("constructor", () => {
-    it("stores the Exchange, the ticket deployer and the VRF settings, and emits VrfConfigSet", async () => {
-      const { factory, exchange, vrf, admin } = await loadFixture(platformFixture);
+    it("stores the Exchange and the ticket deployer, takes no chain-specific value, and starts with no VRF settings", async () => {
+      const { factory, exchange, admin } = await loadFixture(platformFixture);
       expect(await factory.exchange()).to.equal(await exchange.getAddress());
       expect(await factory.ticketDeployer()).not.to.equal(ZeroAddress);
       expect(await factory.hasRole(ZeroHash, admin.address)).to.equal(true);
       expect(await factory.MERCHANT_ROLE()).to.equal(id("MERCHANT_ROLE"));
-      const config = await factory.vrfConfig();
-      expect(config.coordinator).to.equal(await vrf.getAddress());
-      expect(config.keyHash).to.equal(KEY_HASH);
-      expect(config.subscriptionId).not.to.equal(0n); // created by the fixture
+      expect(await factory.drawsPerDay()).to.equal(await factory.DEFAULT_DRAWS_PER_DAY());
 
       const fresh = await new RaffleFactory__factory(admin).deploy(
         admin.address,
         await exchange.getAddress(),
         await factory.ticketDeployer(),
-        { ...DEFAULT_VRF, coordinator: await vrf.getAddress(), subscriptionId: 5n },
       );
-      await expect(fresh.deploymentTransaction())
-        .to.emit(fresh, "VrfConfigSet")
-        .withArgs(await vrf.getAddress(), KEY_HASH, 5n);
+      expect((await fresh.vrfConfig()).coordinator).to.equal(ZeroAddress);
+      await (await fresh.grantRole(id("MERCHANT_ROLE"), admin.address)).wait();
+      await expect(fresh.deployRaffle(CONFIG)).to.be.revertedWithCustomError(fresh, "VrfNotConfigured");
+      await expect(fresh.createVrfSubscription()).to.be.revertedWithCustomError(fresh, "VrfNotConfigured");
     });
-
-    async function constructorArgs(platform: Awaited<ReturnType<typeof platformFixture>>) {
-      return {
-        admin: platform.admin.address,
-        exchange: await platform.exchange.getAddress(),
-        ticketDeployer: await platform.factory.ticketDeployer(),
-        vrf: { ...DEFAULT_VRF, coordinator: await platform.vrf.getAddress() },
-      };
-    }
 
     it("rejects a zero admin, Exchange or ticket deployer with ZeroAddress", async () => {
       const platform = await loadFixture(platformFixture);
       const deployer = new RaffleFactory__factory(platform.admin);
-      const args = await constructorArgs(platform);
-      const variants = [
-        { ...args, admin: ZeroAddress },
-        { ...args, exchange: ZeroAddress },
-        { ...args, ticketDeployer: ZeroAddress },
-        // The addresses are checked before the VRF config.
-        { ...args, admin: ZeroAddress, vrf: { ...args.vrf, coordinator: ZeroAddress } },
-      ];
-      for (const v of variants) {
-        await expect(deployer.deploy(v.admin, v.exchange, v.ticketDeployer, v.vrf)).to.be.revertedWithCustomError(
-          deployer,
-          "ZeroAddress",
-        );
+      const args = [platform.admin.address, await platform.exchange.getAddress(), await platform.factory.ticketDeployer()];
+      for (let i = 0; i < args.length; i += 1) {
+        const variant = args.map((arg, index) => (index === i ? ZeroAddress : arg)) as [string, string, string];
+        await expect(deployer.deploy(...variant)).to.be.revertedWithCustomError(deployer, "ZeroAddress");
       }
-    });
-
-    it("rejects an unusable VRF config with InvalidVrfConfig, accepting a timeout of exactly one hour", async () => {
-      const platform = await loadFixture(platformFixture);
-      const deployer = new RaffleFactory__factory(platform.admin);
-      const args = await constructorArgs(platform);
-      for (const vrf of invalidVrfConfigs(args.vrf)) {
-        await expect(deployer.deploy(args.admin, args.exchange, args.ticketDeployer, vrf)).to.be.revertedWithCustomError(
-          deployer,
-          "InvalidVrfConfig",
-        );
-      }
-      const edge = await deployer.deploy(args.admin, args.exchange, args.ticketDeployer, {
-        ...args.vrf,
-        randomnessTimeout: ONE_HOUR,
-      });
-      expect((await edge.vrfConfig()).randomnessTimeout).to.equal(ONE_HOUR);
     });
   });
 
@@ -136,17 +99,13 @@ describe("RaffleFactory", () => {
       expect(await ticket.name()).to.equal("Raffle Ticket");
     });
 
-    it("gives the raffle the factory's VRF settings and adds it as a consumer of the subscription", async () => {
+    it("makes itself the raffle's source of randomness, records the merchant, and adds the raffle as a consumer", async () => {
       const platform = await loadFixture(platformFixture);
       const { address, raffle } = await deployRaffle(platform);
       const factoryVrf = await platform.factory.vrfConfig();
-      const raffleVrf = await raffle.vrfConfig();
-      expect(raffleVrf.coordinator).to.equal(factoryVrf.coordinator);
-      expect(raffleVrf.keyHash).to.equal(factoryVrf.keyHash);
-      expect(raffleVrf.subscriptionId).to.equal(factoryVrf.subscriptionId);
-      expect(raffleVrf.callbackGasLimit).to.equal(factoryVrf.callbackGasLimit);
-      expect(raffleVrf.requestConfirmations).to.equal(factoryVrf.requestConfirmations);
-      expect(raffleVrf.randomnessTimeout).to.equal(factoryVrf.randomnessTimeout);
+      expect(await raffle.factory()).to.equal(await platform.factory.getAddress());
+      expect(await platform.factory.merchantOf(address)).to.equal(platform.merchant.address);
+      expect(await platform.factory.raffleCount()).to.equal(1n);
       expect(await platform.vrf.consumerIsAdded(factoryVrf.subscriptionId, address)).to.equal(true);
     });
 
@@ -156,7 +115,6 @@ describe("RaffleFactory", () => {
       const raffle = Raffle__factory.connect(raffleAddress, merchant);
       const { subscriptionId } = await factory.vrfConfig();
       const tx = factory.connect(merchant).deployRaffle(CONFIG);
-      await expect(tx).to.emit(raffle, "VrfConfigSet").withArgs(await vrf.getAddress(), KEY_HASH, subscriptionId);
       await expect(tx).to.emit(raffle, "BeneficiarySet").withArgs(merchant.address);
       await expect(tx)
         .to.emit(raffle, "RoleGranted")
@@ -198,20 +156,32 @@ describe("RaffleFactory", () => {
     });
   });
 
-  describe("VRF subscription administration", () => {
-    it("createVrfSubscription makes a new factory-owned subscription the one new raffles use", async () => {
+  describe("VRF administration", () => {
+    /** The current VRF settings as a plain struct argument, with some fields replaced. */
+    async function vrfWith(factory: Awaited<ReturnType<typeof platformFixture>>["factory"], changes: object = {}) {
+      const c = await factory.vrfConfig();
+      return {
+        coordinator: c.coordinator,
+        keyHash: c.keyHash,
+        subscriptionId: c.subscriptionId,
+        callbackGasLimit: c.callbackGasLimit,
+        requestConfirmations: c.requestConfirmations,
+        randomnessTimeout: c.randomnessTimeout,
+        ...changes,
+      };
+    }
+
+    it("applies settings at once while no raffle exists (setup), and createVrfSubscription makes a factory-owned one", async () => {
       const platform = await loadFixture(platformFixture);
       const { factory, vrf } = platform;
       const before = (await factory.vrfConfig()).subscriptionId;
       // v2.5 subscription ids hash the previous block, so read the id from the mined transaction.
       const tx = factory.createVrfSubscription();
-      const receipt = await (await tx).wait();
+      await (await tx).wait();
       const created = (await factory.vrfConfig()).subscriptionId;
       await expect(tx).to.emit(factory, "VrfConfigSet").withArgs(await vrf.getAddress(), KEY_HASH, created);
       await expect(tx).to.emit(vrf, "SubscriptionCreated").withArgs(created, await factory.getAddress());
-      expect(receipt!.status).to.equal(1);
       expect(created).not.to.equal(before);
-      expect((await factory.vrfConfig()).subscriptionId).to.equal(created);
       expect((await vrf.getSubscription(created)).subOwner).to.equal(await factory.getAddress());
 
       const { address } = await deployRaffle(platform);
@@ -233,65 +203,99 @@ describe("RaffleFactory", () => {
       expect((await vrf.getSubscription(subId)).subOwner).to.equal(await factory.getAddress());
     });
 
-    it("setVrfConfig replaces the settings", async () => {
-      const { factory, vrf } = await loadFixture(platformFixture);
-      const next = { ...DEFAULT_VRF, coordinator: await vrf.getAddress(), keyHash: `0x${"33".repeat(32)}`, subscriptionId: 9n };
-      await expect(factory.setVrfConfig(next))
-        .to.emit(factory, "VrfConfigSet")
-        .withArgs(next.coordinator, next.keyHash, 9n);
-      expect((await factory.vrfConfig()).keyHash).to.equal(next.keyHash);
-      expect((await factory.vrfConfig()).subscriptionId).to.equal(9n);
+    it("transferVrfSubscription hands the subscription to a new owner, who accepts it on the coordinator", async () => {
+      const { factory, vrf, alice } = await loadFixture(platformFixture);
+      const { subscriptionId } = await factory.vrfConfig();
+      await expect(factory.transferVrfSubscription(ZeroAddress)).to.be.revertedWithCustomError(factory, "ZeroAddress");
+      await expect(factory.transferVrfSubscription(alice.address))
+        .to.emit(vrf, "SubscriptionOwnerTransferRequested")
+        .withArgs(subscriptionId, await factory.getAddress(), alice.address);
+      await (await vrf.connect(alice).acceptSubscriptionOwnerTransfer(subscriptionId)).wait();
+      expect((await vrf.getSubscription(subscriptionId)).subOwner).to.equal(alice.address);
     });
 
-    it("setVrfConfig rejects a zero coordinator, a zero callback gas limit and a timeout under an hour", async () => {
-      const { factory } = await loadFixture(platformFixture);
-      const current = await factory.vrfConfig();
-      const valid = {
-        coordinator: current.coordinator,
-        keyHash: current.keyHash,
-        subscriptionId: current.subscriptionId,
-        callbackGasLimit: current.callbackGasLimit,
-        requestConfirmations: current.requestConfirmations,
-        randomnessTimeout: current.randomnessTimeout,
-      };
-      for (const bad of invalidVrfConfigs(valid)) {
-        await expect(factory.setVrfConfig(bad)).to.be.revertedWithCustomError(factory, "InvalidVrfConfig");
-      }
-      const stored = await factory.vrfConfig();
-      expect([stored.coordinator, stored.callbackGasLimit, stored.randomnessTimeout]).to.deep.equal([
-        current.coordinator,
-        BigInt(DEFAULT_VRF.callbackGasLimit),
-        BigInt(DEFAULT_VRF.randomnessTimeout),
-      ]);
-    });
-
-    it("setVrfConfig accepts a timeout of exactly one hour, and raffles deployed next accept it too (one shared rule)", async () => {
+    it("once raffles exist, announces a change and applies it only after VRF_CONFIG_DELAY, by anyone", async () => {
       const platform = await loadFixture(platformFixture);
-      const current = await platform.factory.vrfConfig();
-      await expect(
-        platform.factory.setVrfConfig({
-          coordinator: current.coordinator,
-          keyHash: current.keyHash,
-          subscriptionId: current.subscriptionId,
-          callbackGasLimit: 1n,
-          requestConfirmations: current.requestConfirmations,
-          randomnessTimeout: ONE_HOUR,
-        }),
-      ).to.emit(platform.factory, "VrfConfigSet");
-      const { raffle } = await deployRaffle(platform);
-      const raffleVrf = await raffle.vrfConfig();
-      expect([raffleVrf.callbackGasLimit, raffleVrf.randomnessTimeout]).to.deep.equal([1n, ONE_HOUR]);
+      const { factory, alice } = platform;
+      await deployRaffle(platform);
+      const next = await vrfWith(factory, { keyHash: `0x${"33".repeat(32)}`, randomnessTimeout: 2n * ONE_HOUR });
+      const tx = factory.proposeVrfConfig(next);
+      const effectiveAt = (await latestTimestamp()) + 1n + (await factory.VRF_CONFIG_DELAY());
+      await expect(tx)
+        .to.emit(factory, "VrfConfigProposed")
+        .withArgs(next.coordinator, next.keyHash, next.subscriptionId, 2n * ONE_HOUR, effectiveAt);
+      await expect(tx).not.to.emit(factory, "VrfConfigSet");
+      expect((await factory.vrfConfig()).keyHash).to.equal(KEY_HASH);
+      const [pending, pendingAt] = await factory.pendingVrfConfig();
+      expect([pending.keyHash, pendingAt]).to.deep.equal([next.keyHash, effectiveAt]);
+
+      await time.increaseTo(effectiveAt - 10n);
+      await expect(factory.connect(alice).applyVrfConfig())
+        .to.be.revertedWithCustomError(factory, "VrfConfigNotYetEffective")
+        .withArgs(effectiveAt);
+      await time.increaseTo(effectiveAt);
+      await expect(factory.connect(alice).applyVrfConfig())
+        .to.emit(factory, "VrfConfigSet")
+        .withArgs(next.coordinator, next.keyHash, next.subscriptionId);
+      expect((await factory.vrfConfig()).randomnessTimeout).to.equal(2n * ONE_HOUR);
+      expect((await factory.pendingVrfConfig())[1]).to.equal(0n);
+      await expect(factory.applyVrfConfig()).to.be.revertedWithCustomError(factory, "NoVrfConfigProposal");
     });
 
-    it("keeps every VRF administration function admin-only", async () => {
-      const { factory, merchant, alice } = await loadFixture(platformFixture);
+    it("lets the admin withdraw an announced change", async () => {
+      const platform = await loadFixture(platformFixture);
+      const { factory } = platform;
+      await deployRaffle(platform);
+      await expect(factory.cancelVrfConfigProposal()).to.be.revertedWithCustomError(factory, "NoVrfConfigProposal");
+      await (await factory.proposeVrfConfig(await vrfWith(factory, { callbackGasLimit: 1n }))).wait();
+      await expect(factory.cancelVrfConfigProposal()).to.emit(factory, "VrfConfigProposalCanceled");
+      await time.increase(await factory.VRF_CONFIG_DELAY());
+      await expect(factory.applyVrfConfig()).to.be.revertedWithCustomError(factory, "NoVrfConfigProposal");
+      expect((await factory.vrfConfig()).callbackGasLimit).to.equal(BigInt(DEFAULT_VRF.callbackGasLimit));
+    });
+
+    it("rejects a zero coordinator, a zero callback gas limit, and a timeout outside [1 hour, 7 days]", async () => {
+      const { factory } = await loadFixture(platformFixture);
+      const valid = await vrfWith(factory);
+      for (const bad of [...invalidVrfConfigs(valid), { ...valid, randomnessTimeout: 7n * ONE_DAY + 1n }]) {
+        await expect(factory.proposeVrfConfig(bad)).to.be.revertedWithCustomError(factory, "InvalidVrfConfig");
+      }
+      for (const edge of [ONE_HOUR, 7n * ONE_DAY]) {
+        await expect(factory.proposeVrfConfig({ ...valid, randomnessTimeout: edge })).to.emit(factory, "VrfConfigSet");
+      }
+    });
+
+    it("adds raffles of its own, and only those, as consumers of another subscription", async () => {
+      const platform = await loadFixture(platformFixture);
+      const { factory, vrf, alice } = platform;
+      const { address } = await deployRaffle(platform);
+      const receipt = await (await vrf.createSubscription()).wait();
+      const subId = receipt!.logs
+        .map((log) => vrf.interface.parseLog(log))
+        .find((parsed) => parsed?.name === "SubscriptionCreated")!.args.subId as bigint;
+      await (await vrf.requestSubscriptionOwnerTransfer(subId, await factory.getAddress())).wait();
+      await (await factory.acceptVrfSubscription(subId)).wait(); // proposed, not applied: raffles exist
+      await expect(factory.addVrfConsumers(await vrf.getAddress(), subId, [alice.address]))
+        .to.be.revertedWithCustomError(factory, "NotARaffle")
+        .withArgs(alice.address);
+      await (await factory.addVrfConsumers(await vrf.getAddress(), subId, [address])).wait();
+      expect(await vrf.consumerIsAdded(subId, address)).to.equal(true);
+    });
+
+    it("keeps every platform setting admin-only", async () => {
+      const { factory, merchant, alice, token } = await loadFixture(platformFixture);
       const config = { ...DEFAULT_VRF, coordinator: alice.address };
       for (const caller of [merchant, alice]) {
         const asCaller = factory.connect(caller);
         for (const call of [
           () => asCaller.createVrfSubscription(),
           () => asCaller.acceptVrfSubscription(1n),
-          () => asCaller.setVrfConfig(config),
+          () => asCaller.transferVrfSubscription(caller.address),
+          () => asCaller.proposeVrfConfig(config),
+          () => asCaller.cancelVrfConfigProposal(),
+          () => asCaller.addVrfConsumers(alice.address, 1n, []),
+          () => asCaller.setPriceToken(token, true),
+          () => asCaller.setDrawsPerDay(1_000_000n),
         ]) {
           await expect(call())
             .to.be.revertedWithCustomError(factory, "AccessControlUnauthorizedAccount")
@@ -300,6 +304,31 @@ describe("RaffleFactory", () => {
       }
     });
 
+    it("lets only raffles it deployed ask for a draw", async () => {
+      const { factory, merchant, alice } = await loadFixture(platformFixture);
+      for (const caller of [merchant, alice]) {
+        await expect(factory.connect(caller).authorizeDraw())
+          .to.be.revertedWithCustomError(factory, "NotARaffle")
+          .withArgs(caller.address);
+      }
+    });
+  });
+
+  describe("price tokens", () => {
+    it("lists and unlists ERC20 price tokens with PriceTokenSet; never an account without code", async () => {
+      const { factory, token, alice } = await loadFixture(platformFixture);
+      const address = await token.getAddress();
+      expect(await factory.isPriceToken(address)).to.equal(true); // listed by the fixture
+      await expect(factory.setPriceToken(address, false)).to.emit(factory, "PriceTokenSet").withArgs(address, false);
+      expect(await factory.isPriceToken(address)).to.equal(false);
+      await expect(factory.setPriceToken(alice.address, true))
+        .to.be.revertedWithCustomError(factory, "NotAContract")
+        .withArgs(alice.address);
+      await expect(factory.setPriceToken(alice.address, false)).to.emit(factory, "PriceTokenSet");
+    });
+  });
+
+  describe("merchant onboarding", () => {
     it("lets only the admin onboard merchants", async () => {
       const { factory, admin, merchant, alice } = await loadFixture(platformFixture);
       await expect(factory.connect(merchant).grantRole(id("MERCHANT_ROLE"), alice.address))

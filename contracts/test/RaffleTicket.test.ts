@@ -4,7 +4,16 @@ import { MaxUint256, ZeroAddress } from "ethers";
 
 import { RaffleTicketDeployer__factory, RaffleTicket__factory } from "@raffle/chain";
 
-import { approveExchange, buyTicket, deployWorld, endRound, purchase, startErc20Round, voucherFor } from "./support/scenario";
+import {
+  PrizeStatus,
+  approveExchange,
+  buyTicket,
+  deployWorld,
+  endRound,
+  purchase,
+  startErc20Round,
+  voucherFor,
+} from "./support/scenario";
 
 const MAX_UINT120 = 2n ** 120n - 1n;
 
@@ -26,7 +35,7 @@ describe("RaffleTicket", () => {
   });
 
   describe("raffle-only writes", () => {
-    it("rejects mintTicket, setPrize and burn from anyone but the raffle with CallerNotRaffle", async () => {
+    it("rejects mintTicket, setPrizeStatus and burn from anyone but the raffle with CallerNotRaffle", async () => {
       const { world, price, alice } = await loadFixture(ticketFixture);
       await buyTicket(world, alice, price);
       const callers = [alice, world.merchant, world.admin];
@@ -35,11 +44,11 @@ describe("RaffleTicket", () => {
         await expect(ticket.mintTicket(caller.address, 99n, 1n, 1n, 1n))
           .to.be.revertedWithCustomError(ticket, "CallerNotRaffle")
           .withArgs(caller.address);
-        await expect(ticket.setPrize(1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
+        await expect(ticket.setPrizeStatus(1n, PrizeStatus.Unclaimed)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
         await expect(ticket.burn(1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
       }
       expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
-      expect((await world.ticket.getTicketData(1n)).prize).to.equal(false);
+      expect((await world.ticket.getTicketData(1n)).prizeStatus).to.equal(PrizeStatus.None);
       await expect(world.ticket.ownerOf(99n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken");
     });
 
@@ -70,7 +79,7 @@ describe("RaffleTicket", () => {
       expect(data.roundId).to.equal(1n);
       expect(data.serial).to.equal(2n);
       expect(data.externalId).to.equal(12n);
-      expect(data.prize).to.equal(false);
+      expect(data.prizeStatus).to.equal(PrizeStatus.None);
       expect((await world.ticket.getTicketData(1n)).externalId).to.equal(11n);
       await expect(world.ticket.getTicketData(3n))
         .to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken")
@@ -85,8 +94,12 @@ describe("RaffleTicket", () => {
       await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n]))
         .to.emit(world.ticket, "MetadataUpdate")
         .withArgs(2n);
-      expect((await world.ticket.getTicketData(2n)).prize).to.equal(true);
-      expect((await world.ticket.getTicketData(1n)).prize).to.equal(false);
+      expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
+      expect((await world.ticket.getTicketData(1n)).prizeStatus).to.equal(PrizeStatus.None);
+
+      // Claimed, the ticket says so (and metadata caches hear of it), so it cannot be sold as if it carried the pot.
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.ticket, "MetadataUpdate").withArgs(2n);
+      expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Claimed);
     });
 
     it("stores an external id up to 2^120 - 1 exactly and rejects larger ones with ExternalIdTooLarge", async () => {

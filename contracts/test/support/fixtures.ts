@@ -110,3 +110,8 @@ export function erc20Price(token: string, amount: bigint = TICKET_PRICE) {
 export function nativePrice(amount: bigint = NATIVE_TICKET_PRICE) {
   return { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount };
 }
+
+/** The platform admin allows `token` as a round price (as a listing of a token that turns out hostile would). */
+export async function listPriceToken(platform: Pick<Platform, "factory" | "admin">, token: { getAddress(): Promise<string> }) {
+  await (await platform.factory.connect(platform.admin).setPriceToken(await token.getAddress(), true)).wait();
+}

@@ -187,3 +187,11 @@ export function plainAsset(asset: AssetLike): AssetStruct {
 }
 
 export { erc20Price, nativePrice, ticketAsset };
+
+/** What a ticket carries (IRaffleTicket.PrizeStatus), in declaration order. */
+export enum PrizeStatus {
+  None = 0,
+  Unclaimed = 1,
+  Claimed = 2,
+  Released = 3,
+}
