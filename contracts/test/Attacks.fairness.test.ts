@@ -91,7 +91,7 @@ async function roundInToken(
 describe("attacks on fairness and the pot (contract review catalogue)", () => {
   after(() => {
     console.table(report);
-    expect(report.length).to.be.at.least(18);
+    expect(report.length).to.be.at.least(30);
   });
 
   describe("the draw", () => {
@@ -273,6 +273,31 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Claimed);
       await refused("claiming a claimed prize again (e.g. by its buyer)", world.raffle.connect(bob).claimPrize(1n), world.raffle, "UnexpectedRoundStatus");
       handled("a claimed winning ticket", "reads prizeStatus Claimed, with ERC-4906 MetadataUpdate");
+    });
+
+    it("pausing to hold back prizes and refunds", async () => {
+      const { world, bob, requestId } = await loadFixture(drawingWorld);
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await (await world.raffle.pause()).wait();
+      await (await world.exchange.connect(world.admin).pause()).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
+      handled("the merchant pauses its raffle and the platform the Exchange after a draw", "the winner still claims: pauses stop purchases only");
+
+      const refunds = await drawingWorld();
+      await (await refunds.world.raffle.pause()).wait();
+      await time.increase(DEFAULT_VRF.randomnessTimeout);
+      await (await refunds.world.raffle.connect(refunds.carol).enableRefunds(1n)).wait();
+      await expect(refunds.world.raffle.connect(refunds.alice).refundTicket(1n)).to.emit(refunds.world.raffle, "TicketRefunded");
+      handled("the merchant pauses its raffle before refunds open", "refunds open and pay all the same");
+    });
+
+    it("the platform unlisting a price token in the middle of a round", async () => {
+      const { world, bob, requestId } = await loadFixture(drawingWorld);
+      await (await world.factory.setPriceToken(await world.token.getAddress(), false)).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
+      await refused("a new round in the unlisted token", world.raffle.startRound(world.item, erc20Price(await world.token.getAddress()), 0n), world.raffle, "PriceTokenNotAllowed");
+      handled("a round started before its token was unlisted", "is drawn and paid as usual");
     });
 
     it("a voucher used in a later round at another price", async () => {

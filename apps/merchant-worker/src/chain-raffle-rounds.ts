@@ -1,5 +1,5 @@
 import { ZeroHash, id, type Wallet } from "ethers";
-import { Raffle__factory, assetFromChain, type Raffle } from "@raffle/chain";
+import { RaffleFactory__factory, Raffle__factory, assetFromChain, type Raffle } from "@raffle/chain";
 
 import { CallRejectedError, MissingRoleError } from "./errors";
 import type { WorkerLogger } from "./logger";
@@ -7,6 +7,8 @@ import type { RaffleRoundsPort, RoundState, SentTransaction } from "./rotation";
 import type { TxSender } from "./tx-sender";
 
 const raffleInterface = Raffle__factory.createInterface();
+/** `endRound` asks the platform's factory for a draw, whose refusals (`DrawBudgetExhausted`) bubble up through it. */
+const factoryInterface = RaffleFactory__factory.createInterface();
 
 /** Names of the Raffle's AccessControl roles, for readable reports. */
 const ROLE_NAMES: Record<string, string> = {
@@ -22,17 +24,21 @@ function revertData(error: unknown): string | undefined {
 
 /**
  * Turns a revert of `call` into a typed error: `MissingRoleError` for OpenZeppelin's
- * `AccessControlUnauthorizedAccount(account, role)`, `CallRejectedError` for the Raffle's own errors. Anything that
- * carries no decodable revert (a network failure) is returned as it is.
+ * `AccessControlUnauthorizedAccount(account, role)` and for `RoundNotOverdue` (what `endRound` answers a key without
+ * ROUND_MANAGER_ROLE while the round is young), `CallRejectedError` for the Raffle's and the factory's own errors.
+ * Anything that carries no decodable revert (a network failure) is returned as it is.
  */
-export function decodeRaffleRejection(call: string, raffle: string, error: unknown): unknown {
+export function decodeRaffleRejection(call: string, raffle: string, error: unknown, caller?: string): unknown {
   const data = revertData(error);
   if (!data) return error;
-  const parsed = raffleInterface.parseError(data);
+  const parsed = raffleInterface.parseError(data) ?? factoryInterface.parseError(data);
   if (!parsed) return error;
   if (parsed.name === "AccessControlUnauthorizedAccount") {
     const [account, role] = parsed.args as unknown as [string, string];
     return new MissingRoleError(account, ROLE_NAMES[role] ?? role, raffle);
+  }
+  if (parsed.name === "RoundNotOverdue" && caller !== undefined) {
+    return new MissingRoleError(caller, "ROUND_MANAGER_ROLE", raffle);
   }
   return new CallRejectedError(call, parsed.name, [...parsed.args]);
 }
@@ -40,6 +46,7 @@ export function decodeRaffleRejection(call: string, raffle: string, error: unkno
 /** `RaffleRoundsPort` over a deployed Raffle, signing with the merchant wallet. */
 export class ChainRaffleRounds implements RaffleRoundsPort {
   private readonly contract: Raffle;
+  private readonly caller: string;
 
   constructor(
     readonly address: string,
@@ -48,6 +55,7 @@ export class ChainRaffleRounds implements RaffleRoundsPort {
     private readonly logger: WorkerLogger,
   ) {
     this.contract = Raffle__factory.connect(address, wallet);
+    this.caller = wallet.address;
   }
 
   async readRound(): Promise<RoundState> {
@@ -88,7 +96,7 @@ export class ChainRaffleRounds implements RaffleRoundsPort {
     try {
       return await run();
     } catch (error) {
-      throw decodeRaffleRejection(call, this.address, error);
+      throw decodeRaffleRejection(call, this.address, error, this.caller);
     }
   }
 }

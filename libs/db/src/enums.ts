@@ -51,9 +51,14 @@ export enum RoundStatus {
   RELEASED = "RELEASED",
 }
 
+/** A ticket's life, as its contract tells it: a winning ticket whose pot was paid out says so. */
 export enum TicketStatus {
   ACTIVE = "ACTIVE",
   REFUNDED = "REFUNDED",
+  /** The winning ticket's owner claimed the pot (on-chain `prizeStatus` Claimed). */
+  PRIZE_CLAIMED = "PRIZE_CLAIMED",
+  /** The merchant took the unclaimed pot after the time lag (on-chain `prizeStatus` Released). */
+  PRIZE_RELEASED = "PRIZE_RELEASED",
 }
 
 export enum ClaimType {

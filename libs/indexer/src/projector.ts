@@ -406,6 +406,12 @@ export class Projector {
   ): Promise<void> {
     const roundRowId = await this.setRoundStatus(manager, raffle, event, roundStatus);
     if (roundRowId === null) return;
+    const ticketStatus = roundStatus === RoundStatus.CLAIMED ? TicketStatus.PRIZE_CLAIMED : TicketStatus.PRIZE_RELEASED;
+    await manager.query(
+      `UPDATE ticket t SET ticket_status = $2, updated_at = $3
+         FROM round r WHERE r.id = $1 AND t.contract_id = r.ticket_contract_id AND t.token_id = r.winning_ticket_id`,
+      [roundRowId, ticketStatus, event.blockTimestamp],
+    );
     await manager.query(
       `UPDATE claim SET claim_status = $3, updated_at = $4
         WHERE contract_id = $1 AND round_id = $2 AND claim_type = $5`,

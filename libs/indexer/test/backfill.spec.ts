@@ -128,6 +128,17 @@ describe("indexer backfill of a scripted history", () => {
     const [, bob, carol] = await Promise.all(world.players.map((player) => player.getAddress()));
     expect(erc20Tickets[3]).toMatchObject({ buyer: bob, account: carol, is_prize: true });
     expect(tickets.filter((t: { is_prize: boolean }) => t.is_prize)).toHaveLength(3);
+    // The claimed winner of round 1 says so, as its on-chain prizeStatus does; the other winners still carry a pot.
+    const statuses = await db.dataSource.query(
+      `SELECT c.address, t.token_id, t.ticket_status FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE t.is_prize`,
+    );
+    for (const row of statuses as Array<{ address: string; token_id: string; ticket_status: string }>) {
+      const onChain = await RaffleTicket__factory.connect(row.address, node.provider).getTicketData(BigInt(row.token_id));
+      expect([row.ticket_status, onChain.prizeStatus]).toEqual(
+        onChain.prizeStatus === 2n ? ["PRIZE_CLAIMED", 2n] : ["ACTIVE", 1n],
+      );
+    }
+    expect(statuses.filter((row: { ticket_status: string }) => row.ticket_status === "PRIZE_CLAIMED")).toHaveLength(1);
 
     const claims = await db.dataSource.query(
       `SELECT c.address, r.round_id, cl.account, cl.claim_status, cl.items FROM claim cl
