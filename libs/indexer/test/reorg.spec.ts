@@ -4,7 +4,7 @@ import {
   deployTestRaffle,
   endAndDraw,
   setUpWorld,
-  startHardhatNode,
+  startTestNode,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
@@ -20,7 +20,7 @@ describe("indexer reorg handling", () => {
   let db: IndexedDatabase;
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "ERC20");
     db = await indexedDatabase("reorg", node.provider, world.deployment, { batchBlocks: 5 });

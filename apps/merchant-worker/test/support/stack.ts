@@ -10,7 +10,7 @@ import {
   deployTestRaffle,
   freePort,
   setUpWorld,
-  startHardhatNode,
+  startTestNode,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
@@ -121,7 +121,7 @@ export class WorkerStack {
   ) {}
 
   static async start(label: string, options: { defaultSchedule: string }): Promise<WorkerStack> {
-    const node = await startHardhatNode();
+    const node = await startTestNode();
     const cleanups: Array<() => Promise<unknown>> = [() => node.stop()];
     try {
       const [world, database] = await Promise.all([setUpWorld(node.provider), createTestDatabase(label)]);
