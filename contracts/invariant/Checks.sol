@@ -70,8 +70,10 @@ abstract contract Checks is HandlerBase {
                         _r(r), "'s books owe ", vm.toString(derived[t]), " of token ", vm.toString(t), ", the model ", vm.toString(owes)
                     );
                 }
-                if (_balance(token, address(exchange)) != 0) return "the Exchange kept a payment";
             }
+        }
+        for (uint256 t = 0; t < 7; t++) {
+            if (_balance(tokens[t], address(exchange)) != 0) return "the Exchange kept a payment";
         }
         return _pending(SOLVENCY);
     }

@@ -255,7 +255,16 @@ contract Handler is Checks {
     function _claimCaller(uint256 r, uint256 roundId, uint256 seed) internal view returns (address) {
         uint256 winner = rounds[r][roundId].winner;
         uint256 pick = seed % 10;
-        if (winner != 0 && pick < 6) return _ownerOf(r, winner);
+        if (winner != 0 && pick < 5) return _ownerOf(r, winner);
+        if (winner != 0 && pick < 7) {
+            // An operator the owner approved, for this ticket or for all its tickets, if there is one.
+            address approved = tickets[r].getApproved(winner);
+            if (approved != address(0)) return approved;
+            address owner = _ownerOf(r, winner);
+            for (uint256 i = 0; i < 7; i++) {
+                if (tickets[r].isApprovedForAll(owner, _person(i))) return _person(i);
+            }
+        }
         if (pick < 8) return _person(seed >> 8);
         if (pick == 8) return merchants[r];
         return stranger;
@@ -972,6 +981,18 @@ contract Handler is Checks {
             if ((roundSeed >> 8) % 3 != 0) return (r, 0);
         }
         return (r, 1 + roundSeed % n);
+    }
+
+    /// @notice No answer comes for a round (the coordinator is down): time passes beyond its refundableAt and
+    /// anyone opens refunds.
+    function letDrawTimeOut(uint256 seed, uint256 delaySeed) external step {
+        seed = _h(seed);
+        delaySeed = _h(delaySeed);
+        (bool found, uint256 r, uint256 roundId) = _pickUndelivered(seed);
+        if (!found || rounds[r][roundId].status != S_DRAWING) return;
+        uint256 at = uint256(rounds[r][roundId].refundableAt) + _bound(delaySeed, 0, 1 days);
+        if (at > block.timestamp) vm.warp(at);
+        _enableRefunds(r, roundId, _person(delaySeed >> 8));
     }
 
     // ================================================================== anyone

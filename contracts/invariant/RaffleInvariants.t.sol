@@ -129,7 +129,7 @@ contract RaffleInvariants {
 
     /// @dev Each action is listed as many times as its weight: forge picks uniformly from this list.
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[62] memory weighted = [
+        bytes4[63] memory weighted = [
             // players: purchases (valid vouchers, misused ones, stored ones), tickets, prizes, refunds
             Handler.buyValid.selector,
             Handler.buyValid.selector,
@@ -179,6 +179,7 @@ contract RaffleInvariants {
             Handler.fulfillLate.selector,
             Handler.answerAgain.selector,
             Handler.answerFromWrongCoordinator.selector,
+            Handler.letDrawTimeOut.selector,
             // anyone
             Handler.enableRefunds.selector,
             Handler.enableRefunds.selector,
