@@ -379,10 +379,17 @@ contract Handler is Checks {
         raffleSeed = _h(raffleSeed);
         roundSeed = _h(roundSeed);
         toSeed = _h(toSeed);
-        (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_DRAWN);
+        // A drawn round priced in the BlocklistToken, if there is one.
+        (uint256 r, uint256 roundId) = (0, 0);
+        for (uint256 i = 0; i < drawnKeys.length; i++) {
+            (uint256 r2, uint256 id2) = _unkey(drawnKeys[(roundSeed % drawnKeys.length + i) % drawnKeys.length]);
+            if (rounds[r2][id2].status == S_DRAWN && rounds[r2][id2].token == tokens[BLOCK]) {
+                (r, roundId) = (r2, id2);
+                break;
+            }
+        }
         if (roundId == 0) return;
         RoundG storage g = rounds[r][roundId];
-        if (g.status != S_DRAWN || g.token != tokens[BLOCK]) return;
         address owner = _ownerOf(r, g.winner);
         ITokenX(tokens[BLOCK]).setBlocked(owner, true);
         _claim(r, roundId, owner); // must revert: the token refuses to pay a blocked address
@@ -453,10 +460,11 @@ contract Handler is Checks {
         _startRound(r, caller, ticket, price, maxTicket);
     }
 
-    /// @notice The rounds open when the sequence starts: raffle 0 in native currency, raffle 1 in TestToken.
+    /// @notice The rounds open when the sequence starts: raffle 0 in native currency, raffle 1 in the
+    /// BlocklistToken (USDC-like: its issuer can freeze a winner). Later rounds use any price token.
     function bootstrap() external {
         _startRound(0, merchants[0], _ticketAsset(0), Asset(TokenType.NATIVE, address(0), 0, 0.01 ether), 0);
-        _startRound(1, merchants[1], _ticketAsset(1), Asset(TokenType.ERC20, tokens[TEST], 0, 10 ether), 5);
+        _startRound(1, merchants[1], _ticketAsset(1), Asset(TokenType.ERC20, tokens[BLOCK], 0, 10 ether), 5);
         counting = true;
     }
 
