@@ -35,7 +35,7 @@ contract Handler is Checks {
         stranger = p.stranger;
         beneficiaries = p.beneficiaries;
         for (uint256 r = 0; r < 2; r++) {
-            tickets[r] = IRaffleTicketX(p.raffles[r].ticketContract());
+            tickets[r] = IRaffleTicketX(address(p.raffles[r].ticketContract()));
             beneficiary[r] = p.merchants[r];
         }
         for (uint256 t = 1; t <= BLOCK; t++) listed[p.tokens[t]] = true;
@@ -287,7 +287,7 @@ contract Handler is Checks {
         uint256 fee = pot * raffles[r].commission() / BPS;
         uint256 before = winner == address(0) ? 0 : _balance(g.token, winner);
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.claimPrize, (roundId)));
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.claimPrize, (roundId)));
         _count(ok ? "claim.ok" : g.status == S_DRAWN ? "claim.rejected.drawn" : "claim.rejected.notDrawn");
         _checkOutcome(PAYOUT, "claimPrize", expectOk, expectErr, ok, err);
         if (!ok) return ok;
@@ -342,7 +342,7 @@ contract Handler is Checks {
         }
         uint256 before = owner == address(0) ? 0 : _balance(g.token, owner);
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.refundTicket, (ticketId)));
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.refundTicket, (ticketId)));
         _count(ok ? "refund.ok" : "refund.rejected");
         _checkOutcome(PAYOUT, "refundTicket", expectOk, expectErr, ok, err);
         if (!ok || !expectOk) return ok;
@@ -602,7 +602,7 @@ contract Handler is Checks {
             caller,
             address(raffles[r]),
             0,
-            pausing ? abi.encodeCall(IRaffleX.pause, ()) : abi.encodeCall(IRaffleX.unpause, ())
+            pausing ? abi.encodeCall(IRaffle.pause, ()) : abi.encodeCall(IRaffle.unpause, ())
         );
         _count(ok ? (pausing ? "raffle.paused" : "raffle.unpaused") : "raffle.pauseDenied");
         _checkOutcome(ACCESS, "raffle pause/unpause", expectErr == bytes4(0), expectErr, ok, err);
@@ -620,7 +620,7 @@ contract Handler is Checks {
         bytes4 expectErr =
             caller != merchants[r] ? UNAUTHORIZED : to == address(0) ? IRaffle.ZeroAddress.selector : bytes4(0);
         (bool ok, bytes4 err) =
-            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.setBeneficiary, (to)));
+            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.setBeneficiary, (to)));
         _count(ok ? "beneficiary.set" : "beneficiary.rejected");
         _checkOutcome(ACCESS, "setBeneficiary", expectErr == bytes4(0), expectErr, ok, err);
         if (ok && expectErr == bytes4(0)) beneficiary[r] = to;
@@ -670,7 +670,7 @@ contract Handler is Checks {
         uint256 pot = uint256(g.tickets) * g.price;
         uint256 before = _balance(g.token, to);
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.releasePrize, (roundId)));
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.releasePrize, (roundId)));
         if (ok) _count("release.ok");
         else if (expectErr == IRaffle.PrizeNotReleasableYet.selector) _count("release.rejected.tooEarly");
         else _count("release.rejected.other");
@@ -710,7 +710,7 @@ contract Handler is Checks {
         bool expectOk = expectErr == bytes4(0) && payable_;
         uint256 before = _balance(token, to);
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.withdrawCommission, (token)));
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.withdrawCommission, (token)));
         _count(ok ? "commission.withdrawn" : "commission.rejected");
         _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : COMMISSION, "withdrawCommission", expectOk, expectErr, ok, err);
         if (!ok || !expectOk) return ok;
@@ -749,7 +749,7 @@ contract Handler is Checks {
         if (!viaFake) {
             uint256[] memory words = new uint256[](1);
             words[0] = seed;
-            (ok, err) = _call(merchants[r], raffle, 0, abi.encodeCall(IRaffleX.rawFulfillRandomWords, (requestId, words)));
+            (ok, err) = _call(merchants[r], raffle, 0, abi.encodeCall(IRaffle.rawFulfillRandomWords, (requestId, words)));
             name = "hostile.answerOwnDraw";
         } else {
             vm.prank(merchants[r]);
@@ -943,7 +943,7 @@ contract Handler is Checks {
         uint256 target = roundOfRequest[r][caller][requestId];
         bytes32 before = _stateHash(r);
         (bool ok, bytes4 err) =
-            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.rawFulfillRandomWords, (requestId, words)));
+            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.rawFulfillRandomWords, (requestId, words)));
         if (target == 0) {
             _count("vrf.unknownCallerRefused");
             _checkOutcome(DRAW, what, false, IRaffle.UnknownVrfRequest.selector, ok, err);
@@ -1030,7 +1030,7 @@ contract Handler is Checks {
         if (g.status != S_DRAWING) expectErr = IRaffle.UnexpectedRoundStatus.selector;
         else if (block.timestamp < g.refundableAt) expectErr = IRaffle.RandomnessNotTimedOut.selector;
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffleX.enableRefunds, (roundId)));
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.enableRefunds, (roundId)));
         _count(ok ? "refunds.enabled" : "refunds.rejected");
         _checkOutcome(DRAW, "enableRefunds", expectErr == bytes4(0), expectErr, ok, err);
         if (ok && expectErr == bytes4(0)) g.status = S_REFUNDABLE;

@@ -2,11 +2,10 @@
 pragma solidity 0.8.30;
 
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
-import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {IVRFCoordinatorV2Plus} from "@chainlink/contracts/src/v0.8/vrf/dev/interfaces/IVRFCoordinatorV2Plus.sol";
 
 import {Asset, Params} from "../../src/libraries/Assets.sol";
-import {IRaffle, RoundView, VrfConfig} from "../../src/interfaces/IRaffle.sol";
+import {IRaffle, VrfConfig} from "../../src/interfaces/IRaffle.sol";
 import {IRaffleFactory} from "../../src/interfaces/IRaffleFactory.sol";
 import {IRaffleTicket} from "../../src/interfaces/IRaffleTicket.sol";
 import {IExchange} from "../../src/interfaces/IExchange.sol";
@@ -17,25 +16,10 @@ import {IExchange} from "../../src/interfaces/IExchange.sol";
 interface IRaffleX is IRaffle, IAccessControl {
     function ROUND_MANAGER_ROLE() external view returns (bytes32);
     function MAX_COMMISSION() external view returns (uint256);
-    function commission() external view returns (uint256);
-    function timeLagBeforeRelease() external view returns (uint256);
-    function ticketContract() external view returns (address);
-    function beneficiary() external view returns (address);
-    function accruedCommission(address token) external view returns (uint256);
-    function getRound(uint256 roundId) external view returns (RoundView memory);
-    function paused() external view returns (bool);
-    function claimPrize(uint256 roundId) external;
-    function releasePrize(uint256 roundId) external;
-    function withdrawCommission(address token) external;
-    function enableRefunds(uint256 roundId) external;
-    function refundTicket(uint256 ticketId) external;
-    function pause() external;
-    function unpause() external;
-    function setBeneficiary(address newBeneficiary) external;
-    function rawFulfillRandomWords(uint256 requestId, uint256[] calldata randomWords) external;
 }
 
-interface IRaffleTicketX is IRaffleTicket, IERC721 {}
+/// @dev IRaffleTicket is an IERC721 itself.
+interface IRaffleTicketX is IRaffleTicket {}
 
 interface IRaffleFactoryX is IRaffleFactory, IAccessControl {
     function MERCHANT_ROLE() external view returns (bytes32);
@@ -88,6 +72,6 @@ contract FakeCoordinator {
     function answer(address raffle, uint256 requestId, uint256 word) external returns (bool ok, bytes memory data) {
         uint256[] memory words = new uint256[](1);
         words[0] = word;
-        (ok, data) = raffle.call(abi.encodeCall(IRaffleX.rawFulfillRandomWords, (requestId, words)));
+        (ok, data) = raffle.call(abi.encodeCall(IRaffle.rawFulfillRandomWords, (requestId, words)));
     }
 }
