@@ -1,6 +1,6 @@
 import { scope } from "hardhat/config";
 
-import { friendly } from "./errors";
+import { compileOnce, friendly } from "./action";
 
 /** The entry points of `npm run deploy:platform` and `npm run deploy:raffle`. */
 scope("platform", "Deploy and administer the raffle platform")
@@ -9,7 +9,7 @@ scope("platform", "Deploy and administer the raffle platform")
   .addOptionalParam("deploymentId", "Ignition deployment id (default: chain-<chainId>)")
   .setAction(friendly(async (args: { parameters?: string; deploymentId?: string }, hre) => {
     // Compile first: the deploy code needs the bindings a compile generates (a fresh clone has none).
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { deployPlatformTask } = await import("../deploy/platform");
     await deployPlatformTask(hre, args);
   }));
@@ -25,7 +25,7 @@ scope("raffle", "A merchant's raffles")
   .addOptionalParam("timeLagBeforeRelease", "Seconds before an unclaimed prize may go to the merchant (at least 86400)", "86400")
   .addOptionalParam("deploymentId", "Ignition deployment id (default: chain-<chainId>-raffle-<symbol>)")
   .setAction(friendly(async (args, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { deployRaffleTask } = await import("../deploy/raffle");
     await deployRaffleTask(hre, args);
   }));

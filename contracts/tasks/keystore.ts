@@ -1,6 +1,6 @@
 import { scope } from "hardhat/config";
 
-import { friendly } from "./errors";
+import { friendly } from "./action";
 
 /** Keys at rest: an encrypted JSON keystore (Web3 Secret Storage), the format the API and the worker also read. */
 scope("keystore", "Encrypted JSON keystores")

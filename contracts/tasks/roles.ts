@@ -1,6 +1,6 @@
 import { scope } from "hardhat/config";
 
-import { friendly } from "./errors";
+import { compileOnce, friendly } from "./action";
 
 /** Who may do what on the platform: merchants, the voucher signer, the pause switch. */
 const platform = scope("platform", "Deploy and administer the raffle platform");
@@ -12,7 +12,7 @@ platform
   .addParam("merchant", "The merchant's wallet address")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ merchant, from }: { merchant: string; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, refuseDevAccount, send, ethers } = await load();
     const ctx = await platformContext(hre, from);
     const account = ethers.getAddress(merchant);
@@ -28,7 +28,7 @@ platform
   .addParam("merchant", "The merchant's wallet address")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ merchant, from }: { merchant: string; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, send, ethers } = await load();
     const ctx = await platformContext(hre, from);
     const account = ethers.getAddress(merchant);
@@ -44,7 +44,7 @@ platform
   .addOptionalParam("oldSigner", "The signer to retire (default: the one in the deployment record)")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async (args: { newSigner: string; oldSigner?: string; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, refuseDevAccount, send, ethers } = await load();
     const { writeDeployment } = await import("@raffle/chain");
     const ctx = await platformContext(hre, args.from);
@@ -68,7 +68,7 @@ for (const [name, paused] of [["pause", true], ["unpause", false]] as const) {
     .task(name, paused ? "Stop purchases and claims on the Exchange (PAUSER_ROLE)" : "Resume purchases and claims on the Exchange (PAUSER_ROLE)")
     .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
     .setAction(friendly(async ({ from }: { from?: string }, hre) => {
-      await hre.run("compile", { quiet: true });
+      await compileOnce(hre);
       const { platformContext, requireRole, send } = await load();
       const ctx = await platformContext(hre, from);
       await requireRole(ctx, ctx.exchange, "Exchange", "PAUSER_ROLE", await ctx.exchange.PAUSER_ROLE());

@@ -1,6 +1,6 @@
 import { scope } from "hardhat/config";
 
-import { friendly } from "./errors";
+import { compileOnce, friendly } from "./action";
 
 /** The platform's factory settings: price tokens, the draw budget, randomness (VRF) and its subscription. */
 const platform = scope("platform");
@@ -13,7 +13,7 @@ platform
   .addFlag("disallow", "Stop allowing it (rounds already started keep it)")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ token, disallow, from }: { token: string; disallow: boolean; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, send, ethers } = await load();
     const ctx = await platformContext(hre, from);
     const address = ethers.getAddress(token);
@@ -30,7 +30,7 @@ platform
   .addParam("draws", "Draws per merchant per day")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ draws, from }: { draws: string; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, send } = await load();
     if (!/^[1-9][0-9]*$/.test(draws)) throw new Error(`--draws: "${draws}" is not a whole number of at least 1`);
     const ctx = await platformContext(hre, from);
@@ -48,7 +48,7 @@ platform
   .addOptionalParam("randomnessTimeout", "Seconds without randomness before refunds open")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async (args: Record<string, string | undefined>, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, send, chain } = await load();
     const ctx = await platformContext(hre, args.from);
     const current = await ctx.factory.vrfConfig();
@@ -80,7 +80,7 @@ platform
   .task("apply-vrf-config", "Apply the announced VRF settings once their notice has passed (anyone may)")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ from }: { from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, send } = await load();
     const ctx = await platformContext(hre, from);
     const [, effectiveAt] = await ctx.factory.pendingVrfConfig();
@@ -93,7 +93,7 @@ platform
   .addParam("to", "The new owner (a new factory, or the platform's treasury)")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ to, from }: { to: string; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, requireRole, send, ethers } = await load();
     const ctx = await platformContext(hre, from);
     const owner = ethers.getAddress(to);
@@ -112,7 +112,7 @@ platform
   .addParam("amount", "Amount in ether units, e.g. 0.5")
   .addOptionalParam("from", "Account to send from (default: the configured DEPLOYER key)")
   .setAction(friendly(async ({ amount, from }: { amount: string; from?: string }, hre) => {
-    await hre.run("compile", { quiet: true });
+    await compileOnce(hre);
     const { platformContext, send, chain, ethers } = await load();
     const ctx = await platformContext(hre, from);
     const value = ethers.parseEther(amount);

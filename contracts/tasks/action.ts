@@ -14,3 +14,15 @@ export function friendly<A, H>(action: (args: A, hre: H) => Promise<unknown>): (
     }
   };
 }
+
+let compiled = false;
+
+/**
+ * Compiles once per process before a task needs the generated bindings (a fresh clone has none). Once is enough: a
+ * Hardhat process does not see sources change under it, and tests running many tasks in one process stay fast.
+ */
+export async function compileOnce(hre: { run(name: string, args?: Record<string, unknown>): Promise<unknown> }): Promise<void> {
+  if (compiled) return;
+  await hre.run("compile", { quiet: true });
+  compiled = true;
+}
