@@ -20,7 +20,7 @@ import {
 
 import { platformModule } from "../ignition/modules/platform";
 import { actor, chainContext, confirmLiveNetwork, refuseEphemeralNetwork } from "./context";
-import { deployedAddresses, firstConfirmedBlock, ignitionDeploymentDir, setAsideStaleLocalJournal } from "./ignition-journal";
+import { deployedAddresses, firstConfirmedBlock, ignitionDeploymentDir, recoverLostSends, setAsideStaleLocalJournal } from "./ignition-journal";
 import { readPlatformParameters } from "./parameters";
 
 export interface DeployPlatformArgs {
@@ -55,6 +55,7 @@ export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: D
 
   await confirmLiveNetwork(context, "deploying the platform");
   if (context.local) await setAsideStaleLocalJournal(hre, deploymentDir, log);
+  await recoverLostSends(hre, deploymentDir, log);
   const result = await hre.ignition.deploy(platformModule(platformPlan(deployer.address, settings)), {
     strategy: "create2",
     deploymentId,

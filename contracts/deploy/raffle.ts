@@ -9,6 +9,7 @@ import { LOCAL_DEV_KEYS, RaffleFactory__factory, TokenType, readDeployment, well
 
 import { raffleModule, type RaffleModuleOptions } from "../ignition/modules/raffle";
 import { actor, chainContext, confirmLiveNetwork, refuseEphemeralNetwork } from "./context";
+import { ignitionDeploymentDir, recoverLostSends } from "./ignition-journal";
 
 export interface DeployRaffleArgs {
   ticketName: string;
@@ -84,6 +85,7 @@ export async function deployRaffleTask(hre: HardhatRuntimeEnvironment, args: Dep
   await confirmLiveNetwork(context, `deploying raffle ${args.ticketSymbol}`);
   const deploymentId = args.deploymentId || `chain-${context.chainId}-raffle-${symbol}`;
   log(`merchant ${merchant.address} deploys raffle ${args.ticketSymbol} through factory ${deployment.raffleFactory} (Ignition deployment ${deploymentId})`);
+  await recoverLostSends(hre, ignitionDeploymentDir(hre, deploymentId), log);
   const result = await hre.ignition.deploy(raffleModule(options), { deploymentId, defaultSender: merchant.address, displayUi: true });
   const raffle = await result.raffle.getAddress();
   const ticket = await result.ticket.getAddress();
