@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, readDeployment, type PlatformDeployment } from "@raffle/chain";
-import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/config";
+import { ConfigError, envFlag as flag, envInteger as integer, parsePrivateKey } from "@raffle/config";
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
@@ -39,17 +39,36 @@ export interface ApiConfig {
   voucherFlushMs: number;
 }
 
-/** The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. */
+/**
+ * The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. No
+ * error here quotes the key, the keystore or the password: they would end up in the "api failed to start" log line.
+ */
 function signerKey(env: NodeJS.ProcessEnv, chainId: number): string {
-  if (env.SIGNER_PRIVATE_KEY) return new Wallet(env.SIGNER_PRIVATE_KEY).privateKey;
+  if (env.SIGNER_PRIVATE_KEY) return parsePrivateKey(env.SIGNER_PRIVATE_KEY, "SIGNER_PRIVATE_KEY");
   if (env.SIGNER_KEYSTORE_FILE) {
     if (!env.SIGNER_KEYSTORE_PASSWORD_FILE) throw new ConfigError("SIGNER_KEYSTORE_FILE needs SIGNER_KEYSTORE_PASSWORD_FILE");
-    const keystore = fs.readFileSync(env.SIGNER_KEYSTORE_FILE, "utf8");
-    const password = fs.readFileSync(env.SIGNER_KEYSTORE_PASSWORD_FILE, "utf8").trim();
-    return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
+    const keystore = readSecretFile(env.SIGNER_KEYSTORE_FILE, "SIGNER_KEYSTORE_FILE");
+    const password = readSecretFile(env.SIGNER_KEYSTORE_PASSWORD_FILE, "SIGNER_KEYSTORE_PASSWORD_FILE").trim();
+    try {
+      return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
+    } catch {
+      throw new ConfigError(
+        `SIGNER_KEYSTORE_FILE ${env.SIGNER_KEYSTORE_FILE} could not be decrypted with the password in SIGNER_KEYSTORE_PASSWORD_FILE: a wrong password or not a JSON keystore`,
+      );
+    }
   }
   if (chainId === LOCAL_CHAIN_ID) return LOCAL_DEV_KEYS.voucherSigner;
   throw new ConfigError("SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE is required off the local chain");
+}
+
+/** A file holding a secret: errors name the setting and the path, never the content. */
+function readSecretFile(file: string, name: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigError(`${name} ${file} cannot be read (${code})`);
+  }
 }
 
 /** INDEXER_WS_URL, if set: a ws:// or wss:// URL. Errors never echo it: a provider's URL often carries an API key. */
