@@ -4,28 +4,12 @@ import * as path from "node:path";
 import { Wallet } from "ethers";
 
 import { runCompiledMain, type MainRun } from "./support/compiled-main";
+import { deploymentRecord } from "./support/deployment-record";
 
 /** A deployment file of the right shape (its contracts need not exist: these runs stop before reaching the chain). */
-function deploymentFile(dir: string): string {
-  const address = () => Wallet.createRandom().address;
-  const file = path.join(dir, "31337.json");
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      chainId: 31337,
-      exchange: address(),
-      raffleFactory: address(),
-      ticketDeployer: address(),
-      vrfCoordinator: address(),
-      vrfKeyHash: `0x${"11".repeat(32)}`,
-      vrfSubscriptionId: "1",
-      vrfIsMock: true,
-      signer: address(),
-      admin: address(),
-      deployBlock: 1,
-      deployedAt: "2026-01-01T00:00:00.000Z",
-    }),
-  );
+function deploymentFile(dir: string, overrides: Record<string, unknown> = {}): string {
+  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(file, JSON.stringify(deploymentRecord(overrides)));
   return file;
 }
 
@@ -66,5 +50,16 @@ describe("API start-up errors", () => {
       expect(errors[0]).toMatchObject({ message: "api failed to start", error: expect.stringMatching(/^SIGNER_PRIVATE_KEY is not a private key/) });
       expect(errors[0].error).toMatch(problem);
     });
+  });
+
+  it("stops on a deployment file without an exchange, naming the variable, the file and the field", async () => {
+    const { exchange: _omitted, ...record } = deploymentRecord();
+    const file = path.join(dir, "no-exchange.json");
+    fs.writeFileSync(file, JSON.stringify(record));
+    const run = await runCompiledMain({ ...base, DEPLOYMENT_FILE: file });
+    expect(run.code).toBe(1);
+    expect(failureLines(run)).toEqual([
+      expect.objectContaining({ message: "api failed to start", error: `DEPLOYMENT_FILE ${file} is invalid: "exchange" is missing` }),
+    ]);
   });
 });

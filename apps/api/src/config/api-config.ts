@@ -1,7 +1,9 @@
 import * as fs from "node:fs";
 import { Wallet } from "ethers";
-import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, readDeployment, type PlatformDeployment } from "@raffle/chain";
+import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
 import { ConfigError, envFlag as flag, envInteger as integer, parsePrivateKey } from "@raffle/config";
+
+import { loadDeploymentFile } from "./deployment-file";
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
@@ -13,6 +15,8 @@ export interface ApiConfig {
   pgliteDir?: string;
   rpcUrl: string;
   deployment: PlatformDeployment;
+  /** Where `deployment` was read from, for error messages (absent when a caller builds the config itself). */
+  deploymentFile?: string;
   /** Private key of the voucher signer (holder of SIGNER_ROLE on the Exchange). Never logged. */
   signerPrivateKey: string;
   signatureTtlSeconds: number;
@@ -92,10 +96,7 @@ export function defaultRedisKeyPrefix(chainId: number): string {
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
-  const deployment: PlatformDeployment = env.DEPLOYMENT_FILE
-    ? (JSON.parse(fs.readFileSync(env.DEPLOYMENT_FILE, "utf8")) as PlatformDeployment)
-    : readDeployment(chainId);
-  if (deployment.chainId !== chainId) throw new ConfigError(`deployment is for chain ${deployment.chainId}, CHAIN_ID is ${chainId}`);
+  const { deployment, file: deploymentFile } = loadDeploymentFile(env, chainId);
   const workers = integer(env, "API_WORKERS", 1, 1);
   // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
   if (workers > 1 && !env.REDIS_URL) throw new ConfigError("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
@@ -107,6 +108,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     pgliteDir: env.PGLITE_DIR || undefined,
     rpcUrl: env.RPC_URL || "http://127.0.0.1:8545",
     deployment,
+    deploymentFile,
     signerPrivateKey: signerKey(env, chainId),
     signatureTtlSeconds: integer(env, "SIGNATURE_TTL_SECONDS", 600, 10),
     indexer: {
