@@ -30,6 +30,11 @@ export interface ApiConfig {
     defaultSchedule: string;
   };
   readyMaxLagBlocks: number;
+  /**
+   * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS): that RPC_URL serves CHAIN_ID, that
+   * the deployment's contracts have code (after each reconnect) and that the voucher key holds SIGNER_ROLE.
+   */
+  chainCheckIntervalMs: number;
   rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string };
   /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
   apiKeyCacheSeconds: number;
@@ -120,6 +125,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
     },
     readyMaxLagBlocks: integer(env, "READY_MAX_LAG_BLOCKS", 10),
+    chainCheckIntervalMs: integer(env, "CHAIN_CHECK_INTERVAL_SECONDS", 15, 1) * 1000,
     rateLimit: {
       windowSeconds: integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
       signPerKey: integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1),
