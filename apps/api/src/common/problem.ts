@@ -30,7 +30,7 @@ export const problems = {
     }),
   validationFailed: (errors: FieldError[]) => new ApiProblem(400, "validationFailed", "The request has invalid fields.", errors),
   contractNotFound: (contractId: number) => new ApiProblem(404, "contractNotFound", `No raffle contract ${contractId} for this merchant.`),
-  roundNotFound: (contractId: number) => new ApiProblem(404, "roundNotFound", `Raffle contract ${contractId} has no active round.`),
+  roundNotFound: (contractId: number) => new ApiProblem(404, "roundNotFound", `Raffle contract ${contractId} has no round yet.`),
   roundEnded: (contractId: number) => new ApiProblem(409, "roundEnded", `The latest round of raffle contract ${contractId} has ended.`),
   roundFull: (contractId: number, maxTickets: number) =>
     new ApiProblem(409, "roundFull", `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`),
