@@ -196,6 +196,22 @@ describe("operations", () => {
       expect((await sign(key, randomAccount())).status).toBe(200);
     });
 
+    it("counts only signatures issued, per merchant: another merchant's key or refused requests cannot lock a player out", async () => {
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1_000, signPerAccount: 2, redisKeyPrefix: "raffle:31337:" } });
+      const player = randomAccount();
+      const sign = (apiKey: string, forContract: number) =>
+        limited.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: player, referrer: ZeroAddress, contractId: forContract });
+
+      // A key of a merchant without raffles names the player again and again: 404, never 429, and nothing counted.
+      const strangerKey = await harness.apiKey(randomAccount());
+      for (let i = 0; i < 5; i += 1) expectProblem(await sign(strangerKey, contractId), 404, "contractNotFound");
+      // The merchant's own refused requests (an unknown raffle) are not counted either.
+      for (let i = 0; i < 5; i += 1) expectProblem(await sign(key, 2_147_483_647), 404, "contractNotFound");
+
+      for (let i = 0; i < 2; i += 1) expect((await sign(key, contractId)).status).toBe(200);
+      expectProblem(await sign(key, contractId), 429, "tooManyRequests");
+    });
+
     it("limits signatures per API key, whatever the account", async () => {
       const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 2, signPerAccount: 1_000, redisKeyPrefix: "raffle:31337:" } });
       const ownKey = await harness.apiKey(await harness.world.merchant.getAddress());
