@@ -30,7 +30,10 @@ const config: HardhatUserConfig = {
   },
   paths: { sources: "./src", tests: "./test", artifacts: "./artifacts", cache: "./cache" },
   networks: {
-    hardhat: { hardfork: "cancun", chainId: 31337 },
+    // HARDHAT_WALL_CLOCK=true (the local stack's node): blocks mined within one second share its timestamp instead of
+    // each adding a second, so the chain's clock stays at wall time however fast purchases come (vouchers are signed
+    // against wall time). Off for the contract tests, which expect every block to advance the clock.
+    hardhat: { hardfork: "cancun", chainId: 31337, allowBlocksWithSameTimestamp: process.env.HARDHAT_WALL_CLOCK === "true" },
     ...(rpcUrl ? { target: { url: rpcUrl, accounts: deployerKey ? [deployerKey] : "remote" } } : {}),
   },
   typechain: {

@@ -70,12 +70,24 @@ function installExitHooks(): void {
   }
 }
 
+export interface HardhatNodeOptions {
+  port?: number;
+  quiet?: boolean;
+  /**
+   * Keep the chain's clock at wall time: blocks mined within the same second share its timestamp. By default Hardhat
+   * adds a second per block, so hundreds of quick transactions put the chain minutes ahead and vouchers expire on
+   * arrival. The local stack sets it; tests that expect every block to advance the clock leave it off.
+   */
+  wallClock?: boolean;
+}
+
 /** Starts `hardhat node` on a free port of 127.0.0.1 in its own process group, for tests and the local stack. */
-export async function startHardhatNode(options: { port?: number; quiet?: boolean } = {}): Promise<HardhatNode> {
+export async function startHardhatNode(options: HardhatNodeOptions = {}): Promise<HardhatNode> {
   installExitHooks();
   const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(HARDHAT_BIN, ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
     cwd: CONTRACTS_DIR,
+    env: { ...process.env, HARDHAT_WALL_CLOCK: options.wallClock ? "true" : "false" },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
