@@ -69,7 +69,15 @@ const config: HardhatUserConfig = {
     ignition: env.IGNITION_DIR ? path.resolve(env.IGNITION_DIR) : "./ignition",
   },
   networks: {
-    hardhat: { hardfork: "cancun", chainId: nodeChainId, ...(miningInterval ? { mining: { auto: true, interval: miningInterval } } : {}) },
+    // HARDHAT_WALL_CLOCK=true (the local stack's node): blocks mined within one second share its timestamp instead of
+    // each adding a second, so the chain's clock stays at wall time however fast purchases come (vouchers are signed
+    // against wall time). Off for the contract tests, which expect every block to advance the clock.
+    hardhat: {
+      hardfork: "cancun",
+      chainId: nodeChainId,
+      allowBlocksWithSameTimestamp: env.HARDHAT_WALL_CLOCK === "true",
+      ...(miningInterval ? { mining: { auto: true, interval: miningInterval } } : {}),
+    },
     // A dev node: signs with the node's own unlocked accounts, never with the configured keys.
     localhost: { url: env.RPC_URL || "http://127.0.0.1:8545" },
     // Real networks: the node URL is a configuration variable (`npx hardhat vars set SEPOLIA_RPC_URL`), the keys

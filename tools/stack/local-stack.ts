@@ -20,7 +20,7 @@ import { ApiKeyService, createApp, defaultRedisKeyPrefix, type ApiConfig } from 
 import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
-import { STACK_DIR, writeStackFile, type StackFile } from "./stack-file";
+import { STACK_DIR, removeStackFile, writeStackFile, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
@@ -60,7 +60,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   try {
     step(1, `starting a local Hardhat chain on 127.0.0.1:${options.chainPort}`);
-    const node: HardhatNode = await startHardhatNode({ port: options.chainPort });
+    // On wall-clock time: the demo and players buy in bursts, and each block must not push the chain's clock ahead.
+    const node: HardhatNode = await startHardhatNode({ port: options.chainPort, wallClock: true });
     stoppers.push({ name: "chain", stop: () => node.stop() });
     const provider = node.provider;
     const admin = new Wallet(LOCAL_DEV_KEYS.platformAdmin, provider);
@@ -126,6 +127,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       signatureTtlSeconds: 600,
       indexer: { enabled: true, confirmations: 0, pollIntervalMs: 500, wsUrl: node.wsUrl, batchBlocks: 2_000, defaultSchedule: options.schedule },
       readyMaxLagBlocks: 10,
+      chainCheckIntervalMs: 15_000,
       rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600, redisKeyPrefix: defaultRedisKeyPrefix(deployment.chainId) },
       apiKeyCacheSeconds: 5,
       readCacheMs: 200,
@@ -158,6 +160,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       rpcUrl: node.rpcUrl,
       chainId: deployment.chainId,
       databaseUrl: database.url,
+      pgliteDir,
+      pid: process.pid,
       contracts: {
         exchange: deployment.exchange,
         raffleFactory: deployment.raffleFactory,
@@ -169,6 +173,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       players: players.map((player) => ({ address: player.address, privateKey: player.privateKey })),
     };
     writeStackFile(stack);
+    // First to go on stop: from then on `npm run api-key` no longer takes the stack for running.
+    stoppers.push({ name: "stack file", stop: () => removeStackFile() });
     return { stack, stop };
   } catch (error) {
     await stop();

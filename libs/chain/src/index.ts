@@ -12,3 +12,4 @@ export * from "./testing/local-world";
 export * from "./asset";
 export * from "./fast-voucher";
 export * from "./keccak";
+export * from "./contracts-dir";

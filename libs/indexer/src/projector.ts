@@ -379,7 +379,7 @@ export class Projector {
                           token_id, parameters, indexed_block, created_at, updated_at)
        VALUES ($1, $2, 'RAFFLE_PRIZE', 'NEW', $3, $4, $5, $6, $7, $8, $9, $10, $10)
        ON CONFLICT (contract_id, round_id) WHERE claim_type = 'RAFFLE_PRIZE'
-       DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', items = EXCLUDED.items,
+       DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', redeemed_tx_hash = NULL, items = EXCLUDED.items,
                      end_timestamp = EXCLUDED.end_timestamp, token_id = EXCLUDED.token_id,
                      parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at`,
       [
@@ -412,10 +412,11 @@ export class Projector {
          FROM round r WHERE r.id = $1 AND t.contract_id = r.ticket_contract_id AND t.token_id = r.winning_ticket_id`,
       [roundRowId, ticketStatus, event.blockTimestamp],
     );
+    // The claiming transaction is the prize's redemption; a pot released to the merchant was redeemed by no one.
     await manager.query(
-      `UPDATE claim SET claim_status = $3, updated_at = $4
+      `UPDATE claim SET claim_status = $3, updated_at = $4, redeemed_tx_hash = $6
         WHERE contract_id = $1 AND round_id = $2 AND claim_type = $5`,
-      [raffle.id, roundRowId, claimStatus, event.blockTimestamp, ClaimType.RAFFLE_PRIZE],
+      [raffle.id, roundRowId, claimStatus, event.blockTimestamp, ClaimType.RAFFLE_PRIZE, claimStatus === ClaimStatus.REDEEMED ? event.txHash : null],
     );
   }
 

@@ -12,6 +12,12 @@ export interface HardhatNodeOptions {
   chainId?: number;
   /** Also mine a block every this many milliseconds, as a real chain does (automining stays on). */
   miningIntervalMs?: number;
+  /**
+   * Keep the chain's clock at wall time: blocks mined within the same second share its timestamp. By default Hardhat
+   * adds a second per block, so hundreds of quick transactions put the chain minutes ahead and vouchers expire on
+   * arrival. The local stack sets it; tests that expect every block to advance the clock leave it off.
+   */
+  wallClock?: boolean;
 }
 
 /** Starts `hardhat node` on a free port of 127.0.0.1 in its own process group, for tests and the local stack. */
@@ -25,6 +31,7 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
     args: ["node", "--hostname", "127.0.0.1", "--port", String(port)],
     cwd: contracts,
     env: {
+      HARDHAT_WALL_CLOCK: options.wallClock ? "true" : "false",
       ...(options.chainId ? { HARDHAT_CHAIN_ID: String(options.chainId) } : {}),
       ...(options.miningIntervalMs ? { HARDHAT_MINING_INTERVAL: String(options.miningIntervalMs) } : {}),
     },

@@ -1,6 +1,7 @@
 import { InitialSchema1763769600000 } from "./1763769600000-initial-schema";
 import { ClaimVouchers1763800000000 } from "./1763800000000-claim-vouchers";
-import { TicketPrizeSettled1763900000000 } from "./1763900000000-ticket-prize-settled";
+import { PrizeRedemptionTx1763900000000 } from "./1763900000000-prize-redemption-tx";
+import { TicketPrizeSettled1763950000000 } from "./1763950000000-ticket-prize-settled";
 import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
 
 /** Every migration, oldest first. */
@@ -8,6 +9,9 @@ import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
 export const MIGRATIONS: Function[] = [
   InitialSchema1763769600000,
   ClaimVouchers1763800000000,
-  TicketPrizeSettled1763900000000,
+  PrizeRedemptionTx1763900000000,
+  TicketPrizeSettled1763950000000,
   IndexerUndoLog1764000000000,
 ];
+
+export { PrizeRedemptionTx1763900000000 };

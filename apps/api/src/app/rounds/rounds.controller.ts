@@ -26,9 +26,13 @@ export class RoundsController {
   constructor(private readonly rounds: RoundsService) {}
 
   @Get("current")
-  @ApiOperation({ summary: "The active round of a raffle: ticket contract, price and tickets sold. 404 roundNotFound without one." })
+  @ApiOperation({
+    summary: "The current round of a raffle: ticket contract, price and tickets sold.",
+    description:
+      "The active round (`endTimestamp` null), or, between `endRound` and the next `startRound`, the round that just ended with its `endTimestamp` set (the sign endpoint refuses it with 409 roundEnded). 404 roundNotFound only before the raffle's first round.",
+  })
   @ApiOkResponse({ type: RoundDto })
-  @ApiProblemResponses({ 404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no active round)." })
+  @ApiProblemResponses({ 404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no round yet)." })
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
     return this.rounds.current(caller.merchantId, query.contractId);
   }
