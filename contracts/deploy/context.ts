@@ -1,4 +1,5 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { ZeroAddress, getAddress } from "ethers";
 
 import { KEYED_NETWORKS, KEY_ROLES, keySource, type KeyRole } from "./keys";
 
@@ -35,11 +36,11 @@ export async function actor(hre: HardhatRuntimeEnvironment, role: KeyRole, from?
       throw new Error(`--from ${from} is not an account of network ${hre.network.name} (configure its key first)`);
     }
     const configured = keyed && KEY_ROLES.some((other) => keySource(other)?.address.toLowerCase() === from.toLowerCase());
-    return { address: from, keyConfigured: configured, keySetting };
+    return { address: getAddress(from), keyConfigured: configured, keySetting };
   }
   const source = keyed ? keySource(role) : undefined;
   if (source) return { address: source.address, keyConfigured: true, keySetting };
-  return { address: accounts[devIndex] ?? "0x0000000000000000000000000000000000000000", keyConfigured: false, keySetting };
+  return { address: accounts[devIndex] ? getAddress(accounts[devIndex]) : ZeroAddress, keyConfigured: false, keySetting };
 }
 
 /**
