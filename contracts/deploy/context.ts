@@ -1,6 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { ZeroAddress, getAddress } from "ethers";
 
-import { KEYED_NETWORKS, keySource, type KeyRole } from "./keys";
+import { KEYED_NETWORKS, KEY_ROLES, keySource, type KeyRole } from "./keys";
 
 /** What every deploy script and task needs to know first: which chain, whether it is a dev chain, who acts. */
 export interface ChainContext {
@@ -34,11 +35,12 @@ export async function actor(hre: HardhatRuntimeEnvironment, role: KeyRole, from?
     if (!accounts.includes(from.toLowerCase())) {
       throw new Error(`--from ${from} is not an account of network ${hre.network.name} (configure its key first)`);
     }
-    return { address: from, keyConfigured: keyed, keySetting };
+    const configured = keyed && KEY_ROLES.some((other) => keySource(other)?.address.toLowerCase() === from.toLowerCase());
+    return { address: getAddress(from), keyConfigured: configured, keySetting };
   }
   const source = keyed ? keySource(role) : undefined;
   if (source) return { address: source.address, keyConfigured: true, keySetting };
-  return { address: accounts[devIndex] ?? "0x0000000000000000000000000000000000000000", keyConfigured: false, keySetting };
+  return { address: accounts[devIndex] ? getAddress(accounts[devIndex]) : ZeroAddress, keyConfigured: false, keySetting };
 }
 
 /**
