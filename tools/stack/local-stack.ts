@@ -126,6 +126,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       signatureTtlSeconds: 600,
       indexer: { enabled: true, confirmations: 0, pollIntervalMs: 500, wsUrl: node.wsUrl, batchBlocks: 2_000, defaultSchedule: options.schedule },
       readyMaxLagBlocks: 10,
+      chainCheckIntervalMs: 15_000,
       rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600, redisKeyPrefix: defaultRedisKeyPrefix(deployment.chainId) },
       apiKeyCacheSeconds: 5,
       readCacheMs: 200,

@@ -5,9 +5,8 @@ import * as path from "node:path";
 import { freePort } from "@raffle/chain";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { COMPILED_MAIN } from "./support/compiled-main";
 
-/** The compiled API, as production and the Docker image run it; `npm test` builds it first (`npm run build`). */
-const COMPILED_MAIN = path.resolve(__dirname, "../../../dist/apps/api/src/main.js");
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
 /** API_WORKERS=2: the real main (compiled) forks two workers on one port; one indexes, both serve; SIGTERM stops all. */

@@ -1,1 +1,3 @@
 export * from "./env";
+export * from "./private-key";
+export * from "./url";

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from "@nestjs/common";
+import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
 import { InfrastructureModule } from "../services/infrastructure.module";
@@ -11,11 +12,11 @@ import { TicketSignModule } from "./ticket-sign/ticket-sign.module";
 
 @Module({})
 export class AppModule {
-  static forRoot(config: ApiConfig): DynamicModule {
+  static forRoot(config: ApiConfig, dataSource: DataSource): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(config),
+        InfrastructureModule.forRoot(config, dataSource),
         AuthModule,
         RaffleContractsModule,
         RoundsModule,

@@ -9,6 +9,7 @@ import { numbersAsIntegers } from "../common/openapi-integers";
 import { ProblemFilter, frameworkProblem } from "../common/problem.filter";
 import { logRequests, requestIdOf } from "../common/request-log";
 import { createValidationPipe } from "../common/validation";
+import { openApiDatabase } from "../services/api-database";
 import { JsonLogger } from "../services/json-logger";
 import { AppModule } from "./app.module";
 
@@ -28,10 +29,19 @@ export async function createApp(config: ApiConfig): Promise<NestFastifyApplicati
   });
   acceptJsonBodiesOnly(adapter.getInstance());
   logRequests(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: new JsonLogger(),
-    bodyParser: false,
-  });
+  const dataSource = await openApiDatabase(config);
+  let app: NestFastifyApplication;
+  try {
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, dataSource), adapter, {
+      logger: new JsonLogger(),
+      bodyParser: false,
+      // A failure reaches the caller (main.ts logs it once) instead of Nest ending the process itself.
+      abortOnError: false,
+    });
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
 

@@ -36,6 +36,20 @@ export const problems = {
     new ApiProblem(409, "roundFull", `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`),
   contractPaused: (contractId: number) => new ApiProblem(409, "contractPaused", `Raffle contract ${contractId} is paused.`),
   contractInactive: (contractId: number) => new ApiProblem(409, "contractInactive", `Raffle contract ${contractId} is not active.`),
+  exchangePaused: () =>
+    new ApiProblem(409, "exchangePaused", "The platform's Exchange is paused: no purchase or claim goes through until it is unpaused."),
+  signerNotAuthorized: (signer: string, exchange: string) =>
+    new ApiProblem(
+      503,
+      "signerNotAuthorized",
+      `The API's voucher key ${signer} does not hold SIGNER_ROLE on the Exchange ${exchange}, so no voucher it signs would be accepted.`,
+      undefined,
+      { "Retry-After": "30" },
+    ),
+  chainUnavailable: () =>
+    new ApiProblem(503, "chainUnavailable", "The chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified; retry shortly.", undefined, {
+      "Retry-After": "5",
+    }),
   claimNotFound: (claimId: number) => new ApiProblem(404, "claimNotFound", `No claim ${claimId} for this merchant.`),
   claimNotCancelable: (claimId: number, status: string) =>
     new ApiProblem(409, "claimNotCancelable", `Claim ${claimId} is ${status}: only a NEW voucher can be canceled.`),

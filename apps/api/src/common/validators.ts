@@ -16,6 +16,30 @@ export function IsEthereumAddress(options?: ValidationOptions): PropertyDecorato
   );
 }
 
+const ZERO_ADDRESS = /^0x0{40}$/;
+
+/** An address that can act: well-formed as for IsEthereumAddress, and not the zero address, which can never send. */
+export function isAccountText(value: unknown): boolean {
+  return isAddressText(value) && !ZERO_ADDRESS.test(value as string);
+}
+
+/**
+ * A buyer's or a claimant's account: a voucher made out to the zero address can never be used (no transaction comes
+ * from it), so it is refused with the other bad input.
+ */
+export function IsAccountAddress(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: "isAccountAddress",
+      validator: {
+        validate: (value: unknown) => isAccountText(value),
+        defaultMessage: buildMessage((prefix) => `${prefix}$property must be a 0x-prefixed 20-byte address other than the zero address`, options),
+      },
+    },
+    options,
+  );
+}
+
 /**
  * Query strings arrive as text: convert a decimal integer string to a number and leave anything else as it is,
  * so that `IsInt` rejects "1.5", "1e3", "0x10", " 7" and arrays instead of silently coercing them.

@@ -4,10 +4,11 @@ import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
 
 import { loadApiConfig } from "./api-config";
+import { deploymentRecord } from "../../test/support/deployment-record";
 
 describe("API configuration", () => {
   const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-config-")), "deployment.json");
-  fs.writeFileSync(deploymentFile, JSON.stringify({ chainId: 31337 }));
+  fs.writeFileSync(deploymentFile, JSON.stringify(deploymentRecord()));
   const local = { CHAIN_ID: "31337", DEPLOYMENT_FILE: deploymentFile };
 
   function load(env: Record<string, string>) {

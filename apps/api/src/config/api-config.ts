@@ -1,7 +1,9 @@
 import * as fs from "node:fs";
 import { Wallet } from "ethers";
-import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, readDeployment, type PlatformDeployment } from "@raffle/chain";
-import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/config";
+import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
+import { ConfigError, envFlag as flag, envInteger as integer, parsePrivateKey } from "@raffle/config";
+
+import { loadDeploymentFile } from "./deployment-file";
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
@@ -13,6 +15,8 @@ export interface ApiConfig {
   pgliteDir?: string;
   rpcUrl: string;
   deployment: PlatformDeployment;
+  /** Where `deployment` was read from, for error messages (absent when a caller builds the config itself). */
+  deploymentFile?: string;
   /** Private key of the voucher signer (holder of SIGNER_ROLE on the Exchange). Never logged. */
   signerPrivateKey: string;
   signatureTtlSeconds: number;
@@ -26,6 +30,11 @@ export interface ApiConfig {
     defaultSchedule: string;
   };
   readyMaxLagBlocks: number;
+  /**
+   * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS): that RPC_URL serves CHAIN_ID, that
+   * the deployment's contracts have code (after each reconnect) and that the voucher key holds SIGNER_ROLE.
+   */
+  chainCheckIntervalMs: number;
   rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string };
   /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
   apiKeyCacheSeconds: number;
@@ -39,17 +48,36 @@ export interface ApiConfig {
   voucherFlushMs: number;
 }
 
-/** The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. */
+/**
+ * The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. No
+ * error here quotes the key, the keystore or the password: they would end up in the "api failed to start" log line.
+ */
 function signerKey(env: NodeJS.ProcessEnv, chainId: number): string {
-  if (env.SIGNER_PRIVATE_KEY) return new Wallet(env.SIGNER_PRIVATE_KEY).privateKey;
+  if (env.SIGNER_PRIVATE_KEY) return parsePrivateKey(env.SIGNER_PRIVATE_KEY, "SIGNER_PRIVATE_KEY");
   if (env.SIGNER_KEYSTORE_FILE) {
     if (!env.SIGNER_KEYSTORE_PASSWORD_FILE) throw new ConfigError("SIGNER_KEYSTORE_FILE needs SIGNER_KEYSTORE_PASSWORD_FILE");
-    const keystore = fs.readFileSync(env.SIGNER_KEYSTORE_FILE, "utf8");
-    const password = fs.readFileSync(env.SIGNER_KEYSTORE_PASSWORD_FILE, "utf8").trim();
-    return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
+    const keystore = readSecretFile(env.SIGNER_KEYSTORE_FILE, "SIGNER_KEYSTORE_FILE");
+    const password = readSecretFile(env.SIGNER_KEYSTORE_PASSWORD_FILE, "SIGNER_KEYSTORE_PASSWORD_FILE").trim();
+    try {
+      return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
+    } catch {
+      throw new ConfigError(
+        `SIGNER_KEYSTORE_FILE ${env.SIGNER_KEYSTORE_FILE} could not be decrypted with the password in SIGNER_KEYSTORE_PASSWORD_FILE: a wrong password or not a JSON keystore`,
+      );
+    }
   }
   if (chainId === LOCAL_CHAIN_ID) return LOCAL_DEV_KEYS.voucherSigner;
   throw new ConfigError("SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE is required off the local chain");
+}
+
+/** A file holding a secret: errors name the setting and the path, never the content. */
+function readSecretFile(file: string, name: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new ConfigError(`${name} ${file} cannot be read (${code})`);
+  }
 }
 
 /** INDEXER_WS_URL, if set: a ws:// or wss:// URL. Errors never echo it: a provider's URL often carries an API key. */
@@ -73,10 +101,7 @@ export function defaultRedisKeyPrefix(chainId: number): string {
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
-  const deployment: PlatformDeployment = env.DEPLOYMENT_FILE
-    ? (JSON.parse(fs.readFileSync(env.DEPLOYMENT_FILE, "utf8")) as PlatformDeployment)
-    : readDeployment(chainId);
-  if (deployment.chainId !== chainId) throw new ConfigError(`deployment is for chain ${deployment.chainId}, CHAIN_ID is ${chainId}`);
+  const { deployment, file: deploymentFile } = loadDeploymentFile(env, chainId);
   const workers = integer(env, "API_WORKERS", 1, 1);
   // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
   if (workers > 1 && !env.REDIS_URL) throw new ConfigError("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
@@ -88,6 +113,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     pgliteDir: env.PGLITE_DIR || undefined,
     rpcUrl: env.RPC_URL || "http://127.0.0.1:8545",
     deployment,
+    deploymentFile,
     signerPrivateKey: signerKey(env, chainId),
     signatureTtlSeconds: integer(env, "SIGNATURE_TTL_SECONDS", 600, 10),
     indexer: {
@@ -99,6 +125,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
     },
     readyMaxLagBlocks: integer(env, "READY_MAX_LAG_BLOCKS", 10),
+    chainCheckIntervalMs: integer(env, "CHAIN_CHECK_INTERVAL_SECONDS", 15, 1) * 1000,
     rateLimit: {
       windowSeconds: integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
       signPerKey: integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1),

@@ -4,6 +4,7 @@ import type { DataSource } from "typeorm";
 import { Indexer, type IndexerStatus } from "@raffle/indexer";
 
 import type { ApiConfig } from "../config/api-config";
+import { ChainMonitor } from "./chain-monitor";
 import { jsonLog } from "./json-logger";
 import { API_CONFIG, CHAIN_PROVIDER, DATA_SOURCE } from "./tokens";
 
@@ -16,6 +17,7 @@ export class IndexerRunner implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(API_CONFIG) config: ApiConfig,
     @Inject(DATA_SOURCE) dataSource: DataSource,
     @Inject(CHAIN_PROVIDER) provider: JsonRpcProvider,
+    private readonly chain: ChainMonitor,
   ) {
     this.indexer = config.indexer.enabled
       ? new Indexer(dataSource, provider, {
@@ -34,7 +36,9 @@ export class IndexerRunner implements OnApplicationBootstrap, OnApplicationShutd
       : null;
   }
 
-  onApplicationBootstrap(): void {
+  /** After the chain's first check: a node that serves another chain or lacks the contracts stops the API first. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.chain.start();
     this.indexer?.start();
   }
 

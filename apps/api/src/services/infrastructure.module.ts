@@ -1,10 +1,12 @@
 import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject } from "@nestjs/common";
-import { FastVoucherSigner, rpcProvider } from "@raffle/chain";
-import { openDatabase } from "@raffle/db";
+import { FastVoucherSigner } from "@raffle/chain";
 import type { JsonRpcProvider } from "ethers";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
+import { ChainMonitor } from "./chain-monitor";
+import { ExchangeState } from "./exchange-state";
+import { chainProvider } from "./chain-provider";
 import { IndexerRunner } from "./indexer-runner.service";
 import { RateLimiter } from "./rate-limiter";
 import { API_CONFIG, CHAIN_PROVIDER, DATA_SOURCE } from "./tokens";
@@ -22,20 +24,22 @@ class InfrastructureLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** Configuration, database, chain access, voucher signer, rate limits and the indexer, for every feature. */
+/**
+ * Configuration, database, chain access and its checks, voucher signer, rate limits and the indexer, for every
+ * feature. The database is opened before Nest starts (see createApp), so its failure is reported in the API's own words.
+ */
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot(config: ApiConfig): DynamicModule {
+  static forRoot(config: ApiConfig, dataSource: DataSource): DynamicModule {
     return {
       module: InfrastructureModule,
       providers: [
         { provide: API_CONFIG, useValue: config },
-        {
-          provide: DATA_SOURCE,
-          useFactory: () => openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir, poolSize: 20 }),
-        },
-        { provide: CHAIN_PROVIDER, useFactory: () => rpcProvider(config.rpcUrl) },
+        { provide: DATA_SOURCE, useValue: dataSource },
+        { provide: CHAIN_PROVIDER, useFactory: () => chainProvider(config.rpcUrl, config.deployment.chainId) },
+        ChainMonitor,
+        ExchangeState,
         {
           provide: FastVoucherSigner,
           useFactory: () =>
@@ -46,7 +50,7 @@ export class InfrastructureModule {
         VoucherLog,
         InfrastructureLifecycle,
       ],
-      exports: [API_CONFIG, DATA_SOURCE, CHAIN_PROVIDER, FastVoucherSigner, RateLimiter, IndexerRunner, VoucherLog],
+      exports: [API_CONFIG, DATA_SOURCE, CHAIN_PROVIDER, ChainMonitor, ExchangeState, FastVoucherSigner, RateLimiter, IndexerRunner, VoucherLog],
     };
   }
 }

@@ -12,6 +12,8 @@ export interface RateLimitDecision {
 interface CounterStore {
   /** Counts one hit on each key; answers in the same order. */
   increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>>;
+  /** Resolves when the store answers (for /ready). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,8 @@ class MemoryCounterStore implements CounterStore {
     return { count: counter.count, resetInSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)) };
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.counters.clear();
   }
@@ -47,6 +51,8 @@ export class RateLimiter {
   constructor(
     private readonly store: CounterStore,
     private readonly limits: { windowSeconds: number; signPerKey: number; signPerAccount: number },
+    /** Where the counters live: Redis must answer for the sign endpoint to work, so /ready checks it. */
+    readonly backend: "memory" | "redis" = "memory",
   ) {}
 
   /** In Redis when `redisUrl` is set, with keys under `redisKeyPrefix` (its default lives in the API config). */
@@ -54,7 +60,7 @@ export class RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
-      return new RateLimiter(new RedisCounterStore(options.redisUrl, options.redisKeyPrefix), options);
+      return new RateLimiter(new RedisCounterStore(options.redisUrl, options.redisKeyPrefix), options, "redis");
     }
     return new RateLimiter(new MemoryCounterStore(), options);
   }
@@ -73,6 +79,10 @@ export class RateLimiter {
       return { allowed: false, retryAfterSeconds: byAccount.resetInSeconds, scope: "account" };
     }
     return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  ping(): Promise<void> {
+    return this.store.ping();
   }
 
   close(): Promise<void> {

@@ -1,4 +1,5 @@
 import Redis from "ioredis";
+import { urlOrigin } from "@raffle/config";
 
 import { jsonLog } from "./json-logger";
 
@@ -36,13 +37,29 @@ export class RedisCounterStore {
     // No fixed numberOfKeys: each call passes its key count first.
     redis.defineCommand("incrementInWindow", { lua: INCREMENT_IN_WINDOW });
     this.redis = redis as RedisWithWindow;
-    // Connection errors as structured log lines (ioredis would print them raw); commands fail on their own.
-    this.redis.on("error", (error: Error) => jsonLog("warn", "redis error", { component: "rate-limit", error: error.message }));
+    // Connection errors as structured log lines (ioredis would print them raw), once per outage rather than at every
+    // reconnect attempt; commands fail on their own, and /ready reports the outage.
+    const redisAt = urlOrigin(url);
+    let down = false;
+    this.redis.on("error", (error: Error) => {
+      if (down) return;
+      down = true;
+      jsonLog("error", "Redis unreachable: signing is refused until it answers; check REDIS_URL", { component: "rate-limit", redis: redisAt, error: error.message });
+    });
+    this.redis.on("ready", () => {
+      if (!down) return;
+      down = false;
+      jsonLog("info", "Redis reachable again", { component: "rate-limit", redis: redisAt });
+    });
   }
 
   async increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>> {
     const reply = await this.redis.incrementInWindow(keys.length, ...keys.map((key) => `ratelimit:${key}`), windowSeconds);
     return keys.map((_, index) => ({ count: reply[2 * index], resetInSeconds: Math.max(1, reply[2 * index + 1]) }));
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
   }
 
   async close(): Promise<void> {

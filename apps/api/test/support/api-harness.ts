@@ -37,6 +37,7 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
     signatureTtlSeconds: 600,
     indexer: { enabled: true, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" },
     readyMaxLagBlocks: 10,
+    chainCheckIntervalMs: 1_000,
     rateLimit: { windowSeconds: 60, signPerKey: 100_000, signPerAccount: 1_000, redisKeyPrefix: defaultRedisKeyPrefix(world.deployment.chainId) },
     apiKeyCacheSeconds: 0,
     readCacheMs: 100,

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { Type } from "class-transformer";
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from "class-validator";
 
-import { IsEthereumAddress } from "../../common/validators";
+import { IsAccountAddress, IsEthereumAddress } from "../../common/validators";
 
 /** Decimal integers of at most 78 digits: uint256 range is checked by the service. */
 const UINT_PATTERN = /^(0|[1-9]\d{0,77})$/;
@@ -31,8 +31,8 @@ export class ClaimItemBody {
 
 /** A merchant grants items to an account; the account redeems them with Exchange.claim. */
 export class CreateClaimBody {
-  @ApiProperty({ description: "The account that may redeem the voucher (it must send the transaction)." })
-  @IsEthereumAddress()
+  @ApiProperty({ description: "The account that may redeem the voucher (it must send the transaction). Not the zero address." })
+  @IsAccountAddress()
   account!: string;
 
   @ApiProperty({ type: [ClaimItemBody], description: `1 to ${MAX_CLAIM_ITEMS} items, delivered from the merchant's wallet.` })

@@ -40,6 +40,10 @@ export class ClaimsController {
       "The items come from the merchant's wallet, which must have approved the Exchange and opted in per token with Exchange.setClaimSource (and, to mint, be a minter of the collection).",
   })
   @ApiCreatedResponse({ type: ClaimDto })
+  @ApiProblemResponses({
+    409: "`exchangePaused`: the Exchange is paused, so no claim would go through.",
+    503: "`signerNotAuthorized` (the API's voucher key lacks SIGNER_ROLE on the Exchange) or `chainUnavailable` (not verified yet).",
+  })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateClaimBody): Promise<ClaimDto> {
     return toClaimDto(await this.claims.createVoucher(caller, body));
   }

@@ -6,6 +6,7 @@ import { ClaimEntity, ClaimStatus, ClaimType, MerchantEntity } from "@raffle/db"
 
 import type { ApiConfig } from "../../config/api-config";
 import { ApiProblem, problems } from "../../common/problem";
+import { ExchangeState } from "../../services/exchange-state";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { Caller } from "../auth/api-key.service";
 import { DEFAULT_CLAIM_TTL_SECONDS, type CreateClaimBody } from "./claim-voucher.dto";
@@ -21,6 +22,7 @@ export class ClaimsService {
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly exchange: ExchangeState,
   ) {
     this.signer = new Wallet(config.signerPrivateKey);
   }
@@ -46,6 +48,8 @@ export class ClaimsService {
    */
   async createVoucher(caller: Caller, body: CreateClaimBody): Promise<ClaimEntity> {
     const items = body.items.map((item, index) => this.toAsset(item, index));
+    // Exchange.claim reverts while the Exchange is paused, and for a key without SIGNER_ROLE.
+    await this.exchange.assertCanSign();
     const account = getAddress(body.account);
     const expiresAt = Math.floor(Date.now() / 1000) + (body.ttlSeconds ?? DEFAULT_CLAIM_TTL_SECONDS);
     const nonce = this.nonces.take();

@@ -1,25 +1,16 @@
-import { Controller, Get, Inject } from "@nestjs/common";
+import { Controller, Get } from "@nestjs/common";
 import { ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
-import type { JsonRpcProvider } from "ethers";
-import type { DataSource } from "typeorm";
 
-import type { ApiConfig } from "../../config/api-config";
 import { ApiProblem } from "../../common/problem";
 import { ApiProblemResponses } from "../../common/dto/problem.dto";
-import { IndexerRunner } from "../../services/indexer-runner.service";
-import { API_CONFIG, CHAIN_PROVIDER, DATA_SOURCE } from "../../services/tokens";
 import { Public } from "../auth/public.decorator";
+import { ReadinessService } from "./readiness.service";
 
 @ApiTags("health")
 @Public()
 @Controller()
 export class HealthController {
-  constructor(
-    @Inject(API_CONFIG) private readonly config: ApiConfig,
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(CHAIN_PROVIDER) private readonly provider: JsonRpcProvider,
-    private readonly indexer: IndexerRunner,
-  ) {}
+  constructor(private readonly readiness: ReadinessService) {}
 
   @Get("health")
   @ApiOperation({ summary: "Liveness: the process answers." })
@@ -29,33 +20,31 @@ export class HealthController {
   }
 
   @Get("ready")
-  @ApiOperation({ summary: "Readiness: the database answers and the indexed chain is within READY_MAX_LAG_BLOCKS of the head." })
-  @ApiOkResponse({ schema: { example: { status: "ready", database: "up", indexer: { lag: 0, leader: true } } } })
-  @ApiProblemResponses({ 503: "`notReady`: the database is unreachable or the index lags; retry after `Retry-After`." })
+  @ApiOperation({
+    summary:
+      "Readiness: every dependency the endpoints need holds — the database and Redis (when configured) answer, the node at RPC_URL answers " +
+      "and serves CHAIN_ID, the deployment's contracts have code, the voucher key holds SIGNER_ROLE, and the index is within READY_MAX_LAG_BLOCKS of the head.",
+  })
+  @ApiOkResponse({
+    schema: {
+      example: {
+        status: "ready",
+        database: "up",
+        redis: "notConfigured",
+        chain: { chainId: 31337, head: 42 },
+        signer: { address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", status: "authorized" },
+        indexer: { lag: 0, leader: true },
+      },
+    },
+  })
+  @ApiProblemResponses({
+    503: "`notReady`: `errors` lists each dependency that does not hold (`database`, `redis`, `chain`, `deployment`, `signer`, `indexer`) and what to fix; retry after `Retry-After`.",
+  })
   async ready(): Promise<Record<string, unknown>> {
-    try {
-      await this.dataSource.query("SELECT 1");
-    } catch {
-      throw new ApiProblem(503, "notReady", "The database is unreachable.", undefined, { "Retry-After": "1" });
+    const { ready, problems, report } = await this.readiness.check();
+    if (!ready) {
+      throw new ApiProblem(503, "notReady", `Not ready: ${problems.map((problem) => problem.message).join("; ")}.`, problems, { "Retry-After": "1" });
     }
-    const lag = await this.indexedLag();
-    if (lag === null || lag > this.config.readyMaxLagBlocks) {
-      throw new ApiProblem(503, "notReady", `The index is ${lag ?? "unknown"} blocks behind the chain.`, undefined, { "Retry-After": "1" });
-    }
-    return { status: "ready", database: "up", indexer: { lag, leader: this.indexer.status()?.leader ?? false } };
-  }
-
-  /** Blocks between the confirmed head and the stored cursor: right for leaders and followers alike. */
-  private async indexedLag(): Promise<number | null> {
-    try {
-      const [cursor] = await this.dataSource.query(`SELECT block_number FROM indexer_cursor WHERE chain_id = $1`, [
-        this.config.deployment.chainId,
-      ]);
-      if (!cursor) return null;
-      const head = await this.provider.getBlockNumber();
-      return Math.max(0, head - this.config.indexer.confirmations - Number(cursor.block_number));
-    } catch {
-      return null;
-    }
+    return report;
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from "@nestjs/common";
 
 import { HealthController } from "./health.controller";
+import { ReadinessService } from "./readiness.service";
 
-@Module({ controllers: [HealthController] })
+@Module({ controllers: [HealthController], providers: [ReadinessService] })
 export class HealthModule {}

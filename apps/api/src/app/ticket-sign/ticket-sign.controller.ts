@@ -19,14 +19,15 @@ export class TicketSignController {
   @ApiOperation({
     summary: "Sign a ticket purchase for an account.",
     description:
-      "Refuses with 404 contractNotFound, 409 contractPaused / contractInactive / roundEnded / roundFull, 404 roundNotFound and 429 tooManyRequests (with Retry-After).",
+      "Refuses with 400 validationFailed (also for the zero address as account), 404 contractNotFound, 409 exchangePaused / contractPaused / contractInactive / roundEnded / roundFull, 404 roundNotFound, 429 tooManyRequests (with Retry-After) and 503 signerNotAuthorized / chainUnavailable.",
   })
   @ApiOkResponse({ type: TicketSignatureDto })
   @ApiProblemResponses({
     404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no round yet).",
-    409: "`contractPaused`, `contractInactive`, `roundEnded`, `roundFull`.",
+    409: "`exchangePaused` (the platform's Exchange), `contractPaused` (the raffle), `contractInactive`, `roundEnded`, `roundFull`.",
     413: "`payloadTooLarge`: the body is over 16 kB.",
     429: "`tooManyRequests`, per API key or per account; wait `Retry-After` seconds.",
+    503: "`signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange; `chainUnavailable`: not verified yet.",
   })
   sign(@CurrentCaller() caller: Caller, @Body() body: SignTicketBody): Promise<TicketSignatureDto> {
     return this.tickets.sign(caller, body);

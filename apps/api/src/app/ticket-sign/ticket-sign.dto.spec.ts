@@ -14,6 +14,7 @@ function candidates(): unknown[] {
     ALICE.toLowerCase(),
     `0x${ALICE.slice(2).toUpperCase()}`,
     ALICE.replace("D1a", "d1a"),
+    `0x${"0".repeat(40)}`,
     ALICE.slice(0, 41),
     `${ALICE}0`,
     ALICE.slice(2),

@@ -3,7 +3,7 @@ import { isAddressText } from "@raffle/chain";
 import { IsInt, IsOptional, Max, Min } from "class-validator";
 
 import { FastAccepts } from "../../common/validation";
-import { IsEthereumAddress } from "../../common/validators";
+import { IsAccountAddress, IsEthereumAddress, isAccountText } from "../../common/validators";
 
 const MAX_CONTRACT_ID = 2_147_483_647;
 const SIGN_TICKET_FIELDS = new Set(["account", "referrer", "contractId"]);
@@ -15,7 +15,7 @@ export function acceptsSignTicketBody(value: unknown): boolean {
   for (const key of Object.keys(value)) if (!SIGN_TICKET_FIELDS.has(key)) return false;
   const { account, referrer, contractId } = value as Record<string, unknown>;
   return (
-    isAddressText(account) &&
+    isAccountText(account) &&
     (referrer === undefined || isAddressText(referrer)) &&
     Number.isInteger(contractId) &&
     (contractId as number) >= 1 &&
@@ -25,8 +25,11 @@ export function acceptsSignTicketBody(value: unknown): boolean {
 
 @FastAccepts(acceptsSignTicketBody)
 export class SignTicketBody {
-  @ApiProperty({ description: "Buyer account: the only address that can use the voucher.", example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" })
-  @IsEthereumAddress()
+  @ApiProperty({
+    description: "Buyer account: the only address that can use the voucher. Not the zero address.",
+    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+  })
+  @IsAccountAddress()
   account!: string;
 
   @ApiPropertyOptional({

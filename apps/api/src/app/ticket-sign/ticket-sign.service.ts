@@ -5,6 +5,7 @@ import { ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
+import { ExchangeState } from "../../services/exchange-state";
 import { RateLimiter } from "../../services/rate-limiter";
 import { API_CONFIG } from "../../services/tokens";
 import { VoucherLog } from "../../services/voucher-log";
@@ -30,6 +31,7 @@ export class TicketSignService {
     private readonly voucherLog: VoucherLog,
     private readonly signer: FastVoucherSigner,
     private readonly rateLimiter: RateLimiter,
+    private readonly exchange: ExchangeState,
     private readonly contracts: RaffleContractsService,
     private readonly rounds: RoundsService,
   ) {}
@@ -41,6 +43,7 @@ export class TicketSignService {
     const limit = await this.rateLimiter.checkSign(caller.apiKeyId, account);
     if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
 
+    await this.exchange.assertCanSign();
     const raffle = await this.contracts.findOwnRaffle(caller.merchantId, body.contractId);
     if (!raffle) throw problems.contractNotFound(body.contractId);
     if (raffle.contractStatus !== ContractStatus.ACTIVE) throw problems.contractInactive(body.contractId);

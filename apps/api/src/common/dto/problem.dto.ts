@@ -32,7 +32,10 @@ export class ProblemDto {
   @ApiProperty({ description: "The request path.", example: "/rounds/current" })
   instance!: string;
 
-  @ApiPropertyOptional({ type: [FieldErrorDto], description: "For `validationFailed`: each bad field of the request." })
+  @ApiPropertyOptional({
+    type: [FieldErrorDto],
+    description: "For `validationFailed`: each bad field of the request. For `notReady` (`/ready`): each dependency that does not hold.",
+  })
   errors?: FieldErrorDto[];
 }
 

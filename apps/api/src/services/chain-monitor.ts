@@ -1,0 +1,232 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from "@nestjs/common";
+import { computeAddress, id, type JsonRpcProvider } from "ethers";
+import { Exchange__factory } from "@raffle/chain";
+import { urlOrigin } from "@raffle/config";
+
+import type { ApiConfig } from "../config/api-config";
+import { DEPLOYED_CONTRACT_FIELDS } from "../config/deployment-file";
+import { StartupError } from "./api-database";
+import { jsonLog } from "./json-logger";
+import { API_CONFIG, CHAIN_PROVIDER } from "./tokens";
+
+const SIGNER_ROLE = id("SIGNER_ROLE");
+/** How long /ready waits for the node before calling it unreachable. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+export type SignerStatus = "authorized" | "unauthorized" | "unverified";
+
+/** A dependency that is not as the endpoints need it, named as /ready reports it. */
+export interface DependencyProblem {
+  field: "chain" | "deployment" | "signer";
+  message: string;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Watches what the API assumes of the chain: the node at RPC_URL answers and serves CHAIN_ID, the deployment's
+ * contracts have code there, and the voucher key holds SIGNER_ROLE on the Exchange. At start a node that answers
+ * with any of these wrong stops the API; afterwards each check repeats every CHAIN_CHECK_INTERVAL_SECONDS (the code
+ * again after each reconnect), /ready fails while one does not hold, and the sign endpoint refuses unless the role is
+ * confirmed. Each change of state is logged once.
+ */
+@Injectable()
+export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly signerAddress: string;
+  private readonly rpc: string;
+  private reachable: boolean | null = null;
+  private unreachableReason = "";
+  private servedChainId: number | null = null;
+  private missingCode: string[] | null = null;
+  private signer: SignerStatus = "unverified";
+  private firstCheck: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<void> | null = null;
+
+  constructor(
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(CHAIN_PROVIDER) private readonly provider: JsonRpcProvider,
+  ) {
+    this.signerAddress = computeAddress(config.signerPrivateKey);
+    this.rpc = urlOrigin(config.rpcUrl);
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The first check, shared by whoever needs it first (the indexer waits for it too); then the periodic ones. */
+  start(): Promise<void> {
+    this.firstCheck ??= (async () => {
+      await this.refresh();
+      // An unreachable node is no reason to stop: it may come up after the API (and /ready says so meanwhile). A node
+      // that answers with the wrong chain, without the contracts, or without the signer's role is.
+      if (this.reachable) {
+        const problems = this.problems().filter((problem) => !(problem.field === "signer" && this.signer === "unverified"));
+        if (problems.length > 0) throw new StartupError(problems.map((problem) => problem.message).join("; "));
+      }
+      const { deployment } = this.config;
+      if (deployment.signer !== this.signerAddress) {
+        jsonLog("warn", "the deployment file names another signer than the voucher key; the chain's SIGNER_ROLE decides", {
+          component: "chain",
+          deploymentSigner: deployment.signer,
+          signer: this.signerAddress,
+        });
+      }
+      this.timer = setInterval(() => void this.refresh(), this.config.chainCheckIntervalMs);
+      this.timer.unref();
+    })();
+    return this.firstCheck;
+  }
+
+  signerStatus(): SignerStatus {
+    return this.signer;
+  }
+
+  /**
+   * For /ready: asks the node for its chain id and head now (at most PROBE_TIMEOUT_MS), and lists every chain-side
+   * dependency that does not hold. A node that just came back gets its full check before the answer.
+   */
+  async probe(): Promise<{ head: number | null; problems: DependencyProblem[] }> {
+    let head: number | null = null;
+    try {
+      const [chainId, blockNumber] = await withTimeout(Promise.all([this.chainId(), this.provider.getBlockNumber()]), PROBE_TIMEOUT_MS);
+      const wasHealthy = this.reachable === true && this.servedChainId === this.config.deployment.chainId;
+      this.observe(true, chainId);
+      if (!wasHealthy || this.missingCode === null) await this.refresh();
+      head = blockNumber;
+    } catch (error) {
+      this.observeFailure(error);
+    }
+    return { head, problems: this.problems() };
+  }
+
+  /** Every chain-side dependency that does not hold, as it was last seen. */
+  problems(): DependencyProblem[] {
+    const { deployment } = this.config;
+    const problems: DependencyProblem[] = [];
+    if (this.reachable === false) {
+      problems.push({ field: "chain", message: `the chain node at RPC_URL (${this.rpc}) does not answer: ${this.unreachableReason}` });
+    } else if (this.servedChainId !== null && this.servedChainId !== deployment.chainId) {
+      problems.push({
+        field: "chain",
+        message: `RPC_URL (${this.rpc}) serves chain ${this.servedChainId}, but CHAIN_ID is ${deployment.chainId}: point RPC_URL at a node of chain ${deployment.chainId}`,
+      });
+    }
+    if (this.missingCode && this.missingCode.length > 0) {
+      const source = this.config.deploymentFile ? `DEPLOYMENT_FILE ${this.config.deploymentFile}` : "the deployment";
+      problems.push({
+        field: "deployment",
+        message: `${source} names contracts that have no code on chain ${deployment.chainId}: ${this.missingCode.join(", ")} (deployed to another chain, or the chain was reset?)`,
+      });
+    }
+    if (this.signer === "unauthorized") {
+      problems.push({
+        field: "signer",
+        message: `the voucher key ${this.signerAddress} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE on the Exchange ${deployment.exchange}: grant it, or configure the key that holds it`,
+      });
+    } else if (this.signer === "unverified") {
+      problems.push({ field: "signer", message: `the voucher key's SIGNER_ROLE on the Exchange is not verified yet: the chain node has not answered` });
+    }
+    return problems;
+  }
+
+  /** One full check: chain id; then, on the right chain, the contracts' code (once per connection) and the role. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.checkAll().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async checkAll(): Promise<void> {
+    try {
+      this.observe(true, await this.chainId());
+      if (this.servedChainId !== this.config.deployment.chainId) return;
+      if (this.missingCode === null) this.observeCode(await this.contractsWithoutCode());
+      if (this.missingCode!.includes(`exchange ${this.config.deployment.exchange}`)) return;
+      const exchange = Exchange__factory.connect(this.config.deployment.exchange, this.provider);
+      this.observeSigner((await exchange.hasRole(SIGNER_ROLE, this.signerAddress)) ? "authorized" : "unauthorized");
+    } catch (error) {
+      this.observeFailure(error);
+    }
+  }
+
+  private async chainId(): Promise<number> {
+    return Number(await this.provider.send("eth_chainId", []));
+  }
+
+  private async contractsWithoutCode(): Promise<string[]> {
+    const { deployment } = this.config;
+    const codes = await Promise.all(DEPLOYED_CONTRACT_FIELDS.map((field) => this.provider.getCode(deployment[field])));
+    return DEPLOYED_CONTRACT_FIELDS.filter((_, index) => codes[index] === "0x").map((field) => `${field} ${deployment[field]}`);
+  }
+
+  private observe(reachable: true, chainId: number): void {
+    if (this.reachable !== true) {
+      if (this.reachable === false) jsonLog("info", "chain node reachable again", { component: "chain", rpc: this.rpc });
+      this.reachable = true;
+    }
+    const expected = this.config.deployment.chainId;
+    if (chainId !== this.servedChainId) {
+      if (chainId !== expected) {
+        jsonLog("error", "RPC_URL serves another chain than CHAIN_ID: fix RPC_URL or CHAIN_ID", {
+          component: "chain",
+          rpc: this.rpc,
+          servedChainId: chainId,
+          chainId: expected,
+        });
+        // Whatever was verified was verified elsewhere.
+        this.missingCode = null;
+      } else if (this.servedChainId !== null) {
+        jsonLog("info", "RPC_URL serves CHAIN_ID again", { component: "chain", rpc: this.rpc, chainId });
+      }
+      this.servedChainId = chainId;
+    }
+  }
+
+  private observeFailure(error: unknown): void {
+    const reason = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+    this.unreachableReason = reason.replace(this.config.rpcUrl, this.rpc);
+    if (this.reachable !== false) {
+      jsonLog("error", "chain node unreachable: check RPC_URL and the node", { component: "chain", rpc: this.rpc, error: this.unreachableReason });
+    }
+    this.reachable = false;
+    // After a reconnect the node may be another one: check its contracts again.
+    this.missingCode = null;
+  }
+
+  private observeCode(missing: string[]): void {
+    if (missing.length > 0 && JSON.stringify(missing) !== JSON.stringify(this.missingCode)) {
+      jsonLog("error", "deployment contracts have no code on the chain: fix DEPLOYMENT_FILE or RPC_URL", {
+        component: "chain",
+        deploymentFile: this.config.deploymentFile,
+        missing,
+      });
+    }
+    this.missingCode = missing;
+  }
+
+  private observeSigner(status: SignerStatus): void {
+    if (status === this.signer) return;
+    if (status === "unauthorized") {
+      jsonLog("error", "the voucher key lacks SIGNER_ROLE on the Exchange: signing is refused until it holds it", {
+        component: "chain",
+        signer: this.signerAddress,
+        exchange: this.config.deployment.exchange,
+      });
+    } else if (this.signer === "unauthorized") {
+      jsonLog("info", "the voucher key holds SIGNER_ROLE again", { component: "chain", signer: this.signerAddress });
+    }
+    this.signer = status;
+  }
+}

@@ -1,0 +1,38 @@
+import { ConfigError } from "./env";
+import { parsePrivateKey } from "./private-key";
+
+// Hardhat's public dev account #0: a real key shape, never a secret.
+const HEX = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+describe("parsePrivateKey", () => {
+  it("accepts 64 hex digits with or without 0x, in any case", () => {
+    expect(parsePrivateKey(`0x${HEX}`, "KEY")).toBe(`0x${HEX}`);
+    expect(parsePrivateKey(HEX.toUpperCase(), "KEY")).toBe(`0x${HEX}`);
+  });
+
+  it.each([
+    ["a trailing newline", `0x${HEX}\n`, /whitespace/],
+    ["a trailing space", `0x${HEX} `, /whitespace/],
+    ["a leading space", ` 0x${HEX}`, /whitespace/],
+    ["0x twice", `0x0x${HEX}`, /"0x" twice/],
+    ["63 hex digits", `0x${HEX.slice(1)}`, /63 hex digits, not 64/],
+    ["65 hex digits", `0x${HEX}0`, /65 hex digits, not 64/],
+    ["one bad character", `0x${HEX.slice(0, 40)}g${HEX.slice(41)}`, /character 41 .* not a hex digit/],
+    ["zero", `0x${"0".repeat(64)}`, /out of range/],
+    ["the curve order", "0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141", /out of range/],
+  ])("refuses %s, naming the setting and the problem but never the value", (_case, raw, problem) => {
+    let error: unknown;
+    try {
+      parsePrivateKey(raw, "SIGNER_PRIVATE_KEY");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^SIGNER_PRIVATE_KEY is not a private key: /);
+    expect(message).toMatch(problem);
+    // No run of 8 characters of the value appears in the message.
+    const digits = raw.trim().replace(/^(0x)+/i, "");
+    for (let i = 0; i + 8 <= digits.length; i += 1) expect(message).not.toContain(digits.slice(i, i + 8));
+  });
+});
