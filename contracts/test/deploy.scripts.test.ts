@@ -1,28 +1,17 @@
 import { expect } from "chai";
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { JsonRpcProvider } from "ethers";
 
 import { Raffle__factory, RaffleFactory__factory, type PlatformDeployment } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 const run = promisify(execFile);
 const CONTRACTS_DIR = path.join(__dirname, "..");
 const HARDHAT_BIN = path.join(CONTRACTS_DIR, "..", "node_modules", ".bin", "hardhat");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 async function startNode(port: number): Promise<ChildProcess> {
   const node = spawn(HARDHAT_BIN, ["node", "--hostname", "127.0.0.1", "--port", String(port)], {

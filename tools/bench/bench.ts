@@ -13,12 +13,12 @@ import {
   PURCHASE_TYPES,
   deployTestRaffle,
   exchangeDomain,
-  freePort,
   setUpWorld,
   startHardhatNode,
   buyTicket as buyOnChain,
   type PurchaseVoucher,
 } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase, startEmbeddedPglite } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 import { ApiKeyService } from "@raffle/api";

@@ -3,7 +3,8 @@
  * as a node restart looks to a client). Purchases made meanwhile must all be indexed afterwards: no gap, no
  * duplicate, and the indexer never stops.
  */
-import { buyTicket, deployTestRaffle, freePort, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 

@@ -12,10 +12,10 @@ import {
   PURCHASE_TYPES,
   deployTestRaffle,
   exchangeDomain,
-  freePort,
   setUpWorld,
   startHardhatNode,
 } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";
 

@@ -6,7 +6,7 @@
  * The node stays away for several ticks. Afterwards the worker must finish the cut rotation and keep rotating, the
  * chain must show every round started once and ended once, and no transaction of the merchant may be stuck.
  */
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { printResult } from "./result";
 import { RpcGate } from "./rpc-gate";

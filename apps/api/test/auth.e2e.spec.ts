@@ -3,7 +3,9 @@ import type { Response } from "supertest";
 import { RaffleFactory__factory, buyTicket, deployMerchantRaffle, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 

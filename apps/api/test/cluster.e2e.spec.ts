@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { COMPILED_MAIN } from "./support/compiled-main";

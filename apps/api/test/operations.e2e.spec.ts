@@ -2,7 +2,9 @@ import { Wallet, ZeroAddress } from "ethers";
 import { deployTestRaffle } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
 
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 import { startSiblingApp, type SiblingApp } from "./support/sibling-app";

@@ -7,7 +7,9 @@ import {
   type TestRaffle,
 } from "@raffle/chain";
 
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 
 const ERC20_ABI = ["function approve(address spender, uint256 amount) returns (bool)"];
 

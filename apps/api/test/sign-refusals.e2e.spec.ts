@@ -4,7 +4,9 @@ import { Raffle__factory, buyTicket, deployTestRaffle, type TestRaffle } from "@
 import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
 
 import { DATA_SOURCE } from "../src/services/tokens";
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 

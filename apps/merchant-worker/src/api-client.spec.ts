@@ -1,4 +1,4 @@
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { Wallet, type Signer } from "ethers";
-import { LOCAL_DEV_KEYS, buyTicket, freePort } from "@raffle/chain";
+import { LOCAL_DEV_KEYS, buyTicket } from "@raffle/chain";
+import { eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";
 import type { RaffleRoundsPort } from "../src/rotation";
 import { hardhatAccountKey } from "./support/accounts";
-import { ROOT, WorkerStack, eventually, runTsNode } from "./support/stack";
+import { ROOT, WorkerStack, runTsNode } from "./support/stack";
 
 const EVERY_2_SECONDS = "*/2 * * * * *";
 const WORKER_MAIN = path.join(ROOT, "apps/merchant-worker/src/main.ts");

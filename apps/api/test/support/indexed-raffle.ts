@@ -1,4 +1,6 @@
-import { eventually, type ApiHarness } from "./api-harness";
+import { eventually } from "@raffle/testing";
+
+import type { ApiHarness } from "./api-harness";
 
 /**
  * The API id of a raffle once the indexer has projected it, and its active round when `withRound` (the round starts

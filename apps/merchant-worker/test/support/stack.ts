@@ -8,7 +8,6 @@ import {
   Raffle__factory,
   RaffleFactory__factory,
   deployTestRaffle,
-  freePort,
   setUpWorld,
   startHardhatNode,
   type HardhatNode,
@@ -16,6 +15,7 @@ import {
   type TestWorld,
 } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually, freePort } from "@raffle/testing";
 
 import { ApiClient } from "../../src/api-client";
 import { loadWorkerConfig, type WorkerConfig } from "../../src/config";
@@ -80,18 +80,6 @@ export function runTsNode(
     child.once("error", reject);
     child.once("exit", (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
 }
 
 export interface RunningWorker {
@@ -187,7 +175,7 @@ export class WorkerStack {
     await eventually(async () => {
       const listed = await client.listRaffles();
       if (!listed.some((row) => row.address.toLowerCase() === raffle.raffle.toLowerCase())) throw new Error(`raffle ${raffle.raffle} not listed yet`);
-    });
+    }, 20_000);
     return raffle;
   }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import * as net from "node:net";
 import * as path from "node:path";
 import { JsonRpcProvider } from "ethers";
+import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
 
@@ -16,17 +16,6 @@ export interface HardhatNode {
   /** A provider that never caches, so an auto-mining node never answers with stale nonces or blocks. */
   provider: JsonRpcProvider;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 export function rpcProvider(rpcUrl: string): JsonRpcProvider {
