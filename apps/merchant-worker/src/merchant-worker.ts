@@ -1,4 +1,4 @@
-import { ApiError, type RaffleListing, type RaffleSource } from "./api-client";
+import { isPermanentApiFailure, type RaffleListing, type RaffleSource } from "./raffle-source";
 import { retryWithBackoff, type BackoffOptions } from "./backoff";
 import { WorkerError } from "./errors";
 import { overallStatus, type HealthReport } from "./health-server";
@@ -168,7 +168,7 @@ export class MerchantWorker {
     try {
       return await retryWithBackoff(what, task, this.options.logger, {
         ...this.options.apiRetry,
-        isFatal: (error) => error instanceof ApiError && error.fatal,
+        isFatal: isPermanentApiFailure,
         signal: this.stopping.signal,
       });
     } catch (error) {

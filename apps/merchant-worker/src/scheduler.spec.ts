@@ -1,5 +1,5 @@
 import { LogCapture } from "../test/support/log-capture";
-import type { RaffleListing, RaffleSource } from "./api-client";
+import type { RaffleListing, RaffleSource } from "./raffle-source";
 import { WorkerLogger } from "./logger";
 import { RaffleScheduler, cronTimers, scheduleProblem, type TimerFactory } from "./scheduler";
 

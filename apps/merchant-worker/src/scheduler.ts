@@ -1,6 +1,6 @@
 import { CronTime, validateCronExpression } from "cron";
 
-import type { RaffleListing, RaffleSource } from "./api-client";
+import type { RaffleListing, RaffleSource } from "./raffle-source";
 import { errorMessage, type WorkerLogger } from "./logger";
 
 /** A running timer of one raffle. */

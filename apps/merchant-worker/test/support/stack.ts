@@ -17,7 +17,7 @@ import {
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
 import { eventually, freePort } from "@raffle/testing";
 
-import { ApiClient } from "../../src/api-client";
+import { ApiRaffleSource } from "../../src/raffle-source";
 import { loadWorkerConfig, type WorkerConfig } from "../../src/config";
 import { HealthServer } from "../../src/health-server";
 import { MerchantWorker } from "../../src/merchant-worker";
@@ -171,7 +171,7 @@ export class WorkerStack {
   /** Deploys a raffle (first round started) for `merchant` and waits until the API lists it with `apiKey`. */
   async deployListedRaffle(apiKey: string, merchant: Signer = this.world.merchant): Promise<TestRaffle> {
     const raffle = await deployTestRaffle({ ...this.world, merchant }, "ERC20");
-    const client = new ApiClient({ baseUrl: this.apiUrl, apiKey, chainId: 31337 });
+    const client = new ApiRaffleSource({ baseUrl: this.apiUrl, apiKey, chainId: 31337 });
     await eventually(async () => {
       const listed = await client.listRaffles();
       if (!listed.some((row) => row.address.toLowerCase() === raffle.raffle.toLowerCase())) throw new Error(`raffle ${raffle.raffle} not listed yet`);
