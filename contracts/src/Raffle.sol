@@ -13,8 +13,7 @@ import {Asset, TokenType} from "./libraries/Assets.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView, VrfConfig} from "./interfaces/IRaffle.sol";
 import {IRaffleFactory} from "./interfaces/IRaffleFactory.sol";
-import {PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
-import {RaffleTicket} from "./RaffleTicket.sol";
+import {IRaffleTicket, PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
 import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
 
 /// @notice A merchant's raffle: rounds of tickets sold through the Exchange, a winner drawn with Chainlink VRF v2.5,
@@ -40,7 +39,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     address public immutable exchange;
     /// @notice The platform's factory that deployed this raffle: the source of its randomness and price tokens.
     IRaffleFactory public immutable factory;
-    RaffleTicket public immutable ticketContract;
+    IRaffleTicket public immutable ticketContract;
     uint256 public immutable commission;
     uint256 public immutable timeLagBeforeRelease;
 
@@ -95,7 +94,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         factory = IRaffleFactory(msg.sender);
         commission = settings.commission;
         timeLagBeforeRelease = settings.timeLagBeforeRelease;
-        ticketContract = RaffleTicket(
+        ticketContract = IRaffleTicket(
             RaffleTicketDeployer(settings.ticketDeployer).deployTicket(settings.ticketName, settings.ticketSymbol)
         );
         _current.nextTicketId = 1;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+
 /// @notice What a winning ticket still carries. A ticket that never won stays `None`; a won ticket is `Unclaimed`
 /// until its owner takes the pot (`Claimed`) or the merchant takes an unclaimed pot after the time lag (`Released`).
 /// Either way a settled ticket says so, so it can never be sold as if it still carried the pot.
@@ -19,7 +21,8 @@ struct TicketData {
     PrizeStatus prizeStatus;
 }
 
-interface IRaffleTicket {
+/// @notice The ERC721 tickets of one raffle, which alone mints, flags and burns them.
+interface IRaffleTicket is IERC721 {
     error CallerNotRaffle(address caller);
     error CallerNotRaffleAdmin(address caller);
     error ExternalIdTooLarge(uint256 externalId);

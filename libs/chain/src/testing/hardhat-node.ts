@@ -1,106 +1,23 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
-import { JsonRpcProvider } from "ethers";
 import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
+import { startNodeProcess, type DevNode } from "./node-process";
 
 const CONTRACTS_DIR = contractsDir();
 const HARDHAT_BIN = path.resolve(CONTRACTS_DIR, "../node_modules/.bin/hardhat");
 
-export interface HardhatNode {
-  rpcUrl: string;
-  /** The same port speaks WebSocket JSON-RPC too (`eth_subscribe`). */
-  wsUrl: string;
-  port: number;
-  /** A provider that never caches, so an auto-mining node never answers with stale nonces or blocks. */
-  provider: JsonRpcProvider;
-  stop(): Promise<void>;
-}
-
-export function rpcProvider(rpcUrl: string): JsonRpcProvider {
-  return new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true, pollingInterval: 100 });
-}
-
-/**
- * Nodes started here and not yet exited. Each runs in its own process group (so stop() takes its children too), which
- * also means Ctrl-C does not reach it: if this process ends without calling stop() (a suite that times out, a test
- * runner that exits, a signal), the groups must not outlive it.
- */
-const liveNodes = new Set<ChildProcess>();
-
-function killLiveNodes(): void {
-  for (const child of liveNodes) {
-    try {
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  liveNodes.clear();
-}
-
-let exitHooksInstalled = false;
-
-function installExitHooks(): void {
-  if (exitHooksInstalled) return;
-  exitHooksInstalled = true;
-  process.once("exit", killLiveNodes);
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    const onSignal = () => {
-      // Another listener means the program shuts down on its own and calls stop(); alone, this one stands in for the
-      // default action: take the nodes down, then die of the same signal.
-      if (process.listenerCount(signal) > 1) return;
-      killLiveNodes();
-      process.removeListener(signal, onSignal);
-      process.kill(process.pid, signal);
-    };
-    process.on(signal, onSignal);
-  }
-}
+export type HardhatNode = DevNode;
 
 /** Starts `hardhat node` on a free port of 127.0.0.1 in its own process group, for tests and the local stack. */
 export async function startHardhatNode(options: { port?: number; quiet?: boolean } = {}): Promise<HardhatNode> {
-  installExitHooks();
   const port = options.port ?? (await freePort());
-  const child: ChildProcess = spawn(HARDHAT_BIN, ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
+  return startNodeProcess({
+    name: "hardhat node",
+    command: HARDHAT_BIN,
+    args: ["node", "--hostname", "127.0.0.1", "--port", String(port)],
     cwd: CONTRACTS_DIR,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  liveNodes.add(child);
-  child.once("exit", () => liveNodes.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("hardhat node did not start within 60 s")), 60_000);
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Started HTTP and WebSocket JSON-RPC server")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`hardhat node exited with ${code}: ${output.slice(-500)}`));
-    });
-  });
-  // Drain output so the node never blocks on a full pipe.
-  child.stdout!.resume();
-  child.stderr!.resume();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const provider = rpcProvider(rpcUrl);
-  return {
-    rpcUrl,
-    wsUrl: `ws://127.0.0.1:${port}`,
     port,
-    provider,
-    stop: async () => {
-      provider.destroy();
-      if (child.exitCode !== null || !child.pid) return;
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      process.kill(-child.pid, "SIGTERM");
-      await exited;
-    },
-  };
+    readyText: "Started HTTP and WebSocket JSON-RPC server",
+  });
 }
