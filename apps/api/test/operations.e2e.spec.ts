@@ -10,7 +10,11 @@ import { expectProblem } from "./support/problem";
 import { startSiblingApp, type SiblingApp } from "./support/sibling-app";
 
 type Schema = { $ref?: string; description?: string; properties?: Record<string, Schema> };
-type Operation = { parameters?: Array<{ name: string; description?: string }>; security?: unknown[]; responses: Record<string, any> };
+type Operation = {
+  parameters?: Array<{ name: string; description?: string }>;
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, { schema?: { allOf?: Schema[] } }> }>;
+};
 
 /** OpenAPI, health and readiness, request ids and logs, and the rate limits of the sign endpoint. */
 describe("operations", () => {
@@ -43,7 +47,7 @@ describe("operations", () => {
   }
 
   describe("OpenAPI at /docs-json", () => {
-    let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+    let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> }; security: unknown[] };
 
     beforeAll(async () => {
       document = (await harness.http.get("/docs-json").expect(200)).body;
@@ -74,16 +78,17 @@ describe("operations", () => {
       expect(undocumented).toEqual([]);
     });
 
-    it("marks every endpoint but /health and /ready as bearer-protected, with problem+json for 400 and 401", () => {
+    it("needs the merchant API key (the document's security) on every endpoint but /health and /ready, with problem+json for 400 and 401", () => {
+      expect(document.security).toEqual([{ merchantApiKey: [] }]);
       for (const [path, methods] of Object.entries(document.paths)) {
         for (const [method, op] of Object.entries(methods)) {
           if (path === "/health" || path === "/ready") {
-            expect({ path, security: op.security }).toEqual({ path, security: undefined });
+            expect({ path, security: op.security }).toEqual({ path, security: [] });
             continue;
           }
-          expect({ path, method, security: op.security }).toEqual({ path, method, security: [{ bearer: [] }] });
+          expect({ path, method, security: op.security }).toEqual({ path, method, security: undefined });
           for (const status of ["400", "401"]) {
-            expect(op.responses[status]?.content?.["application/problem+json"]?.schema).toEqual({ $ref: "#/components/schemas/ProblemDto" });
+            expect(op.responses[status]?.content?.["application/problem+json"]?.schema?.allOf?.[0]).toEqual({ $ref: "#/components/schemas/ProblemDto" });
           }
         }
       }

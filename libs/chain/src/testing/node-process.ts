@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { JsonRpcProvider } from "ethers";
-import { freePort } from "@raffle/testing";
 
 /** A local JSON-RPC node started by tests or the local stack (Hardhat or anvil). */
 export interface DevNode {
