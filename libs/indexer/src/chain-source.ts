@@ -53,6 +53,11 @@ export class ChainSource {
     return body.result;
   }
 
+  /** The chain id the node serves, asked every time (never a cached answer: the node behind a URL can change). */
+  async chainId(): Promise<number> {
+    return Number(await this.rawCall("eth_chainId", []));
+  }
+
   async head(): Promise<number> {
     return this.provider.getBlockNumber();
   }

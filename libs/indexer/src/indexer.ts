@@ -1,5 +1,5 @@
 import { ZeroAddress, type JsonRpcProvider } from "ethers";
-import type { DataSource, EntityManager, QueryRunner } from "typeorm";
+import type { DataSource, EntityManager } from "typeorm";
 import type { PlatformDeployment } from "@raffle/chain";
 import { IndexedEventStatus, richText } from "@raffle/db";
 
@@ -7,6 +7,7 @@ import { ChainSource, compareLogs, type BlockHeader, type RawLog } from "./chain
 import { ContractKind, decodeLog } from "./decode";
 import { HeadWatcher } from "./head-watcher";
 import type { IndexedEvent } from "./indexed-event";
+import { Leadership } from "./leadership";
 import { jsonLogger, type IndexerLogger } from "./logger";
 import { Projector } from "./projector";
 import { Registry } from "./registry";
@@ -44,9 +45,16 @@ export interface IndexerStatus {
   headWakes: number;
 }
 
-export type StepResult = { kind: "idle" } | { kind: "batch"; from: number; to: number; events: number } | { kind: "reorg"; ancestor: number } | { kind: "retry"; reason: string };
+export type StepResult =
+  | { kind: "idle" }
+  | { kind: "batch"; from: number; to: number; events: number }
+  | { kind: "reorg"; ancestor: number }
+  | { kind: "retry"; reason: string }
+  /** Another process holds the chain's indexing lock: nothing was read or written. */
+  | { kind: "follower" };
 
-const LOCK_NAMESPACE = 0x72616666; // "raff"
+/** How long syncToHead() waits for the leadership before it gives up. */
+const SYNC_LEADERSHIP_TIMEOUT_MS = 30_000;
 const RAW_CHUNK = 2_000;
 const TARGET_LOGS_PER_BATCH = 2_000;
 
@@ -68,7 +76,9 @@ export class Indexer {
   /** A head was announced since the current step began: the step may not have seen it, so another one follows. */
   private headArrived = false;
   private projector: Projector | null = null;
-  private lockRunner: QueryRunner | null = null;
+  private readonly leadership: Leadership;
+  /** The error last logged and how many steps in a row failed: an outage is logged once, and its end once. */
+  private failure: { message: string; steps: number } | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
@@ -86,6 +96,7 @@ export class Indexer {
     this.chain = new ChainSource(provider);
     this.tokens = new TokenMetadataReader(provider);
     this.registry = new Registry(options.deployment);
+    this.leadership = new Leadership(dataSource, options.deployment.chainId);
     this.logger = options.logger ?? jsonLogger;
     this.options = {
       deployment: options.deployment,
@@ -164,24 +175,37 @@ export class Indexer {
     this.wake?.();
     await this.loop;
     this.loop = null;
-    await this.releaseLeadership();
+    await this.leadership.release();
+    this.state.leader = false;
   }
 
-  /** Processes batches until the cursor reaches the confirmed head. */
+  /** Processes batches until the cursor reaches the confirmed head (waiting a while for the leadership if needed). */
   async syncToHead(): Promise<void> {
+    const deadline = Date.now() + SYNC_LEADERSHIP_TIMEOUT_MS;
     for (;;) {
       const result = await this.step();
       if (result.kind === "idle") return;
+      if (result.kind === "follower") {
+        if (Date.now() > deadline) throw new Error(`another process holds the indexing leadership of chain ${this.chainId}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   }
 
-  /** One unit of work: a batch, a reorg rollback, or nothing when caught up. */
+  /**
+   * One unit of work of the leader: a batch, a reorg rollback, or nothing when caught up. Takes the leadership first
+   * if it is free; a follower does nothing. Every database read and write of the step goes through the lock's session.
+   */
   async step(): Promise<StepResult> {
     if (!this.projector) await this.init();
-    const head = await this.chain.head();
+    if (!(await this.takeLeadership())) return { kind: "follower" };
+    const [head, servedChainId] = await Promise.all([this.chain.head(), this.chain.chainId()]);
+    // Checked on every step, not once: after a reconnect the URL may lead to another node, whose blocks must never be
+    // stored under this chain's id.
+    if (servedChainId !== this.chainId) throw new Error(`the node serves chain ${servedChainId}, not chain ${this.chainId}: nothing is indexed from it`);
     const safeHead = head - this.options.confirmations;
     this.state.head = head;
-    const cursor = (await this.readCursor(this.dataSource.manager)) ?? (await this.initialCursor());
+    const cursor = (await this.readCursor(this.leadership.manager)) ?? (await this.initialCursor());
     this.state.cursor = cursor.blockNumber;
     this.state.lag = Math.max(0, safeHead - cursor.blockNumber);
     if (cursor.blockNumber >= 0 && (await this.chain.hashAt(cursor.blockNumber)) !== cursor.blockHash) {
@@ -203,7 +227,7 @@ export class Indexer {
     }
 
     this.adaptRange(logs.length);
-    const applied = await this.dataSource.transaction((manager) => this.applyBatch(manager, logs, headers, to));
+    const applied = await this.leadership.transaction((manager) => this.applyBatch(manager, logs, headers, to));
     await this.expireVouchers();
     this.state.cursor = to;
     this.state.lag = Math.max(0, safeHead - to);
@@ -352,7 +376,7 @@ export class Indexer {
 
   /** Finds the highest stored block still on the chain, rolls back to it, and moves the cursor there. */
   private async handleReorg(cursorBlock: number): Promise<StepResult> {
-    const stored: Array<{ number: string; hash: string }> = await this.dataSource.query(
+    const stored: Array<{ number: string; hash: string }> = await this.leadership.manager.query(
       `SELECT number, hash FROM indexer_block WHERE chain_id = $1 AND number <= $2 ORDER BY number DESC`,
       [this.chainId, cursorBlock],
     );
@@ -364,11 +388,11 @@ export class Indexer {
       }
     }
     const ancestorHash = ancestor >= 0 ? (await this.chain.header(ancestor)).hash : "0x";
-    await this.dataSource.transaction(async (manager) => {
+    await this.leadership.transaction(async (manager) => {
       await rollbackTo(manager, this.chainId, ancestor, this.projector!);
       await this.writeCursor(manager, ancestor, ancestorHash);
     });
-    await this.registry.load(this.dataSource.manager, this.chainId);
+    await this.registry.load(this.leadership.manager, this.chainId);
     this.logger.warn("reorg: rolled back to the common ancestor", { chainId: this.chainId, from: cursorBlock, ancestor });
     this.state.cursor = ancestor;
     return { kind: "reorg", ancestor };
@@ -384,7 +408,7 @@ export class Indexer {
   private async initialCursor(): Promise<{ blockNumber: number; blockHash: string }> {
     const blockNumber = this.options.deployment.deployBlock - 1;
     const blockHash = blockNumber >= 0 ? (await this.chain.header(blockNumber)).hash : "0x";
-    await this.writeCursor(this.dataSource.manager, blockNumber, blockHash);
+    await this.leadership.transaction((manager) => this.writeCursor(manager, blockNumber, blockHash));
     return { blockNumber, blockHash };
   }
 
@@ -406,15 +430,13 @@ export class Indexer {
       this.headArrived = false;
       let failed = false;
       try {
-        if (!this.state.leader) await this.tryLeadership();
-        if (this.state.leader) {
-          const result = await this.step();
-          if (result.kind === "batch" || result.kind === "reorg") continue;
-        }
+        const result = await this.step();
+        this.recovered();
+        if (result.kind === "batch" || result.kind === "reorg") continue;
       } catch (error) {
-        this.state.lastError = error instanceof Error ? error.message : String(error);
-        this.logger.error("indexer step failed; retrying", { chainId: this.chainId, error: this.state.lastError });
-        if (this.lockRunner?.isReleased) this.state.leader = false;
+        this.stepFailed(error);
+        // A failure may mean the lock's session is gone: then this process stops leading before its next step.
+        if (this.state.leader && !(await this.leadership.confirm())) this.lostLeadership();
         failed = true;
       }
       const interval = this.state.leader ? this.options.pollIntervalMs : this.options.pollIntervalMs * 5;
@@ -425,6 +447,25 @@ export class Indexer {
     }
   }
 
+  /** Logs a failure once per distinct error, not at every retry of an outage. */
+  private stepFailed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.state.lastError = message;
+    if (this.failure?.message === message) {
+      this.failure.steps += 1;
+      return;
+    }
+    this.failure = { message, steps: 1 };
+    this.logger.error("indexer step failed; retrying until it succeeds (logged once per distinct error)", { chainId: this.chainId, error: message });
+  }
+
+  private recovered(): void {
+    if (!this.failure) return;
+    this.logger.info("indexer steps succeed again", { chainId: this.chainId, failedSteps: this.failure.steps });
+    this.failure = null;
+    this.state.lastError = null;
+  }
+
   /** Only the leader is woken: the others would retry the advisory lock on every block. */
   private onNewHead(): void {
     if (!this.running || !this.state.leader) return;
@@ -433,21 +474,23 @@ export class Indexer {
     if (this.wakeOnHead) this.wake?.();
   }
 
-  private async tryLeadership(): Promise<void> {
-    this.lockRunner ??= this.dataSource.createQueryRunner();
-    const [{ locked }] = await this.lockRunner.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [LOCK_NAMESPACE, this.chainId]);
-    if (locked && !this.state.leader) this.logger.info("indexer leadership acquired", { chainId: this.chainId });
-    this.state.leader = Boolean(locked);
+  /** Leads if this process holds the lock or can take it now. */
+  private async takeLeadership(): Promise<boolean> {
+    if (this.leadership.isHeld) return true;
+    if (this.state.leader) this.lostLeadership();
+    const acquired = await this.leadership.tryAcquire();
+    if (acquired) {
+      // The former leader may have registered raffles (or rolled some back) since this process last looked.
+      await this.registry.load(this.leadership.manager, this.chainId);
+      this.logger.info("indexer leadership acquired", { chainId: this.chainId });
+    }
+    this.state.leader = acquired;
+    return acquired;
   }
 
-  private async releaseLeadership(): Promise<void> {
-    if (!this.lockRunner) return;
-    if (this.state.leader && !this.lockRunner.isReleased) {
-      await this.lockRunner.query(`SELECT pg_advisory_unlock($1, $2)`, [LOCK_NAMESPACE, this.chainId]).catch(() => undefined);
-    }
-    await this.lockRunner.release().catch(() => undefined);
-    this.lockRunner = null;
+  private lostLeadership(): void {
     this.state.leader = false;
+    this.logger.warn("indexer leadership lost: the lock's database session ended; stepping down", { chainId: this.chainId });
   }
 
   /** Sleeps until the time is up, `stop()`, or (if `wakeOnHead`) a new head. */

@@ -1,0 +1,32 @@
+/**
+ * Captures everything this process prints while `run` runs, with LOG_LEVEL=info: stdout, stderr and console calls
+ * (libraries such as ethers print with console.log, which Jest would otherwise keep to itself).
+ */
+export async function captureOutput<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const previousLevel = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = "info";
+  const keep = (chunk: unknown) => lines.push(...String(chunk).split("\n").filter(Boolean));
+  const spies = [
+    jest.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => (keep(chunk), true)),
+    jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (keep(chunk), true)),
+    ...(["log", "info", "warn", "error"] as const).map((method) => jest.spyOn(console, method).mockImplementation((...args: unknown[]) => keep(args.join(" ")))),
+  ];
+  try {
+    return { result: await run(), lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+    process.env.LOG_LEVEL = previousLevel;
+  }
+}
+
+/** The lines that are not JSON objects: a structured log has none. */
+export function plainTextLines(lines: string[]): string[] {
+  return lines.filter((line) => {
+    try {
+      return typeof JSON.parse(line) !== "object";
+    } catch {
+      return true;
+    }
+  });
+}
