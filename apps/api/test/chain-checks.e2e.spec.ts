@@ -6,18 +6,18 @@ import {
   LOCAL_DEV_KEYS,
   buyTicket,
   deployTestRaffle,
-  freePort,
   setUpWorld,
   startHardhatNode,
   type HardhatNode,
   type TestWorld,
 } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually, freePort } from "@raffle/testing";
 
 import { createApp } from "../src/app/create-app";
 import { ApiKeyService } from "../src/app/auth/api-key.service";
 import type { ApiConfig } from "../src/config/api-config";
-import { eventually, testConfig } from "./support/api-harness";
+import { testConfig } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { captureOutput, plainTextLines } from "./support/output-capture";
 import { expectProblem } from "./support/problem";
