@@ -1,5 +1,5 @@
 import { Wallet, parseUnits } from "ethers";
-import { startHardhatNode, type HardhatNode } from "@raffle/chain";
+import { startTestNode, type HardhatNode } from "@raffle/chain";
 
 import { NonceTakenError } from "../src/errors";
 import { WorkerLogger } from "../src/logger";
@@ -9,12 +9,12 @@ import { LogCapture } from "./support/log-capture";
 
 const RECIPIENT = "0x000000000000000000000000000000000000dEaD";
 
-describe("TxSender against a Hardhat node", () => {
+describe("TxSender against a local node (Hardhat, or anvil with TEST_NODE=anvil)", () => {
   let node: HardhatNode;
   let accountIndex = 10;
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
   });
 
   afterAll(async () => {

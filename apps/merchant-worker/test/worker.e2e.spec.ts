@@ -13,7 +13,7 @@ const EVERY_2_SECONDS = "*/2 * * * * *";
 const WORKER_MAIN = path.join(ROOT, "apps/merchant-worker/src/main.ts");
 const WORKER_TSCONFIG = path.join(ROOT, "apps/merchant-worker/tsconfig.json");
 
-describe("merchant worker against a Hardhat chain and the real API", () => {
+describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain and the real API`, () => {
   let stack: WorkerStack;
   /** API key of the demo merchant (Hardhat account #2), owner of every raffle but the twin-instance one. */
   let merchantKey: string;

@@ -6,5 +6,5 @@ export * from "./indexer";
 export * from "./logger";
 export * from "./projector";
 export * from "./registry";
-export * from "./rollback";
+export * from "./undo-log";
 export * from "./reset";

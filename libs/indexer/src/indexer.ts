@@ -11,7 +11,7 @@ import { Leadership } from "./leadership";
 import { jsonLogger, type IndexerLogger } from "./logger";
 import { Projector } from "./projector";
 import { Registry } from "./registry";
-import { rollbackTo } from "./rollback";
+import { pruneUndoLog, recordUndoFor, stopRecordingUndo, undoAfter } from "./undo-log";
 import { TokenMetadataReader } from "./token-metadata";
 
 export interface IndexerOptions {
@@ -28,6 +28,11 @@ export interface IndexerOptions {
   wsUrl?: string;
   /** Cron schedule of newly registered raffles. */
   defaultSchedule?: string;
+  /**
+   * How far below the head a reorg can reach: blocks within it are applied with the undo log, deeper ones without
+   * (and a reorg below them stops the indexer with an error). Default 256.
+   */
+  reorgWindowBlocks?: number;
   progressIntervalMs?: number;
   logger?: IndexerLogger;
 }
@@ -105,6 +110,7 @@ export class Indexer {
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
       defaultSchedule: options.defaultSchedule ?? "0 0 * * *",
       progressIntervalMs: options.progressIntervalMs ?? 5_000,
+      reorgWindowBlocks: options.reorgWindowBlocks ?? 256,
     };
     this.rangeBlocks = Math.min(this.options.batchBlocks, 16);
     this.headWatcher = options.wsUrl ? new HeadWatcher(options.wsUrl, () => this.onNewHead(), this.logger) : null;
@@ -227,7 +233,9 @@ export class Indexer {
     }
 
     this.adaptRange(logs.length);
-    const applied = await this.leadership.transaction((manager) => this.applyBatch(manager, logs, headers, to));
+    // Blocks the window reaches get the undo log; older ones are final enough to skip its cost (a backfill).
+    const undoable = to > head - this.options.reorgWindowBlocks;
+    const applied = await this.leadership.transaction((manager) => this.applyBatch(manager, logs, headers, to, undoable));
     await this.expireVouchers();
     this.state.cursor = to;
     this.state.lag = Math.max(0, safeHead - to);
@@ -239,8 +247,15 @@ export class Indexer {
 
   // ------------------------------------------------------------------ batch
 
-  private async applyBatch(manager: EntityManager, logs: RawLog[], headers: Map<number, BlockHeader>, to: number): Promise<number> {
+  private async applyBatch(
+    manager: EntityManager,
+    logs: RawLog[],
+    headers: Map<number, BlockHeader>,
+    to: number,
+    undoable: boolean,
+  ): Promise<number> {
     const queue = [...logs];
+    let undoBlock: number | null = null;
     // Raw rows first, in bulk: what they return is the set of logs never seen before, the only ones to project.
     const fresh = await this.storeRaw(manager, queue, headers);
     const purchases: IndexedEvent[] = [];
@@ -253,11 +268,17 @@ export class Indexer {
       // Purchases are the bulk of any history: buffer them and write them in one statement. Every other event
       // first flushes the buffer, so events still apply in chain order.
       if (kind === ContractKind.RAFFLE && event.name === "TicketPurchased") {
+        // With the undo log, each block's purchases go in under that block, so a reorg can undo exactly its own.
+        if (undoable && event.blockNumber !== undoBlock) {
+          await this.projector!.applyPurchases(manager, purchases.splice(0));
+          undoBlock = await this.undoableFrom(manager, undoable, undoBlock, event.blockNumber);
+        }
         purchases.push(event);
         continue;
       }
       if (kind === ContractKind.TICKET && event.name === "Transfer" && event.args.from === ZeroAddress) continue;
       await this.projector!.applyPurchases(manager, purchases.splice(0));
+      undoBlock = await this.undoableFrom(manager, undoable, undoBlock, event.blockNumber);
       const registered = await this.projector!.apply(manager, event);
       if (registered.length > 0) {
         // Contracts deployed in this batch: read their logs for the rest of the batch and merge them in. Their
@@ -270,9 +291,21 @@ export class Indexer {
       }
     }
     await this.projector!.applyPurchases(manager, purchases);
+    if (undoable) await stopRecordingUndo(manager);
     await this.storeBlocks(manager, [...headers.values()]);
     await this.writeCursor(manager, to, headers.get(to)!.hash);
+    // Below the window nothing can be undone any more: forget those entries, and remember the floor.
+    const floor = undoable ? to - this.options.reorgWindowBlocks : to;
+    if (undoable) await pruneUndoLog(manager, this.chainId, floor);
+    await manager.query(`UPDATE indexer_cursor SET undo_from = GREATEST(undo_from, $2) WHERE chain_id = $1`, [this.chainId, floor]);
     return applied;
+  }
+
+  /** Starts recording the undo of `block` unless already recording it; returns the block being recorded. */
+  private async undoableFrom(manager: EntityManager, undoable: boolean, current: number | null, block: number): Promise<number | null> {
+    if (!undoable || current === block) return current;
+    await recordUndoFor(manager, this.chainId, block);
+    return block;
   }
 
   /**
@@ -374,7 +407,10 @@ export class Indexer {
 
   // ------------------------------------------------------------------ reorgs
 
-  /** Finds the highest stored block still on the chain, rolls back to it, and moves the cursor there. */
+  /**
+   * Finds the highest stored block still on the chain, undoes the projection of every block above it from the undo
+   * log, drops their raw events and headers, and moves the cursor there.
+   */
   private async handleReorg(cursorBlock: number): Promise<StepResult> {
     const stored: Array<{ number: string; hash: string }> = await this.leadership.manager.query(
       `SELECT number, hash FROM indexer_block WHERE chain_id = $1 AND number <= $2 ORDER BY number DESC`,
@@ -387,9 +423,18 @@ export class Indexer {
         break;
       }
     }
+    const [{ undo_from: undoFrom }] = await this.leadership.manager.query(`SELECT undo_from FROM indexer_cursor WHERE chain_id = $1`, [this.chainId]);
+    if (ancestor < Number(undoFrom)) {
+      throw new Error(
+        `reorg of chain ${this.chainId} down to block ${ancestor}, below the undo window (blocks above ${undoFrom}): ` +
+          `reset this chain's index (resetIndexedChain) and let it index again, or raise reorgWindowBlocks`,
+      );
+    }
     const ancestorHash = ancestor >= 0 ? (await this.chain.header(ancestor)).hash : "0x";
     await this.leadership.transaction(async (manager) => {
-      await rollbackTo(manager, this.chainId, ancestor, this.projector!);
+      await undoAfter(manager, this.chainId, ancestor);
+      await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1 AND block_number > $2`, [this.chainId, ancestor]);
+      await manager.query(`DELETE FROM indexer_block WHERE chain_id = $1 AND number > $2`, [this.chainId, ancestor]);
       await this.writeCursor(manager, ancestor, ancestorHash);
     });
     await this.registry.load(this.leadership.manager, this.chainId);

@@ -34,9 +34,9 @@ interface AssetArgs {
 }
 
 /**
- * Turns events into rows. Every handler is written so that applying the events of a round again, after its
- * mutable fields were reset, gives the same rows: that is how a reorg is rolled back (see rollback.ts).
- * Rows take their timestamps from blocks, so a replay or a restart writes exactly what a clean run writes.
+ * Turns events into rows. A reorg is rolled back from the undo log that the database records of every row change
+ * made here (see undo-log.ts), so a new handler needs nothing else to be undone. Rows take their timestamps from
+ * blocks, so a replay or a restart writes exactly what a clean run writes.
  */
 export class Projector {
   private readonly tokenCache = new Map<string, { contractId: number; templateId: number }>();
@@ -224,7 +224,7 @@ export class Projector {
   }
 
   /** `parameters.roundId` of a raffle: its latest round, 0 before the first. */
-  async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
+  private async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
     await manager.query(
       `UPDATE contract SET parameters = jsonb_set(parameters, '{roundId}',
               to_jsonb(COALESCE((SELECT max(round_id) FROM round WHERE contract_id = $1), 0)::bigint)),

@@ -16,5 +16,6 @@ export async function resetIndexedChain(dataSource: DataSource, chainId: number)
     await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1`, [chainId]);
     await manager.query(`DELETE FROM indexer_block WHERE chain_id = $1`, [chainId]);
     await manager.query(`DELETE FROM indexer_cursor WHERE chain_id = $1`, [chainId]);
+    await manager.query(`DELETE FROM indexer_undo WHERE chain_id = $1`, [chainId]);
   });
 }

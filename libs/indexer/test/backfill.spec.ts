@@ -3,7 +3,7 @@ import {
   Raffle__factory,
   RaffleTicket__factory,
   Exchange__factory,
-  startHardhatNode,
+  startTestNode,
   setUpWorld,
   deployTestRaffle,
   buyTicket,
@@ -26,7 +26,7 @@ describe("indexer backfill of a scripted history", () => {
   const winners: Record<string, string> = {};
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
     world = await setUpWorld(node.provider);
     const [alice, bob, carol] = world.players;
     erc20 = await deployTestRaffle(world, "ERC20");

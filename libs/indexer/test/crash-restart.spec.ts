@@ -6,7 +6,7 @@ import {
   deployTestRaffle,
   endAndDraw,
   setUpWorld,
-  startHardhatNode,
+  startTestNode,
   startNextRound,
   type HardhatNode,
   type TestWorld,
@@ -58,7 +58,7 @@ describe("indexer killed mid-batch and restarted", () => {
   let database: TestDatabase;
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
     world = await setUpWorld(node.provider);
     const erc20 = await deployTestRaffle(world, "ERC20");
     const native = await deployTestRaffle(world, "NATIVE");

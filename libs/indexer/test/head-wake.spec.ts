@@ -1,4 +1,4 @@
-import { startHardhatNode, setUpWorld, deployTestRaffle, buyTicket, type HardhatNode, type TestWorld, type TestRaffle } from "@raffle/chain";
+import { startTestNode, setUpWorld, deployTestRaffle, buyTicket, type HardhatNode, type TestWorld, type TestRaffle } from "@raffle/chain";
 
 import { Indexer } from "../src/indexer";
 import { silentLogger, type IndexerLogger } from "../src/logger";
@@ -23,7 +23,7 @@ describe("indexer woken by new heads over WebSocket", () => {
   const messages: string[] = [];
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "ERC20");
     const logger: IndexerLogger = { info: (message) => messages.push(message), warn: (message) => messages.push(message), error: (message) => messages.push(message) };

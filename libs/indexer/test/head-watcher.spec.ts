@@ -1,5 +1,5 @@
 import { WebSocketServer } from "ws";
-import { startHardhatNode, type HardhatNode } from "@raffle/chain";
+import { startTestNode, type HardhatNode } from "@raffle/chain";
 import { freePort } from "@raffle/testing";
 
 import { HeadWatcher } from "../src/head-watcher";
@@ -32,11 +32,11 @@ function openHandles(kind: "timers" | "sockets"): number {
   return process.getActiveResourcesInfo().filter((name) => (kind === "timers" ? name === "Timeout" : name.startsWith("TCP"))).length;
 }
 
-describe("HeadWatcher against a Hardhat node", () => {
+describe(`HeadWatcher against a ${process.env.TEST_NODE ?? "hardhat"} node`, () => {
   let node: HardhatNode;
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
   });
 
   afterAll(async () => {
@@ -56,7 +56,7 @@ describe("HeadWatcher against a Hardhat node", () => {
 
       await node.stop();
       await waitUntil(() => logger.lines.some((line) => line.level === "warn"));
-      node = await startHardhatNode({ port: node.port });
+      node = await startTestNode({ port: node.port });
       // A fresh node starts again from block 0: the first block mined on it is block 1.
       await waitUntil(() => logger.lines.filter((line) => line.message === "following new heads").length === 2, 60_000);
       await node.provider.send("evm_mine", []);

@@ -4,7 +4,7 @@ import {
   deployTestRaffle,
   endAndDraw,
   setUpWorld,
-  startHardhatNode,
+  startTestNode,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
@@ -20,7 +20,7 @@ describe("indexer reorg handling", () => {
   let db: IndexedDatabase;
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "ERC20");
     db = await indexedDatabase("reorg", node.provider, world.deployment, { batchBlocks: 5 });
@@ -71,6 +71,37 @@ describe("indexer reorg handling", () => {
       expect(reorged.orphans).toEqual([{ prices: 0, components: 0, tickets: 0, claims: 0 }]);
     } finally {
       await clean.close();
+    }
+  });
+
+  it("undoes only what the removed blocks changed: a title the merchant set meanwhile stays", async () => {
+    const raffleContract = Raffle__factory.connect(raffle.raffle, world.merchant);
+    const snapshotId: string = await node.provider.send("evm_snapshot", []);
+    await (await raffleContract.pause()).wait();
+    await db.indexer.syncToHead();
+    await db.dataSource.query(`UPDATE contract SET title = 'Set by the merchant' WHERE address = $1`, [raffle.raffle]);
+
+    await node.provider.send("evm_revert", [snapshotId]);
+    for (let i = 0; i < 4; i += 1) await node.provider.send("evm_mine", []);
+    await db.indexer.syncToHead();
+    const [row] = await db.dataSource.query(`SELECT title, is_paused FROM contract WHERE address = $1`, [raffle.raffle]);
+    expect(row).toEqual({ title: "Set by the merchant", is_paused: false });
+    const [{ count }] = await db.dataSource.query(`SELECT count(*)::int AS count FROM indexer_undo WHERE block_number > (SELECT block_number FROM indexer_cursor)`);
+    expect(count).toBe(0);
+  });
+
+  it("refuses, naming the way out, a reorg below its undo window", async () => {
+    const shallow = await indexedDatabase("reorg_shallow", node.provider, world.deployment, { batchBlocks: 50, reorgWindowBlocks: 2 });
+    try {
+      await shallow.indexer.syncToHead();
+      const snapshotId: string = await node.provider.send("evm_snapshot", []);
+      for (let i = 0; i < 4; i += 1) await buyTicket(world, raffle, world.players[0], 1n);
+      await shallow.indexer.syncToHead();
+      await node.provider.send("evm_revert", [snapshotId]);
+      for (let i = 0; i < 8; i += 1) await node.provider.send("evm_mine", []);
+      await expect(shallow.indexer.step()).rejects.toThrow(/below the undo window .*resetIndexedChain/);
+    } finally {
+      await shallow.close();
     }
   });
 

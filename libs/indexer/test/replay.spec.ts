@@ -6,7 +6,7 @@ import {
   deployTestRaffle,
   endAndDraw,
   setUpWorld,
-  startHardhatNode,
+  startTestNode,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
@@ -22,7 +22,7 @@ describe("indexer replays and unreadable logs", () => {
   let raffle: TestRaffle;
 
   beforeAll(async () => {
-    node = await startHardhatNode();
+    node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "NATIVE");
     const [alice, bob] = world.players;

@@ -9,7 +9,7 @@ import {
   RaffleFactory__factory,
   deployTestRaffle,
   setUpWorld,
-  startHardhatNode,
+  startTestNode,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
@@ -109,7 +109,7 @@ export class WorkerStack {
   ) {}
 
   static async start(label: string, options: { defaultSchedule: string }): Promise<WorkerStack> {
-    const node = await startHardhatNode();
+    const node = await startTestNode();
     const cleanups: Array<() => Promise<unknown>> = [() => node.stop()];
     try {
       const [world, database] = await Promise.all([setUpWorld(node.provider), createTestDatabase(label)]);

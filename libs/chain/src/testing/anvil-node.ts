@@ -3,6 +3,7 @@ import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
 import { LOCAL_CHAIN_ID } from "../deploy/dev-accounts";
+import { startHardhatNode } from "./hardhat-node";
 import { startNodeProcess, type DevNode } from "./node-process";
 
 /** Foundry's anvil from npm: the platform package ships the binary (its wrapper's postinstall is blocked by npm). */
@@ -17,9 +18,18 @@ export async function startAnvilNode(options: { port?: number; chainId?: number 
   return startNodeProcess({
     name: "anvil",
     command: ANVIL_BIN,
-    args: ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(options.chainId ?? LOCAL_CHAIN_ID), "--hardfork", "cancun"],
+    // 20 accounts, as Hardhat has: suites use well-known accounts past the tenth.
+    args: ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(options.chainId ?? LOCAL_CHAIN_ID), "--hardfork", "cancun", "--accounts", "20"],
     cwd: contractsDir(),
     port,
     readyText: "Listening on",
   });
+}
+
+/** The node the chain-facing suites run against: Hardhat, or anvil when `TEST_NODE=anvil` (CI runs both). */
+export function startTestNode(options: { port?: number } = {}): Promise<DevNode> {
+  const kind = process.env.TEST_NODE ?? "hardhat";
+  if (kind === "anvil") return startAnvilNode(options);
+  if (kind === "hardhat") return startHardhatNode(options);
+  throw new Error(`TEST_NODE must be hardhat or anvil, not ${kind}`);
 }
