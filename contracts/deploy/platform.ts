@@ -21,7 +21,10 @@ async function main(): Promise<void> {
     deployer,
     {
       signer: env.SIGNER_ADDRESS || new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
-      merchants: (env.MERCHANT_ADDRESSES ?? "").split(",").map((address) => address.trim()).filter(Boolean),
+      merchants: (env.MERCHANT_ADDRESSES ?? "")
+        .split(",")
+        .map((address) => address.trim())
+        .filter(Boolean),
       vrf: {
         coordinator,
         keyHash: env.VRF_KEY_HASH || LOCAL_VRF_SETTINGS.keyHash,

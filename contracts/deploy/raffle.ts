@@ -11,14 +11,7 @@
 import { ethers } from "hardhat";
 import { Wallet, ZeroAddress, getAddress, parseEther } from "ethers";
 
-import {
-  LOCAL_CHAIN_ID,
-  LOCAL_DEV_KEYS,
-  RaffleFactory__factory,
-  TokenType,
-  deployMerchantRaffle,
-  readDeployment,
-} from "@raffle/chain";
+import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, RaffleFactory__factory, TokenType, deployMerchantRaffle, readDeployment } from "@raffle/chain";
 
 const log = (message: string): void => console.log(`[deploy:raffle] ${message}`);
 

@@ -23,7 +23,14 @@ const CHECKS = [
 ];
 
 // Offline: Redocly sends no telemetry and looks for no update; Nx runs without its daemon and cloud.
-const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NX_DAEMON: "false", NX_NO_CLOUD: "true", NX_TUI: "false" };
+const env = {
+  ...process.env,
+  REDOCLY_TELEMETRY: "off",
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+  NX_DAEMON: "false",
+  NX_NO_CLOUD: "true",
+  NX_TUI: "false",
+};
 const results = CHECKS.map(({ name, command }) => {
   console.log(`\n== ${name}: ${command.map((part) => path.relative(ROOT, part) || part).join(" ")}`);
   const { status } = spawnSync(command[0], command.slice(1), { cwd: ROOT, env, stdio: "inherit" });

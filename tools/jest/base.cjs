@@ -7,9 +7,7 @@ const root = path.resolve(__dirname, "../..");
 // folder: a fresh clone has none, so the first project run alone (`nx test api`) would fail after its tests passed.
 fs.mkdirSync(path.join(root, "reports"), { recursive: true });
 const { compilerOptions } = require(path.join(root, "tsconfig.base.json"));
-const aliases = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(root, target)]),
-);
+const aliases = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(root, target)]));
 
 function jestConfig(projectDir, overrides = {}) {
   return {

@@ -66,8 +66,22 @@ describe("authentication and merchant isolation", () => {
     const sign = { account: alice, referrer: ZeroAddress, contractId: raffleIdsA[1] };
     return [
       ["GET /raffle/contracts", async (headers, query = {}) => harness.http.get("/raffle/contracts").query(query).set(headers)],
-      ["GET /rounds/current", async (headers, query = {}) => harness.http.get("/rounds/current").query({ contractId: raffleIdsA[1], ...query }).set(headers)],
-      ["GET /claims", async (headers, query = {}) => harness.http.get("/claims").query({ account: alice, ...query }).set(headers)],
+      [
+        "GET /rounds/current",
+        async (headers, query = {}) =>
+          harness.http
+            .get("/rounds/current")
+            .query({ contractId: raffleIdsA[1], ...query })
+            .set(headers),
+      ],
+      [
+        "GET /claims",
+        async (headers, query = {}) =>
+          harness.http
+            .get("/claims")
+            .query({ account: alice, ...query })
+            .set(headers),
+      ],
       ["POST /raffle/ticket/sign", async (headers, query = {}) => harness.http.post("/raffle/ticket/sign").query(query).set(headers).send(sign)],
     ];
   }

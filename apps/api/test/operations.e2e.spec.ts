@@ -70,7 +70,9 @@ describe("operations", () => {
     });
 
     it("describes every parameter and documents the four endpoints of spec 4", () => {
-      const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+      );
       expect(operations.map(({ method, path }) => `${method} ${path}`)).toEqual(
         expect.arrayContaining(["get /claims", "get /raffle/contracts", "get /rounds/current", "post /raffle/ticket/sign"]),
       );
@@ -88,7 +90,9 @@ describe("operations", () => {
           }
           expect({ path, method, security: op.security }).toEqual({ path, method, security: undefined });
           for (const status of ["400", "401"]) {
-            expect(op.responses[status]?.content?.["application/problem+json"]?.schema?.allOf?.[0]).toEqual({ $ref: "#/components/schemas/ProblemDto" });
+            expect(op.responses[status]?.content?.["application/problem+json"]?.schema?.allOf?.[0]).toEqual({
+              $ref: "#/components/schemas/ProblemDto",
+            });
           }
         }
       }

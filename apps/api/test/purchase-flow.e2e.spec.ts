@@ -1,11 +1,5 @@
 import { Contract, ZeroAddress, type Signer } from "ethers";
-import {
-  Exchange__factory,
-  Raffle__factory,
-  buildPurchaseArgs,
-  deployTestRaffle,
-  type TestRaffle,
-} from "@raffle/chain";
+import { Exchange__factory, Raffle__factory, buildPurchaseArgs, deployTestRaffle, type TestRaffle } from "@raffle/chain";
 
 import { eventually } from "@raffle/testing";
 

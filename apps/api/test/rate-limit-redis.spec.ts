@@ -61,7 +61,10 @@ describe("RateLimiter on Redis", () => {
     const before = await scriptCalls();
     await limiter.checkSign(keyId, account);
     expect((await scriptCalls()) - before).toBe(1);
-    for (const key of [`${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`, `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${account.toLowerCase()}`]) {
+    for (const key of [
+      `${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`,
+      `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${account.toLowerCase()}`,
+    ]) {
       expect(await redis.get(key)).toBe("1");
       const ttl = await redis.ttl(key);
       expect(ttl).toBeGreaterThan(0);

@@ -36,7 +36,10 @@ describe("refusals of the sign endpoint", () => {
   const player = () => harness.world.players[0].getAddress();
 
   async function sign(contractId: number, apiKey = key) {
-    return harness.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: await player(), referrer: ZeroAddress, contractId });
+    return harness.http
+      .post("/raffle/ticket/sign")
+      .set(auth(apiKey))
+      .send({ account: await player(), referrer: ZeroAddress, contractId });
   }
 
   const vouchersOf = (contractId: number) => dataSource.getRepository(TicketVoucherEntity).countBy({ contractId });

@@ -152,10 +152,7 @@ export class MerchantWorker {
     this.scheduler?.stop();
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise((resolve) => (timer = setTimeout(resolve, graceMs).unref())),
-    ]);
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs).unref()))]);
     clearTimeout(timer);
   }
 

@@ -39,7 +39,9 @@ describe("ApiRaffleSource", () => {
 
   it("reports a rejected key as a permanent failure", async () => {
     api = await startFakeApi({ apiKey: KEY });
-    const error = await new ApiRaffleSource({ baseUrl: api.url, apiKey: "rk_wrong", chainId: 31337 }).listRaffles().catch((caught: unknown) => caught);
+    const error = await new ApiRaffleSource({ baseUrl: api.url, apiKey: "rk_wrong", chainId: 31337 })
+      .listRaffles()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RaffleApiError);
     expect((error as RaffleApiError).status).toBe(401);
     expect(isPermanentApiFailure(error)).toBe(true);

@@ -134,9 +134,7 @@ describe("indexer backfill of a scripted history", () => {
     );
     for (const row of statuses as Array<{ address: string; token_id: string; ticket_status: string }>) {
       const onChain = await RaffleTicket__factory.connect(row.address, node.provider).getTicketData(BigInt(row.token_id));
-      expect([row.ticket_status, onChain.prizeStatus]).toEqual(
-        onChain.prizeStatus === 2n ? ["PRIZE_CLAIMED", 2n] : ["ACTIVE", 1n],
-      );
+      expect([row.ticket_status, onChain.prizeStatus]).toEqual(onChain.prizeStatus === 2n ? ["PRIZE_CLAIMED", 2n] : ["ACTIVE", 1n]);
     }
     expect(statuses.filter((row: { ticket_status: string }) => row.ticket_status === "PRIZE_CLAIMED")).toHaveLength(1);
 

@@ -38,7 +38,8 @@ function copyClosure(entry, targetDir) {
     const source = fs.readFileSync(file, "utf8");
     for (const specifier of specifiersOf(source)) {
       if (specifier.startsWith(".")) pending.push(path.resolve(path.dirname(file), `${specifier}.ts`));
-      else if (!(specifier in PEERS)) throw new Error(`${path.relative(ROOT, file)} imports ${specifier}: the SDK package ships only ${Object.keys(PEERS)}`);
+      else if (!(specifier in PEERS))
+        throw new Error(`${path.relative(ROOT, file)} imports ${specifier}: the SDK package ships only ${Object.keys(PEERS)}`);
     }
     const target = path.join(targetDir, path.relative(sourceDir, file));
     fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -55,7 +56,8 @@ function copySdkSources(dir, targetDir, chainClient) {
     else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".spec.ts")) {
       const source = fs.readFileSync(file, "utf8").replace(/from "@raffle\/chain"/g, `from "${relativeImport(target, chainClient)}"`);
       for (const specifier of specifiersOf(source)) {
-        if (!specifier.startsWith(".") && !(specifier in PEERS)) throw new Error(`${path.relative(ROOT, file)} imports ${specifier}, which the package cannot carry`);
+        if (!specifier.startsWith(".") && !(specifier in PEERS))
+          throw new Error(`${path.relative(ROOT, file)} imports ${specifier}, which the package cannot carry`);
       }
       fs.mkdirSync(targetDir, { recursive: true });
       fs.writeFileSync(target, source);

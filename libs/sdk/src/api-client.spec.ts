@@ -57,25 +57,45 @@ describe("RaffleApi", () => {
       "GET /health",
       "GET /ready",
     ]);
-    expect(calls.filter((call) => call.body !== undefined).map((call) => call.headers["content-type"])).toEqual(["application/json", "application/json"]);
+    expect(calls.filter((call) => call.body !== undefined).map((call) => call.headers["content-type"])).toEqual([
+      "application/json",
+      "application/json",
+    ]);
   });
 
   it("raises problems as typed errors with their code, and says which may succeed later", async () => {
     const { fetch, calls } = stubFetch(() => ({
       status: 409,
-      body: { type: "about:blank", title: "conflict", status: 409, statusCode: 409, code: "roundFull", detail: "full", instance: "/raffle/ticket/sign" },
+      body: {
+        type: "about:blank",
+        title: "conflict",
+        status: 409,
+        statusCode: 409,
+        code: "roundFull",
+        detail: "full",
+        instance: "/raffle/ticket/sign",
+      },
     }));
     const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch });
     const failure = await api.signTicket({ account: "0x1", contractId: 3 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RaffleApiError);
     expect(failure).toMatchObject({ status: 409, code: "roundFull", retryable: false });
     expect(JSON.parse(String(calls[0].body))).toEqual({ account: "0x1", contractId: 3 });
-    expect([401, 404, 408, 429, 500, 503].map((status) => new RaffleApiError(status, "httpError", null).retryable)).toEqual([false, false, true, true, true, true]);
+    expect([401, 404, 408, 429, 500, 503].map((status) => new RaffleApiError(status, "httpError", null).retryable)).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it("answers a list body without rows as a retryable invalidResponse", async () => {
     const { fetch } = stubFetch(() => ({ status: 200, body: { unexpected: true } }));
-    const failure = await new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch }).listAllRaffleContracts().catch((error: unknown) => error);
+    const failure = await new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch })
+      .listAllRaffleContracts()
+      .catch((error: unknown) => error);
     expect(failure).toMatchObject({ status: 502, code: "invalidResponse", retryable: true });
   });
 });

@@ -7,7 +7,11 @@ const ROOT = path.resolve(__dirname, "../../..");
 describe("the generated API types", () => {
   it("are what openapi-typescript makes of the committed OpenAPI document (else run `npm run sdk:generate`)", () => {
     const cli = path.join(ROOT, "node_modules/openapi-typescript/bin/cli.js");
-    const generated = execFileSync(process.execPath, [cli, "apps/api/openapi.json"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const generated = execFileSync(process.execPath, [cli, "apps/api/openapi.json"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     expect(fs.readFileSync(path.join(__dirname, "generated/openapi.ts"), "utf8")).toBe(generated);
   });
 });

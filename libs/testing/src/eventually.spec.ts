@@ -6,21 +6,29 @@ import { freePort } from "./free-port";
 describe("eventually", () => {
   it("answers the first value that `check` resolves with", async () => {
     let calls = 0;
-    const value = await eventually(async () => {
-      calls += 1;
-      if (calls < 3) throw new Error("not yet");
-      return calls;
-    }, 1_000, 1);
+    const value = await eventually(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw new Error("not yet");
+        return calls;
+      },
+      1_000,
+      1,
+    );
     expect(value).toBe(3);
   });
 
   it("throws the last failure once the time is up", async () => {
     let calls = 0;
     await expect(
-      eventually(async () => {
-        calls += 1;
-        throw new Error(`failure ${calls}`);
-      }, 30, 5),
+      eventually(
+        async () => {
+          calls += 1;
+          throw new Error(`failure ${calls}`);
+        },
+        30,
+        5,
+      ),
     ).rejects.toThrow(/failure \d+/);
     expect(calls).toBeGreaterThan(1);
   });

@@ -10,7 +10,9 @@ async function main() {
   const api = new RaffleApi({ baseUrl: API_URL, apiKey: API_KEY });
   const bought = await buyTicket({ api, signer, contractId: Number(CONTRACT_ID), exchange: EXCHANGE });
   provider.destroy();
-  console.log(JSON.stringify({ sdk: require.resolve("@raffle/sdk"), ticketId: bought.ticketId.toString(), roundId: bought.round.id, txHash: bought.txHash }));
+  console.log(
+    JSON.stringify({ sdk: require.resolve("@raffle/sdk"), ticketId: bought.ticketId.toString(), roundId: bought.round.id, txHash: bought.txHash }),
+  );
 }
 
 main().catch((error) => {

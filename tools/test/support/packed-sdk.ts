@@ -14,7 +14,10 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Builds the SDK package (libs/sdk/dist) and packs it into `folder`; answers the tarball's path. */
 export async function packSdk(folder: string): Promise<string> {
   succeeded("the SDK build", await run(process.execPath, ["libs/sdk/scripts/build.js"], { cwd: ROOT, env: plainEnv(), timeoutMs: 120_000 }));
-  const output = succeeded("npm pack", await run("npm", ["pack", "./libs/sdk/dist", "--pack-destination", folder], { cwd: ROOT, env: plainEnv(), timeoutMs: 60_000 }));
+  const output = succeeded(
+    "npm pack",
+    await run("npm", ["pack", "./libs/sdk/dist", "--pack-destination", folder], { cwd: ROOT, env: plainEnv(), timeoutMs: 60_000 }),
+  );
   const tarball = output.trim().split("\n").pop()!.trim();
   return path.join(folder, tarball);
 }
@@ -28,18 +31,28 @@ export async function installPackedSdk(tarball: string, folder: string): Promise
   for (const file of fs.readdirSync(CONSUMER)) fs.copyFileSync(path.join(CONSUMER, file), path.join(folder, file));
   succeeded(
     "npm install of the packed SDK",
-    await run("npm", ["install", tarball, "ethers@6.17.0", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: folder, env: plainEnv(), timeoutMs: 180_000 }),
+    await run("npm", ["install", tarball, "ethers@6.17.0", "--prefer-offline", "--no-audit", "--no-fund"], {
+      cwd: folder,
+      env: plainEnv(),
+      timeoutMs: 180_000,
+    }),
   );
 }
 
 /** Type-checks consumer.ts against the installed .d.ts with the workspace's TypeScript (strict, library checks on). */
 export async function typecheckConsumer(folder: string): Promise<void> {
   const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
-  succeeded("tsc of the SDK consumer", await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: folder, env: plainEnv(), timeoutMs: 120_000 }));
+  succeeded(
+    "tsc of the SDK consumer",
+    await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: folder, env: plainEnv(), timeoutMs: 120_000 }),
+  );
 }
 
 /** Runs buy.js (buyTicket from the installed package) and answers what it printed. */
-export async function buyWithPackedSdk(folder: string, env: Record<string, string>): Promise<{ sdk: string; ticketId: string; roundId: number; txHash: string }> {
+export async function buyWithPackedSdk(
+  folder: string,
+  env: Record<string, string>,
+): Promise<{ sdk: string; ticketId: string; roundId: number; txHash: string }> {
   const output = succeeded("buy.js", await run(process.execPath, ["buy.js"], { cwd: folder, env: plainEnv(env), timeoutMs: 60_000 }));
   return JSON.parse(output.trim().split("\n").pop()!);
 }

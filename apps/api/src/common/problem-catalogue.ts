@@ -81,7 +81,9 @@ export const PROBLEM_CATALOGUE = {
   claimNotFound: define({
     status: 404,
     description: "the claim is unknown or another merchant's (an id that is not a positive 32-bit integer too)",
-    content: (claimId?: number) => ({ detail: claimId === undefined ? "No such claim for this merchant." : `No claim ${claimId} for this merchant.` }),
+    content: (claimId?: number) => ({
+      detail: claimId === undefined ? "No such claim for this merchant." : `No claim ${claimId} for this merchant.`,
+    }),
     example: [42],
   }),
   roundEnded: define({
@@ -93,7 +95,9 @@ export const PROBLEM_CATALOGUE = {
   roundFull: define({
     status: 409,
     description: "the active round sold all its tickets",
-    content: (contractId: number, maxTickets: number) => ({ detail: `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.` }),
+    content: (contractId: number, maxTickets: number) => ({
+      detail: `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`,
+    }),
     example: [3, 1000],
   }),
   contractPaused: define({

@@ -64,11 +64,25 @@ describe("the OpenAPI document", () => {
 
   it("has servers, readable operation ids and the API key as a bearer rk_ key, not a JWT; /health and /ready need none", () => {
     expect(document.servers?.length).toBeGreaterThan(0);
-    expect(document.components?.securitySchemes?.[API_KEY_SCHEME]).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "rk_<prefix>_<secret>" });
+    expect(document.components?.securitySchemes?.[API_KEY_SCHEME]).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "rk_<prefix>_<secret>",
+    });
     expect(document.security).toEqual([{ [API_KEY_SCHEME]: [] }]);
     const byId = Object.fromEntries(operations(document).map(({ method, path, operation }) => [operation.operationId, { method, path, operation }]));
     expect(Object.keys(byId).sort()).toEqual(
-      ["cancelClaim", "createClaim", "getClaim", "getCurrentRound", "getHealth", "getReadiness", "listClaims", "listRaffleContracts", "signTicket"].sort(),
+      [
+        "cancelClaim",
+        "createClaim",
+        "getClaim",
+        "getCurrentRound",
+        "getHealth",
+        "getReadiness",
+        "listClaims",
+        "listRaffleContracts",
+        "signTicket",
+      ].sort(),
     );
     expect(byId.getHealth.operation.security).toEqual([]);
     expect(byId.getReadiness.operation.security).toEqual([]);

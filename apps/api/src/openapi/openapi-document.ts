@@ -48,9 +48,13 @@ function writeProblemInstances(document: OpenAPIObject): void {
     for (const operation of Object.values(item)) {
       if (typeof operation !== "object" || operation === null || !("responses" in operation)) continue;
       const parameters: Array<{ in: string; name: string; example?: unknown }> = operation.parameters ?? [];
-      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => String(parameters.find((p) => p.in === "path" && p.name === name)?.example ?? 1));
+      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+        String(parameters.find((p) => p.in === "path" && p.name === name)?.example ?? 1),
+      );
       for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { examples?: object }> }>)) {
-        for (const example of Object.values(response.content?.["application/problem+json"]?.examples ?? {}) as Array<{ value: { instance?: string } }>) {
+        for (const example of Object.values(response.content?.["application/problem+json"]?.examples ?? {}) as Array<{
+          value: { instance?: string };
+        }>) {
           if (example.value.instance === EXAMPLE_INSTANCE) example.value.instance = concrete;
         }
       }

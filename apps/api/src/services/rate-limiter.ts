@@ -56,7 +56,13 @@ export class RateLimiter {
   ) {}
 
   /** In Redis when `redisUrl` is set, with keys under `redisKeyPrefix` (its default lives in the API config). */
-  static create(options: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string }): RateLimiter {
+  static create(options: {
+    windowSeconds: number;
+    signPerKey: number;
+    signPerAccount: number;
+    redisUrl?: string;
+    redisKeyPrefix: string;
+  }): RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
@@ -68,12 +74,10 @@ export class RateLimiter {
   /** Counts one signature for the key and for the account; refuses when either is over its limit. */
   async checkSign(apiKeyId: number, account: string): Promise<RateLimitDecision & { scope?: "key" | "account" }> {
     const window = this.limits.windowSeconds;
-    const [byKey, byAccount] = await this.store
-      .increment([`sign:key:${apiKeyId}`, `sign:account:${account.toLowerCase()}`], window)
-      .catch(() => {
-        // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
-        throw problems.serviceUnavailable("rateLimiter");
-      });
+    const [byKey, byAccount] = await this.store.increment([`sign:key:${apiKeyId}`, `sign:account:${account.toLowerCase()}`], window).catch(() => {
+      // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
+      throw problems.serviceUnavailable("rateLimiter");
+    });
     if (byKey.count > this.limits.signPerKey) return { allowed: false, retryAfterSeconds: byKey.resetInSeconds, scope: "key" };
     if (byAccount.count > this.limits.signPerAccount) {
       return { allowed: false, retryAfterSeconds: byAccount.resetInSeconds, scope: "account" };

@@ -73,4 +73,3 @@ export async function startApiHarness(label: string, overrides: Partial<ApiConfi
     },
   };
 }
-

@@ -39,7 +39,10 @@ export class ClaimsController {
     description:
       "The items come from the merchant's wallet, which must have approved the Exchange and opted in per token with Exchange.setClaimSource (and, to mint, be a minter of the collection).",
   })
-  @ApiCreatedResponse({ type: ClaimDto, description: "The NEW voucher, with its `nonce`, `signature`, `expiresAt` and the `Exchange.claim` arguments in `parameters`." })
+  @ApiCreatedResponse({
+    type: ClaimDto,
+    description: "The NEW voucher, with its `nonce`, `signature`, `expiresAt` and the `Exchange.claim` arguments in `parameters`.",
+  })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "exchangePaused", "signerNotAuthorized", "chainUnavailable")
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateClaimBody): Promise<ClaimDto> {
     return toClaimDto(await this.claims.createVoucher(caller, body));

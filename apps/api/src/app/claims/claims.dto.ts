@@ -18,7 +18,8 @@ export class ClaimsQuery extends PaginationQuery {
 
 export class ClaimItemDto {
   @ApiProperty({ example: "ERC20", description: "Token type name (NATIVE, ERC20, ERC721, ...)." }) tokenType!: string;
-  @ApiProperty({ example: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", description: "Token contract address (zero address for NATIVE)." }) token!: string;
+  @ApiProperty({ example: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", description: "Token contract address (zero address for NATIVE)." })
+  token!: string;
   @ApiProperty({ example: "0", description: "Token id, decimal string." }) tokenId!: string;
   @ApiProperty({ example: "5000000000000000000", description: "Amount in the token's smallest unit, decimal string." }) amount!: string;
 }
@@ -34,16 +35,40 @@ export class ClaimDto {
   @ApiProperty({ example: "NEW", enum: ClaimStatus, description: "Whether the claim is still open, redeemed, expired, canceled or released." })
   claimStatus!: ClaimStatus;
   @ApiProperty({ type: [ClaimItemDto], description: "What the claim pays." }) items!: ClaimItemDto[];
-  @ApiProperty({ example: "2026-11-30T16:00:00.000Z", format: "date-time", nullable: true, type: String, description: "For a prize: when the merchant may release it if unclaimed." })
+  @ApiProperty({
+    example: "2026-11-30T16:00:00.000Z",
+    format: "date-time",
+    nullable: true,
+    type: String,
+    description: "For a prize: when the merchant may release it if unclaimed.",
+  })
   endTimestamp!: string | null;
   @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize: the raffle contract id." }) contractId!: number | null;
   @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize: the round id." }) roundId!: number | null;
   @ApiProperty({ example: null, nullable: true, type: String, description: "For a prize: the winning ticket's token id." }) tokenId!: string | null;
-  @ApiProperty({ example: "0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a", nullable: true, type: String, description: "For a voucher: the 32-byte nonce (`params.nonce`)." }) nonce!: string | null;
-  @ApiProperty({ example: "0xb77ba3b1295b073799f4599ea4d4c4c13ced07cadbbf80be8c69cb1ae8fe760102a1c8fa967d17c4e687ee55abcb2cd306a77afe5d21f2c48a16500a242d1d911b", nullable: true, type: String, description: "For a NEW voucher: the EIP-712 signature to pass to Exchange.claim; null once canceled." })
+  @ApiProperty({
+    example: "0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a",
+    nullable: true,
+    type: String,
+    description: "For a voucher: the 32-byte nonce (`params.nonce`).",
+  })
+  nonce!: string | null;
+  @ApiProperty({
+    example: "0xb77ba3b1295b073799f4599ea4d4c4c13ced07cadbbf80be8c69cb1ae8fe760102a1c8fa967d17c4e687ee55abcb2cd306a77afe5d21f2c48a16500a242d1d911b",
+    nullable: true,
+    type: String,
+    description: "For a NEW voucher: the EIP-712 signature to pass to Exchange.claim; null once canceled.",
+  })
   signature!: string | null;
-  @ApiProperty({ example: 1_795_795_200, nullable: true, type: Number, description: "For a voucher: on-chain expiry in seconds (`params.expiresAt`)." }) expiresAt!: number | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: "The transaction that redeemed the claim, once REDEEMED." }) redeemedTxHash!: string | null;
+  @ApiProperty({
+    example: 1_795_795_200,
+    nullable: true,
+    type: Number,
+    description: "For a voucher: on-chain expiry in seconds (`params.expiresAt`).",
+  })
+  expiresAt!: number | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: "The transaction that redeemed the claim, once REDEEMED." })
+  redeemedTxHash!: string | null;
   @ApiProperty({
     type: "object",
     additionalProperties: true,

@@ -13,7 +13,11 @@ class ChainReadinessDto {
 
 class SignerReadinessDto {
   @ApiProperty({ description: "The API's voucher key.", example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }) address!: string;
-  @ApiProperty({ enum: ["authorized", "unauthorized", "unverified"], description: "Whether it holds SIGNER_ROLE on the Exchange.", example: "authorized" })
+  @ApiProperty({
+    enum: ["authorized", "unauthorized", "unverified"],
+    description: "Whether it holds SIGNER_ROLE on the Exchange.",
+    example: "authorized",
+  })
   status!: "authorized" | "unauthorized" | "unverified";
 }
 

@@ -29,7 +29,10 @@ export class ContractDto {
   @ApiProperty({ example: "Demo ERC20 Ticket raffle", description: "Title shown to players." })
   title!: string;
 
-  @ApiProperty({ example: '{"blocks":[{"key":"b0000","text":"","type":"unstyled","depth":0,"inlineStyleRanges":[],"entityRanges":[],"data":{}}],"entityMap":{}}', description: "Serialized rich-text document (spec 2.9): JSON with `blocks` and `entityMap`." })
+  @ApiProperty({
+    example: '{"blocks":[{"key":"b0000","text":"","type":"unstyled","depth":0,"inlineStyleRanges":[],"entityRanges":[],"data":{}}],"entityMap":{}}',
+    description: "Serialized rich-text document (spec 2.9): JSON with `blocks` and `entityMap`.",
+  })
   description!: string;
 
   @ApiProperty({ example: 1, description: "Owning merchant id." })

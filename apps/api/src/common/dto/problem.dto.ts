@@ -89,12 +89,19 @@ export function AnswersProblems(...codes: ProblemCode[]): MethodDecorator {
                 {
                   type: "object",
                   required: ["code", "status", "statusCode"],
-                  properties: { code: { type: "string", enum: statusCodes }, status: { type: "integer", enum: [status] }, statusCode: { type: "integer", enum: [status] } },
+                  properties: {
+                    code: { type: "string", enum: statusCodes },
+                    status: { type: "integer", enum: [status] },
+                    statusCode: { type: "integer", enum: [status] },
+                  },
                 },
               ],
             },
             examples: Object.fromEntries(
-              statusCodes.map((code) => [code, { summary: PROBLEM_CATALOGUE[code].description, value: problemBody(exampleProblem(code), EXAMPLE_INSTANCE) }]),
+              statusCodes.map((code) => [
+                code,
+                { summary: PROBLEM_CATALOGUE[code].description, value: problemBody(exampleProblem(code), EXAMPLE_INSTANCE) },
+              ]),
             ),
           },
         },

@@ -1,5 +1,13 @@
 import { ApiProperty } from "@nestjs/swagger";
-import { ContractType, TemplateStatus, TokenStatus, type PriceComponentEntity, type RoundEntity, type TemplateEntity, type TokenEntity } from "@raffle/db";
+import {
+  ContractType,
+  TemplateStatus,
+  TokenStatus,
+  type PriceComponentEntity,
+  type RoundEntity,
+  type TemplateEntity,
+  type TokenEntity,
+} from "@raffle/db";
 
 import { ContractDto, toContractDto } from "./contract.dto";
 
@@ -23,9 +31,14 @@ export class TemplateDto {
   @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
   @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
   @ApiProperty({ example: "Demo Gold", description: "Title shown to players." }) title!: string;
-  @ApiProperty({ example: '{"blocks":[{"key":"b0000","text":"","type":"unstyled","depth":0,"inlineStyleRanges":[],"entityRanges":[],"data":{}}],"entityMap":{}}', description: "Serialized rich-text document (spec 2.9)." }) description!: string;
+  @ApiProperty({
+    example: '{"blocks":[{"key":"b0000","text":"","type":"unstyled","depth":0,"inlineStyleRanges":[],"entityRanges":[],"data":{}}],"entityMap":{}}',
+    description: "Serialized rich-text document (spec 2.9).",
+  })
+  description!: string;
   @ApiProperty({ example: "", description: "Image URL; may be empty." }) imageUrl!: string;
-  @ApiProperty({ example: null, nullable: true, type: Number, description: "Price of items made from this template, if any." }) priceId!: number | null;
+  @ApiProperty({ example: null, nullable: true, type: Number, description: "Price of items made from this template, if any." }) priceId!:
+    number | null;
   @ApiProperty({ example: "0", description: "Cap, integer string (0 = none)." }) cap!: string;
   @ApiProperty({ example: "0", description: "Amount, integer string." }) amount!: string;
   @ApiProperty({ example: null, nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
@@ -38,7 +51,8 @@ export class TemplateDto {
 /** Spec 2.5. */
 export class PriceComponentDto {
   @ApiProperty({ example: 1, description: "Price component id." }) id!: number;
-  @ApiProperty({ example: "ERC20", enum: ContractType, description: "Token type name; its on-chain index is the TokenType enum." }) tokenType!: ContractType;
+  @ApiProperty({ example: "ERC20", enum: ContractType, description: "Token type name; its on-chain index is the TokenType enum." })
+  tokenType!: ContractType;
   @ApiProperty({ example: 2, description: "The token contract id." }) contractId!: number;
   @ApiProperty({ example: 2, description: "The template id." }) templateId!: number;
   @ApiProperty({ example: "0", nullable: true, type: String, description: "Token id, decimal string." }) tokenId!: string | null;
@@ -65,7 +79,8 @@ export class RoundDto {
   @ApiProperty({ example: 4, description: "The ticket contract id." }) ticketContractId!: number;
   @ApiProperty({ example: 1, description: "The price id." }) priceId!: number;
   @ApiProperty({ example: 1000, description: "Ticket cap of the round; 0 means no cap." }) maxTickets!: number;
-  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "When the round started (ISO 8601 UTC)." }) startTimestamp!: string;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "When the round started (ISO 8601 UTC)." })
+  startTimestamp!: string;
   @ApiProperty({ example: null, format: "date-time", nullable: true, type: String, description: "Null while the round is active." })
   endTimestamp!: string | null;
   @ApiProperty({ type: ContractDto, description: "The raffle contract." }) contract!: ContractDto;
