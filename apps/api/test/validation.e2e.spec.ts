@@ -195,4 +195,18 @@ describe("request validation: 400 problem+json naming each bad field", () => {
       expectProblem(response, 415, "unsupportedMediaType");
     });
   });
+
+  // Fastify reads a body sent with DELETE as with POST, so the cancel route answers the body refusals too (and the
+  // harness holds each answer to the OpenAPI document).
+  describe("DELETE /claims/:id with a body", () => {
+    it("answers a text/plain body with 415 unsupportedMediaType", async () => {
+      const response = await harness.http.delete("/claims/1").set(auth()).set("Content-Type", "text/plain").send("cancel");
+      expectProblem(response, 415, "unsupportedMediaType");
+    });
+
+    it("answers malformed JSON with 400 invalidJson", async () => {
+      const response = await harness.http.delete("/claims/1").set(auth()).set("Content-Type", "application/json").send("{");
+      expectProblem(response, 400, "invalidJson");
+    });
+  });
 });

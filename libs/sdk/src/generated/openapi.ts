@@ -1811,7 +1811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1819,7 +1819,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
-                        code: "badRequest";
+                        code: "badRequest" | "invalidJson";
                         /** @enum {integer} */
                         status: 400;
                         /** @enum {integer} */
@@ -1874,6 +1874,38 @@ export interface operations {
                         status: 409;
                         /** @enum {integer} */
                         statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
                     };
                 };
             };

@@ -1,7 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, type PipeTransform } from "@nestjs/common";
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 
-import { AUTHENTICATED_PROBLEMS, AnswersProblems, JSON_BODY_PROBLEMS, PATH_ID_PROBLEMS, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
+import {
+  AUTHENTICATED_PROBLEMS,
+  AnswersProblems,
+  BODY_PARSING_PROBLEMS,
+  JSON_BODY_PROBLEMS,
+  PATH_ID_PROBLEMS,
+  QUERY_PROBLEMS,
+} from "../../common/dto/problem.dto";
 import { problems } from "../../common/problem";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
@@ -67,7 +74,7 @@ export class ClaimsController {
   })
   @ApiParam({ name: "id", description: "Claim id of a NEW voucher.", type: Number, example: 42 })
   @ApiOkResponse({ type: ClaimDto, description: "The voucher, now CANCELED (its `signature` withheld)." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "claimNotFound", "claimNotCancelable")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "claimNotFound", "claimNotCancelable")
   async cancel(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
     return toClaimDto(await this.claims.cancel(caller.merchantId, id));
   }

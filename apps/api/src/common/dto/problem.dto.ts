@@ -56,8 +56,13 @@ const ANY_ROUTE: ProblemCode[] = ["internalError"];
 export const AUTHENTICATED_PROBLEMS: ProblemCode[] = [...ANY_ROUTE, "unauthorized", "serviceUnavailable"];
 /** Routes that validate their query string. */
 export const QUERY_PROBLEMS: ProblemCode[] = ["validationFailed"];
-/** Routes that read a JSON body (see json-body.ts). */
-export const JSON_BODY_PROBLEMS: ProblemCode[] = ["validationFailed", "invalidJson", "badRequest", "payloadTooLarge", "unsupportedMediaType"];
+/**
+ * Routes of a method that may carry a body (POST, DELETE): Fastify reads any body sent (see json-body.ts), even where
+ * the route expects none, and refuses what is not small UTF-8 JSON.
+ */
+export const BODY_PARSING_PROBLEMS: ProblemCode[] = ["invalidJson", "badRequest", "payloadTooLarge", "unsupportedMediaType"];
+/** Routes that read and validate a JSON body. */
+export const JSON_BODY_PROBLEMS: ProblemCode[] = ["validationFailed", ...BODY_PARSING_PROBLEMS];
 /** Routes with an id in the path, which the router must decode. */
 export const PATH_ID_PROBLEMS: ProblemCode[] = ["badRequest"];
 /** Public routes (no API key). */
