@@ -20,7 +20,7 @@ import { ApiKeyService, createApp, loadApiConfig, type ApiConfig } from "@raffle
 import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
-import { STACK_DIR, writeStackFile, type StackFile } from "./stack-file";
+import { STACK_DIR, removeStackFile, writeStackFile, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
@@ -156,6 +156,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       rpcUrl: node.rpcUrl,
       chainId: deployment.chainId,
       databaseUrl: database.url,
+      pgliteDir,
+      pid: process.pid,
       contracts: {
         exchange: deployment.exchange,
         raffleFactory: deployment.raffleFactory,
@@ -167,6 +169,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       players: players.map((player) => ({ address: player.address, privateKey: player.privateKey })),
     };
     writeStackFile(stack);
+    // First to go on stop: from then on `npm run api-key` no longer takes the stack for running.
+    stoppers.push({ name: "stack file", stop: () => removeStackFile() });
     return { stack, stop };
   } catch (error) {
     await stop();

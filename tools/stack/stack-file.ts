@@ -8,7 +8,12 @@ export interface StackFile {
   apiKey: string;
   rpcUrl: string;
   chainId: number;
+  /** Where the stack serves its embedded database while it runs (`npm run api-key` connects there). */
   databaseUrl: string;
+  /** The embedded database's folder, which the stack's process owns while it runs. */
+  pgliteDir: string;
+  /** The stack's process: the file describes a running stack only while it lives (the file goes on a clean stop). */
+  pid: number;
   contracts: {
     exchange: string;
     raffleFactory: string;
@@ -27,6 +32,10 @@ export const STACK_FILE = path.join(STACK_DIR, "stack.json");
 export function writeStackFile(stack: StackFile, file = STACK_FILE): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(stack, null, 2)}\n`, { mode: 0o600 });
+}
+
+export function removeStackFile(file = STACK_FILE): void {
+  fs.rmSync(file, { force: true });
 }
 
 export function readStackFile(file = STACK_FILE): StackFile {

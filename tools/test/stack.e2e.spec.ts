@@ -75,6 +75,17 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE"]);
     expect(facts.players.length).toBeGreaterThanOrEqual(2);
 
+    // `npm run api-key` as the README says, while the stack runs: the key lands in the stack's database and works.
+    const created = await run("npm", ["run", "api-key", "--", "create", "--merchant", facts.merchant.wallet, "--label", "readme"], {
+      cwd: ROOT,
+      env,
+      timeoutMs: 120_000,
+    });
+    expect({ code: created.code, output: created.code === 0 ? "" : created.output }).toEqual({ code: 0, output: "" });
+    const cliKey = created.output.match(/rk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/)![0];
+    const listed = await fetch(`${facts.apiUrl}/raffle/contracts?chainId=31337`, { headers: { Authorization: `Bearer ${cliKey}` } });
+    expect(listed.status).toBe(200);
+
     const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 240_000 });
     expect({ code: demo.code, output: demo.code === 0 ? "" : demo.output }).toEqual({ code: 0, output: "" });
     expect(demo.output).toContain("demo complete");
@@ -112,6 +123,8 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const { code, signal } = await exited;
     expect(code === 0 || signal === "SIGINT").toBe(true);
     expect(shutdownOutput).toContain("stopped");
+    // The facts of a running stack go with it: `npm run api-key` then uses the stack's folder directly.
+    expect(fs.existsSync(path.join(stackDir, "stack.json"))).toBe(false);
     // Nothing of the stack is left: neither the API nor the chain answers.
     expect(await portIsOpen(apiPort)).toBe(false);
     expect(await portIsOpen(chainPort)).toBe(false);

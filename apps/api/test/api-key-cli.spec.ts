@@ -1,10 +1,12 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { Wallet } from "ethers";
 import type { DataSource } from "typeorm";
-import { ApiKeyEntity, MerchantEntity, createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import { ApiKeyEntity, MerchantEntity, createTestDatabase, openDatabase, startEmbeddedPglite, type TestDatabase } from "@raffle/db";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
 
@@ -18,13 +20,18 @@ interface CliResult {
 }
 
 /** `npm run api-key -- <args>` without npm: ts-node on src/cli/api-key.ts against the test database. */
-async function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return cliWith({ DATABASE_URL: databaseUrl, PGLITE_DIR: "" }, ...args);
+}
+
+/** The CLI with these settings, run as npm runs it: in apps/api, called from the repository root (INIT_CWD). */
+async function cliWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   const tsNode = require.resolve("ts-node/dist/bin.js", { paths: [API_DIR] });
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [tsNode, "--transpile-only", "-P", "tsconfig.json", "src/cli/api-key.ts", ...args],
-      { cwd: API_DIR, env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DIR: "" }, timeout: 60_000 },
+      { cwd: API_DIR, env: { ...process.env, INIT_CWD: path.resolve(API_DIR, "../.."), ...env }, timeout: 60_000 },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -101,5 +108,61 @@ describe("api-key CLI", () => {
     expect(unknownMerchant).toMatchObject({ code: 1, stderr: expect.stringContaining("999999") });
     expect(unknownCommand).toMatchObject({ code: 2, stderr: expect.stringContaining("usage") });
     expect(await dataSource.getRepository(ApiKeyEntity).count()).toBe(before);
+  });
+
+  describe("with the local stack (no DATABASE_URL)", () => {
+    const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-cli-stack-"));
+    const stackEnv = { DATABASE_URL: "", PGLITE_DIR: "", STACK_DIR: stackDir };
+    const merchant = Wallet.createRandom().address;
+
+    afterAll(() => fs.rmSync(stackDir, { recursive: true, force: true }));
+
+    const writeStack = (facts: Record<string, unknown>) => fs.writeFileSync(path.join(stackDir, "stack.json"), JSON.stringify(facts));
+
+    it("creates the key in the running stack's database, through the URL the stack serves it on", async () => {
+      // The stack's embedded database as `npm start` serves it; this process stands in for the stack's.
+      const served = await startEmbeddedPglite(path.join(stackDir, "served"));
+      try {
+        const stackDataSource = await openDatabase({ url: served.url });
+        try {
+          writeStack({ databaseUrl: served.url, pgliteDir: path.join(stackDir, "served"), pid: process.pid });
+          const created = await cliWith(stackEnv, "create", "--merchant", merchant);
+          expect(created).toMatchObject({ code: 0, stderr: expect.stringContaining("the running local stack's database") });
+          const key = created.stdout.match(KEY)![0]!;
+          expect(await new ApiKeyService(stackDataSource, { apiKeyCacheSeconds: 0 }).authenticate(key)).not.toBeNull();
+        } finally {
+          await stackDataSource.destroy();
+        }
+      } finally {
+        await served.stop();
+      }
+      expect(fs.existsSync(path.join(API_DIR, ".local"))).toBe(false);
+    });
+
+    it("refuses, saying what to do, while the stack runs but its database does not answer", async () => {
+      writeStack({ databaseUrl: "postgres://postgres@127.0.0.1:1/postgres", pgliteDir: path.join(stackDir, "pglite"), pid: process.pid });
+      const refused = await cliWith(stackEnv, "create", "--merchant", merchant);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/cannot open the running local stack's database .*wait until `npm start` prints ready, or stop the stack/);
+      expect(fs.existsSync(path.join(stackDir, "pglite"))).toBe(false);
+    });
+
+    it("uses the stack's own folder (not one under apps/api) when the stack is not running", async () => {
+      // A stack file left by a stack that is gone: its process no longer exists.
+      writeStack({ databaseUrl: "postgres://postgres@127.0.0.1:1/postgres", pgliteDir: path.join(stackDir, "pglite"), pid: 2 ** 22 + 12_345 });
+      const created = await cliWith(stackEnv, "create", "--merchant", merchant);
+      expect(created).toMatchObject({
+        code: 0,
+        stderr: expect.stringContaining(`the embedded database in ${path.join(stackDir, "pglite")} (the local stack's`),
+      });
+      const key = created.stdout.match(KEY)![0]!;
+      const embedded = await openDatabase({ pgliteDir: path.join(stackDir, "pglite") });
+      try {
+        expect(await new ApiKeyService(embedded, { apiKeyCacheSeconds: 0 }).authenticate(key)).not.toBeNull();
+      } finally {
+        await embedded.destroy();
+      }
+      expect(fs.existsSync(path.join(API_DIR, ".local"))).toBe(false);
+    });
   });
 });

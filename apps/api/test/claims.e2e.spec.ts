@@ -80,11 +80,18 @@ describe("claims: raffle prizes and merchant vouchers", () => {
       parameters: { raffle: raffle.raffle, roundId: "1", ticketId: winningTicketId.toString() },
     });
 
-    await (await Raffle__factory.connect(raffle.raffle, await harness.node.provider.getSigner(winner)).claimPrize(1n)).wait();
-    await eventually(async () => {
+    expect(claim.redeemedTxHash).toBeNull();
+
+    const claimed = await (await Raffle__factory.connect(raffle.raffle, await harness.node.provider.getSigner(winner)).claimPrize(1n)).wait();
+    const redeemed = await eventually(async () => {
       const { rows } = await listClaims(winner, { claimStatus: "REDEEMED" });
-      expect(rows.map((row: { id: number }) => row.id)).toContain(claim.id);
+      const found = rows.find((row: { id: number }) => row.id === claim.id);
+      if (!found) throw new Error("claim not redeemed yet");
+      return found;
     });
+    // The PrizeClaimed transaction, as GET /claims/:id shows it too.
+    expect(redeemed.redeemedTxHash).toBe(claimed!.hash);
+    expect((await harness.http.get(`/claims/${claim.id}`).set(auth()).expect(200)).body.redeemedTxHash).toBe(claimed!.hash);
   });
 
   it("a voucher is created, listed, redeemed once on-chain and then REDEEMED; a replay is rejected", async () => {

@@ -111,7 +111,14 @@ describe("operations", () => {
 
     it("answers /ready with the indexer's lag, within READY_MAX_LAG_BLOCKS", async () => {
       const { body } = await harness.http.get("/ready").expect(200);
-      expect(body).toMatchObject({ status: "ready", database: "up", indexer: { leader: true } });
+      expect(body).toMatchObject({
+        status: "ready",
+        database: "up",
+        redis: "notConfigured",
+        chain: { chainId: 31337, head: expect.any(Number) },
+        signer: { address: expect.any(String), status: "authorized" },
+        indexer: { leader: true },
+      });
       expect(body.indexer.lag).toBeGreaterThanOrEqual(0);
       expect(body.indexer.lag).toBeLessThanOrEqual(harness.config.readyMaxLagBlocks);
     });
@@ -123,6 +130,22 @@ describe("operations", () => {
       expectProblem(response, 503, "notReady");
       expect(response.headers["retry-after"]).toBe("1");
       expect((await replica.http.get("/health")).status).toBe(200);
+    });
+
+    it("answers 503 notReady naming REDIS_URL while Redis does not answer, as every signature needs it", async () => {
+      const replica = await sibling({
+        rateLimit: { ...harness.config.rateLimit, redisUrl: "redis://:secret@127.0.0.1:1", redisKeyPrefix: "raffle-test-ready:" },
+      });
+      const body = expectProblem(await replica.http.get("/ready"), 503, "notReady");
+      expect(body.errors).toEqual([
+        { field: "redis", message: expect.stringMatching(/^Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:1\) does not answer/) },
+      ]);
+      expect(JSON.stringify(body)).not.toContain("secret");
+      expectProblem(
+        await replica.http.post("/raffle/ticket/sign").set(auth()).send({ account: randomAccount(), contractId }),
+        503,
+        "serviceUnavailable",
+      );
     });
   });
 
@@ -188,6 +211,22 @@ describe("operations", () => {
 
       expectProblem(await sign(await harness.apiKey(await harness.world.merchant.getAddress()), account), 429, "tooManyRequests");
       expect((await sign(key, randomAccount())).status).toBe(200);
+    });
+
+    it("counts only signatures issued, per merchant: another merchant's key or refused requests cannot lock a player out", async () => {
+      const limited = await sibling({ rateLimit: { windowSeconds: 60, signPerKey: 1_000, signPerAccount: 2, redisKeyPrefix: "raffle:31337:" } });
+      const player = randomAccount();
+      const sign = (apiKey: string, forContract: number) =>
+        limited.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: player, referrer: ZeroAddress, contractId: forContract });
+
+      // A key of a merchant without raffles names the player again and again: 404, never 429, and nothing counted.
+      const strangerKey = await harness.apiKey(randomAccount());
+      for (let i = 0; i < 5; i += 1) expectProblem(await sign(strangerKey, contractId), 404, "contractNotFound");
+      // The merchant's own refused requests (an unknown raffle) are not counted either.
+      for (let i = 0; i < 5; i += 1) expectProblem(await sign(key, 2_147_483_647), 404, "contractNotFound");
+
+      for (let i = 0; i < 2; i += 1) expect((await sign(key, contractId)).status).toBe(200);
+      expectProblem(await sign(key, contractId), 429, "tooManyRequests");
     });
 
     it("limits signatures per API key, whatever the account", async () => {

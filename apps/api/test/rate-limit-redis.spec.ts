@@ -26,17 +26,20 @@ describe("RateLimiter on Redis", () => {
 
   // A key id and accounts no other run uses, so reruns and parallel runs never share counters.
   const uniqueKeyId = () => randomInt(1_000_000_000, 2 ** 47);
+  // One merchant for the run, unless a test says otherwise.
+  const merchantId = uniqueKeyId();
+  const requester = (apiKeyId = uniqueKeyId(), merchant = merchantId) => ({ apiKeyId, merchantId: merchant });
 
   it("answers the very first request, sent while the connection is still opening", async () => {
-    await expect(replica().checkSign(uniqueKeyId(), Wallet.createRandom().address)).resolves.toEqual({ allowed: true, retryAfterSeconds: 0 });
+    await expect(replica().countSign(requester(), Wallet.createRandom().address)).resolves.toEqual({ allowed: true, retryAfterSeconds: 0 });
   });
 
   it("shares the per-account count between replicas, and the refusal carries the window's remaining seconds", async () => {
     const [first, second] = [replica(), replica()];
     const account = Wallet.createRandom().address;
-    expect((await first.checkSign(uniqueKeyId(), account)).allowed).toBe(true);
-    expect((await second.checkSign(uniqueKeyId(), account.toLowerCase())).allowed).toBe(true);
-    const refused = await first.checkSign(uniqueKeyId(), account);
+    expect((await first.countSign(requester(), account)).allowed).toBe(true);
+    expect((await second.countSign(requester(), account.toLowerCase())).allowed).toBe(true);
+    const refused = await first.countSign(requester(), account);
     expect(refused).toMatchObject({ allowed: false, scope: "account" });
     expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(refused.retryAfterSeconds).toBeLessThanOrEqual(LIMITS.windowSeconds);
@@ -45,25 +48,39 @@ describe("RateLimiter on Redis", () => {
   it("shares the per-key count between replicas", async () => {
     const [first, second] = [replica(), replica()];
     const keyId = uniqueKeyId();
-    for (const limiter of [first, second, first]) expect((await limiter.checkSign(keyId, Wallet.createRandom().address)).allowed).toBe(true);
-    expect(await second.checkSign(keyId, Wallet.createRandom().address)).toMatchObject({ allowed: false, scope: "key" });
+    for (const limiter of [first, second, first])
+      expect((await limiter.countSign(requester(keyId), Wallet.createRandom().address)).allowed).toBe(true);
+    expect(await second.countSign(requester(keyId), Wallet.createRandom().address)).toMatchObject({ allowed: false, scope: "key" });
+  });
+
+  it("keeps each merchant's count of an account apart, and adds no refused request to it", async () => {
+    const limiter = replica();
+    const account = Wallet.createRandom().address;
+    const otherMerchant = requester(uniqueKeyId(), uniqueKeyId());
+    // Another merchant's key spends its own allowance (3) on the account, then is refused twice.
+    for (let i = 0; i < 5; i += 1) await limiter.countSign(otherMerchant, account);
+    expect((await limiter.countSign(requester(), account)).allowed).toBe(true);
+    expect((await limiter.countSign(requester(), account)).allowed).toBe(true);
+    expect(await limiter.countSign(requester(), account)).toMatchObject({ allowed: false, scope: "account" });
+    // The other merchant's account counter stopped at its limit (2): the refusals were not counted.
+    expect(await redis.get(`${LIMITS.redisKeyPrefix}ratelimit:sign:account:${otherMerchant.merchantId}:${account.toLowerCase()}`)).toBe("2");
   });
 
   it("counts the key and the account in one script call, and lets both counters expire with the window", async () => {
     const keyId = uniqueKeyId();
     const account = Wallet.createRandom().address;
     const limiter = replica();
-    await limiter.checkSign(uniqueKeyId(), Wallet.createRandom().address); // loads the script on this connection
+    await limiter.countSign(requester(), Wallet.createRandom().address); // loads the script on this connection
     const scriptCalls = async () => {
       const stats = await redis.info("commandstats");
       return ["evalsha", "eval"].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
     };
     const before = await scriptCalls();
-    await limiter.checkSign(keyId, account);
+    await limiter.countSign(requester(keyId), account);
     expect((await scriptCalls()) - before).toBe(1);
     for (const key of [
       `${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`,
-      `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${account.toLowerCase()}`,
+      `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${merchantId}:${account.toLowerCase()}`,
     ]) {
       expect(await redis.get(key)).toBe("1");
       const ttl = await redis.ttl(key);
@@ -75,7 +92,7 @@ describe("RateLimiter on Redis", () => {
   it("fails fast with 503 serviceUnavailable, not a 500, when Redis is unreachable", async () => {
     const unreachable = RateLimiter.create({ ...LIMITS, redisUrl: "redis://127.0.0.1:1" });
     const started = Date.now();
-    const error = await unreachable.checkSign(uniqueKeyId(), Wallet.createRandom().address).catch((caught: unknown) => caught);
+    const error = await unreachable.countSign(requester(), Wallet.createRandom().address).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiProblem);
     expect(error).toMatchObject({ statusCode: 503, code: "serviceUnavailable", headers: { "Retry-After": "1" } });
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -1,6 +1,6 @@
 import { Wallet, ZeroAddress } from "ethers";
 import type { DataSource } from "typeorm";
-import { Raffle__factory, buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, Raffle__factory, buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain";
 import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
 
 import { DATA_SOURCE } from "../src/services/tokens";
@@ -8,7 +8,7 @@ import { eventually } from "@raffle/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
-import { expectProblem } from "./support/problem";
+import { expectProblem, fieldsOf } from "./support/problem";
 
 /** POST /raffle/ticket/sign refuses every purchase that would fail on-chain, with a 4xx code, and records nothing. */
 describe("refusals of the sign endpoint", () => {
@@ -77,16 +77,63 @@ describe("refusals of the sign endpoint", () => {
     expect(await vouchersOf(id)).toBe(1);
   });
 
-  it("refuses an ended round with 409 roundEnded, while GET /rounds/current answers 404 roundNotFound", async () => {
+  it("refuses an ended round with 409 roundEnded, while GET /rounds/current answers that round with its endTimestamp", async () => {
     const { deployed, id } = raffles.ended;
     await sign(id).then((response) => expect(response.status).toBe(200));
+    const active = (await harness.http.get("/rounds/current").query({ contractId: id }).set(auth()).expect(200)).body;
+    expect(active.endTimestamp).toBeNull();
 
     await (await Raffle__factory.connect(deployed.raffle, harness.world.merchant).endRound()).wait();
-    await eventually(async () => {
-      expectProblem(await harness.http.get("/rounds/current").query({ contractId: id }).set(auth()), 404, "roundNotFound");
+    // Between endRound and the next startRound (spec 2.3): the round that ended, not a 404.
+    const ended = await eventually(async () => {
+      const { body } = await harness.http.get("/rounds/current").query({ contractId: id }).set(auth()).expect(200);
+      expect(body.endTimestamp).not.toBeNull();
+      return body;
     });
+    expect(ended).toMatchObject({ id: active.id, roundId: active.roundId, contractId: id });
+    expect(Date.parse(ended.endTimestamp)).toBeGreaterThanOrEqual(Date.parse(active.startTimestamp));
     expectProblem(await sign(id), 409, "roundEnded");
     expect(await vouchersOf(id)).toBe(1);
+  });
+
+  it("refuses every voucher with 409 exchangePaused while the platform's Exchange is paused, and signs again once unpaused", async () => {
+    const { id } = raffles.paused;
+    const exchange = Exchange__factory.connect(harness.world.deployment.exchange, harness.world.admin);
+    const claim = () =>
+      harness.http
+        .post("/claims")
+        .set(auth())
+        .send({ account: Wallet.createRandom().address, items: [{ tokenType: "ERC20", token: harness.world.token, tokenId: "0", amount: "1" }] });
+    await (await exchange.pause()).wait();
+    try {
+      // Refused as soon as the indexer has seen the Paused event (a request just before may still be signed).
+      await eventually(async () => expectProblem(await sign(id), 409, "exchangePaused"));
+      const before = await vouchersOf(id);
+      expectProblem(await sign(id), 409, "exchangePaused");
+      expectProblem(await claim(), 409, "exchangePaused");
+      expect(await vouchersOf(id)).toBe(before);
+    } finally {
+      await (await exchange.unpause()).wait();
+    }
+    await eventually(async () => expect((await sign(id)).status).toBe(200));
+    expect((await claim()).status).toBe(201);
+  });
+
+  it("refuses the zero address as buyer or claimant with 400 before any lookup, and records nothing", async () => {
+    const vouchersBefore = await dataSource.getRepository(TicketVoucherEntity).count();
+    const zero = "0x0000000000000000000000000000000000000000";
+    // An unknown contract id too: the answer is about the account, found before any lookup would say 404.
+    const signed = await harness.http
+      .post("/raffle/ticket/sign")
+      .set(auth())
+      .send({ account: zero, referrer: ZeroAddress, contractId: 2_147_483_647 });
+    expect(fieldsOf(expectProblem(signed, 400, "validationFailed"))).toEqual(["account"]);
+    const claimed = await harness.http
+      .post("/claims")
+      .set(auth())
+      .send({ account: zero, items: [{ tokenType: "ERC20", token: harness.world.token, tokenId: "0", amount: "1" }] });
+    expect(fieldsOf(expectProblem(claimed, 400, "validationFailed"))).toEqual(["account"]);
+    expect(await dataSource.getRepository(TicketVoucherEntity).count()).toBe(vouchersBefore);
   });
 
   it("refuses a raffle that is not ACTIVE with 409 contractInactive and leaves it out of the list", async () => {

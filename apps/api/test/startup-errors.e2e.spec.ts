@@ -68,4 +68,16 @@ describe("API start-up errors", () => {
       expect.objectContaining({ message: "api failed to start", error: `DEPLOYMENT_FILE ${file} is invalid: "exchange" is missing` }),
     ]);
   });
+
+  it("stops on an unreachable database with one line naming DATABASE_URL, without its password", async () => {
+    const run = await runCompiledMain({ ...base, DATABASE_URL: "postgres://raffle:hunter2@127.0.0.1:1/raffle?sslmode=disable" });
+    expect(run.code).toBe(1);
+    expect(failureLines(run)).toEqual([
+      expect.objectContaining({
+        message: "api failed to start",
+        error: expect.stringMatching(/^cannot open the database at DATABASE_URL \(postgres:\/\/raffle@127\.0\.0\.1:1\/raffle\): .*ECONNREFUSED/),
+      }),
+    ]);
+    expect(`${run.stdout}${run.stderr}`).not.toContain("hunter2");
+  });
 });

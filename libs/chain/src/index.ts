@@ -14,3 +14,4 @@ export * from "./fast-voucher";
 export * from "./keccak";
 export * from "./exchange-abi";
 export * from "./struct-json";
+export * from "./contracts-dir";

@@ -6,3 +6,4 @@ export * from "./transformers";
 export * from "./testing/test-database";
 export * from "./rich-text";
 export * from "./embedded-pglite";
+export * from "./migrations";

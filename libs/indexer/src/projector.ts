@@ -34,9 +34,9 @@ interface AssetArgs {
 }
 
 /**
- * Turns events into rows. A reorg is rolled back from the undo log that the database records of every row change
- * made here (see undo-log.ts), so a new handler needs nothing else to be undone. Rows take their timestamps from
- * blocks, so a replay or a restart writes exactly what a clean run writes.
+ * Turns events into rows. Every handler is written so that applying the events of a round again, after its
+ * mutable fields were reset, gives the same rows: that is how a reorg is rolled back (see rollback.ts).
+ * Rows take their timestamps from blocks, so a replay or a restart writes exactly what a clean run writes.
  */
 export class Projector {
   private readonly tokenCache = new Map<string, { contractId: number; templateId: number }>();
@@ -224,7 +224,7 @@ export class Projector {
   }
 
   /** `parameters.roundId` of a raffle: its latest round, 0 before the first. */
-  private async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
+  async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
     await manager.query(
       `UPDATE contract SET parameters = jsonb_set(parameters, '{roundId}',
               to_jsonb(COALESCE((SELECT max(round_id) FROM round WHERE contract_id = $1), 0)::bigint)),
@@ -376,7 +376,7 @@ export class Projector {
                           token_id, parameters, indexed_block, created_at, updated_at)
        VALUES ($1, $2, 'RAFFLE_PRIZE', 'NEW', $3, $4, $5, $6, $7, $8, $9, $10, $10)
        ON CONFLICT (contract_id, round_id) WHERE claim_type = 'RAFFLE_PRIZE'
-       DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', items = EXCLUDED.items,
+       DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', redeemed_tx_hash = NULL, items = EXCLUDED.items,
                      end_timestamp = EXCLUDED.end_timestamp, token_id = EXCLUDED.token_id,
                      parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at`,
       [
@@ -403,16 +403,11 @@ export class Projector {
   ): Promise<void> {
     const roundRowId = await this.setRoundStatus(manager, raffle, event, roundStatus);
     if (roundRowId === null) return;
-    const ticketStatus = roundStatus === RoundStatus.CLAIMED ? TicketStatus.PRIZE_CLAIMED : TicketStatus.PRIZE_RELEASED;
+    // The claiming transaction is the prize's redemption; a pot released to the merchant was redeemed by no one.
     await manager.query(
-      `UPDATE ticket t SET ticket_status = $2, updated_at = $3
-         FROM round r WHERE r.id = $1 AND t.contract_id = r.ticket_contract_id AND t.token_id = r.winning_ticket_id`,
-      [roundRowId, ticketStatus, event.blockTimestamp],
-    );
-    await manager.query(
-      `UPDATE claim SET claim_status = $3, updated_at = $4
+      `UPDATE claim SET claim_status = $3, updated_at = $4, redeemed_tx_hash = $6
         WHERE contract_id = $1 AND round_id = $2 AND claim_type = $5`,
-      [raffle.id, roundRowId, claimStatus, event.blockTimestamp, ClaimType.RAFFLE_PRIZE],
+      [raffle.id, roundRowId, claimStatus, event.blockTimestamp, ClaimType.RAFFLE_PRIZE, claimStatus === ClaimStatus.REDEEMED ? event.txHash : null],
     );
   }
 

@@ -14,6 +14,7 @@ import {
   type TestRaffle,
 } from "@raffle/chain";
 
+import { PrizeRedemptionTx1763900000000 } from "@raffle/db";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
 
@@ -139,15 +140,38 @@ describe("indexer backfill of a scripted history", () => {
     expect(statuses.filter((row: { ticket_status: string }) => row.ticket_status === "PRIZE_CLAIMED")).toHaveLength(1);
 
     const claims = await db.dataSource.query(
-      `SELECT c.address, r.round_id, cl.account, cl.claim_status, cl.items FROM claim cl
+      `SELECT c.address, r.round_id, cl.account, cl.claim_status, cl.items, cl.redeemed_tx_hash FROM claim cl
          JOIN contract c ON c.id = cl.contract_id JOIN round r ON r.id = cl.round_id ORDER BY c.address, r.round_id`,
     );
     const erc20Round1 = claims.find((c: { address: string; round_id: string }) => c.address === erc20.raffle && c.round_id === "1");
-    expect(erc20Round1).toMatchObject({ account: winners.erc20, claim_status: "REDEEMED" });
+    expect(erc20Round1).toMatchObject({
+      account: winners.erc20,
+      claim_status: "REDEEMED",
+      redeemed_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    const [claimedBy] = await db.dataSource.query(
+      `SELECT tx_hash FROM indexer_event WHERE name = 'PrizeClaimed' AND address = $1 AND args->>'roundId' = '1'`,
+      [erc20.raffle],
+    );
+    expect(erc20Round1.redeemed_tx_hash).toBe(claimedBy.tx_hash);
     // Pot of 3 tickets less 10% commission.
     expect(erc20Round1.items[0].amount).toBe(((erc20.price.amount * 3n * 9n) / 10n).toString());
     const erc20Round2 = claims.find((c: { address: string; round_id: string }) => c.address === erc20.raffle && c.round_id === "2");
-    expect(erc20Round2).toMatchObject({ account: carol, claim_status: "NEW" });
+    expect(erc20Round2).toMatchObject({ account: carol, claim_status: "NEW", redeemed_tx_hash: null });
+  });
+
+  it("fills the claiming transaction of prizes redeemed before the indexer recorded it (migration)", async () => {
+    const redeemed = `SELECT id, redeemed_tx_hash FROM claim WHERE claim_type = 'RAFFLE_PRIZE' AND claim_status = 'REDEEMED' ORDER BY id`;
+    const before = await db.dataSource.query(redeemed);
+    expect(before.length).toBeGreaterThan(0);
+    await db.dataSource.query(`UPDATE claim SET redeemed_tx_hash = NULL WHERE claim_type = 'RAFFLE_PRIZE'`);
+    const runner = db.dataSource.createQueryRunner();
+    try {
+      await new PrizeRedemptionTx1763900000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await db.dataSource.query(redeemed)).toEqual(before);
   });
 
   it("records every log of the registered contracts and ends at the head", async () => {

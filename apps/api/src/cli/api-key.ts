@@ -1,5 +1,6 @@
 /**
- * Merchant API keys from the command line (DATABASE_URL, or the PGlite folder PGLITE_DIR):
+ * Merchant API keys from the command line, in the database the API uses (see resolveCliDatabase: DATABASE_URL, the
+ * running local stack's database, or the embedded folder PGLITE_DIR, by default the stack's):
  *
  *   npm run api-key -- create --merchant <id|wallet> [--label <text>]   # prints the key once
  *   npm run api-key -- revoke <prefix|id>
@@ -8,6 +9,7 @@
 import { openDatabase } from "@raffle/db";
 
 import { ApiKeyService } from "../app/auth/api-key.service";
+import { resolveCliDatabase } from "./cli-database";
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -23,7 +25,11 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const dataSource = await openDatabase({ url: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
+  const target = await resolveCliDatabase(process.env);
+  const dataSource = await openDatabase({ url: target.url, pgliteDir: target.pgliteDir }).catch((error: unknown) => {
+    throw new Error(`cannot open ${target.description}: ${error instanceof Error ? error.message : String(error)}; ${target.hint}`);
+  });
+  console.error(`api-key: using ${target.description}`);
   try {
     const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 0 });
     switch (command) {

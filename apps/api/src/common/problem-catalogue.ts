@@ -75,7 +75,7 @@ export const PROBLEM_CATALOGUE = {
   roundNotFound: define({
     status: 404,
     description: "the raffle has no round yet",
-    content: (contractId: number) => ({ detail: `Raffle contract ${contractId} has no active round.` }),
+    content: (contractId: number) => ({ detail: `Raffle contract ${contractId} has no round yet.` }),
     example: [3],
   }),
   claimNotFound: define({

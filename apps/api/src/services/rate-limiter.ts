@@ -3,15 +3,37 @@ import { problems } from "../common/problem";
 /**
  * Fixed-window counters for the sign endpoint. In memory by default (per process); in Redis when REDIS_URL is set,
  * so every API replica shares them.
+ *
+ * What is counted, and for whom: a signing request is counted once it passed every other check, that is when the
+ * platform is about to sign (refused requests cost no signature, no voucher row, and count for no one). The per-key
+ * counter holds every such request of the key, so a key can only ever exhaust itself. The per-account counter is the
+ * merchant's own (one merchant's traffic can never lock a player out of another merchant) and counts only the
+ * signatures issued: requests refused by either limit do not add to it.
  */
 export interface RateLimitDecision {
   allowed: boolean;
   retryAfterSeconds: number;
+  scope?: "key" | "account";
 }
 
-interface CounterStore {
-  /** Counts one hit on each key; answers in the same order. */
-  increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>>;
+export interface SignLimits {
+  windowSeconds: number;
+  signPerKey: number;
+  signPerAccount: number;
+}
+
+/** Who asks for a signature: the key's own counter and its merchant's counter of the account. */
+export interface SignRequester {
+  apiKeyId: number;
+  merchantId: number;
+}
+
+export interface CounterStore {
+  /**
+   * Counts one request on `keyCounter`; when that stays within `signPerKey` and `accountCounter` is below
+   * `signPerAccount`, counts one on `accountCounter` too. Atomic per call.
+   */
+  countSign(keyCounter: string, accountCounter: string, limits: SignLimits): Promise<RateLimitDecision>;
   /** Resolves when the store answers (for /ready). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -20,20 +42,15 @@ interface CounterStore {
 class MemoryCounterStore implements CounterStore {
   private readonly counters = new Map<string, { count: number; resetAt: number }>();
 
-  async increment(keys: string[], windowSeconds: number): Promise<Array<{ count: number; resetInSeconds: number }>> {
-    return keys.map((key) => this.incrementOne(key, windowSeconds));
-  }
-
-  private incrementOne(key: string, windowSeconds: number): { count: number; resetInSeconds: number } {
+  async countSign(keyCounter: string, accountCounter: string, limits: SignLimits): Promise<RateLimitDecision> {
     const now = Date.now();
-    let counter = this.counters.get(key);
-    if (!counter || counter.resetAt <= now) {
-      if (this.counters.size > 100_000) this.sweep(now);
-      counter = { count: 0, resetAt: now + windowSeconds * 1000 };
-      this.counters.set(key, counter);
-    }
-    counter.count += 1;
-    return { count: counter.count, resetInSeconds: Math.max(1, Math.ceil((counter.resetAt - now) / 1000)) };
+    const byKey = this.counter(keyCounter, limits.windowSeconds, now);
+    byKey.count += 1;
+    if (byKey.count > limits.signPerKey) return { allowed: false, retryAfterSeconds: this.secondsLeft(byKey, now), scope: "key" };
+    const byAccount = this.counter(accountCounter, limits.windowSeconds, now);
+    if (byAccount.count >= limits.signPerAccount) return { allowed: false, retryAfterSeconds: this.secondsLeft(byAccount, now), scope: "account" };
+    byAccount.count += 1;
+    return { allowed: true, retryAfterSeconds: 0 };
   }
 
   async ping(): Promise<void> {}
@@ -42,27 +59,35 @@ class MemoryCounterStore implements CounterStore {
     this.counters.clear();
   }
 
+  private counter(name: string, windowSeconds: number, now: number): { count: number; resetAt: number } {
+    let counter = this.counters.get(name);
+    if (!counter || counter.resetAt <= now) {
+      if (this.counters.size > 100_000) this.sweep(now);
+      counter = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.counters.set(name, counter);
+    }
+    return counter;
+  }
+
+  private secondsLeft(counter: { resetAt: number }, now: number): number {
+    return Math.max(1, Math.ceil((counter.resetAt - now) / 1000));
+  }
+
   private sweep(now: number): void {
-    for (const [key, counter] of this.counters) if (counter.resetAt <= now) this.counters.delete(key);
+    for (const [name, counter] of this.counters) if (counter.resetAt <= now) this.counters.delete(name);
   }
 }
 
 export class RateLimiter {
   constructor(
     private readonly store: CounterStore,
-    private readonly limits: { windowSeconds: number; signPerKey: number; signPerAccount: number },
+    private readonly limits: SignLimits,
     /** Where the counters live: Redis must answer for the sign endpoint to work, so /ready checks it. */
     readonly backend: "memory" | "redis" = "memory",
   ) {}
 
   /** In Redis when `redisUrl` is set, with keys under `redisKeyPrefix` (its default lives in the API config). */
-  static create(options: {
-    windowSeconds: number;
-    signPerKey: number;
-    signPerAccount: number;
-    redisUrl?: string;
-    redisKeyPrefix: string;
-  }): RateLimiter {
+  static create(options: SignLimits & { redisUrl?: string; redisKeyPrefix: string }): RateLimiter {
     if (options.redisUrl) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { RedisCounterStore } = require("./redis-counter-store") as typeof import("./redis-counter-store");
@@ -71,18 +96,17 @@ export class RateLimiter {
     return new RateLimiter(new MemoryCounterStore(), options);
   }
 
-  /** Counts one signature for the key and for the account; refuses when either is over its limit. */
-  async checkSign(apiKeyId: number, account: string): Promise<RateLimitDecision & { scope?: "key" | "account" }> {
-    const window = this.limits.windowSeconds;
-    const [byKey, byAccount] = await this.store.increment([`sign:key:${apiKeyId}`, `sign:account:${account.toLowerCase()}`], window).catch(() => {
-      // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
-      throw problems.serviceUnavailable("rateLimiter");
-    });
-    if (byKey.count > this.limits.signPerKey) return { allowed: false, retryAfterSeconds: byKey.resetInSeconds, scope: "key" };
-    if (byAccount.count > this.limits.signPerAccount) {
-      return { allowed: false, retryAfterSeconds: byAccount.resetInSeconds, scope: "account" };
-    }
-    return { allowed: true, retryAfterSeconds: 0 };
+  /**
+   * Counts a signature about to be issued for `account` at the request of `requester`; refuses when the key is over
+   * its limit, or the merchant has issued its limit for the account in this window.
+   */
+  countSign(requester: SignRequester, account: string): Promise<RateLimitDecision> {
+    return this.store
+      .countSign(`sign:key:${requester.apiKeyId}`, `sign:account:${requester.merchantId}:${account.toLowerCase()}`, this.limits)
+      .catch(() => {
+        // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
+        throw problems.serviceUnavailable("rateLimiter");
+      });
   }
 
   ping(): Promise<void> {

@@ -39,7 +39,7 @@ export async function projectionSnapshot(dataSource: DataSource): Promise<Record
     ),
     claims: await q(
       `SELECT m.wallet AS merchant, c.address AS raffle, r.round_id, cl.account, cl.claim_type, cl.claim_status, cl.items,
-              cl.end_timestamp, cl.token_id, cl.parameters, cl.indexed_block, cl.created_at, cl.updated_at
+              cl.end_timestamp, cl.token_id, cl.parameters, cl.redeemed_tx_hash, cl.indexed_block, cl.created_at, cl.updated_at
          FROM claim cl JOIN merchant m ON m.id = cl.merchant_id LEFT JOIN contract c ON c.id = cl.contract_id
          LEFT JOIN round r ON r.id = cl.round_id
         ORDER BY c.address, r.round_id`,

@@ -26,9 +26,11 @@ export class RoundsController {
   @Get("current")
   @ApiOperation({
     operationId: "getCurrentRound",
-    summary: "The active round of a raffle: ticket contract, price and tickets sold. 404 roundNotFound without one.",
+    summary: "The current round of a raffle: ticket contract, price and tickets sold.",
+    description:
+      "The active round (`endTimestamp` null), or, between `endRound` and the next `startRound`, the round that just ended with its `endTimestamp` set (the sign endpoint refuses it with 409 roundEnded). 404 roundNotFound only before the raffle's first round.",
   })
-  @ApiOkResponse({ type: RoundDto, description: "The active round, with its raffle and ticket contracts and its price." })
+  @ApiOkResponse({ type: RoundDto, description: "The current round, with its raffle and ticket contracts and its price." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "roundNotFound")
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
     return this.rounds.current(caller.merchantId, query.contractId);

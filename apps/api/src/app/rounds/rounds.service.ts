@@ -39,12 +39,15 @@ export class RoundsService {
     this.latestRounds = new TtlCache(config.readCacheMs);
   }
 
-  /** The active round of one of the caller's raffles, with everything a purchase needs. */
+  /**
+   * The current round of one of the caller's raffles, with everything a purchase needs: the active one, or between
+   * endRound and the next startRound the one that ended, with its endTimestamp (spec 2.3). None before the first round.
+   */
   async current(merchantId: number, contractId: number): Promise<RoundDto> {
     const raffle = await this.contracts.findOwnRaffle(merchantId, contractId);
     if (!raffle) throw problems.contractNotFound(contractId);
     const latest = await this.latest(contractId);
-    if (!latest || latest.entity.endTimestamp !== null) throw problems.roundNotFound(contractId);
+    if (!latest) throw problems.roundNotFound(contractId);
     return latest.dto;
   }
 

@@ -16,7 +16,7 @@ import type { SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
 
 /**
  * Signs purchase vouchers after every check a buyer could fail later on-chain (architecture §4), records each one,
- * and rate-limits per API key and per account.
+ * and rate-limits per API key and per account of the merchant.
  */
 @Injectable()
 export class TicketSignService {
@@ -35,10 +35,6 @@ export class TicketSignService {
   async sign(caller: Caller, body: SignTicketBody): Promise<TicketSignatureDto> {
     const account = checksumAddress(body.account);
     const referrer = body.referrer ? checksumAddress(body.referrer) : ZeroAddress;
-    // Counted before any database work, so a flood is turned away cheaply.
-    const limit = await this.rateLimiter.checkSign(caller.apiKeyId, account);
-    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
-
     await this.exchange.assertCanSign();
     const raffle = await this.contracts.findOwnRaffle(caller.merchantId, body.contractId);
     if (!raffle) throw problems.contractNotFound(body.contractId);
@@ -49,6 +45,10 @@ export class TicketSignService {
     const round = latest.entity;
     if (round.endTimestamp !== null) throw problems.roundEnded(body.contractId);
     if (round.maxTickets > 0 && round.ticketCount >= round.maxTickets) throw problems.roundFull(body.contractId, round.maxTickets);
+    // Counted only now, when a signature is about to be issued (see RateLimiter): the checks above read cached rows,
+    // and a request they refuse must not use up a player's allowance with this merchant.
+    const limit = await this.rateLimiter.countSign(caller, account);
+    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
 
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.signatureTtlSeconds;
     const nonce = this.nonces.take();
