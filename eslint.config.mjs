@@ -26,6 +26,8 @@ export default tseslint.config(
     rules: {
       // `_name` marks an argument a signature needs but the body does not use.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      // `const crypto = require("node:crypto")` names the module it uses, even where Node has the global too.
+      "no-redeclare": ["error", { builtinGlobals: false }],
       // A variable that a closure reads before its single assignment cannot be const.
       "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
     },

@@ -15,6 +15,10 @@ export class IndexerCursorEntity {
   @Column({ type: "varchar", length: 66 })
   blockHash!: string;
 
+  /** The lowest block a reorg can be undone to (see the indexer's undo log); -1 while every block can be. */
+  @Column({ type: "bigint", default: -1, transformer: safeIntegerTransformer })
+  undoFrom!: number;
+
   @UpdateDateColumn({ type: "timestamptz" })
   updatedAt!: Date;
 }

@@ -1,0 +1,1291 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
+import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+
+import {vm} from "./utils/Vm.sol";
+import {FakeCoordinator, IExchangeX, IRaffleFactoryX, IRaffleTicketX, IRaffleX, ITokenX, IVRFMock} from "./utils/Interfaces.sol";
+import {HandlerBase, Platform, RoundG, TicketG, Voucher} from "./HandlerBase.sol";
+import {Checks} from "./Checks.sol";
+import {Asset, Params, TokenType} from "../src/libraries/Assets.sol";
+import {IRaffle, RoundStatus, RoundView, VrfConfig} from "../src/interfaces/IRaffle.sol";
+import {IRaffleFactory, RaffleConfig} from "../src/interfaces/IRaffleFactory.sol";
+import {IExchange} from "../src/interfaces/IExchange.sol";
+import {IRaffleTicket, PrizeStatus, TicketData} from "../src/interfaces/IRaffleTicket.sol";
+
+/// @notice The actors of the platform, as one fuzz target: players, merchants (honest and hostile), the VRF
+/// coordinators, the platform admin, anyone, and time. Every action predicts its outcome from the model (ghost
+/// state), performs the call as its actor, and records any disagreement as a violation that the invariants report.
+/// Nothing here reverts on purpose: the suite runs with fail_on_revert, so a revert is a harness bug.
+contract Handler is Checks {
+    constructor(Platform memory p) {
+        admin = p.admin;
+        exchange = p.exchange;
+        factory = p.factory;
+        coordinators = p.coordinators;
+        subscriptions = p.subscriptions;
+        tokens = p.tokens;
+        raffles = p.raffles;
+        merchants = p.merchants;
+        hotKeys = p.hotKeys;
+        signerKeys = p.signerKeys;
+        for (uint256 k = 0; k < 3; k++) signers[k] = vm.addr(p.signerKeys[k]);
+        players = p.players;
+        stranger = p.stranger;
+        beneficiaries = p.beneficiaries;
+        for (uint256 r = 0; r < 2; r++) {
+            tickets[r] = IRaffleTicketX(address(p.raffles[r].ticketContract()));
+            beneficiary[r] = p.merchants[r];
+        }
+        for (uint256 t = 1; t <= BLOCK; t++) listed[p.tokens[t]] = true;
+        vrf = VrfG({coordinator: 0, timeout: p.vrfTimeout, gas: p.vrfGas});
+        roundManagerRole = p.raffles[0].ROUND_MANAGER_ROLE();
+        fakeCoordinator = new FakeCoordinator();
+        domainSeparator = keccak256(
+            abi.encode(
+                keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+                keccak256("EXCHANGE"),
+                keccak256("1.0.0"),
+                block.chainid,
+                address(p.exchange)
+            )
+        );
+    }
+
+    // ================================================================== players
+
+    /// @notice A purchase with a fresh voucher: valid most of the time, else one of the ways a voucher is misused.
+    function buy(uint256 actorSeed, uint256 raffleSeed, uint256 modeSeed) external step {
+        actorSeed = _h(actorSeed);
+        raffleSeed = _h(raffleSeed);
+        modeSeed = _h(modeSeed);
+        _buy(actorSeed, raffleSeed, modeSeed % 16);
+    }
+
+    /// @notice A purchase with a fresh valid voucher (weights purchases up in the mix).
+    function buyValid(uint256 actorSeed, uint256 raffleSeed) external step {
+        actorSeed = _h(actorSeed);
+        raffleSeed = _h(raffleSeed);
+        _buy(actorSeed, raffleSeed, 0);
+    }
+
+    function buyValidAgain(uint256 actorSeed, uint256 raffleSeed) external step {
+        actorSeed = _h(actorSeed);
+        raffleSeed = _h(raffleSeed);
+        _buy(actorSeed, raffleSeed, 0);
+    }
+
+    function _buy(uint256 actorSeed, uint256 raffleSeed, uint256 mode) internal {
+        uint256 r = raffleSeed % 2;
+        if (lastRound[r] == 0) return;
+        address player = players[actorSeed % 4];
+        Voucher memory v = _validVoucher(r, player, actorSeed ^ raffleSeed);
+        address sender = player;
+        uint256 value = _value(v);
+        string memory what = "purchase";
+        if (mode == 1) {
+            // Expired: signed an hour ago for half an hour.
+            v.params.expiresAt = block.timestamp - 1;
+            what = "purchase with an expired voucher";
+        } else if (mode == 2 && usedNonces.length != 0) {
+            v.params.nonce = usedNonces[(actorSeed >> 8) % usedNonces.length];
+            what = "purchase reusing a spent nonce";
+        } else if (mode == 3) {
+            v.price.amount += 1 + (raffleSeed % 3);
+            if (v.price.tokenType == TokenType.NATIVE) value = v.price.amount;
+            what = "purchase at a wrong price";
+        } else if (mode == 4) {
+            // The voucher names a price in another token, listed or hostile.
+            uint256 t = 1 + ((actorSeed >> 16) % 6);
+            v.price = Asset({tokenType: TokenType.ERC20, token: tokens[t], tokenId: 0, amount: v.price.amount});
+            value = 0;
+            what = "purchase priced in another token";
+        } else if (mode == 5) {
+            v.signerKey = signerKeys[(signerIdx + 1 + (actorSeed >> 12) % 2) % 3];
+            what = "purchase with a voucher of a rotated-out signer";
+        } else if (mode == 6) {
+            v.signerKey = uint256(keccak256(abi.encode("not a signer", actorSeed)));
+            what = "purchase with a voucher signed by a stranger";
+        } else if (mode == 7) {
+            sender = players[(actorSeed % 4 + 1 + (raffleSeed >> 8) % 3) % 4];
+            what = "purchase with another player's voucher";
+        } else if (mode == 8) {
+            value = v.price.tokenType == TokenType.NATIVE ? value + 1 : 1;
+            what = "purchase with a wrong msg.value";
+        } else if (mode == 9) {
+            v.item = _ticketAsset(1 - r);
+            what = "purchase of the other raffle's ticket";
+        } else if (mode == 10) {
+            v.params.expiresAt = 0;
+            what = "purchase with a voucher without expiry";
+        } else if (mode == 11) {
+            v.params.externalId = uint256(type(uint120).max) + 1 + (actorSeed % 1000);
+            what = "purchase with an externalId beyond 120 bits";
+        }
+        _sign(v);
+        if (mode == 12) {
+            // The raffle's round may have changed since: keep the voucher for later instead.
+            stash.push(v);
+            _count("voucher.stashed");
+            return;
+        }
+        _purchase(v, sender, value, what, mode);
+    }
+
+    /// @notice Submits a voucher signed earlier (possibly before a signer rotation, a new round or its expiry).
+    function useStashed(uint256 seed, uint256 senderSeed) external step {
+        seed = _h(seed);
+        senderSeed = _h(senderSeed);
+        if (stash.length == 0) return;
+        uint256 i = seed % stash.length;
+        Voucher memory v = stash[i];
+        stash[i] = stash[stash.length - 1];
+        stash.pop();
+        address sender = senderSeed % 5 == 0 ? players[senderSeed % 4] : v.account;
+        _purchase(v, sender, _value(v), "purchase with a stored voucher", 100);
+    }
+
+    function _purchase(Voucher memory v, address sender, uint256 value, string memory what, uint256 mode) internal {
+        (bool expectOk, bytes4 expectErr, uint256 category) = _expectPurchase(v, sender, value);
+        uint256 before = _balance(v.price.token, address(raffles[v.raffle]));
+        (bool ok, bytes4 err) = _call(sender, address(exchange), value, _purchaseData(v));
+        _count(ok ? "buy.ok" : _buyFailureName(expectErr, mode));
+        _checkOutcome(category, what, expectOk, expectErr, ok, err);
+        if (ok) _bookPurchase(v, sender, before);
+    }
+
+    function _purchaseData(Voucher memory v) internal pure returns (bytes memory) {
+        return abi.encodeCall(IExchange.purchaseRaffle, (v.params, v.item, v.price, v.signature));
+    }
+
+    /// @dev Bought: the next ticket id of this raffle, owned by the buyer, of the active round, paid in full.
+    function _bookPurchase(Voucher memory v, address sender, uint256 before) internal {
+        uint256 r = v.raffle;
+        bytes32 nonce = v.params.nonce;
+        nonceUses[nonce] += 1;
+        if (nonceUses[nonce] == 1) usedNonces.push(nonce);
+        else _violate(VOUCHER, "a nonce was used twice");
+        uint256 roundId = lastRound[r];
+        RoundG storage g = rounds[r][roundId];
+        uint256 ticketId = ++lastTicket[r];
+        g.tickets += 1;
+        ticketsG[r][ticketId] = TicketG({
+            round: uint64(roundId),
+            serial: g.tickets,
+            externalId: uint120(v.params.externalId),
+            payouts: 0,
+            payoutKind: 0
+        });
+        owed[r][g.token] += g.price;
+        if (tickets[r].ownerOf(ticketId) != sender) _violate(TICKETS, "the ticket minted is not the buyer's");
+        if (_balance(g.token, address(raffles[r])) != before + g.price) {
+            _violate(SOLVENCY, "the raffle did not receive exactly the price");
+        }
+    }
+
+    function _buyFailureName(bytes4 expectErr, uint256 mode) internal pure returns (string memory) {
+        if (mode == 100) return "buy.storedRejected";
+        if (expectErr == ENFORCED_PAUSE) return "buy.rejected.exchangePaused";
+        if (expectErr == IRaffle.RafflePaused.selector) return "buy.rejected.rafflePaused";
+        if (expectErr == IRaffle.NoActiveRound.selector) return "buy.rejected.noActiveRound";
+        if (expectErr == IRaffle.RoundFull.selector) return "buy.rejected.roundFull";
+        if (expectErr == IExchange.SignatureExpired.selector) return "buy.rejected.expired";
+        if (expectErr == IExchange.NonceAlreadyUsed.selector) return "buy.rejected.nonceReused";
+        if (expectErr == IExchange.InvalidSigner.selector) return "buy.rejected.badSigner";
+        if (expectErr == IRaffle.PriceMismatch.selector) return "buy.rejected.wrongPrice";
+        if (expectErr == IExchange.WrongPaymentValue.selector) return "buy.rejected.wrongValue";
+        return "buy.rejected.other";
+    }
+
+    /// @notice A ticket changes hands (sold or given), by its owner or an approved operator, or a stranger tries.
+    function transferTicket(uint256 raffleSeed, uint256 idSeed, uint256 toSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        idSeed = _h(idSeed);
+        toSeed = _h(toSeed);
+        uint256 r = raffleSeed % 2;
+        if (lastTicket[r] == 0) return;
+        uint256 ticketId = 1 + idSeed % lastTicket[r];
+        if (!_exists(r, ticketId)) return;
+        address owner = _ownerOf(r, ticketId);
+        address to = _person(toSeed);
+        address caller = toSeed % 9 == 0 ? stranger : owner;
+        if (caller == stranger && to == stranger) return;
+        bool expectOk = _mayActFor(r, ticketId, caller);
+        (bool ok, bytes4 err) =
+            _call(caller, address(tickets[r]), 0, abi.encodeCall(IERC721.transferFrom, (owner, to, ticketId)));
+        _count(ok ? "ticket.transferred" : "ticket.transferDenied");
+        _checkOutcome(ACCESS, "ticket transfer", expectOk, ANY_ERROR, ok, err);
+    }
+
+    /// @notice The owner of a ticket approves an operator for it, or for all its tickets (or revokes that).
+    function approveTicket(uint256 raffleSeed, uint256 idSeed, uint256 operatorSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        idSeed = _h(idSeed);
+        operatorSeed = _h(operatorSeed);
+        uint256 r = raffleSeed % 2;
+        if (lastTicket[r] == 0) return;
+        uint256 ticketId = 1 + idSeed % lastTicket[r];
+        if (!_exists(r, ticketId)) return;
+        address owner = _ownerOf(r, ticketId);
+        address operator = _person(operatorSeed);
+        if (operator == owner) return;
+        bool ok;
+        if (operatorSeed % 2 == 0) {
+            (ok,) = _call(owner, address(tickets[r]), 0, abi.encodeCall(IERC721.approve, (operator, ticketId)));
+        } else {
+            bool all = !tickets[r].isApprovedForAll(owner, operator);
+            (ok,) = _call(owner, address(tickets[r]), 0, abi.encodeCall(IERC721.setApprovalForAll, (operator, all)));
+        }
+        if (!ok) _violate(ACCESS, "a ticket owner could not approve an operator");
+        _count("ticket.approved");
+    }
+
+    /// @notice Someone claims the prize of a round: its winner, an operator, a stranger or the merchant.
+    function claimPrize(uint256 raffleSeed, uint256 roundSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        roundSeed = _h(roundSeed);
+        callerSeed = _h(callerSeed);
+        (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_DRAWN);
+        if (roundId == 0) return;
+        address caller = _claimCaller(r, roundId, callerSeed);
+        _claim(r, roundId, caller);
+    }
+
+    function _claimCaller(uint256 r, uint256 roundId, uint256 seed) internal view returns (address) {
+        uint256 winner = rounds[r][roundId].winner;
+        uint256 pick = seed % 10;
+        if (winner != 0 && pick < 5) return _ownerOf(r, winner);
+        if (winner != 0 && pick < 7) {
+            // An operator the owner approved, for this ticket or for all its tickets, if there is one.
+            address approved = tickets[r].getApproved(winner);
+            if (approved != address(0)) return approved;
+            address owner = _ownerOf(r, winner);
+            for (uint256 i = 0; i < 7; i++) {
+                if (tickets[r].isApprovedForAll(owner, _person(i))) return _person(i);
+            }
+        }
+        if (pick < 8) return _person(seed >> 8);
+        if (pick == 8) return merchants[r];
+        return stranger;
+    }
+
+    function _claim(uint256 r, uint256 roundId, address caller) internal returns (bool ok) {
+        RoundG storage g = rounds[r][roundId];
+        bool expectOk;
+        bytes4 expectErr;
+        address winner;
+        if (g.status != S_DRAWN) {
+            expectErr = IRaffle.UnexpectedRoundStatus.selector;
+        } else {
+            winner = _ownerOf(r, g.winner);
+            if (!_mayActFor(r, g.winner, caller)) expectErr = IRaffle.NotTicketOwnerOrApproved.selector;
+            else if (_isBlocked(g.token, winner)) expectErr = ANY_ERROR;
+            else expectOk = true;
+        }
+        uint256 pot = uint256(g.tickets) * g.price;
+        uint256 fee = pot * raffles[r].commission() / BPS;
+        uint256 before = winner == address(0) ? 0 : _balance(g.token, winner);
+        bytes4 err;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.claimPrize, (roundId)));
+        _count(ok ? "claim.ok" : g.status == S_DRAWN ? "claim.rejected.drawn" : "claim.rejected.notDrawn");
+        _checkOutcome(PAYOUT, "claimPrize", expectOk, expectErr, ok, err);
+        if (!ok) return ok;
+        if (g.status != S_DRAWN) return ok; // already reported
+        g.status = S_CLAIMED;
+        g.commissionTaken = fee;
+        _payTicket(r, g.winner, 1);
+        owed[r][g.token] -= pot - fee;
+        accrued[r][g.token] += fee;
+        commissionTotal[r][g.token] += fee;
+        claimedPots[r][g.token] += pot;
+        if (fee * BPS > pot * MAX_COMMISSION) _violate(COMMISSION, "a claim took more commission than the cap");
+        if (_balance(g.token, winner) != before + pot - fee) {
+            _violate(PAYOUT, "the winner was not paid exactly the pot less commission");
+        }
+    }
+
+    /// @notice Someone asks for a refund of a ticket: its owner, an operator or a stranger.
+    function refundTicket(uint256 raffleSeed, uint256 roundSeed, uint256 ticketSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        roundSeed = _h(roundSeed);
+        ticketSeed = _h(ticketSeed);
+        (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_REFUNDABLE);
+        uint256 ticketId;
+        if (roundId != 0 && rounds[r][roundId].tickets != 0) {
+            ticketId = rounds[r][roundId].firstTicketId + ticketSeed % rounds[r][roundId].tickets;
+        } else if (lastTicket[r] != 0) {
+            ticketId = 1 + ticketSeed % lastTicket[r];
+        } else {
+            return;
+        }
+        address caller;
+        if (_exists(r, ticketId) && ticketSeed % 5 != 0) caller = _ownerOf(r, ticketId);
+        else caller = _person(ticketSeed >> 8);
+        _refund(r, ticketId, caller);
+    }
+
+    function _refund(uint256 r, uint256 ticketId, address caller) internal returns (bool ok) {
+        bool expectOk;
+        bytes4 expectErr;
+        RoundG storage g = rounds[r][ticketsG[r][ticketId].round];
+        address owner;
+        if (!_exists(r, ticketId)) {
+            expectErr = NONEXISTENT_TOKEN;
+        } else if (g.status != S_REFUNDABLE) {
+            expectErr = IRaffle.UnexpectedRoundStatus.selector;
+        } else {
+            owner = _ownerOf(r, ticketId);
+            if (!_mayActFor(r, ticketId, caller)) expectErr = IRaffle.NotTicketOwnerOrApproved.selector;
+            else if (_isBlocked(g.token, owner)) expectErr = ANY_ERROR;
+            else expectOk = true;
+        }
+        uint256 before = owner == address(0) ? 0 : _balance(g.token, owner);
+        bytes4 err;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.refundTicket, (ticketId)));
+        _count(ok ? "refund.ok" : "refund.rejected");
+        _checkOutcome(PAYOUT, "refundTicket", expectOk, expectErr, ok, err);
+        if (!ok || !expectOk) return ok;
+        g.refunded += 1;
+        _payTicket(r, ticketId, 3);
+        owed[r][g.token] -= g.price;
+        if (_balance(g.token, owner) != before + g.price) _violate(PAYOUT, "a refund did not pay exactly the price");
+        try tickets[r].ownerOf(ticketId) returns (address) {
+            _violate(PAYOUT, "a refunded ticket was not burnt");
+        } catch {}
+    }
+
+    /// @dev Books one payout of a ticket; a second one is the violation this suite exists to catch.
+    function _payTicket(uint256 r, uint256 ticketId, uint8 kind) internal {
+        TicketG storage t = ticketsG[r][ticketId];
+        t.payouts += 1;
+        if (t.payouts > 1) {
+            _violate(PAYOUT, string.concat("ticket ", vm.toString(ticketId), " was paid out twice"));
+        }
+        t.payoutKind = kind;
+    }
+
+    /// @notice The BlocklistToken's issuer blocks (or unblocks) someone; never the raffles or the Exchange.
+    function blockAddress(uint256 seed, bool isBlocked) external step {
+        seed = _h(seed);
+        address who = seed % 8 == 7 ? beneficiary[seed % 2] : _person(seed);
+        ITokenX(tokens[BLOCK]).setBlocked(who, isBlocked);
+        _count(isBlocked ? "token.blocked" : "token.unblocked");
+    }
+
+    /// @notice A winner blocked by the price token cannot be paid; it moves the ticket to an unblocked address,
+    /// which then claims the whole prize.
+    function rescueBlockedWinner(uint256 raffleSeed, uint256 roundSeed, uint256 toSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        roundSeed = _h(roundSeed);
+        toSeed = _h(toSeed);
+        // A drawn round priced in the BlocklistToken, if there is one.
+        (uint256 r, uint256 roundId) = (0, 0);
+        for (uint256 i = 0; i < drawnKeys.length; i++) {
+            (uint256 r2, uint256 id2) = _unkey(drawnKeys[(roundSeed % drawnKeys.length + i) % drawnKeys.length]);
+            if (rounds[r2][id2].status == S_DRAWN && rounds[r2][id2].token == tokens[BLOCK]) {
+                (r, roundId) = (r2, id2);
+                break;
+            }
+        }
+        if (roundId == 0) return;
+        RoundG storage g = rounds[r][roundId];
+        address owner = _ownerOf(r, g.winner);
+        ITokenX(tokens[BLOCK]).setBlocked(owner, true);
+        _claim(r, roundId, owner); // must revert: the token refuses to pay a blocked address
+        address to = players[toSeed % 4];
+        if (to == owner) to = players[(toSeed % 4 + 1) % 4];
+        ITokenX(tokens[BLOCK]).setBlocked(to, false);
+        (bool ok,) = _call(owner, address(tickets[r]), 0, abi.encodeCall(IERC721.transferFrom, (owner, to, g.winner)));
+        if (!ok) _violate(ACCESS, "a blocked winner could not move its ticket");
+        if (_claim(r, roundId, to)) _count("claim.afterBlockedWinnerMoved");
+    }
+
+    /// @notice Someone sends a raffle money outside any purchase (it must never count as owed, nor be lost).
+    function donate(uint256 raffleSeed, uint256 tokenSeed, uint256 amountSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        tokenSeed = _h(tokenSeed);
+        amountSeed = _h(amountSeed);
+        uint256 r = raffleSeed % 2;
+        uint256 t = tokenSeed % 4;
+        uint256 amount = _bound(amountSeed, 1, 1e18);
+        address raffle = address(raffles[r]);
+        if (t == NATIVE) {
+            vm.deal(raffle, raffle.balance + amount);
+        } else if (t == TEST) {
+            vm.prank(admin);
+            ITokenX(tokens[t]).mint(raffle, amount);
+        } else {
+            ITokenX(tokens[t]).mint(raffle, amount);
+        }
+        donated[r][tokens[t]] += amount;
+        _count("donation");
+    }
+
+    // ================================================================== merchants
+
+    /// @notice A round manager (or someone who is not) starts a round, priced in a listed token, a token the
+    /// platform delisted, a hostile token, or an invalid asset.
+    function startRound(uint256 raffleSeed, uint256 tokenSeed, uint256 amountSeed, uint256 maxSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        tokenSeed = _h(tokenSeed);
+        amountSeed = _h(amountSeed);
+        maxSeed = _h(maxSeed);
+        uint256 r = raffleSeed % 2;
+        uint256 who = maxSeed % 20;
+        address caller = who < 16 ? merchants[r] : who < 19 ? hotKeys[r] : merchants[1 - r];
+        uint256 choice = tokenSeed % 12;
+        Asset memory price = Asset({tokenType: TokenType.ERC20, token: address(0), tokenId: 0, amount: 0});
+        price.amount = _bound(amountSeed, 1, 1e18);
+        if (amountSeed % 7 == 0) price.amount = _bound(amountSeed, 1, 1000);
+        if (choice < 3) {
+            price.tokenType = TokenType.NATIVE; // 3 in 12: native
+        } else if (choice < 9) {
+            price.token = tokens[1 + choice % 3]; // 6 in 12: TestToken, NoReturnToken, BlocklistToken
+        } else if (choice < 11) {
+            price.token = tokens[4 + (tokenSeed >> 8) % 3]; // hostile: fee, short delivery, ERC721
+        } else {
+            uint256 broken = (tokenSeed >> 8) % 4;
+            if (broken == 0) price.amount = 0;
+            else if (broken == 1) price.amount = uint256(type(uint128).max) + 1;
+            else if (broken == 2) price.tokenType = TokenType.ERC721;
+            else price.tokenId = 1;
+            price.token = broken == 2 ? tokens[COLLECTIBLE] : tokens[TEST];
+        }
+        uint256[6] memory caps = [uint256(0), 2, 3, 5, 8, uint256(type(uint32).max) + 1];
+        uint256 maxTicket = caps[(maxSeed >> 8) % 6 == 5 && (maxSeed >> 16) % 4 != 0 ? 0 : (maxSeed >> 8) % 6];
+        Asset memory ticket = _ticketAsset(r);
+        if ((maxSeed >> 24) % 16 == 0) ticket = _ticketAsset(1 - r);
+
+        _startRound(r, caller, ticket, price, maxTicket);
+    }
+
+    /// @notice The rounds open when the sequence starts: raffle 0 in native currency, raffle 1 in the
+    /// BlocklistToken (USDC-like: its issuer can freeze a winner). Later rounds use any price token.
+    function bootstrap() external {
+        _startRound(0, merchants[0], _ticketAsset(0), Asset(TokenType.NATIVE, address(0), 0, 0.01 ether), 0);
+        _startRound(1, merchants[1], _ticketAsset(1), Asset(TokenType.ERC20, tokens[BLOCK], 0, 10 ether), 5);
+        counting = true;
+    }
+
+    function _startRound(uint256 r, address caller, Asset memory ticket, Asset memory price, uint256 maxTicket)
+        internal
+    {
+        bytes4 expectErr;
+        if (!_isManager(r, caller)) expectErr = UNAUTHORIZED;
+        else if (roundActive[r]) expectErr = IRaffle.RoundStillActive.selector;
+        else if (ticket.token != address(tickets[r])) expectErr = IRaffle.InvalidTicketAsset.selector;
+        else if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) {
+            expectErr = IRaffle.InvalidPriceAsset.selector;
+        } else if (price.tokenType == TokenType.NATIVE) {
+            expectErr = price.token != address(0) ? IRaffle.InvalidPriceAsset.selector : bytes4(0);
+        } else if (price.tokenType == TokenType.ERC20) {
+            expectErr = listed[price.token] ? bytes4(0) : IRaffle.PriceTokenNotAllowed.selector;
+        } else {
+            expectErr = IRaffle.InvalidPriceAsset.selector;
+        }
+        if (expectErr == bytes4(0) && maxTicket > type(uint32).max) expectErr = IRaffle.MaxTicketTooLarge.selector;
+        bool expectOk = expectErr == bytes4(0);
+
+        (bool ok, bytes4 err) =
+            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.startRound, (ticket, price, maxTicket)));
+        if (ok) _count("round.started");
+        else if (expectErr == IRaffle.PriceTokenNotAllowed.selector) _count("round.rejected.tokenNotAllowed");
+        else if (expectErr == IRaffle.RoundStillActive.selector) _count("round.rejected.stillActive");
+        else if (expectErr == UNAUTHORIZED) _count("round.rejected.notManager");
+        else if (expectErr == IRaffle.InvalidTicketAsset.selector) _count("round.rejected.invalidTicket");
+        else if (expectErr == IRaffle.MaxTicketTooLarge.selector) _count("round.rejected.maxTicketTooLarge");
+        else _count("round.rejected.invalidPrice");
+        _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : TICKETS, "startRound", expectOk, expectErr, ok, err);
+        if (!ok || !expectOk) return;
+        uint256 roundId = ++lastRound[r];
+        RoundG storage g = rounds[r][roundId];
+        g.status = S_ACTIVE;
+        g.token = price.token;
+        g.price = price.amount;
+        g.maxTicket = uint32(maxTicket);
+        g.firstTicketId = uint64(lastTicket[r] + 1);
+        g.startedAt = uint40(block.timestamp);
+        roundActive[r] = true;
+    }
+
+    /// @notice A round manager ends the active round; anyone may once it has been open 30 days.
+    function endRound(uint256 raffleSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        callerSeed = _h(callerSeed);
+        uint256 r = raffleSeed % 2;
+        uint256 pick = callerSeed % 10;
+        address caller = pick < 7 ? merchants[r] : pick < 9 ? hotKeys[r] : _person(callerSeed >> 8);
+        _endRound(r, caller);
+    }
+
+    function _endRound(uint256 r, address caller) internal returns (bool ok) {
+        uint256 roundId = lastRound[r];
+        RoundG storage g = rounds[r][roundId];
+        address merchant = merchants[r];
+        bytes4 expectErr;
+        if (!roundActive[r]) {
+            expectErr = IRaffle.NoActiveRound.selector;
+        } else if (!_isManager(r, caller) && block.timestamp < uint256(g.startedAt) + MAX_ROUND_DURATION) {
+            expectErr = IRaffle.RoundNotOverdue.selector;
+        } else if (g.tickets >= 2 && _drawsToday(merchant) >= drawsPerDay) {
+            expectErr = IRaffleFactory.DrawBudgetExhausted.selector;
+        }
+        bool expectOk = expectErr == bytes4(0);
+        bytes4 err;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.endRound, ()));
+        if (!ok) {
+            _count(
+                expectErr == IRaffleFactory.DrawBudgetExhausted.selector
+                    ? "end.rejected.drawBudget"
+                    : expectErr == IRaffle.RoundNotOverdue.selector ? "end.rejected.notOverdue" : "end.rejected.other"
+            );
+        }
+        _checkOutcome(expectErr == IRaffle.RoundNotOverdue.selector ? ACCESS : DRAW, "endRound", expectOk, expectErr, ok, err);
+        if (!ok || !expectOk) return ok;
+        if (!_isManager(r, caller)) _count("end.overdueByAnyone");
+        roundActive[r] = false;
+        if (g.tickets == 0) {
+            g.status = S_CLOSED;
+            _count("end.empty");
+        } else if (g.tickets == 1) {
+            _recordWinner(r, roundId, g.firstTicketId, address(0), 0);
+            _count("end.singleTicketWins");
+        } else {
+            g.status = S_DRAWING;
+            IVRFMock coordinator = coordinators[vrf.coordinator];
+            g.coordinator = address(coordinator);
+            g.requestId = ++nextRequestId[address(coordinator)];
+            g.refundableAt = uint40(block.timestamp + vrf.timeout);
+            g.callbackGas = vrf.gas;
+            roundOfRequest[r][address(coordinator)][g.requestId] = roundId;
+            drawingKeys.push(_key(r, roundId));
+            if (drawDay[merchant] != block.timestamp / 1 days) {
+                drawDay[merchant] = block.timestamp / 1 days;
+                drawsUsed[merchant] = 0;
+            }
+            drawsUsed[merchant] += 1;
+            _count("end.vrfRequested");
+            RoundView memory rv = raffles[r].getRound(roundId);
+            if (rv.coordinator != g.coordinator || rv.vrfRequestId != g.requestId || rv.refundableAt != g.refundableAt) {
+                _violate(DRAW, "endRound did not fix the round's coordinator, request and refundableAt");
+            }
+        }
+    }
+
+    function _drawsToday(address merchant) internal view returns (uint256) {
+        return drawDay[merchant] == block.timestamp / 1 days ? drawsUsed[merchant] : 0;
+    }
+
+    function _recordWinner(uint256 r, uint256 roundId, uint256 ticketId, address by, uint256 word) internal {
+        RoundG storage g = rounds[r][roundId];
+        g.status = S_DRAWN;
+        g.drawnAt = uint40(block.timestamp);
+        g.winner = ticketId;
+        g.drawnBy = by;
+        g.word = word;
+        g.winners += 1;
+        drawnKeys.push(_key(r, roundId));
+    }
+
+    /// @notice The merchant pauses or unpauses its raffle (purchases only); a stranger tries too.
+    function pauseRaffle(uint256 raffleSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        callerSeed = _h(callerSeed);
+        uint256 r = raffleSeed % 2;
+        address caller = callerSeed % 6 == 0 ? _person(callerSeed >> 8) : merchants[r];
+        bool pausing = !rafflePaused[r];
+        // Pauses are brief: an unpaused raffle is paused one time in four, a paused one unpaused every time.
+        if (pausing && caller == merchants[r] && (callerSeed >> 16) % 4 != 0) return;
+        bytes4 expectErr = caller != merchants[r] ? UNAUTHORIZED : bytes4(0);
+        (bool ok, bytes4 err) = _call(
+            caller,
+            address(raffles[r]),
+            0,
+            pausing ? abi.encodeCall(IRaffle.pause, ()) : abi.encodeCall(IRaffle.unpause, ())
+        );
+        _count(ok ? (pausing ? "raffle.paused" : "raffle.unpaused") : "raffle.pauseDenied");
+        _checkOutcome(ACCESS, "raffle pause/unpause", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) rafflePaused[r] = pausing;
+    }
+
+    /// @notice The merchant points its beneficiary elsewhere (or at address zero, refused); a stranger tries too.
+    function setBeneficiary(uint256 raffleSeed, uint256 whoSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        whoSeed = _h(whoSeed);
+        uint256 r = raffleSeed % 2;
+        address caller = whoSeed % 7 == 0 ? stranger : merchants[r];
+        uint256 pick = (whoSeed >> 8) % 5;
+        address to = pick < 2 ? beneficiaries[pick] : pick < 4 ? merchants[r] : address(0);
+        bytes4 expectErr =
+            caller != merchants[r] ? UNAUTHORIZED : to == address(0) ? IRaffle.ZeroAddress.selector : bytes4(0);
+        (bool ok, bytes4 err) =
+            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.setBeneficiary, (to)));
+        _count(ok ? "beneficiary.set" : "beneficiary.rejected");
+        _checkOutcome(ACCESS, "setBeneficiary", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) beneficiary[r] = to;
+    }
+
+    /// @notice The merchant grants (or revokes) ROUND_MANAGER_ROLE to a hot key for automation.
+    function grantHotKey(uint256 raffleSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        uint256 r = raffleSeed % 2;
+        bool granting = !hotKeyGranted[r];
+        (bool ok,) = _call(
+            merchants[r],
+            address(raffles[r]),
+            0,
+            granting
+                ? abi.encodeCall(IAccessControl.grantRole, (roundManagerRole, hotKeys[r]))
+                : abi.encodeCall(IAccessControl.revokeRole, (roundManagerRole, hotKeys[r]))
+        );
+        if (!ok) _violate(ACCESS, "the merchant could not manage its raffle's roles");
+        else hotKeyGranted[r] = granting;
+        _count(granting ? "hotKey.granted" : "hotKey.revoked");
+    }
+
+    /// @notice The merchant (or its hot key, or a stranger) releases an unclaimed prize to the beneficiary.
+    function releasePrize(uint256 raffleSeed, uint256 roundSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        roundSeed = _h(roundSeed);
+        callerSeed = _h(callerSeed);
+        (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_DRAWN);
+        if (roundId == 0) return;
+        uint256 pick = callerSeed % 8;
+        address caller = pick < 6 ? merchants[r] : pick == 6 ? hotKeys[r] : stranger;
+        _release(r, roundId, caller);
+    }
+
+    function _release(uint256 r, uint256 roundId, address caller) internal returns (bool ok) {
+        RoundG storage g = rounds[r][roundId];
+        address to = beneficiary[r];
+        bytes4 expectErr;
+        bool payable_ = true;
+        if (caller != merchants[r]) expectErr = UNAUTHORIZED;
+        else if (g.status != S_DRAWN) expectErr = IRaffle.UnexpectedRoundStatus.selector;
+        else if (block.timestamp < uint256(g.drawnAt) + raffles[r].timeLagBeforeRelease()) {
+            expectErr = IRaffle.PrizeNotReleasableYet.selector;
+        } else if (_isBlocked(g.token, to)) payable_ = false;
+        bool expectOk = expectErr == bytes4(0) && payable_;
+        uint256 pot = uint256(g.tickets) * g.price;
+        uint256 before = _balance(g.token, to);
+        bytes4 err;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.releasePrize, (roundId)));
+        if (ok) _count("release.ok");
+        else if (expectErr == IRaffle.PrizeNotReleasableYet.selector) _count("release.rejected.tooEarly");
+        else _count("release.rejected.other");
+        _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : PAYOUT, "releasePrize", expectOk, expectErr, ok, err);
+        if (!ok || !expectOk) return ok;
+        g.status = S_RELEASED;
+        _payTicket(r, g.winner, 2);
+        owed[r][g.token] -= pot;
+        if (_balance(g.token, to) != before + pot) _violate(PAYOUT, "a release did not pay the whole pot");
+    }
+
+    /// @notice The merchant withdraws the commission accrued in a token (or a stranger tries).
+    function withdrawCommission(uint256 raffleSeed, uint256 tokenSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        tokenSeed = _h(tokenSeed);
+        uint256 r = raffleSeed % 2;
+        address caller = tokenSeed % 9 == 0 ? stranger : merchants[r];
+        uint256 t = (tokenSeed >> 8) % 5;
+        // Mostly a token the raffle has commission in, when it has any.
+        for (uint256 i = 0; i < 4 && (tokenSeed >> 16) % 4 != 0; i++) {
+            if (accrued[r][tokens[(t + i) % 4]] != 0) {
+                t = (t + i) % 4;
+                break;
+            }
+        }
+        _withdraw(r, tokens[t], caller);
+    }
+
+    function _withdraw(uint256 r, address token, address caller) internal returns (bool ok) {
+        address to = beneficiary[r];
+        uint256 amount = accrued[r][token];
+        bytes4 expectErr;
+        bool payable_ = true;
+        if (caller != merchants[r]) expectErr = UNAUTHORIZED;
+        else if (amount == 0) expectErr = IRaffle.NothingToWithdraw.selector;
+        else if (_isBlocked(token, to)) payable_ = false;
+        bool expectOk = expectErr == bytes4(0) && payable_;
+        uint256 before = _balance(token, to);
+        bytes4 err;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.withdrawCommission, (token)));
+        _count(ok ? "commission.withdrawn" : "commission.rejected");
+        _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : COMMISSION, "withdrawCommission", expectOk, expectErr, ok, err);
+        if (!ok || !expectOk) return ok;
+        accrued[r][token] = 0;
+        owed[r][token] -= amount;
+        if (_balance(token, to) != before + amount) _violate(COMMISSION, "a withdrawal did not pay the accrued commission");
+    }
+
+    /// @notice A hostile merchant tries what it has no right to: answering its own draws (directly or through a
+    /// coordinator of its own), granting itself platform roles, changing the platform's settings, minting or
+    /// flagging tickets, spending the platform's draw budget, deploying a raffle outside the rules.
+    function hostileMerchant(uint256 raffleSeed, uint256 attackSeed, uint256 argSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        attackSeed = _h(attackSeed);
+        argSeed = _h(argSeed);
+        uint256 r = raffleSeed % 2;
+        uint256 attack = attackSeed % 14;
+        if (attack <= 1) {
+            _hostileAnswer(r, attack == 1, argSeed);
+            return;
+        }
+        (address target, bytes memory data, string memory name, bytes4 expectErr) = _hostileCall(r, attack, argSeed);
+        (bool ok, bytes4 err) = _call(merchants[r], target, 0, data);
+        _count(name);
+        _checkOutcome(ACCESS, name, false, expectErr, ok, err);
+    }
+
+    /// @dev The merchant answers one of its rounds' requests itself, or through its own fake coordinator.
+    function _hostileAnswer(uint256 r, bool viaFake, uint256 seed) internal {
+        address raffle = address(raffles[r]);
+        uint256 requestId = drawingKeys.length == 0 ? seed % 4 : _anyRequestOf(r, seed);
+        bytes32 before = _stateHash(r);
+        bool ok;
+        bytes4 err;
+        string memory name;
+        if (!viaFake) {
+            uint256[] memory words = new uint256[](1);
+            words[0] = seed;
+            (ok, err) = _call(merchants[r], raffle, 0, abi.encodeCall(IRaffle.rawFulfillRandomWords, (requestId, words)));
+            name = "hostile.answerOwnDraw";
+        } else {
+            vm.prank(merchants[r]);
+            bytes memory ret;
+            (ok, ret) = fakeCoordinator.answer(raffle, requestId, seed);
+            if (!ok && ret.length >= 4) err = bytes4(ret);
+            name = "hostile.fakeCoordinator";
+        }
+        _count(name);
+        _checkOutcome(DRAW, name, false, IRaffle.UnknownVrfRequest.selector, ok, err);
+        if (_stateHash(r) != before) _violate(DRAW, string.concat(name, " changed a round"));
+    }
+
+    function _hostileCall(uint256 r, uint256 attack, uint256 argSeed)
+        internal
+        view
+        returns (address target, bytes memory data, string memory name, bytes4 expectErr)
+    {
+        address merchant = merchants[r];
+        expectErr = UNAUTHORIZED;
+        if (attack == 2) {
+            target = address(factory);
+            data = abi.encodeCall(IAccessControl.grantRole, (bytes32(0), merchant));
+            name = "hostile.grantFactoryAdmin";
+        } else if (attack == 3) {
+            target = address(factory);
+            data = abi.encodeCall(IAccessControl.grantRole, (factory.MERCHANT_ROLE(), stranger));
+            name = "hostile.grantMerchantRole";
+        } else if (attack == 4) {
+            target = address(exchange);
+            data = abi.encodeCall(IAccessControl.grantRole, (exchange.SIGNER_ROLE(), merchant));
+            name = "hostile.grantSignerRole";
+        } else if (attack == 5) {
+            VrfConfig memory cfg = VrfConfig({
+                coordinator: address(fakeCoordinator),
+                keyHash: bytes32(0),
+                subscriptionId: 1,
+                callbackGasLimit: 500_000,
+                requestConfirmations: 3,
+                randomnessTimeout: 1 hours
+            });
+            target = address(factory);
+            data = abi.encodeCall(IRaffleFactoryX.proposeVrfConfig, (cfg));
+            name = "hostile.proposeVrfConfig";
+        } else if (attack == 6) {
+            target = address(factory);
+            data = abi.encodeCall(IRaffleFactoryX.setPriceToken, (tokens[4 + argSeed % 3], true));
+            name = "hostile.listHostileToken";
+        } else if (attack == 7) {
+            target = address(factory);
+            data = abi.encodeCall(IRaffleFactoryX.setDrawsPerDay, (1e9));
+            name = "hostile.setDrawsPerDay";
+        } else if (attack == 8) {
+            target = address(exchange);
+            data = abi.encodeCall(IExchangeX.rotateSigner, (signers[signerIdx], merchant));
+            name = "hostile.rotateSigner";
+        } else if (attack == 9) {
+            target = address(raffles[r]);
+            data = abi.encodeCall(IRaffle.printTicket, (merchant, _ticketAsset(r), _ticketAsset(r), 0));
+            name = "hostile.printTicket";
+            expectErr = IRaffle.CallerNotExchange.selector;
+        } else if (attack == 10) {
+            uint256 id = lastTicket[r] == 0 ? 1 : 1 + argSeed % lastTicket[r];
+            uint256 which = argSeed % 3;
+            target = address(tickets[r]);
+            if (which == 0) data = abi.encodeCall(IRaffleTicket.mintTicket, (merchant, 1e9 + argSeed % 1e9, 1, 1, 0));
+            else if (which == 1) data = abi.encodeCall(IRaffleTicket.setPrizeStatus, (id, PrizeStatus.Unclaimed));
+            else data = abi.encodeCall(IRaffleTicket.burn, (id));
+            name = "hostile.ticketAdmin";
+            expectErr = IRaffleTicket.CallerNotRaffle.selector;
+        } else if (attack == 11) {
+            target = address(factory);
+            data = abi.encodeCall(IRaffleFactory.authorizeDraw, ());
+            name = "hostile.authorizeDraw";
+            expectErr = IRaffleFactory.NotARaffle.selector;
+        } else if (attack == 12) {
+            target = address(exchange);
+            data = abi.encodeCall(IExchangeX.pause, ());
+            name = "hostile.pauseExchange";
+        } else {
+            bool highCommission = argSeed % 2 == 0;
+            RaffleConfig memory config = RaffleConfig({
+                commission: highCommission ? MAX_COMMISSION + 1 + argSeed % 7000 : 500,
+                timeLagBeforeRelease: highCommission ? 1 days : argSeed % 1 days,
+                ticketName: "Greedy",
+                ticketSymbol: "GRD"
+            });
+            target = address(factory);
+            data = abi.encodeCall(IRaffleFactory.deployRaffle, (config));
+            name = "hostile.deployOutsideRules";
+            expectErr = highCommission ? IRaffle.CommissionTooHigh.selector : IRaffle.TimeLagTooShort.selector;
+        }
+    }
+
+    function _anyRequestOf(uint256 r, uint256 seed) internal view returns (uint256) {
+        for (uint256 i = 0; i < drawingKeys.length; i++) {
+            (uint256 rr, uint256 roundId) = _unkey(drawingKeys[(seed % drawingKeys.length + i) % drawingKeys.length]);
+            if (rr == r) return rounds[r][roundId].requestId;
+        }
+        return 1 + seed % 3;
+    }
+
+    /// @dev A digest of the contract state of every round of raffle `r`: nothing a refused call does may change it.
+    function _stateHash(uint256 r) internal view returns (bytes32 h) {
+        for (uint256 id = 1; id <= lastRound[r]; id++) {
+            h = keccak256(abi.encode(h, raffles[r].getRound(id)));
+        }
+    }
+
+    // ================================================================== VRF coordinators
+
+    /// @notice The coordinator a round asked answers it through Chainlink's mock (the normal path).
+    function fulfill(uint256 seed, uint256 word) external step {
+        seed = _h(seed);
+        (bool found, uint256 r, uint256 roundId) = _pickUndelivered(seed);
+        if (!found) return;
+        _deliver(r, roundId, word);
+    }
+
+    /// @notice The coordinator answers only after the round's refundableAt: the answer must be ignored.
+    function fulfillLate(uint256 seed, uint256 word, uint256 delaySeed) external step {
+        seed = _h(seed);
+        delaySeed = _h(delaySeed);
+        (bool found, uint256 r, uint256 roundId) = _pickUndelivered(seed);
+        if (!found) return;
+        RoundG storage g = rounds[r][roundId];
+        uint256 at = uint256(g.refundableAt) + _bound(delaySeed, 0, 2 days);
+        if (at > block.timestamp) vm.warp(at);
+        _deliver(r, roundId, word);
+    }
+
+    function _deliver(uint256 r, uint256 roundId, uint256 word) internal {
+        RoundG storage g = rounds[r][roundId];
+        IVRFMock coordinator = IVRFMock(g.coordinator);
+        uint256[] memory words = new uint256[](1);
+        words[0] = word;
+        bool accept = g.status == S_DRAWING && block.timestamp < g.refundableAt && g.callbackGas != LOW_CALLBACK_GAS;
+        (bool ok, bytes4 err) = _call(
+            address(0xC0FFEE),
+            address(coordinator),
+            0,
+            abi.encodeCall(IVRFMock.fulfillRandomWordsWithOverride, (g.requestId, address(raffles[r]), words))
+        );
+        _checkOutcome(DRAW, "the coordinator's fulfillment", true, err, ok, err);
+        g.delivered = true;
+        if (accept) {
+            _recordWinner(r, roundId, g.firstTicketId + word % g.tickets, address(coordinator), word);
+            _count("vrf.drawn");
+        } else if (g.status == S_DRAWING && g.callbackGas == LOW_CALLBACK_GAS && block.timestamp < g.refundableAt) {
+            _count("vrf.callbackOutOfGas");
+        } else {
+            _count(g.status == S_DRAWING ? "vrf.lateIgnored" : "vrf.answerForSettledRoundIgnored");
+        }
+    }
+
+    /// @notice The round's coordinator calls the raffle again, directly: a duplicate answer (ignored once the round
+    /// is drawn or past refundableAt), or the first answer if it never came through the mock. Sometimes with no
+    /// words at all (ignored).
+    function answerAgain(uint256 seed, uint256 word) external step {
+        seed = _h(seed);
+        if (drawingKeys.length == 0) return;
+        (uint256 r, uint256 roundId) = _unkey(drawingKeys[seed % drawingKeys.length]);
+        if (seed % 3 != 0 && drawnKeys.length != 0) {
+            (uint256 r2, uint256 id2) = _unkey(drawnKeys[(seed >> 8) % drawnKeys.length]);
+            if (rounds[r2][id2].requestId != 0) (r, roundId) = (r2, id2);
+        }
+        RoundG storage g = rounds[r][roundId];
+        uint256 length = seed % 11 == 0 ? 0 : 1;
+        _answerAs(g.coordinator, r, g.requestId, word, length, "duplicate answer");
+    }
+
+    /// @notice Another coordinator (the platform's other one), the merchant, a stranger or a fake coordinator answers
+    /// a round's request id: refused unless that caller is the coordinator of a round with that id.
+    function answerFromWrongCoordinator(uint256 seed, uint256 word) external step {
+        seed = _h(seed);
+        if (drawingKeys.length == 0) return;
+        (uint256 r, uint256 roundId) = _unkey(drawingKeys[seed % drawingKeys.length]);
+        RoundG storage g = rounds[r][roundId];
+        uint256 pick = (seed >> 8) % 4;
+        address caller = pick == 0
+            ? (g.coordinator == address(coordinators[0]) ? address(coordinators[1]) : address(coordinators[0]))
+            : pick == 1 ? merchants[r] : pick == 2 ? stranger : address(fakeCoordinator);
+        _answerAs(caller, r, g.requestId, word, 1, "answer from another address");
+    }
+
+    function _answerAs(address caller, uint256 r, uint256 requestId, uint256 word, uint256 length, string memory what)
+        internal
+    {
+        uint256[] memory words = new uint256[](length);
+        if (length != 0) words[0] = word;
+        uint256 target = roundOfRequest[r][caller][requestId];
+        bytes32 before = _stateHash(r);
+        (bool ok, bytes4 err) =
+            _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.rawFulfillRandomWords, (requestId, words)));
+        if (target == 0) {
+            _count("vrf.unknownCallerRefused");
+            _checkOutcome(DRAW, what, false, IRaffle.UnknownVrfRequest.selector, ok, err);
+            if (_stateHash(r) != before) _violate(DRAW, string.concat(what, " changed a round"));
+            return;
+        }
+        _checkOutcome(DRAW, what, true, err, ok, err);
+        RoundG storage g = rounds[r][target];
+        if (g.status == S_DRAWING && block.timestamp < g.refundableAt && length != 0) {
+            _recordWinner(r, target, g.firstTicketId + word % g.tickets, caller, word);
+            _count("vrf.drawnByDirectAnswer");
+        } else {
+            _count(
+                g.status == S_DRAWN || g.status == S_CLAIMED || g.status == S_RELEASED
+                    ? "vrf.duplicateIgnored"
+                    : "vrf.lateOrEmptyIgnored"
+            );
+            if (_stateHash(r) != before) _violate(DRAW, string.concat(what, " changed a settled or late round"));
+        }
+    }
+
+    function _pickUndelivered(uint256 seed) internal view returns (bool, uint256, uint256) {
+        uint256 n = drawingKeys.length;
+        for (uint256 i = 0; i < n; i++) {
+            (uint256 r, uint256 roundId) = _unkey(drawingKeys[(seed % n + i) % n]);
+            if (!rounds[r][roundId].delivered) return (true, r, roundId);
+        }
+        return (false, 0, 0);
+    }
+
+    /// @dev A round of a random raffle, preferably in `status`; (r, 0) when the raffle has no round.
+    function _pickRound(uint256 raffleSeed, uint256 roundSeed, uint8 status) internal view returns (uint256, uint256) {
+        uint256 r = raffleSeed % 2;
+        uint256 n = lastRound[r];
+        if (n == 0) return (r, 0);
+        // Mostly a round in the wanted status; one call in five (or when there is none, one in three) any round,
+        // for the refusals.
+        if (roundSeed % 5 != 0) {
+            for (uint256 i = 0; i < n; i++) {
+                uint256 id = 1 + (roundSeed % n + i) % n;
+                if (rounds[r][id].status == status) return (r, id);
+            }
+            if ((roundSeed >> 8) % 3 != 0) return (r, 0);
+        }
+        return (r, 1 + roundSeed % n);
+    }
+
+    /// @notice No answer comes for a round (the coordinator is down): time passes beyond its refundableAt and
+    /// anyone opens refunds.
+    function letDrawTimeOut(uint256 seed, uint256 delaySeed) external step {
+        seed = _h(seed);
+        delaySeed = _h(delaySeed);
+        (bool found, uint256 r, uint256 roundId) = _pickUndelivered(seed);
+        if (!found || rounds[r][roundId].status != S_DRAWING) return;
+        uint256 at = uint256(rounds[r][roundId].refundableAt) + _bound(delaySeed, 0, 1 days);
+        if (at > block.timestamp) vm.warp(at);
+        _enableRefunds(r, roundId, _person(delaySeed >> 8));
+    }
+
+    // ================================================================== anyone
+
+    /// @notice Anyone opens refunds for a round whose randomness did not arrive by its refundableAt.
+    function enableRefunds(uint256 raffleSeed, uint256 roundSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        roundSeed = _h(roundSeed);
+        callerSeed = _h(callerSeed);
+        (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_DRAWING);
+        // Mostly a round whose deadline has passed, if there is one.
+        for (uint256 i = 0; i < drawingKeys.length && roundSeed % 4 != 0; i++) {
+            (uint256 r2, uint256 id2) = _unkey(drawingKeys[(roundSeed % drawingKeys.length + i) % drawingKeys.length]);
+            RoundG storage g = rounds[r2][id2];
+            if (g.status == S_DRAWING && block.timestamp >= g.refundableAt) {
+                (r, roundId) = (r2, id2);
+                break;
+            }
+        }
+        if (roundId == 0) return;
+        _enableRefunds(r, roundId, _person(callerSeed));
+    }
+
+    function _enableRefunds(uint256 r, uint256 roundId, address caller) internal returns (bool ok) {
+        RoundG storage g = rounds[r][roundId];
+        bytes4 expectErr;
+        if (g.status != S_DRAWING) expectErr = IRaffle.UnexpectedRoundStatus.selector;
+        else if (block.timestamp < g.refundableAt) expectErr = IRaffle.RandomnessNotTimedOut.selector;
+        bytes4 err;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.enableRefunds, (roundId)));
+        _count(ok ? "refunds.enabled" : "refunds.rejected");
+        _checkOutcome(DRAW, "enableRefunds", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) g.status = S_REFUNDABLE;
+    }
+
+    // ================================================================== platform admin
+
+    /// @notice The platform announces new VRF settings (either coordinator, any timeout, sometimes a callback gas
+    /// limit too low for the raffle's callback); a merchant tries too.
+    function proposeVrf(uint256 coordSeed, uint256 timeoutSeed, uint256 gasSeed) external step {
+        coordSeed = _h(coordSeed);
+        timeoutSeed = _h(timeoutSeed);
+        gasSeed = _h(gasSeed);
+        // The platform rarely replaces an announcement that is still running its notice.
+        if (pendingVrfAt != 0 && timeoutSeed % 4 != 0) return;
+        // Mostly a move to the other coordinator.
+        uint256 c = coordSeed % 4 == 0 ? vrf.coordinator : 1 - vrf.coordinator;
+        address caller = gasSeed % 10 == 0 ? merchants[gasSeed % 2] : admin;
+        uint32 timeout = uint32(_bound(timeoutSeed, 1 hours, 7 days));
+        if (timeoutSeed % 13 == 0) timeout = uint32(timeoutSeed % 2 == 0 ? 1 hours - 1 : 7 days + 1);
+        uint32 gas = gasSeed % 8 == 1 ? LOW_CALLBACK_GAS : 500_000;
+        VrfConfig memory cfg = VrfConfig({
+            coordinator: address(coordinators[c]),
+            keyHash: keccak256(abi.encode("key", c)),
+            subscriptionId: subscriptions[c],
+            callbackGasLimit: gas,
+            requestConfirmations: 3,
+            randomnessTimeout: timeout
+        });
+        bytes4 expectErr;
+        if (caller != admin) expectErr = UNAUTHORIZED;
+        else if (timeout < 1 hours || timeout > 7 days) expectErr = IRaffleFactory.InvalidVrfConfig.selector;
+        (bool ok, bytes4 err) = _call(caller, address(factory), 0, abi.encodeCall(IRaffleFactoryX.proposeVrfConfig, (cfg)));
+        _count(ok ? "vrfConfig.proposed" : "vrfConfig.proposalRejected");
+        _checkOutcome(ACCESS, "proposeVrfConfig", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) {
+            pendingVrf = VrfG({coordinator: c, timeout: timeout, gas: gas});
+            pendingVrfAt = block.timestamp + VRF_CONFIG_DELAY;
+        }
+    }
+
+    /// @notice Anyone applies the announced VRF settings (only once their notice has passed).
+    function applyVrf(uint256 callerSeed) external step {
+        callerSeed = _h(callerSeed);
+        bytes4 expectErr;
+        if (pendingVrfAt == 0) expectErr = IRaffleFactory.NoVrfConfigProposal.selector;
+        else if (block.timestamp < pendingVrfAt) expectErr = IRaffleFactory.VrfConfigNotYetEffective.selector;
+        (bool ok, bytes4 err) = _call(_person(callerSeed), address(factory), 0, abi.encodeCall(IRaffleFactoryX.applyVrfConfig, ()));
+        _checkOutcome(ACCESS, "applyVrfConfig", expectErr == bytes4(0), expectErr, ok, err);
+        if (!ok || expectErr != bytes4(0)) {
+            _count("vrfConfig.applyRejected");
+            return;
+        }
+        bool drawing;
+        for (uint256 i = 0; i < drawingKeys.length; i++) {
+            (uint256 r, uint256 roundId) = _unkey(drawingKeys[i]);
+            if (rounds[r][roundId].status == S_DRAWING) drawing = true;
+        }
+        _count(
+            pendingVrf.coordinator != vrf.coordinator
+                ? (drawing ? "vrfConfig.coordinatorChangedWhileDrawing" : "vrfConfig.coordinatorChanged")
+                : "vrfConfig.applied"
+        );
+        vrf = pendingVrf;
+        delete pendingVrf;
+        pendingVrfAt = 0;
+    }
+
+    function cancelVrf(uint256 seed) external step {
+        seed = _h(seed);
+        // The platform rarely takes back an announcement.
+        if (seed % 3 != 0) return;
+        bytes4 expectErr = pendingVrfAt == 0 ? IRaffleFactory.NoVrfConfigProposal.selector : bytes4(0);
+        (bool ok, bytes4 err) = _call(admin, address(factory), 0, abi.encodeCall(IRaffleFactoryX.cancelVrfConfigProposal, ()));
+        _count(ok ? "vrfConfig.canceled" : "vrfConfig.cancelRejected");
+        _checkOutcome(ACCESS, "cancelVrfConfigProposal", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) {
+            delete pendingVrf;
+            pendingVrfAt = 0;
+        }
+    }
+
+    /// @notice The platform pauses or unpauses the Exchange; a stranger or merchant tries too.
+    function pauseExchange(uint256 callerSeed) external step {
+        callerSeed = _h(callerSeed);
+        address caller = callerSeed % 6 == 0 ? _person(callerSeed >> 8) : admin;
+        bool pausing = !exchangePaused;
+        if (pausing && caller == admin && (callerSeed >> 16) % 4 != 0) return;
+        bytes4 expectErr = caller != admin ? UNAUTHORIZED : bytes4(0);
+        (bool ok, bytes4 err) = _call(
+            caller,
+            address(exchange),
+            0,
+            pausing ? abi.encodeCall(IExchangeX.pause, ()) : abi.encodeCall(IExchangeX.unpause, ())
+        );
+        _count(ok ? (pausing ? "exchange.paused" : "exchange.unpaused") : "exchange.pauseDenied");
+        _checkOutcome(ACCESS, "Exchange pause/unpause", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) exchangePaused = pausing;
+    }
+
+    /// @notice The platform rotates its voucher signer (vouchers of the old one stop working at once).
+    function rotateSigner(uint256 callerSeed) external step {
+        callerSeed = _h(callerSeed);
+        address caller = callerSeed % 6 == 0 ? _person(callerSeed >> 8) : admin;
+        uint256 next = (signerIdx + 1) % 3;
+        bytes4 expectErr = caller != admin ? UNAUTHORIZED : bytes4(0);
+        (bool ok, bytes4 err) = _call(
+            caller,
+            address(exchange),
+            0,
+            abi.encodeCall(IExchangeX.rotateSigner, (signers[signerIdx], signers[next]))
+        );
+        _count(ok ? "signer.rotated" : "signer.rotationDenied");
+        _checkOutcome(ACCESS, "rotateSigner", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) signerIdx = next;
+    }
+
+    /// @notice The platform lists or delists a price token (only exact tokens are ever listed); listing an address
+    /// without code is refused.
+    function setPriceToken(uint256 tokenSeed, bool allowed) external step {
+        tokenSeed = _h(tokenSeed);
+        address token = tokenSeed % 5 == 0 ? stranger : tokens[1 + tokenSeed % 3];
+        bytes4 expectErr = token.code.length == 0 && allowed ? IRaffleFactory.NotAContract.selector : bytes4(0);
+        (bool ok, bytes4 err) =
+            _call(admin, address(factory), 0, abi.encodeCall(IRaffleFactoryX.setPriceToken, (token, allowed)));
+        _count(ok ? (allowed ? "priceToken.listed" : "priceToken.delisted") : "priceToken.rejected");
+        _checkOutcome(ACCESS, "setPriceToken", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) listed[token] = allowed;
+    }
+
+    /// @notice The platform sets each merchant's daily VRF draw budget (sometimes to nothing at all).
+    function setDrawsPerDay(uint256 seed) external step {
+        seed = _h(seed);
+        uint256[8] memory options = [uint256(0), 1, 2, 288, 288, 288, 288, 288];
+        uint256 value = options[seed % 8];
+        (bool ok,) = _call(admin, address(factory), 0, abi.encodeCall(IRaffleFactoryX.setDrawsPerDay, (value)));
+        if (!ok) _violate(ACCESS, "the platform admin could not set the draw budget");
+        else drawsPerDay = value;
+        _count("drawBudget.set");
+    }
+
+    // ================================================================== time
+
+    /// @notice Time passes: seconds, hours, days or weeks.
+    function warp(uint256 seed) external step {
+        seed = _h(seed);
+        uint256 kind = seed % 4;
+        uint256 delta = kind == 0
+            ? _bound(seed >> 8, 1, 10 minutes)
+            : kind == 1 ? _bound(seed >> 8, 1 hours, 1 days) : kind == 2 ? _bound(seed >> 8, 1 days, 4 days) : _bound(seed >> 8, 4 days, 3 weeks);
+        vm.warp(block.timestamp + delta);
+        _count("time.warp");
+    }
+
+    /// @notice Time jumps to just before, at, or just after a deadline that matters: a round's refundableAt, a
+    /// prize's release time, a round's 30-day overdue mark, the VRF notice, or the next UTC day (draw budget).
+    function warpToDeadline(uint256 seed) external step {
+        seed = _h(seed);
+        uint256 kind = seed % 5;
+        uint256 at;
+        if (kind == 0 && drawingKeys.length != 0) {
+            (uint256 r, uint256 roundId) = _unkey(drawingKeys[(seed >> 8) % drawingKeys.length]);
+            at = rounds[r][roundId].refundableAt;
+        } else if (kind == 1 && drawnKeys.length != 0) {
+            (uint256 r, uint256 roundId) = _unkey(drawnKeys[(seed >> 8) % drawnKeys.length]);
+            at = uint256(rounds[r][roundId].drawnAt) + raffles[r].timeLagBeforeRelease();
+        } else if (kind == 2) {
+            uint256 r = (seed >> 8) % 2;
+            at = uint256(rounds[r][lastRound[r]].startedAt) + MAX_ROUND_DURATION;
+        } else if (kind == 3) {
+            at = pendingVrfAt;
+        } else {
+            at = (block.timestamp / 1 days + 1) * 1 days;
+        }
+        if (at == 0) return;
+        at = at + ((seed >> 16) % 3) - 1; // one second before, at, or one after
+        if (at > block.timestamp) {
+            vm.warp(at);
+            _count("time.warpToDeadline");
+        }
+    }
+
+    // ================================================================== settlement (after each sequence)
+
+    /// @notice Ends the story of every round so every payout is made: nobody blocked, a draw budget, every active
+    /// round ended, every outstanding request answered in time, rounds still drawing refunded after their deadline,
+    /// every prize claimed by the holder of its ticket, every ticket of a refundable round refunded, every commission
+    /// withdrawn. Then each raffle must hold exactly the donations it got: everything it owed was paid, to the right
+    /// people, by the same checks as during the sequence.
+    function settle() external returns (string memory) {
+        ITokenX blocklist = ITokenX(tokens[BLOCK]);
+        for (uint256 i = 0; i < 7; i++) blocklist.setBlocked(_person(i), false);
+        for (uint256 r = 0; r < 2; r++) {
+            blocklist.setBlocked(merchants[r], false);
+            blocklist.setBlocked(beneficiary[r], false);
+        }
+        (bool ok,) = _call(admin, address(factory), 0, abi.encodeCall(IRaffleFactoryX.setDrawsPerDay, (288)));
+        if (!ok) return "settlement: the admin could not restore the draw budget";
+        drawsPerDay = 288;
+        for (uint256 r = 0; r < 2; r++) {
+            if (roundActive[r] && !_endRound(r, merchants[r])) return "settlement: a merchant could not end its round";
+        }
+        uint256 latest;
+        for (uint256 i = 0; i < drawingKeys.length; i++) {
+            (uint256 r, uint256 id) = _unkey(drawingKeys[i]);
+            RoundG storage g = rounds[r][id];
+            if (g.status == S_DRAWING && !g.delivered && block.timestamp < g.refundableAt) {
+                _deliver(r, id, uint256(keccak256(abi.encode("settle", r, id))));
+            }
+            if (g.status == S_DRAWING && g.refundableAt > latest) latest = g.refundableAt;
+        }
+        if (latest > block.timestamp) vm.warp(latest);
+        for (uint256 i = 0; i < drawingKeys.length; i++) {
+            (uint256 r, uint256 id) = _unkey(drawingKeys[i]);
+            if (rounds[r][id].status == S_DRAWING) _enableRefunds(r, id, stranger);
+        }
+        for (uint256 r = 0; r < 2; r++) {
+            for (uint256 id = 1; id <= lastRound[r]; id++) {
+                RoundG storage g = rounds[r][id];
+                if (g.status == S_DRAWN) {
+                    _claim(r, id, _ownerOf(r, g.winner));
+                } else if (g.status == S_REFUNDABLE) {
+                    for (uint256 t = g.firstTicketId; t < g.firstTicketId + g.tickets; t++) {
+                        if (_exists(r, t)) _refund(r, t, _ownerOf(r, t));
+                    }
+                }
+            }
+            for (uint256 t = 0; t < 4; t++) {
+                if (accrued[r][tokens[t]] != 0) _withdraw(r, tokens[t], merchants[r]);
+            }
+        }
+        for (uint256 c = 0; c < CATEGORIES; c++) {
+            if (violations[c] != 0) return string.concat("settlement: ", firstViolation[c]);
+        }
+        for (uint256 r = 0; r < 2; r++) {
+            for (uint256 t = 0; t < 7; t++) {
+                address token = tokens[t];
+                if (owed[r][token] != 0) return "settlement: a raffle still owes money after every payout";
+                if (_balance(token, address(raffles[r])) != donated[r][token]) {
+                    return string.concat(
+                        "settlement: raffle ", vm.toString(r), " holds other than its donations of token ", vm.toString(t)
+                    );
+                }
+                if (raffles[r].accruedCommission(token) != 0) return "settlement: commission left behind";
+            }
+        }
+        return "";
+    }
+
+    // ================================================================== views for the test contract
+
+    function callSummary() external view returns (string memory line) {
+        line = string.concat("fp=", vm.toString(fingerprint));
+        for (uint256 i = 0; i < counterNames.length; i++) {
+            line = string.concat(line, ";", counterNames[i], "=", vm.toString(counters[keccak256(bytes(counterNames[i]))]));
+        }
+    }
+}

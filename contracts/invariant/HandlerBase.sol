@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
+
+import {vm} from "./utils/Vm.sol";
+import {
+    FakeCoordinator, IExchangeX, IRaffleFactoryX, IRaffleTicketX, IRaffleX, ITokenX, IVRFMock
+} from "./utils/Interfaces.sol";
+import {Asset, Params, TokenType} from "../src/libraries/Assets.sol";
+import {IRaffle, RoundStatus, RoundView, VrfConfig} from "../src/interfaces/IRaffle.sol";
+import {IExchange} from "../src/interfaces/IExchange.sol";
+import {PrizeStatus, TicketData} from "../src/interfaces/IRaffleTicket.sol";
+
+/// @notice Everything the test's setUp deployed, handed to the handler.
+struct Platform {
+    address admin;
+    IExchangeX exchange;
+    IRaffleFactoryX factory;
+    IVRFMock[2] coordinators;
+    uint256[2] subscriptions;
+    /// @dev [native (0), TestToken, NoReturnToken, BlocklistToken, FeeOnTransferToken, ShortDeliveryToken,
+    /// TestCollectible]: the first four may be listed as prices, the last three never are.
+    address[7] tokens;
+    IRaffleX[2] raffles;
+    address[2] merchants;
+    address[2] hotKeys;
+    uint256[3] signerKeys;
+    address[4] players;
+    address stranger;
+    address[2] beneficiaries;
+    uint32 vrfTimeout;
+    uint32 vrfGas;
+}
+
+/// @dev What the model expects of one round. `status` is the model's status, compared with the contract's after
+/// every step (see the checks).
+struct RoundG {
+    uint8 status;
+    address token;
+    uint256 price;
+    uint32 maxTicket;
+    uint64 firstTicketId;
+    uint32 tickets;
+    uint40 startedAt;
+    uint40 drawnAt;
+    address coordinator;
+    uint256 requestId;
+    uint40 refundableAt;
+    uint32 callbackGas;
+    bool delivered;
+    uint8 winners;
+    uint256 winner;
+    address drawnBy;
+    uint256 word;
+    uint32 refunded;
+    uint256 commissionTaken;
+}
+
+/// @dev One ticket: its round and serial, and what it has been paid (kind: 1 claim, 2 release, 3 refund).
+struct TicketG {
+    uint64 round;
+    uint32 serial;
+    uint120 externalId;
+    uint8 payouts;
+    uint8 payoutKind;
+}
+
+struct Voucher {
+    address account;
+    uint256 raffle;
+    Params params;
+    Asset item;
+    Asset price;
+    uint256 signerKey;
+    bytes signature;
+}
+
+/// @notice State, actors and the model shared by the handler's actions and checks.
+abstract contract HandlerBase {
+    // ------------------------------------------------------------------ categories of model violations
+    uint256 internal constant SOLVENCY = 0;
+    uint256 internal constant DRAW = 1;
+    uint256 internal constant TICKETS = 2;
+    uint256 internal constant VOUCHER = 3;
+    uint256 internal constant PAYOUT = 4;
+    uint256 internal constant COMMISSION = 5;
+    uint256 internal constant ACCESS = 6;
+    uint256 internal constant CATEGORIES = 7;
+
+    uint256 internal constant NATIVE = 0;
+    uint256 internal constant TEST = 1;
+    uint256 internal constant NORET = 2;
+    uint256 internal constant BLOCK = 3;
+    uint256 internal constant FEE = 4;
+    uint256 internal constant SHORT = 5;
+    uint256 internal constant COLLECTIBLE = 6;
+
+    uint8 internal constant S_NONE = uint8(RoundStatus.None);
+    uint8 internal constant S_ACTIVE = uint8(RoundStatus.Active);
+    uint8 internal constant S_DRAWING = uint8(RoundStatus.Drawing);
+    uint8 internal constant S_DRAWN = uint8(RoundStatus.Drawn);
+    uint8 internal constant S_CLOSED = uint8(RoundStatus.Closed);
+    uint8 internal constant S_REFUNDABLE = uint8(RoundStatus.Refundable);
+    uint8 internal constant S_CLAIMED = uint8(RoundStatus.Claimed);
+    uint8 internal constant S_RELEASED = uint8(RoundStatus.Released);
+
+    uint256 internal constant MAX_COMMISSION = 3_000;
+    uint256 internal constant BPS = 10_000;
+    uint256 internal constant MAX_ROUND_DURATION = 30 days;
+    uint256 internal constant VRF_CONFIG_DELAY = 2 days;
+    uint32 internal constant LOW_CALLBACK_GAS = 25_000;
+
+    bytes32 internal constant ASSET_TYPEHASH =
+        keccak256("Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)");
+    bytes32 internal constant PARAMS_TYPEHASH = keccak256(
+        "Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"
+    );
+    bytes32 internal constant PURCHASE_TYPEHASH = keccak256(
+        "EIP712(address account,Params params,Asset item,Asset price)"
+        "Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)"
+        "Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"
+    );
+
+    bytes4 internal constant ENFORCED_PAUSE = bytes4(keccak256("EnforcedPause()"));
+    bytes4 internal constant UNAUTHORIZED = bytes4(keccak256("AccessControlUnauthorizedAccount(address,bytes32)"));
+    bytes4 internal constant NONEXISTENT_TOKEN = bytes4(keccak256("ERC721NonexistentToken(uint256)"));
+    bytes4 internal constant ANY_ERROR = bytes4(0);
+
+    // ------------------------------------------------------------------ the platform
+    address internal admin;
+    IExchangeX internal exchange;
+    IRaffleFactoryX internal factory;
+    IVRFMock[2] internal coordinators;
+    uint256[2] internal subscriptions;
+    address[7] internal tokens;
+    IRaffleX[2] internal raffles;
+    IRaffleTicketX[2] internal tickets;
+    address[2] internal merchants;
+    address[2] internal hotKeys;
+    uint256[3] internal signerKeys;
+    address[3] internal signers;
+    address[4] internal players;
+    address internal stranger;
+    address[2] internal beneficiaries;
+    FakeCoordinator internal fakeCoordinator;
+    bytes32 internal domainSeparator;
+    bytes32 internal roundManagerRole;
+
+    // ------------------------------------------------------------------ the model (ghost state)
+    mapping(uint256 raffle => mapping(uint256 roundId => RoundG)) internal rounds;
+    uint256[2] internal lastRound;
+    bool[2] internal roundActive;
+    bool[2] internal rafflePaused;
+    bool[2] internal hotKeyGranted;
+    address[2] internal beneficiary;
+
+    mapping(uint256 raffle => mapping(uint256 ticketId => TicketG)) internal ticketsG;
+    uint256[2] internal lastTicket;
+
+    /// @dev What each raffle owes per token (unclaimed pots, open refunds, accrued commission), what was sent to it
+    /// outside any purchase, the commission it accrued, and the pots of claimed rounds.
+    mapping(uint256 raffle => mapping(address token => uint256)) internal owed;
+    mapping(uint256 raffle => mapping(address token => uint256)) internal donated;
+    mapping(uint256 raffle => mapping(address token => uint256)) internal accrued;
+    mapping(uint256 raffle => mapping(address token => uint256)) internal commissionTotal;
+    mapping(uint256 raffle => mapping(address token => uint256)) internal claimedPots;
+
+    /// @dev Request ids are per coordinator: the mocks number them 1, 2, 3... each.
+    mapping(uint256 raffle => mapping(address coordinator => mapping(uint256 requestId => uint256 roundId))) internal
+        roundOfRequest;
+    mapping(address coordinator => uint256) internal nextRequestId;
+    /// @dev Rounds that asked VRF (raffle << 128 | roundId), and rounds that got a winner.
+    uint256[] internal drawingKeys;
+    uint256[] internal drawnKeys;
+
+    struct VrfG {
+        uint256 coordinator; // index into coordinators
+        uint32 timeout;
+        uint32 gas;
+    }
+
+    VrfG internal vrf;
+    VrfG internal pendingVrf;
+    uint256 internal pendingVrfAt;
+    uint256 internal drawsPerDay = 288;
+    mapping(address merchant => uint256) internal drawDay;
+    mapping(address merchant => uint256) internal drawsUsed;
+
+    mapping(address token => bool) internal listed;
+    uint256 internal signerIdx;
+    bool internal exchangePaused;
+
+    bytes32[] internal usedNonces;
+    mapping(bytes32 nonce => uint256 uses) internal nonceUses;
+    uint256 internal nonceCounter;
+    Voucher[] internal stash;
+
+    uint256[CATEGORIES] internal violations;
+    string[CATEGORIES] internal firstViolation;
+
+    /// @dev A fingerprint of the sequence (every call's calldata), so the runner can tell runs apart.
+    bytes32 internal fingerprint;
+
+    // ------------------------------------------------------------------ call counters (summed over a campaign)
+    string[] internal counterNames;
+    mapping(bytes32 name => uint256) internal counters;
+
+    /// @dev Off while setUp opens the first rounds, so the summary counts only what the sequences did.
+    bool internal counting;
+
+    function _count(string memory name) internal {
+        if (!counting) return;
+        bytes32 key = keccak256(bytes(name));
+        if (counters[key] == 0 && !_known[key]) {
+            _known[key] = true;
+            counterNames.push(name);
+        }
+        counters[key] += 1;
+    }
+
+    mapping(bytes32 => bool) private _known;
+
+    modifier step() {
+        fingerprint = keccak256(abi.encodePacked(fingerprint, msg.data));
+        _;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    function _violate(uint256 category, string memory why) internal {
+        if (violations[category]++ == 0) {
+            firstViolation[category] = string.concat(why, " [t=", vm.toString(block.timestamp), "]");
+        }
+    }
+
+    /// @dev forge draws many small and edge values; the handler reads its seeds' bits, so it mixes them first.
+    function _h(uint256 seed) internal pure returns (uint256) {
+        return uint256(keccak256(abi.encode(seed)));
+    }
+
+    function _bound(uint256 x, uint256 min, uint256 max) internal pure returns (uint256) {
+        if (max <= min) return min;
+        return min + (x % (max - min + 1));
+    }
+
+    /// @dev A call from `from`, as an EOA would send it. Returns success and the 4-byte error of a revert.
+    function _call(address from, address to, uint256 value, bytes memory data) internal returns (bool ok, bytes4 err) {
+        bytes memory ret;
+        vm.prank(from);
+        (ok, ret) = to.call{value: value}(data);
+        if (!ok && ret.length >= 4) err = bytes4(ret);
+    }
+
+    function _checkOutcome(uint256 category, string memory what, bool expectOk, bytes4 expectErr, bool ok, bytes4 err)
+        internal
+        returns (bool)
+    {
+        if (ok != expectOk) {
+            _violate(
+                category,
+                string.concat(
+                    what,
+                    ok ? ": succeeded where it must revert with " : ": reverted where it must succeed, error ",
+                    vm.toString(abi.encodePacked(ok ? expectErr : err))
+                )
+            );
+            return false;
+        }
+        if (!ok && expectErr != ANY_ERROR && err != expectErr) {
+            _violate(
+                category,
+                string.concat(
+                    what,
+                    ": reverted with ",
+                    vm.toString(abi.encodePacked(err)),
+                    " instead of ",
+                    vm.toString(abi.encodePacked(expectErr))
+                )
+            );
+            return false;
+        }
+        return true;
+    }
+
+    function _key(uint256 r, uint256 roundId) internal pure returns (uint256) {
+        return (r << 128) | roundId;
+    }
+
+    function _unkey(uint256 key) internal pure returns (uint256 r, uint256 roundId) {
+        return (key >> 128, key & type(uint128).max);
+    }
+
+    function _balance(address token, address account) internal view returns (uint256) {
+        if (token == address(0)) return account.balance;
+        return ITokenX(token).balanceOf(account);
+    }
+
+    function _isBlocked(address token, address account) internal view returns (bool) {
+        return token == tokens[BLOCK] && ITokenX(token).blocked(account);
+    }
+
+    function _exists(uint256 r, uint256 ticketId) internal view returns (bool) {
+        return ticketId != 0 && ticketId <= lastTicket[r] && ticketsG[r][ticketId].payoutKind != 3;
+    }
+
+    function _ownerOf(uint256 r, uint256 ticketId) internal view returns (address) {
+        return tickets[r].ownerOf(ticketId);
+    }
+
+    function _mayActFor(uint256 r, uint256 ticketId, address caller) internal view returns (bool) {
+        address owner = tickets[r].ownerOf(ticketId);
+        return caller == owner || tickets[r].isApprovedForAll(owner, caller) || tickets[r].getApproved(ticketId) == caller;
+    }
+
+    function _person(uint256 seed) internal view returns (address) {
+        uint256 i = seed % 7;
+        if (i < 4) return players[i];
+        if (i == 4) return stranger;
+        return beneficiaries[i - 5];
+    }
+
+    function _isManager(uint256 r, address caller) internal view returns (bool) {
+        return caller == merchants[r] || (caller == hotKeys[r] && hotKeyGranted[r]);
+    }
+
+    function _ticketAsset(uint256 r) internal view returns (Asset memory) {
+        return Asset({tokenType: TokenType.ERC721, token: address(tickets[r]), tokenId: 0, amount: 1});
+    }
+
+    function _roundPrice(uint256 r) internal view returns (Asset memory) {
+        RoundG storage g = rounds[r][lastRound[r]];
+        return Asset({
+            tokenType: g.token == address(0) ? TokenType.NATIVE : TokenType.ERC20,
+            token: g.token,
+            tokenId: 0,
+            amount: g.price
+        });
+    }
+
+    function _coordinatorIndex(address coordinator) internal view returns (uint256) {
+        return coordinator == address(coordinators[0]) ? 0 : 1;
+    }
+
+    // ------------------------------------------------------------------ vouchers
+
+    function _hashAsset(Asset memory a) internal pure returns (bytes32) {
+        return keccak256(abi.encode(ASSET_TYPEHASH, uint256(a.tokenType), a.token, a.tokenId, a.amount));
+    }
+
+    function _hashParams(Params memory p) internal pure returns (bytes32) {
+        return keccak256(
+            abi.encode(PARAMS_TYPEHASH, p.externalId, p.expiresAt, p.nonce, p.extra, p.receiver, p.referrer)
+        );
+    }
+
+    /// @dev The EIP-712 digest, written independently of VoucherHashing.sol.
+    function _digest(Voucher memory v) internal view returns (bytes32) {
+        bytes32 structHash = keccak256(
+            abi.encode(PURCHASE_TYPEHASH, v.account, _hashParams(v.params), _hashAsset(v.item), _hashAsset(v.price))
+        );
+        return keccak256(abi.encodePacked("\x19\x01", domainSeparator, structHash));
+    }
+
+    function _sign(Voucher memory v) internal view {
+        (uint8 sv, bytes32 sr, bytes32 ss) = vm.sign(v.signerKey, _digest(v));
+        v.signature = abi.encodePacked(sr, ss, sv);
+    }
+
+    function _newNonce(uint256 seed) internal returns (bytes32) {
+        nonceCounter += 1;
+        // Mostly consecutive nonces (they share bitmap words, as the API hands them out), sometimes anywhere.
+        if (seed % 4 == 0) return keccak256(abi.encode("nonce", nonceCounter, seed));
+        return bytes32(uint256(0xA000) + nonceCounter);
+    }
+
+    /// @dev A valid voucher for the current round of raffle `r`, signed now by the current signer.
+    function _validVoucher(uint256 r, address account, uint256 seed) internal returns (Voucher memory v) {
+        v.account = account;
+        v.raffle = r;
+        v.params = Params({
+            externalId: seed % 1_000_000,
+            expiresAt: block.timestamp + _bound(seed >> 20, 1, 2 days),
+            nonce: _newNonce(seed >> 40),
+            extra: bytes32(seed),
+            receiver: address(raffles[r]),
+            referrer: (seed >> 60) % 3 == 0 ? players[(seed >> 70) % 4] : address(0)
+        });
+        v.item = _ticketAsset(r);
+        v.price = _roundPrice(r);
+        v.signerKey = signerKeys[signerIdx];
+    }
+
+    function _value(Voucher memory v) internal pure returns (uint256) {
+        return v.price.tokenType == TokenType.NATIVE ? v.price.amount : 0;
+    }
+
+    /// @dev What purchaseRaffle must do with voucher `v` sent by `sender` with `value`, in the contracts' order of
+    /// checks: Exchange (pause, expiry, nonce, signer, payment), then Raffle.printTicket, then the ticket's mint.
+    function _expectPurchase(Voucher memory v, address sender, uint256 value)
+        internal
+        view
+        returns (bool ok, bytes4 err, uint256 category)
+    {
+        if (exchangePaused) return (false, ENFORCED_PAUSE, TICKETS);
+        if (v.params.expiresAt == 0) return (false, IExchange.ExpiryMissing.selector, VOUCHER);
+        if (block.timestamp > v.params.expiresAt) return (false, IExchange.SignatureExpired.selector, VOUCHER);
+        if (nonceUses[v.params.nonce] != 0) return (false, IExchange.NonceAlreadyUsed.selector, VOUCHER);
+        if (sender != v.account || v.signerKey != signerKeys[signerIdx]) {
+            return (false, IExchange.InvalidSigner.selector, VOUCHER);
+        }
+        if (v.price.tokenType == TokenType.NATIVE) {
+            if (value != v.price.amount) return (false, IExchange.WrongPaymentValue.selector, TICKETS);
+        } else {
+            if (value != 0) return (false, IExchange.WrongPaymentValue.selector, TICKETS);
+            // The payment itself: a blocked buyer cannot pay; the collectible is no ERC20 at all.
+            if (_isBlocked(v.price.token, sender) || v.price.token == tokens[COLLECTIBLE]) {
+                return (false, ANY_ERROR, TICKETS);
+            }
+        }
+        uint256 r = v.raffle;
+        if (v.params.receiver != address(raffles[r])) return (false, ANY_ERROR, TICKETS);
+        if (rafflePaused[r]) return (false, IRaffle.RafflePaused.selector, TICKETS);
+        if (!roundActive[r]) return (false, IRaffle.NoActiveRound.selector, TICKETS);
+        Asset memory item = _ticketAsset(r);
+        if (_hashAsset(v.item) != _hashAsset(item) || v.item.tokenType != item.tokenType) {
+            return (false, IRaffle.InvalidTicketAsset.selector, TICKETS);
+        }
+        Asset memory price = _roundPrice(r);
+        if (keccak256(abi.encode(v.price)) != keccak256(abi.encode(price))) {
+            return (false, IRaffle.PriceMismatch.selector, TICKETS);
+        }
+        RoundG storage g = rounds[r][lastRound[r]];
+        if (g.maxTicket != 0 && g.tickets >= g.maxTicket) return (false, IRaffle.RoundFull.selector, TICKETS);
+        if (v.params.externalId > type(uint120).max) return (false, bytes4(keccak256("ExternalIdTooLarge(uint256)")), TICKETS);
+        return (true, ANY_ERROR, TICKETS);
+    }
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+import {FuzzSelector, vm} from "./utils/Vm.sol";
+import {IExchangeX, IHasRole, IRaffleFactoryX, IRaffleX, ITokenX, IVRFMock} from "./utils/Interfaces.sol";
+import {Handler} from "./Handler.sol";
+import {Platform} from "./HandlerBase.sol";
+import {VrfConfig} from "../src/interfaces/IRaffle.sol";
+import {RaffleConfig} from "../src/interfaces/IRaffleFactory.sol";
+
+/// @notice Stateful invariant fuzzing of the whole platform: forge calls the handler's actions in random sequences
+/// and, after every call, the invariant below it is testing (one campaign per invariant). After each sequence,
+/// afterInvariant settles everything and checks that every payout was made.
+/// @dev The contracts are deployed from Hardhat's artifacts (run `npm run compile` first): the suite fuzzes exactly
+/// the bytecode that Hardhat tests and the deploy scripts ship.
+contract RaffleInvariants {
+    Handler internal handler;
+
+    string internal constant ARTIFACTS = "artifacts/src/";
+    string internal constant VRF_MOCK =
+        "artifacts/@chainlink/contracts/src/v0.8/vrf/mocks/VRFCoordinatorV2_5Mock.sol/VRFCoordinatorV2_5Mock.json";
+
+    function _deploy(string memory path, bytes memory args) internal returns (address) {
+        return vm.deployCode(string.concat(ARTIFACTS, path), args);
+    }
+
+    function setUp() public {
+        vm.warp(1_750_000_000);
+        Platform memory p;
+        p.admin = vm.addr(0xAD);
+        p.signerKeys = [uint256(0x5161), 0x5162, 0x5163];
+        p.merchants = [vm.addr(0x3E1), vm.addr(0x3E2)];
+        p.hotKeys = [vm.addr(0x407), vm.addr(0x408)];
+        for (uint256 i = 0; i < 4; i++) p.players[i] = vm.addr(0x9100 + i);
+        p.stranger = vm.addr(0xBAD);
+        p.beneficiaries = [vm.addr(0xBE1), vm.addr(0xBE2)];
+
+        // Chainlink's VRF v2.5 mock, twice: the platform can move its draws to another coordinator.
+        for (uint256 c = 0; c < 2; c++) {
+            p.coordinators[c] = IVRFMock(vm.deployCode(VRF_MOCK, abi.encode(uint96(0.1 ether), uint96(1 gwei), int256(0.004 ether))));
+        }
+        p.exchange = IExchangeX(_deploy("Exchange.sol/Exchange.json", abi.encode(p.admin)));
+        address ticketDeployer = _deploy("RaffleTicketDeployer.sol/RaffleTicketDeployer.json", "");
+        p.factory = IRaffleFactoryX(
+            _deploy("RaffleFactory.sol/RaffleFactory.json", abi.encode(p.admin, address(p.exchange), ticketDeployer))
+        );
+        p.vrfTimeout = 1 days;
+        p.vrfGas = 500_000;
+
+        vm.startPrank(p.admin);
+        p.exchange.grantRole(p.exchange.SIGNER_ROLE(), vm.addr(p.signerKeys[0]));
+        p.factory.proposeVrfConfig(
+            VrfConfig({
+                coordinator: address(p.coordinators[0]),
+                keyHash: keccak256(abi.encode("key", uint256(0))),
+                subscriptionId: 0,
+                callbackGasLimit: p.vrfGas,
+                requestConfirmations: 3,
+                randomnessTimeout: p.vrfTimeout
+            })
+        );
+        p.subscriptions[0] = p.factory.createVrfSubscription();
+        p.factory.grantRole(p.factory.MERCHANT_ROLE(), p.merchants[0]);
+        p.factory.grantRole(p.factory.MERCHANT_ROLE(), p.merchants[1]);
+        vm.stopPrank();
+        p.coordinators[0].fundSubscription(p.subscriptions[0], 1e27);
+
+        p.tokens[1] = _deploy("tokens/TestToken.sol/TestToken.json", abi.encode("Test Gold", "GOLD", p.admin));
+        p.tokens[2] = _deploy("test/HostileTokens.sol/NoReturnToken.json", "");
+        p.tokens[3] = _deploy("test/HostileTokens.sol/BlocklistToken.json", "");
+        p.tokens[4] = _deploy("test/HostileTokens.sol/FeeOnTransferToken.json", "");
+        p.tokens[5] = _deploy("test/HostileTokens.sol/ShortDeliveryToken.json", "");
+        p.tokens[6] = _deploy("tokens/TestCollectible.sol/TestCollectible.json", abi.encode("Relic", "RELIC", p.admin));
+        vm.startPrank(p.admin);
+        for (uint256 t = 1; t <= 3; t++) p.factory.setPriceToken(p.tokens[t], true);
+        vm.stopPrank();
+
+        // Raffle 0 takes the highest commission allowed; raffle 1 a small one and a longer release lag.
+        RaffleConfig[2] memory configs = [
+            RaffleConfig({commission: 3_000, timeLagBeforeRelease: 1 days, ticketName: "Zero", ticketSymbol: "R0"}),
+            RaffleConfig({commission: 250, timeLagBeforeRelease: 3 days, ticketName: "One", ticketSymbol: "R1"})
+        ];
+        for (uint256 r = 0; r < 2; r++) {
+            vm.prank(p.merchants[r]);
+            (address raffle,) = p.factory.deployRaffle(configs[r]);
+            p.raffles[r] = IRaffleX(raffle);
+        }
+
+        // The second coordinator: a subscription of the platform admin, funded, with both raffles as consumers.
+        vm.startPrank(p.admin);
+        p.subscriptions[1] = p.coordinators[1].createSubscription();
+        p.coordinators[1].addConsumer(p.subscriptions[1], address(p.raffles[0]));
+        p.coordinators[1].addConsumer(p.subscriptions[1], address(p.raffles[1]));
+        vm.stopPrank();
+        p.coordinators[1].fundSubscription(p.subscriptions[1], 1e27);
+
+        // Players: money in every token (hostile ones too, so a voucher in the wrong token gets as far as the
+        // raffle), and the Exchange approved for all of it.
+        for (uint256 i = 0; i < 4; i++) {
+            address player = p.players[i];
+            vm.deal(player, 1e30);
+            vm.prank(p.admin);
+            ITokenX(p.tokens[1]).mint(player, 1e30);
+            for (uint256 t = 2; t <= 5; t++) ITokenX(p.tokens[t]).mint(player, 1e30);
+            for (uint256 t = 1; t <= 5; t++) {
+                vm.prank(player);
+                (bool ok,) = p.tokens[t].call(abi.encodeCall(ITokenX.approve, (address(p.exchange), type(uint256).max)));
+                require(ok, "approve");
+            }
+        }
+
+        handler = new Handler(p);
+        handler.bootstrap();
+        vm.label(address(handler), "Handler");
+        vm.label(address(p.exchange), "Exchange");
+        vm.label(address(p.factory), "RaffleFactory");
+        vm.label(address(p.raffles[0]), "Raffle0");
+        vm.label(address(p.raffles[1]), "Raffle1");
+        vm.label(address(p.coordinators[0]), "Coordinator0");
+        vm.label(address(p.coordinators[1]), "Coordinator1");
+    }
+
+    // ------------------------------------------------------------------ what forge fuzzes
+
+    function targetContracts() public view returns (address[] memory targets) {
+        targets = new address[](1);
+        targets[0] = address(handler);
+    }
+
+    /// @dev Each action is listed as many times as its weight: forge picks uniformly from this list.
+    function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
+        bytes4[63] memory weighted = [
+            // players: purchases (valid vouchers, misused ones, stored ones), tickets, prizes, refunds
+            Handler.buyValid.selector,
+            Handler.buyValid.selector,
+            Handler.buyValid.selector,
+            Handler.buyValid.selector,
+            Handler.buyValidAgain.selector,
+            Handler.buyValidAgain.selector,
+            Handler.buyValidAgain.selector,
+            Handler.buyValidAgain.selector,
+            Handler.buy.selector,
+            Handler.buy.selector,
+            Handler.buy.selector,
+            Handler.buy.selector,
+            Handler.useStashed.selector,
+            Handler.transferTicket.selector,
+            Handler.transferTicket.selector,
+            Handler.approveTicket.selector,
+            Handler.claimPrize.selector,
+            Handler.claimPrize.selector,
+            Handler.claimPrize.selector,
+            Handler.refundTicket.selector,
+            Handler.refundTicket.selector,
+            Handler.refundTicket.selector,
+            Handler.blockAddress.selector,
+            Handler.rescueBlockedWinner.selector,
+            Handler.donate.selector,
+            // merchants, honest and hostile
+            Handler.startRound.selector,
+            Handler.startRound.selector,
+            Handler.startRound.selector,
+            Handler.endRound.selector,
+            Handler.endRound.selector,
+            Handler.endRound.selector,
+            Handler.pauseRaffle.selector,
+            Handler.pauseRaffle.selector,
+            Handler.setBeneficiary.selector,
+            Handler.grantHotKey.selector,
+            Handler.releasePrize.selector,
+            Handler.releasePrize.selector,
+            Handler.withdrawCommission.selector,
+            Handler.hostileMerchant.selector,
+            Handler.hostileMerchant.selector,
+            // VRF coordinators
+            Handler.fulfill.selector,
+            Handler.fulfill.selector,
+            Handler.fulfill.selector,
+            Handler.fulfillLate.selector,
+            Handler.answerAgain.selector,
+            Handler.answerFromWrongCoordinator.selector,
+            Handler.letDrawTimeOut.selector,
+            // anyone
+            Handler.enableRefunds.selector,
+            Handler.enableRefunds.selector,
+            // platform admin
+            Handler.proposeVrf.selector,
+            Handler.applyVrf.selector,
+            Handler.cancelVrf.selector,
+            Handler.pauseExchange.selector,
+            Handler.pauseExchange.selector,
+            Handler.rotateSigner.selector,
+            Handler.setPriceToken.selector,
+            Handler.setDrawsPerDay.selector,
+            // time
+            Handler.warp.selector,
+            Handler.warp.selector,
+            Handler.warp.selector,
+            Handler.warpToDeadline.selector,
+            Handler.warpToDeadline.selector,
+            Handler.warpToDeadline.selector
+        ];
+        bytes4[] memory list = new bytes4[](weighted.length);
+        for (uint256 i = 0; i < weighted.length; i++) list[i] = weighted[i];
+        selectors = new FuzzSelector[](1);
+        selectors[0] = FuzzSelector({addr: address(handler), selectors: list});
+    }
+
+    // ------------------------------------------------------------------ the invariants
+
+    function _holds(string memory failure) internal pure {
+        require(bytes(failure).length == 0, failure);
+    }
+
+    /// @notice The raffle's balance of each token is exactly what it owes (unclaimed pots, open refunds,
+    /// commission) plus donations, and never less than what it owes.
+    function invariant_solvency() public view {
+        _holds(handler.checkSolvency());
+    }
+
+    /// @notice Each drawn round has exactly one winner, from its own tickets, by the coordinator it asked.
+    function invariant_drawIntegrity() public view {
+        _holds(handler.checkDraws());
+    }
+
+    /// @notice No ticket beyond maxTicket, no purchase outside an active round, while paused or at a wrong price.
+    function invariant_ticketSales() public view {
+        _holds(handler.checkTickets());
+    }
+
+    /// @notice No voucher is used twice, and none from a wrong signer, account or time.
+    function invariant_vouchers() public view {
+        _holds(handler.checkVouchers());
+    }
+
+    /// @notice Every ticket is paid out at most once: claimed, released or refunded, never two.
+    function invariant_payoutsOnce() public view {
+        _holds(handler.checkPayouts());
+    }
+
+    /// @notice Commission never exceeds its cap.
+    function invariant_commissionCap() public view {
+        _holds(handler.checkCommission());
+    }
+
+    /// @notice Roles and platform settings move only as the platform admin moved them.
+    function invariant_accessControl() public view {
+        _holds(handler.checkAccess());
+    }
+
+    /// @notice After each sequence: the calls it made, for the runner's summary; then every round is settled and
+    /// every payout must have been made.
+    function afterInvariant() public {
+        string memory stats = vm.envOr("INVARIANT_STATS", string(""));
+        if (bytes(stats).length != 0) vm.writeLine(stats, handler.callSummary());
+        _holds(handler.settle());
+    }
+}
