@@ -28,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The active round of a raffle: ticket contract, price and tickets sold. 404 roundNotFound without one. */
+        /**
+         * The current round of a raffle: ticket contract, price and tickets sold.
+         * @description The active round (`endTimestamp` null), or, between `endRound` and the next `startRound`, the round that just ended with its `endTimestamp` set (the sign endpoint refuses it with 409 roundEnded). 404 roundNotFound only before the raffle's first round.
+         */
         get: operations["getCurrentRound"];
         put?: never;
         post?: never;
@@ -1177,7 +1180,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The active round, with its raffle and ticket contracts and its price. */
+            /** @description The current round, with its raffle and ticket contracts and its price. */
             200: {
                 headers: {
                     [name: string]: unknown;
