@@ -1045,11 +1045,13 @@ export interface components {
         };
         ReadinessDto: {
             /**
+             * @description Always `ready` in a 200 answer; otherwise 503 notReady.
              * @example ready
              * @enum {string}
              */
             status: "ready";
             /**
+             * @description Whether the database answers.
              * @example up
              * @enum {string}
              */

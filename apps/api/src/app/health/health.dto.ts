@@ -29,8 +29,8 @@ class IndexerReadinessDto {
 
 /** What /ready reports when every dependency holds. */
 export class ReadinessDto {
-  @ApiProperty({ enum: ["ready"], example: "ready" }) status!: "ready";
-  @ApiProperty({ enum: ["up", "down"], example: "up" }) database!: "up" | "down";
+  @ApiProperty({ enum: ["ready"], description: "Always `ready` in a 200 answer; otherwise 503 notReady.", example: "ready" }) status!: "ready";
+  @ApiProperty({ enum: ["up", "down"], description: "Whether the database answers.", example: "up" }) database!: "up" | "down";
   @ApiProperty({ enum: ["up", "down", "notConfigured"], description: "Redis of the rate limiter (REDIS_URL).", example: "notConfigured" })
   redis!: "up" | "down" | "notConfigured";
   @ApiProperty({ type: ChainReadinessDto }) chain!: ChainReadinessDto;
