@@ -1,7 +1,11 @@
-import { subtask, type HardhatUserConfig } from "hardhat/config";
+import { extendConfig, extendProvider, subtask, vars, type HardhatUserConfig } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 import "@nomicfoundation/hardhat-toolbox";
 import * as path from "node:path";
+
+import { withConfiguredKeys } from "./deploy/keys";
+// Task bodies import the generated bindings lazily: this file loads before any compile, even on a fresh clone.
+import "./tasks";
 
 const SOLC_VERSION = "0.8.30";
 
@@ -18,21 +22,92 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string
   };
 });
 
-/** Networks come from the environment so the same scripts deploy to any chain. */
-const rpcUrl = process.env.RPC_URL;
-const deployerKey = process.env.DEPLOYER_PRIVATE_KEY;
+declare module "hardhat/types/config" {
+  interface HardhatUserConfig {
+    raffle?: { localChainIds?: number[] };
+  }
+  interface HardhatConfig {
+    raffle: { localChainIds: number[] };
+  }
+}
+
+/** Chain ids where dev defaults (public keys, the VRF mock) are allowed. Every other chain is treated as real. */
+extendConfig((config, userConfig) => {
+  config.raffle = { localChainIds: userConfig.raffle?.localChainIds ?? [31337] };
+});
+
+extendProvider((provider, _config, network) => withConfiguredKeys(provider, network));
+
+const env = process.env;
+/** `hardhat node` as another chain (tests of real-chain deployments): HARDHAT_CHAIN_ID, and blocks every N ms. */
+const nodeChainId = Number(env.HARDHAT_CHAIN_ID || 31337);
+const miningInterval = Number(env.HARDHAT_MINING_INTERVAL || 0);
+
+/**
+ * Explorer verification (hardhat-verify, and `hardhat ignition verify`): one Etherscan API key for every chain
+ * (Etherscan's v2 API), from `npx hardhat vars set ETHERSCAN_API_KEY`. ETHERSCAN_API_URL points the named networks at
+ * another Etherscan-compatible API instead (a self-hosted explorer, or a test's stand-in), with the same key.
+ */
+const etherscanKey = vars.get("ETHERSCAN_API_KEY", "");
+const explorerUrl = env.ETHERSCAN_API_URL;
+const PUBLIC_NETWORKS = {
+  sepolia: { chainId: 11155111, rpc: "https://ethereum-sepolia-rpc.publicnode.com", browser: "https://sepolia.etherscan.io" },
+  amoy: { chainId: 80002, rpc: "https://rpc-amoy.polygon.technology", browser: "https://amoy.polygonscan.com" },
+};
 
 const config: HardhatUserConfig = {
-  defaultNetwork: rpcUrl ? "target" : "hardhat",
   solidity: {
     version: SOLC_VERSION,
     settings: { optimizer: { enabled: true, runs: 10_000 }, evmVersion: "cancun", viaIR: true },
   },
-  paths: { sources: "./src", tests: "./test", artifacts: "./artifacts", cache: "./cache" },
-  networks: {
-    hardhat: { hardfork: "cancun", chainId: 31337 },
-    ...(rpcUrl ? { target: { url: rpcUrl, accounts: deployerKey ? [deployerKey] : "remote" } } : {}),
+  paths: {
+    sources: "./src",
+    tests: "./test",
+    artifacts: "./artifacts",
+    cache: "./cache",
+    // Ignition's journals (ignition/deployments/<id>) and the per-network parameters files (ignition/parameters).
+    ignition: env.IGNITION_DIR ? path.resolve(env.IGNITION_DIR) : "./ignition",
   },
+  networks: {
+    // HARDHAT_WALL_CLOCK=true (the local stack's node): blocks mined within one second share its timestamp instead of
+    // each adding a second, so the chain's clock stays at wall time however fast purchases come (vouchers are signed
+    // against wall time). Off for the contract tests, which expect every block to advance the clock.
+    hardhat: {
+      hardfork: "cancun",
+      chainId: nodeChainId,
+      allowBlocksWithSameTimestamp: env.HARDHAT_WALL_CLOCK === "true",
+      ...(miningInterval ? { mining: { auto: true, interval: miningInterval } } : {}),
+    },
+    // A dev node: signs with the node's own unlocked accounts, never with the configured keys.
+    localhost: { url: env.RPC_URL || "http://127.0.0.1:8545" },
+    // Real networks: the node URL is a configuration variable (`npx hardhat vars set SEPOLIA_RPC_URL`), the keys
+    // come from deploy/keys.ts. Hardhat refuses a node whose chain id differs from the one declared here.
+    ...Object.fromEntries(
+      Object.entries(PUBLIC_NETWORKS).map(([name, network]) => [
+        name,
+        { url: vars.get(`${name.toUpperCase()}_RPC_URL`, network.rpc), chainId: network.chainId, accounts: "remote" as const },
+      ]),
+    ),
+  },
+  ignition: {
+    strategyConfig: {
+      // CreateX salt: 20 zero bytes (anyone may deploy; the init code fixes the admin anyway), then 0x00 (no chain id
+      // in the salt: the same address on every chain), then a label. Changing it moves every platform address.
+      create2: { salt: `0x${"00".repeat(20)}00${Buffer.from("raffle-v1").toString("hex").padEnd(22, "0")}` },
+    },
+  },
+  etherscan: explorerUrl
+    ? {
+        apiKey: Object.fromEntries(Object.keys(PUBLIC_NETWORKS).map((name) => [name, etherscanKey])),
+        customChains: Object.entries(PUBLIC_NETWORKS).map(([name, network]) => ({
+          network: name,
+          chainId: network.chainId,
+          urls: { apiURL: explorerUrl, browserURL: network.browser },
+        })),
+      }
+    : { apiKey: etherscanKey },
+  sourcify: { enabled: false },
+  raffle: { localChainIds: [31337] },
   typechain: {
     outDir: path.join(__dirname, "../libs/chain/src/typechain"),
     target: "ethers-v6",

@@ -1,46 +1,117 @@
 /**
- * Deploys the platform (Exchange, ticket deployer, RaffleFactory, and Chainlink's VRF mock on local chains) to the
- * network named by the environment, and writes contracts/deployments/<chainId>.json.
- *
- *   RPC_URL=http://127.0.0.1:8545 npm run deploy:platform
- *
- * Environment: RPC_URL, DEPLOYER_PRIVATE_KEY (else the node's first unlocked account), SIGNER_ADDRESS (else the
- * local dev signer), MERCHANT_ADDRESSES (comma-separated), VRF_COORDINATOR, VRF_KEY_HASH, VRF_SUBSCRIPTION_ID,
- * VRF_CALLBACK_GAS_LIMIT, VRF_REQUEST_CONFIRMATIONS, VRF_RANDOMNESS_TIMEOUT (seconds).
+ * `npm run deploy:platform -- --network <name>` (task `platform deploy`): checks every setting, then deploys the
+ * platform as a Hardhat Ignition module with CREATE2 (the same addresses on every chain), and writes
+ * contracts/deployments/<chainId>.json from Ignition's results. Re-running resumes an interrupted deployment from
+ * Ignition's journal (ignition/deployments/chain-<chainId>); nothing is deployed twice.
  */
-import { ethers } from "hardhat";
-import { Wallet } from "ethers";
+import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { ZeroAddress } from "ethers";
+import {
+  IVRFSubscriptionV2Plus__factory,
+  PLATFORM_MODULE_ID,
+  SettingsError,
+  platformPlan,
+  platformRecord,
+  resolvePlatformSettings,
+  saveDeployment,
+  type DeployPlatformOptions,
+  type DeployTarget,
+} from "@raffle/chain";
 
-import { LOCAL_DEV_KEYS, LOCAL_VRF_SETTINGS, deployPlatform, writeDeployment } from "@raffle/chain";
+import { platformModule } from "../ignition/modules/platform";
+import { actor, chainContext, confirmLiveNetwork, refuseEphemeralNetwork } from "./context";
+import { deployedAddresses, firstConfirmedBlock, ignitionDeploymentDir, recoverLostSends, setAsideStaleLocalJournal } from "./ignition-journal";
+import { readPlatformParameters } from "./parameters";
 
-async function main(): Promise<void> {
-  const [deployer] = await ethers.getSigners();
-  const env = process.env;
-  const coordinator = env.VRF_COORDINATOR || undefined;
-  const deployment = await deployPlatform(
-    deployer,
-    {
-      signer: env.SIGNER_ADDRESS || new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
-      merchants: (env.MERCHANT_ADDRESSES ?? "")
-        .split(",")
-        .map((address) => address.trim())
-        .filter(Boolean),
-      vrf: {
-        coordinator,
-        keyHash: env.VRF_KEY_HASH || LOCAL_VRF_SETTINGS.keyHash,
-        subscriptionId: env.VRF_SUBSCRIPTION_ID ? BigInt(env.VRF_SUBSCRIPTION_ID) : undefined,
-        callbackGasLimit: Number(env.VRF_CALLBACK_GAS_LIMIT || LOCAL_VRF_SETTINGS.callbackGasLimit),
-        requestConfirmations: Number(env.VRF_REQUEST_CONFIRMATIONS || LOCAL_VRF_SETTINGS.requestConfirmations),
-        randomnessTimeout: Number(env.VRF_RANDOMNESS_TIMEOUT || LOCAL_VRF_SETTINGS.randomnessTimeout),
-      },
-    },
-    (message) => console.log(`[deploy:platform] ${message}`),
-  );
-  const file = writeDeployment(deployment, env.DEPLOYMENTS_DIR || undefined);
-  console.log(`[deploy:platform] wrote ${file}`);
+export interface DeployPlatformArgs {
+  parameters?: string;
+  deploymentId?: string;
 }
 
-main().catch((error: unknown) => {
-  console.error(`[deploy:platform] failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-});
+const log = (line: string): void => console.log(`[deploy:platform] ${line}`);
+
+export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: DeployPlatformArgs): Promise<void> {
+  refuseEphemeralNetwork(hre);
+  const context = await chainContext(hre);
+  const deploymentId = args.deploymentId || `chain-${context.chainId}`;
+  const deploymentDir = ignitionDeploymentDir(hre, deploymentId);
+  const deployer = await actor(hre, "DEPLOYER");
+  const target: DeployTarget = { chainId: context.chainId, local: context.local, deployer };
+
+  // Every setting, then what the chain says about them, before anything is sent.
+  const parameters = readPlatformParameters(hre, args.parameters);
+  const problems = [...parameters.problems];
+  let settings: DeployPlatformOptions | undefined;
+  try {
+    settings = resolvePlatformSettings(parameters.input, target);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (!settings || problems.length > 0) throw new SettingsError(target, problems);
+  const chainProblems = await onChainProblems(hre, settings, deployer.address, deployedAddresses(deploymentDir)[`${PLATFORM_MODULE_ID}#RaffleFactory`]);
+  if (chainProblems.length > 0) throw new SettingsError(target, chainProblems);
+  log(`chain ${context.chainId} (${context.network}${context.local ? ", local" : ""}), deployer ${deployer.address}, settings from ${parameters.file ?? "the environment"}`);
+
+  await confirmLiveNetwork(context, "deploying the platform");
+  if (context.local) await setAsideStaleLocalJournal(hre, deploymentDir, log);
+  await recoverLostSends(hre, deploymentDir, log);
+  const result = await hre.ignition.deploy(platformModule(platformPlan(deployer.address, settings)), {
+    strategy: "create2",
+    deploymentId,
+    defaultSender: deployer.address,
+    displayUi: true,
+  });
+
+  const contracts = {
+    exchange: await result.exchange.getAddress(),
+    raffleFactory: await result.raffleFactory.getAddress(),
+    ticketDeployer: await result.ticketDeployer.getAddress(),
+  };
+  const futures = ["Exchange", "RaffleTicketDeployer", "RaffleFactory"].map((name) => `${PLATFORM_MODULE_ID}#${name}`);
+  const record = await platformRecord(hre.ethers.provider, {
+    chainId: context.chainId,
+    ...contracts,
+    vrfIsMock: settings.vrf.coordinator === undefined,
+    signer: settings.signer,
+    admin: deployer.address,
+    deployBlock: firstConfirmedBlock(deploymentDir, futures) ?? (await hre.ethers.provider.getBlockNumber()),
+    ignitionDeploymentId: deploymentId,
+  });
+  const file = saveDeployment(record);
+  for (const [name, address] of Object.entries(contracts)) log(`${name} ${address}`);
+  log(`VRF coordinator ${record.vrfCoordinator}${record.vrfIsMock ? " (mock)" : ""}, subscription ${record.vrfSubscriptionId}`);
+  log(`wrote ${file}`);
+}
+
+/** What must hold on chain for the deployment to go through to the end. */
+async function onChainProblems(
+  hre: HardhatRuntimeEnvironment,
+  settings: DeployPlatformOptions,
+  deployer: string,
+  journaledFactory: string | undefined,
+): Promise<string[]> {
+  const provider = hre.ethers.provider;
+  const problems: string[] = [];
+  if (deployer !== ZeroAddress && (await provider.getBalance(deployer)) === 0n) problems.push(`the deployer ${deployer} has no funds for gas`);
+  for (const token of settings.priceTokens ?? []) {
+    if ((await provider.getCode(token)) === "0x") problems.push(`priceTokens (PRICE_TOKENS): no contract at ${token}`);
+  }
+  const { coordinator, subscriptionId } = settings.vrf;
+  if (coordinator === undefined) return problems;
+  if ((await provider.getCode(coordinator)) === "0x") {
+    problems.push(`vrfCoordinator (VRF_COORDINATOR): no contract at ${coordinator} on this chain`);
+    return problems;
+  }
+  if (subscriptionId === undefined) return problems;
+  try {
+    const { owner: subOwner } = await IVRFSubscriptionV2Plus__factory.connect(coordinator, provider).getSubscription(subscriptionId);
+    const owners = [deployer, journaledFactory].filter(Boolean).map((owner) => owner!.toLowerCase());
+    if (!owners.includes(subOwner.toLowerCase())) {
+      problems.push(`vrfSubscriptionId (VRF_SUBSCRIPTION_ID): subscription ${subscriptionId} is owned by ${subOwner}, not by the deployer ${deployer}`);
+    }
+  } catch {
+    problems.push(`vrfSubscriptionId (VRF_SUBSCRIPTION_ID): coordinator ${coordinator} has no subscription ${subscriptionId}`);
+  }
+  return problems;
+}

@@ -60,7 +60,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   try {
     step(1, `starting a local Hardhat chain on 127.0.0.1:${options.chainPort}`);
-    const node: HardhatNode = await startHardhatNode({ port: options.chainPort });
+    // On wall-clock time: the demo and players buy in bursts, and each block must not push the chain's clock ahead.
+    const node: HardhatNode = await startHardhatNode({ port: options.chainPort, wallClock: true });
     stoppers.push({ name: "chain", stop: () => node.stop() });
     const provider = node.provider;
     const admin = new Wallet(LOCAL_DEV_KEYS.platformAdmin, provider);

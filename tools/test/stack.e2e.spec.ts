@@ -113,6 +113,14 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/index.js")));
     expect(bought).toMatchObject({ ticketId: expect.stringMatching(/^\d+$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
+    // The stack's chain keeps wall time however fast blocks come (a second per block would expire vouchers on arrival).
+    const rpc = (method: string) =>
+      fetch(facts.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: method === "eth_getBlockByNumber" ? ["latest", false] : [] }) }).then(
+        async (response) => ((await response.json()) as { result: { timestamp: string } }).result,
+      );
+    for (let i = 0; i < 300; i += 1) await rpc("evm_mine");
+    expect(Number((await rpc("eth_getBlockByNumber")).timestamp) - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(5);
+
     let shutdownOutput = "";
     stack.stdout!.on("data", (chunk: Buffer) => (shutdownOutput += chunk.toString()));
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>

@@ -34,9 +34,9 @@ interface AssetArgs {
 }
 
 /**
- * Turns events into rows. Every handler is written so that applying the events of a round again, after its
- * mutable fields were reset, gives the same rows: that is how a reorg is rolled back (see rollback.ts).
- * Rows take their timestamps from blocks, so a replay or a restart writes exactly what a clean run writes.
+ * Turns events into rows. A reorg is rolled back from the undo log that the database records of every row change
+ * made here (see undo-log.ts), so a new handler needs nothing else to be undone. Rows take their timestamps from
+ * blocks, so a replay or a restart writes exactly what a clean run writes.
  */
 export class Projector {
   private readonly tokenCache = new Map<string, { contractId: number; templateId: number }>();
@@ -224,7 +224,7 @@ export class Projector {
   }
 
   /** `parameters.roundId` of a raffle: its latest round, 0 before the first. */
-  async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
+  private async refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
     await manager.query(
       `UPDATE contract SET parameters = jsonb_set(parameters, '{roundId}',
               to_jsonb(COALESCE((SELECT max(round_id) FROM round WHERE contract_id = $1), 0)::bigint)),
@@ -366,7 +366,10 @@ export class Projector {
         WHERE pc.price_id = $1 ORDER BY pc.id LIMIT 1`,
       [round.price_id],
     );
-    const [{ parameters, merchant_id: merchantId }] = await manager.query(`SELECT parameters, merchant_id FROM contract WHERE id = $1`, [raffle.id]);
+    const [{ parameters, merchant_id: merchantId }] = await manager.query(
+      `SELECT parameters, merchant_id FROM contract WHERE id = $1`,
+      [raffle.id],
+    );
     const pot = BigInt(round.ticket_count) * BigInt(component.amount);
     const prize = pot - (pot * BigInt(parameters.commission ?? "0")) / BASIS_POINTS;
     const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
@@ -403,6 +406,12 @@ export class Projector {
   ): Promise<void> {
     const roundRowId = await this.setRoundStatus(manager, raffle, event, roundStatus);
     if (roundRowId === null) return;
+    const ticketStatus = roundStatus === RoundStatus.CLAIMED ? TicketStatus.PRIZE_CLAIMED : TicketStatus.PRIZE_RELEASED;
+    await manager.query(
+      `UPDATE ticket t SET ticket_status = $2, updated_at = $3
+         FROM round r WHERE r.id = $1 AND t.contract_id = r.ticket_contract_id AND t.token_id = r.winning_ticket_id`,
+      [roundRowId, ticketStatus, event.blockTimestamp],
+    );
     // The claiming transaction is the prize's redemption; a pot released to the merchant was redeemed by no one.
     await manager.query(
       `UPDATE claim SET claim_status = $3, updated_at = $4, redeemed_tx_hash = $6
@@ -411,7 +420,12 @@ export class Projector {
     );
   }
 
-  private async setRoundStatus(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent, status: RoundStatus): Promise<number | null> {
+  private async setRoundStatus(
+    manager: EntityManager,
+    raffle: RegisteredContract,
+    event: IndexedEvent,
+    status: RoundStatus,
+  ): Promise<number | null> {
     const [round] = await updateReturning<{ id: number }>(
       manager,
       `UPDATE round SET round_status = $3, updated_at = $4 WHERE contract_id = $1 AND round_id = $2 RETURNING id`,
@@ -437,7 +451,12 @@ export class Projector {
     // Mints are projected from TicketPurchased and burns from TicketRefunded; only real transfers move a ticket.
     if (from === ZeroAddress || to === ZeroAddress) return;
     const tokenId = argString(args, "tokenId");
-    await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [ticket.id, tokenId, to, at]);
+    await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [
+      ticket.id,
+      tokenId,
+      to,
+      at,
+    ]);
     // A prize belongs to whoever holds the winning ticket.
     await manager.query(
       `UPDATE claim c SET account = $3, updated_at = $4 FROM contract t

@@ -16,7 +16,7 @@ function checksummedAddress(value: unknown): string | null {
   return null;
 }
 
-const CHECKS: Record<Exclude<keyof PlatformDeployment, "chainId">, Check> = {
+const CHECKS: Record<Exclude<keyof PlatformDeployment, "chainId" | "ignitionDeploymentId">, Check> = {
   ...(Object.fromEntries([...DEPLOYED_CONTRACT_FIELDS, ...ACCOUNT_FIELDS].map((field) => [field, checksummedAddress])) as Record<
     (typeof DEPLOYED_CONTRACT_FIELDS)[number] | (typeof ACCOUNT_FIELDS)[number],
     Check
@@ -65,6 +65,10 @@ export function loadDeploymentFile(env: NodeJS.ProcessEnv, chainId: number): { d
     }
     const problem = check(record[field]);
     if (problem) problems.push(`"${field}" ${problem}`);
+  }
+  // Written by the Ignition deploy, absent from records written by other means.
+  if ("ignitionDeploymentId" in record && (typeof record.ignitionDeploymentId !== "string" || record.ignitionDeploymentId === "")) {
+    problems.push('"ignitionDeploymentId" must be a non-empty string when present');
   }
   if (problems.length > 0) throw new ConfigError(`${source} is invalid: ${problems.join("; ")}`);
   return { deployment: record as unknown as PlatformDeployment, file };

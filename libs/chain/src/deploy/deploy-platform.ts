@@ -1,4 +1,12 @@
-import { parseEther, type Signer } from "ethers";
+import {
+  Contract,
+  ContractFactory,
+  Interface,
+  type ContractTransactionResponse,
+  type InterfaceAbi,
+  type Signer,
+  type TransactionReceipt,
+} from "ethers";
 
 import {
   Exchange__factory,
@@ -7,13 +15,16 @@ import {
   RaffleTicketDeployer__factory,
   VRFCoordinatorV2_5Mock__factory,
 } from "../typechain";
-import type { PlatformDeployment } from "./deployment";
+import { LOCAL_CHAIN_ID } from "./dev-accounts";
+import { platformRecord, type PlatformDeployment } from "./deployment";
+import { PlanAddress, PlanEventArg, platformPlan, type PlanContract, type PlanDeployed, type PlanValue } from "./platform-plan";
+import { LOCAL_KEY_HASH, SettingsError, VRF_DEFAULTS, isLocalChain, platformSettingsProblems } from "./platform-settings";
 
 export interface VrfSettings {
-  /** Existing coordinator; when absent, Chainlink's VRFCoordinatorV2_5Mock is deployed (local chains only). */
+  /** Existing coordinator; when absent, Chainlink's VRFCoordinatorV2_5Mock is deployed (local chains only, never elsewhere). */
   coordinator?: string;
   keyHash: string;
-  /** Existing subscription that the deployer owns; it is handed to the factory. Ignored for the mock. */
+  /** Existing subscription that the deployer owns; it is handed to the factory. When absent (local chains only) the factory creates one. */
   subscriptionId?: bigint;
   callbackGasLimit: number;
   requestConfirmations: number;
@@ -35,10 +46,10 @@ export interface DeployPlatformOptions {
 export type Progress = (message: string) => void;
 
 export const LOCAL_VRF_SETTINGS: VrfSettings = {
-  keyHash: `0x${"11".repeat(32)}`,
-  callbackGasLimit: 500_000,
-  requestConfirmations: 1,
-  randomnessTimeout: 24 * 60 * 60,
+  keyHash: LOCAL_KEY_HASH,
+  callbackGasLimit: VRF_DEFAULTS.callbackGasLimit,
+  requestConfirmations: VRF_DEFAULTS.localConfirmations,
+  randomnessTimeout: VRF_DEFAULTS.randomnessTimeout,
 };
 
 /** The local stack rotates rounds every minute: far more draws a day than a production merchant needs. */
@@ -49,93 +60,85 @@ export async function allowPriceToken(admin: Signer, factory: string, token: str
   await (await RaffleFactory__factory.connect(factory, admin).setPriceToken(token, true)).wait();
 }
 
-/** Deploys Exchange, ticket deployer, factory and (on local chains) the VRF mock, and wires the subscription. */
+/**
+ * Deploys the platform by running its plan (`platformPlan`) with plain transactions: the fast path of the local stack
+ * and the tests. Real chains deploy the same plan through Hardhat Ignition (`npm run deploy:platform`). Settings are
+ * checked by the same rules first, so this never deploys the VRF mock, or trusts a well-known key, off local chains.
+ */
 export async function deployPlatform(
   deployer: Signer,
   options: DeployPlatformOptions,
   progress: Progress = () => undefined,
+  localChainIds: readonly number[] = [LOCAL_CHAIN_ID],
 ): Promise<PlatformDeployment> {
   const provider = deployer.provider!;
-  const { chainId } = await provider.getNetwork();
+  const chainId = Number((await provider.getNetwork()).chainId);
   const admin = await deployer.getAddress();
+  const target = { chainId, local: isLocalChain(chainId, localChainIds), deployer: { address: admin, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" } };
+  const problems = platformSettingsProblems(options, target);
+  if (problems.length > 0) throw new SettingsError(target, problems);
+
   const startBlock = await provider.getBlockNumber();
   progress(`deploying the platform to chain ${chainId} from ${admin}`);
-
-  let coordinator = options.vrf.coordinator;
-  const vrfIsMock = coordinator === undefined;
-  if (coordinator === undefined) {
-    // Base fee 0.1 LINK, gas price 1 gwei, 0.004 LINK per wei of native: the mock's usual test values.
-    const mock = await new VRFCoordinatorV2_5Mock__factory(deployer).deploy(parseEther("0.1"), 1_000_000_000n, parseEther("0.004"));
-    await mock.waitForDeployment();
-    coordinator = await mock.getAddress();
-    progress(`VRFCoordinatorV2_5Mock deployed at ${coordinator}`);
-  }
-
-  const exchange = await new Exchange__factory(deployer).deploy(admin);
-  await exchange.waitForDeployment();
-  await (await exchange.grantRole(await exchange.SIGNER_ROLE(), options.signer)).wait();
-  progress(`Exchange deployed at ${await exchange.getAddress()} (signer ${options.signer})`);
-
-  const ticketDeployer = await new RaffleTicketDeployer__factory(deployer).deploy();
-  await ticketDeployer.waitForDeployment();
-  progress(`RaffleTicketDeployer deployed at ${await ticketDeployer.getAddress()}`);
-
-  const vrfConfig = {
-    coordinator,
-    keyHash: options.vrf.keyHash,
-    subscriptionId: options.vrf.subscriptionId ?? 0n,
-    callbackGasLimit: options.vrf.callbackGasLimit,
-    requestConfirmations: options.vrf.requestConfirmations,
-    randomnessTimeout: options.vrf.randomnessTimeout,
+  const plan = platformPlan(admin, options);
+  const addresses = new Map<PlanContract, string>();
+  if (plan.coordinator) addresses.set("VrfCoordinator", plan.coordinator);
+  const receipts = new Map<string, TransactionReceipt>();
+  const resolve = (value: PlanValue): unknown => {
+    if (value instanceof PlanAddress) return addresses.get(value.contract)!;
+    if (value instanceof PlanEventArg) return eventArg(value, receipts, addresses);
+    if (Array.isArray(value)) return value.map(resolve);
+    if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, resolve(field)]));
+    return value;
   };
-  const factory = await new RaffleFactory__factory(deployer).deploy(admin, await exchange.getAddress(), await ticketDeployer.getAddress());
-  await factory.waitForDeployment();
-  const factoryAddress = await factory.getAddress();
-  // No raffle exists yet, so the settings apply at once; later changes wait out the factory's VRF_CONFIG_DELAY.
-  await (await factory.proposeVrfConfig(vrfConfig)).wait();
-  progress(`RaffleFactory deployed at ${factoryAddress}`);
-
-  if (vrfIsMock) {
-    await (await factory.createVrfSubscription()).wait();
-    const { subscriptionId } = await factory.vrfConfig();
-    const mock = VRFCoordinatorV2_5Mock__factory.connect(coordinator, deployer);
-    await (await mock.fundSubscription(subscriptionId, parseEther("1000000"))).wait();
-    progress(`VRF subscription ${subscriptionId} created for the factory and funded`);
-  } else if (options.vrf.subscriptionId !== undefined) {
-    const subscriptions = IVRFSubscriptionV2Plus__factory.connect(coordinator, deployer);
-    await (await subscriptions.requestSubscriptionOwnerTransfer(options.vrf.subscriptionId, factoryAddress)).wait();
-    await (await factory.acceptVrfSubscription(options.vrf.subscriptionId)).wait();
-    progress(`VRF subscription ${options.vrf.subscriptionId} handed to the factory`);
+  for (const step of plan.steps) {
+    const args = step.args.map(resolve);
+    if (step.kind === "deploy") {
+      const contract = await new ContractFactory(ABIS[step.contract], BYTECODES[step.contract], deployer).deploy(...args);
+      await contract.waitForDeployment();
+      addresses.set(step.contract, await contract.getAddress());
+      if (step.contract === "VRFCoordinatorV2_5Mock") addresses.set("VrfCoordinator", await contract.getAddress());
+      progress(`${step.contract} deployed at ${await contract.getAddress()}`);
+    } else {
+      const contract = new Contract(addresses.get(step.contract)!, ABIS[step.contract], deployer);
+      const tx = (await contract.getFunction(step.method)(...args)) as ContractTransactionResponse;
+      receipts.set(step.id, (await tx.wait())!);
+      progress(step.what);
+    }
   }
-
-  if (options.drawsPerDay !== undefined) {
-    await (await factory.setDrawsPerDay(options.drawsPerDay)).wait();
-    progress(`each merchant may have ${options.drawsPerDay} VRF draws a day`);
-  }
-  for (const token of options.priceTokens ?? []) {
-    await (await factory.setPriceToken(token, true)).wait();
-    progress(`rounds may be priced in ${token}`);
-  }
-
-  const merchantRole = await factory.MERCHANT_ROLE();
-  for (const merchant of options.merchants ?? []) {
-    await (await factory.grantRole(merchantRole, merchant)).wait();
-    progress(`merchant ${merchant} may deploy raffles`);
-  }
-
-  const { subscriptionId, keyHash } = await factory.vrfConfig();
-  return {
-    chainId: Number(chainId),
-    exchange: await exchange.getAddress(),
-    raffleFactory: factoryAddress,
-    ticketDeployer: await ticketDeployer.getAddress(),
-    vrfCoordinator: coordinator,
-    vrfKeyHash: keyHash,
-    vrfSubscriptionId: subscriptionId.toString(),
-    vrfIsMock,
+  return platformRecord(provider, {
+    chainId,
+    exchange: addresses.get("Exchange")!,
+    raffleFactory: addresses.get("RaffleFactory")!,
+    ticketDeployer: addresses.get("RaffleTicketDeployer")!,
+    vrfIsMock: options.vrf.coordinator === undefined,
     signer: options.signer,
     admin,
     deployBlock: startBlock + 1,
-    deployedAt: new Date().toISOString(),
-  };
+  });
+}
+
+const ABIS: Record<PlanContract, InterfaceAbi> = {
+  Exchange: Exchange__factory.abi,
+  RaffleTicketDeployer: RaffleTicketDeployer__factory.abi,
+  RaffleFactory: RaffleFactory__factory.abi,
+  VRFCoordinatorV2_5Mock: VRFCoordinatorV2_5Mock__factory.abi,
+  VrfCoordinator: IVRFSubscriptionV2Plus__factory.abi,
+};
+
+const BYTECODES: Record<PlanDeployed, string> = {
+  Exchange: Exchange__factory.bytecode,
+  RaffleTicketDeployer: RaffleTicketDeployer__factory.bytecode,
+  RaffleFactory: RaffleFactory__factory.bytecode,
+  VRFCoordinatorV2_5Mock: VRFCoordinatorV2_5Mock__factory.bytecode,
+};
+
+function eventArg(ref: PlanEventArg, receipts: Map<string, TransactionReceipt>, addresses: Map<PlanContract, string>): unknown {
+  const emitter = addresses.get(ref.emitter)!.toLowerCase();
+  const contract = new Interface(ABIS[ref.emitter]);
+  for (const log of receipts.get(ref.step)!.logs.filter((entry) => entry.address.toLowerCase() === emitter)) {
+    const parsed = contract.parseLog(log);
+    if (parsed?.name === ref.event) return parsed.args.getValue(ref.arg);
+  }
+  throw new Error(`step ${ref.step} emitted no ${ref.event} from ${ref.emitter}`);
 }

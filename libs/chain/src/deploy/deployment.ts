@@ -1,7 +1,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Provider } from "ethers";
 
 import { contractsDir } from "../contracts-dir";
+import { RaffleFactory__factory } from "../typechain";
 
 /** Addresses and settings of one chain's platform deployment: one JSON file per chain id. */
 export interface PlatformDeployment {
@@ -14,28 +16,77 @@ export interface PlatformDeployment {
   vrfSubscriptionId: string;
   /** True when the coordinator is Chainlink's VRFCoordinatorV2_5Mock (local chains). */
   vrfIsMock: boolean;
+  /** Holder of SIGNER_ROLE; `platform rotate-signer` keeps it current. */
   signer: string;
   admin: string;
   /** Block of the first platform contract: where an indexer starts. */
   deployBlock: number;
   deployedAt: string;
+  /** The Hardhat Ignition deployment (contracts/ignition/deployments/<id>) it was written from, if any. */
+  ignitionDeploymentId?: string;
 }
 
-export const DEFAULT_DEPLOYMENTS_DIR = path.join(contractsDir(), "deployments");
+/**
+ * `DEPLOYMENTS_DIR`, else contracts/deployments. Resolved on use, not at import: a production image has no
+ * contracts folder and passes `DEPLOYMENT_FILE` instead.
+ */
+export function defaultDeploymentsDir(): string {
+  return process.env.DEPLOYMENTS_DIR || path.join(contractsDir(), "deployments");
+}
 
-export function deploymentPath(chainId: number, dir: string = DEFAULT_DEPLOYMENTS_DIR): string {
+export function deploymentPath(chainId: number, dir: string = defaultDeploymentsDir()): string {
   return path.join(dir, `${chainId}.json`);
 }
 
-export function writeDeployment(deployment: PlatformDeployment, dir: string = DEFAULT_DEPLOYMENTS_DIR): string {
+export function writeDeployment(deployment: PlatformDeployment, dir: string = defaultDeploymentsDir()): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = deploymentPath(deployment.chainId, dir);
   fs.writeFileSync(file, `${JSON.stringify(deployment, null, 2)}\n`);
   return file;
 }
 
-export function readDeployment(chainId: number, dir: string = DEFAULT_DEPLOYMENTS_DIR): PlatformDeployment {
+export function readDeployment(chainId: number, dir: string = defaultDeploymentsDir()): PlatformDeployment {
   const file = deploymentPath(chainId, dir);
   if (!fs.existsSync(file)) throw new Error(`no deployment for chain ${chainId} at ${file}`);
   return JSON.parse(fs.readFileSync(file, "utf8")) as PlatformDeployment;
+}
+
+const IDENTITY = ["chainId", "exchange", "raffleFactory", "ticketDeployer"] as const;
+
+/**
+ * Writes the record of a finished deployment, but never over the record of another one: a file naming other
+ * contracts is the only copy the API and the worker read, and losing it silently strands a live platform. A record
+ * of the same contracts is updated, keeping what administration tasks maintain (the current signer) and the earliest
+ * deploy block.
+ */
+export function saveDeployment(deployment: PlatformDeployment, dir: string = defaultDeploymentsDir()): string {
+  const file = deploymentPath(deployment.chainId, dir);
+  if (fs.existsSync(file)) {
+    const existing = JSON.parse(fs.readFileSync(file, "utf8")) as PlatformDeployment;
+    const differs = IDENTITY.filter((key) => String(existing[key]).toLowerCase() !== String(deployment[key]).toLowerCase());
+    if (differs.length > 0) {
+      throw new Error(
+        `refusing to overwrite ${file}: it records another deployment (${differs
+          .map((key) => `${key} ${existing[key]} there, ${deployment[key]} now`)
+          .join("; ")}). Move it away if that deployment is abandoned.`,
+      );
+    }
+    deployment = { ...deployment, signer: existing.signer, deployBlock: Math.min(existing.deployBlock, deployment.deployBlock) };
+  }
+  return writeDeployment(deployment, dir);
+}
+
+/** A deployment record with the VRF settings read back from the factory, so the record says what the chain says. */
+export async function platformRecord(
+  provider: Provider,
+  base: Omit<PlatformDeployment, "vrfCoordinator" | "vrfKeyHash" | "vrfSubscriptionId" | "deployedAt">,
+): Promise<PlatformDeployment> {
+  const vrf = await RaffleFactory__factory.connect(base.raffleFactory, provider).vrfConfig();
+  return {
+    ...base,
+    vrfCoordinator: vrf.coordinator,
+    vrfKeyHash: vrf.keyHash,
+    vrfSubscriptionId: vrf.subscriptionId.toString(),
+    deployedAt: new Date().toISOString(),
+  };
 }

@@ -7,7 +7,7 @@ import { startHardhatNode } from "./hardhat-node";
 import { startNodeProcess, type DevNode } from "./node-process";
 
 /** Foundry's anvil from npm: the platform package ships the binary (its wrapper's postinstall is blocked by npm). */
-const ANVIL_BIN = path.resolve(contractsDir(), "../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+const ANVIL_PACKAGE_BIN = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil";
 
 /**
  * Starts Foundry's anvil, a second node implementation, on a free port of 127.0.0.1. It derives the same well-known
@@ -15,23 +15,14 @@ const ANVIL_BIN = path.resolve(contractsDir(), "../node_modules/@foundry-rs/anvi
  */
 export async function startAnvilNode(options: { port?: number; chainId?: number } = {}): Promise<DevNode> {
   const port = options.port ?? (await freePort());
+  // Looked up here, not at import: a production image runs this library without the contracts folder.
+  const contracts = contractsDir();
   return startNodeProcess({
     name: "anvil",
-    command: ANVIL_BIN,
+    command: path.resolve(contracts, "..", ANVIL_PACKAGE_BIN),
     // 20 accounts, as Hardhat has: suites use well-known accounts past the tenth.
-    args: [
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--chain-id",
-      String(options.chainId ?? LOCAL_CHAIN_ID),
-      "--hardfork",
-      "cancun",
-      "--accounts",
-      "20",
-    ],
-    cwd: contractsDir(),
+    args: ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(options.chainId ?? LOCAL_CHAIN_ID), "--hardfork", "cancun", "--accounts", "20"],
+    cwd: contracts,
     port,
     readyText: "Listening on",
   });

@@ -61,11 +61,18 @@ export async function startNodeProcess(options: {
   command: string;
   args: string[];
   cwd: string;
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
   port: number;
   readyText: string;
 }): Promise<DevNode> {
   installExitHooks();
-  const child: ChildProcess = spawn(options.command, options.args, { cwd: options.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   liveNodes.add(child);
   child.once("exit", () => liveNodes.delete(child));
   await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,17 @@
 import { InitialSchema1763769600000 } from "./1763769600000-initial-schema";
 import { ClaimVouchers1763800000000 } from "./1763800000000-claim-vouchers";
 import { PrizeRedemptionTx1763900000000 } from "./1763900000000-prize-redemption-tx";
+import { TicketPrizeSettled1763950000000 } from "./1763950000000-ticket-prize-settled";
+import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [InitialSchema1763769600000, ClaimVouchers1763800000000, PrizeRedemptionTx1763900000000];
+export const MIGRATIONS: Function[] = [
+  InitialSchema1763769600000,
+  ClaimVouchers1763800000000,
+  PrizeRedemptionTx1763900000000,
+  TicketPrizeSettled1763950000000,
+  IndexerUndoLog1764000000000,
+];
 
 export { PrizeRedemptionTx1763900000000 };

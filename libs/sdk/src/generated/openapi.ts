@@ -996,7 +996,7 @@ export interface components {
              * @default 604800
              * @example 86400
              */
-            ttlSeconds: number;
+            ttlSeconds?: number;
         };
         HealthDto: {
             /**

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /** A winning ticket whose pot was claimed or released says so, as its on-chain `prizeStatus` does. */
-export class TicketPrizeSettled1763900000000 implements MigrationInterface {
-  name = "TicketPrizeSettled1763900000000";
+export class TicketPrizeSettled1763950000000 implements MigrationInterface {
+  name = "TicketPrizeSettled1763950000000";
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TYPE "public"."ticket_ticket_status_enum" ADD VALUE IF NOT EXISTS 'PRIZE_CLAIMED'`);
