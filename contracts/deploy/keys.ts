@@ -85,7 +85,9 @@ async function keystorePassword(role: KeyRole): Promise<string> {
   // The prompt Hardhat itself uses for `vars set`.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: enquirer } = require("enquirer");
-  const answer = (await enquirer.prompt({ type: "password", name: "password", message: `Password of ${role}_KEYSTORE_FILE:` })) as { password: string };
+  const answer = (await enquirer.prompt({ type: "password", name: "password", message: `Password of ${role}_KEYSTORE_FILE:` })) as {
+    password: string;
+  };
   return answer.password;
 }
 

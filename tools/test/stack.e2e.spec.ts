@@ -115,9 +115,11 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
 
     // The stack's chain keeps wall time however fast blocks come (a second per block would expire vouchers on arrival).
     const rpc = (method: string) =>
-      fetch(facts.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: method === "eth_getBlockByNumber" ? ["latest", false] : [] }) }).then(
-        async (response) => ((await response.json()) as { result: { timestamp: string } }).result,
-      );
+      fetch(facts.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: method === "eth_getBlockByNumber" ? ["latest", false] : [] }),
+      }).then(async (response) => ((await response.json()) as { result: { timestamp: string } }).result);
     for (let i = 0; i < 300; i += 1) await rpc("evm_mine");
     expect(Number((await rpc("eth_getBlockByNumber")).timestamp) - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(5);
 
