@@ -61,7 +61,7 @@ function loadKeySource(role: KeyRole): KeySource | undefined {
     json = fs.readFileSync(path.resolve(file), "utf8");
     address = getAddress(`0x${String(JSON.parse(json).address).replace(/^0x/, "")}`);
   } catch (error) {
-    throw new Error(`${fileName}: ${file} is not a readable JSON keystore (${(error as Error).message})`);
+    throw new Error(`${fileName}: ${file} is not a readable JSON keystore (${(error as Error).message})`, { cause: error });
   }
   let decrypted: Promise<string> | undefined;
   const privateKey = () => {

@@ -74,7 +74,9 @@ export async function send(what: string, simulate: () => Promise<unknown>, sendT
     await simulate();
   } catch (error) {
     const reason = (error as { revert?: { name: string; args: unknown[] } }).revert;
-    throw new Error(`${what} would revert: ${reason ? `${reason.name}(${reason.args.join(", ")})` : (error as Error).message}`);
+    throw new Error(`${what} would revert: ${reason ? `${reason.name}(${reason.args.join(", ")})` : (error as Error).message}`, {
+      cause: error,
+    });
   }
   const tx = await sendTx();
   await tx.wait();
