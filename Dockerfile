@@ -13,6 +13,7 @@ COPY libs/config/package.json libs/config/
 COPY libs/db/package.json libs/db/
 COPY libs/indexer/package.json libs/indexer/
 COPY libs/sdk/package.json libs/sdk/
+COPY libs/testing/package.json libs/testing/
 COPY apps/api/package.json apps/api/
 COPY apps/merchant-worker/package.json apps/merchant-worker/
 COPY tools/package.json tools/

@@ -50,7 +50,9 @@ export async function actor(hre: HardhatRuntimeEnvironment, role: KeyRole, from?
 export async function confirmLiveNetwork(context: ChainContext, action: string): Promise<void> {
   if (context.local || process.env.HARDHAT_IGNITION_CONFIRM_DEPLOYMENT !== undefined) return;
   if (!process.stdin.isTTY) {
-    throw new Error(`${action} on network ${context.network} (${context.chainId}) needs a confirmation: run it in a terminal or set HARDHAT_IGNITION_CONFIRM_DEPLOYMENT=1`);
+    throw new Error(
+      `${action} on network ${context.network} (${context.chainId}) needs a confirmation: run it in a terminal or set HARDHAT_IGNITION_CONFIRM_DEPLOYMENT=1`,
+    );
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: enquirer } = require("enquirer");
@@ -66,6 +68,8 @@ export async function confirmLiveNetwork(context: ChainContext, action: string):
 /** Deploying to the in-process network leaves nothing behind once the command exits. */
 export function refuseEphemeralNetwork(hre: HardhatRuntimeEnvironment): void {
   if (hre.network.name === "hardhat") {
-    throw new Error("the in-process hardhat network vanishes when the command exits: pass --network localhost (a running `hardhat node`) or a real network");
+    throw new Error(
+      "the in-process hardhat network vanishes when the command exits: pass --network localhost (a running `hardhat node`) or a real network",
+    );
   }
 }

@@ -60,7 +60,14 @@ function lostSends(dir: string): { lost: LostSend[]; lastConfirmedBlock: number 
   let lastConfirmedBlock = 0;
   if (!fs.existsSync(file)) return { lost: [], lastConfirmedBlock };
   for (const line of fs.readFileSync(file, "utf8").split("\n").filter(Boolean)) {
-    const message = JSON.parse(line) as { type: string; futureId: string; networkInteractionId: number; from?: string; nonce?: number; receipt?: { blockNumber: number } };
+    const message = JSON.parse(line) as {
+      type: string;
+      futureId: string;
+      networkInteractionId: number;
+      from?: string;
+      nonce?: number;
+      receipt?: { blockNumber: number };
+    };
     const key = `${message.futureId}/${message.networkInteractionId}`;
     if (message.type.endsWith("_EXECUTION_STATE_INITIALIZE") && message.from) senders.set(message.futureId, message.from);
     if (message.type === "WIPE_APPLY") for (const id of [...prepared.keys()].filter((k) => k.startsWith(`${message.futureId}/`))) prepared.delete(id);
@@ -97,7 +104,9 @@ export async function recoverLostSends(hre: HardhatRuntimeEnvironment, dir: stri
     }
     const hash = await findTransaction(hre, send, lastConfirmedBlock);
     if (!hash) {
-      log(`${send.futureId}: nonce ${send.nonce} of ${send.from} was used by a transaction not found in the last ${SEARCH_BLOCKS} blocks; Ignition explains what to do`);
+      log(
+        `${send.futureId}: nonce ${send.nonce} of ${send.from} was used by a transaction not found in the last ${SEARCH_BLOCKS} blocks; Ignition explains what to do`,
+      );
       continue;
     }
     await trackTransaction(dir, hash, withTransactionChainId(hre), 1);

@@ -61,7 +61,7 @@ function loadKeySource(role: KeyRole): KeySource | undefined {
     json = fs.readFileSync(path.resolve(file), "utf8");
     address = getAddress(`0x${String(JSON.parse(json).address).replace(/^0x/, "")}`);
   } catch (error) {
-    throw new Error(`${fileName}: ${file} is not a readable JSON keystore (${(error as Error).message})`);
+    throw new Error(`${fileName}: ${file} is not a readable JSON keystore (${(error as Error).message})`, { cause: error });
   }
   let decrypted: Promise<string> | undefined;
   const privateKey = () => {
@@ -85,7 +85,9 @@ async function keystorePassword(role: KeyRole): Promise<string> {
   // The prompt Hardhat itself uses for `vars set`.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { default: enquirer } = require("enquirer");
-  const answer = (await enquirer.prompt({ type: "password", name: "password", message: `Password of ${role}_KEYSTORE_FILE:` })) as { password: string };
+  const answer = (await enquirer.prompt({ type: "password", name: "password", message: `Password of ${role}_KEYSTORE_FILE:` })) as {
+    password: string;
+  };
   return answer.password;
 }
 

@@ -49,9 +49,16 @@ export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: D
     problems.push(...error.problems);
   }
   if (!settings || problems.length > 0) throw new SettingsError(target, problems);
-  const chainProblems = await onChainProblems(hre, settings, deployer.address, deployedAddresses(deploymentDir)[`${PLATFORM_MODULE_ID}#RaffleFactory`]);
+  const chainProblems = await onChainProblems(
+    hre,
+    settings,
+    deployer.address,
+    deployedAddresses(deploymentDir)[`${PLATFORM_MODULE_ID}#RaffleFactory`],
+  );
   if (chainProblems.length > 0) throw new SettingsError(target, chainProblems);
-  log(`chain ${context.chainId} (${context.network}${context.local ? ", local" : ""}), deployer ${deployer.address}, settings from ${parameters.file ?? "the environment"}`);
+  log(
+    `chain ${context.chainId} (${context.network}${context.local ? ", local" : ""}), deployer ${deployer.address}, settings from ${parameters.file ?? "the environment"}`,
+  );
 
   await confirmLiveNetwork(context, "deploying the platform");
   if (context.local) await setAsideStaleLocalJournal(hre, deploymentDir, log);
@@ -108,7 +115,9 @@ async function onChainProblems(
     const { owner: subOwner } = await IVRFSubscriptionV2Plus__factory.connect(coordinator, provider).getSubscription(subscriptionId);
     const owners = [deployer, journaledFactory].filter(Boolean).map((owner) => owner!.toLowerCase());
     if (!owners.includes(subOwner.toLowerCase())) {
-      problems.push(`vrfSubscriptionId (VRF_SUBSCRIPTION_ID): subscription ${subscriptionId} is owned by ${subOwner}, not by the deployer ${deployer}`);
+      problems.push(
+        `vrfSubscriptionId (VRF_SUBSCRIPTION_ID): subscription ${subscriptionId} is owned by ${subOwner}, not by the deployer ${deployer}`,
+      );
     }
   } catch {
     problems.push(`vrfSubscriptionId (VRF_SUBSCRIPTION_ID): coordinator ${coordinator} has no subscription ${subscriptionId}`);

@@ -35,7 +35,9 @@ export async function deployRaffleTask(hre: HardhatRuntimeEnvironment, args: Dep
 
   const problems: string[] = [];
   if (!context.local && !merchant.keyConfigured) {
-    problems.push("the merchant key: not configured; set MERCHANT_PRIVATE_KEY (`npx hardhat vars set MERCHANT_PRIVATE_KEY`) or MERCHANT_KEYSTORE_FILE");
+    problems.push(
+      "the merchant key: not configured; set MERCHANT_PRIVATE_KEY (`npx hardhat vars set MERCHANT_PRIVATE_KEY`) or MERCHANT_KEYSTORE_FILE",
+    );
   } else if (!context.local && wellKnownDevAccountIndex(merchant.address) !== undefined) {
     problems.push(`the merchant key: ${merchant.address} is Hardhat's public dev account #${wellKnownDevAccountIndex(merchant.address)}`);
   }
@@ -59,14 +61,18 @@ export async function deployRaffleTask(hre: HardhatRuntimeEnvironment, args: Dep
 
   const merchantRole = await factory.MERCHANT_ROLE();
   if (problems.length === 0 && !(await factory.hasRole(merchantRole, merchant.address))) {
-    if (!context.local) problems.push(`${merchant.address} lacks MERCHANT_ROLE on the factory ${deployment.raffleFactory}: ask the platform admin (\`platform grant-merchant\`)`);
+    if (!context.local)
+      problems.push(
+        `${merchant.address} lacks MERCHANT_ROLE on the factory ${deployment.raffleFactory}: ask the platform admin (\`platform grant-merchant\`)`,
+      );
     else {
       const admin = await hre.ethers.getSigner(deployment.admin);
       await (await factory.connect(admin).grantRole(merchantRole, merchant.address)).wait();
       log(`local chain: granted MERCHANT_ROLE to ${merchant.address}`);
     }
   }
-  if (problems.length > 0) throw new Error(`refusing to deploy a raffle on chain ${context.chainId}:\n${problems.map((p) => `  - ${p}`).join("\n")}\nNothing was deployed.`);
+  if (problems.length > 0)
+    throw new Error(`refusing to deploy a raffle on chain ${context.chainId}:\n${problems.map((p) => `  - ${p}`).join("\n")}\nNothing was deployed.`);
 
   const options: RaffleModuleOptions = {
     id: `Raffle_${symbol}`,
@@ -84,7 +90,9 @@ export async function deployRaffleTask(hre: HardhatRuntimeEnvironment, args: Dep
   };
   await confirmLiveNetwork(context, `deploying raffle ${args.ticketSymbol}`);
   const deploymentId = args.deploymentId || `chain-${context.chainId}-raffle-${symbol}`;
-  log(`merchant ${merchant.address} deploys raffle ${args.ticketSymbol} through factory ${deployment.raffleFactory} (Ignition deployment ${deploymentId})`);
+  log(
+    `merchant ${merchant.address} deploys raffle ${args.ticketSymbol} through factory ${deployment.raffleFactory} (Ignition deployment ${deploymentId})`,
+  );
   await recoverLostSends(hre, ignitionDeploymentDir(hre, deploymentId), log);
   const result = await hre.ignition.deploy(raffleModule(options), { deploymentId, defaultSender: merchant.address, displayUi: true });
   const raffle = await result.raffle.getAddress();

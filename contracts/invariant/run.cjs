@@ -92,15 +92,6 @@ function fail(message) {
   process.exit(1);
 }
 
-function seconds(duration) {
-  // forge prints durations like "12s 345ms 6µs 7ns" or "870ms 1µs 2ns".
-  let total = 0;
-  for (const [, value, unit] of String(duration).matchAll(/([\d.]+)\s*(ns|µs|us|ms|s|m)\b/g)) {
-    total += Number(value) * { ns: 1e-9, µs: 1e-6, us: 1e-6, ms: 1e-3, s: 1, m: 60 }[unit];
-  }
-  return total;
-}
-
 const fmt = (n) => Number(n).toLocaleString("en-US");
 
 /** CPU seconds of this process's finished children (forge), from /proc (Linux; forge here is the linux build). */
@@ -180,7 +171,20 @@ async function main() {
       const t0 = Date.now();
       const run = await runForge(
         forge,
-        ["test", "--json", "--match-path", `invariant/${c.file}`, "--match-contract", `^${c.contract}$`, "--match-test", `^${c.name}\\(`, "--fuzz-seed", seed, "-j", "1"],
+        [
+          "test",
+          "--json",
+          "--match-path",
+          `invariant/${c.file}`,
+          "--match-contract",
+          `^${c.contract}$`,
+          "--match-test",
+          `^${c.name}\\(`,
+          "--fuzz-seed",
+          seed,
+          "-j",
+          "1",
+        ],
         { ...env, INVARIANT_STATS: path.relative(root, statsFile) },
       );
       results[i] = { ...c, seed, run, statsFile, seconds: (Date.now() - t0) / 1000 };
@@ -245,7 +249,9 @@ async function main() {
       console.log(`        reason: ${test.reason}`);
       const sequence = test.counterexample?.Sequence;
       if (sequence) {
-        console.log(`        counterexample, ${sequence.length} calls (forge keeps it in forge-cache/invariant/failures and replays it first next time):`);
+        console.log(
+          `        counterexample, ${sequence.length} calls (forge keeps it in forge-cache/invariant/failures and replays it first next time):`,
+        );
         for (const call of sequence) console.log(`          ${call.func_name ?? call.signature ?? "?"}(${call.args ?? ""})`);
       }
       for (const log of test.decoded_logs ?? []) console.log(`        log: ${log}`);
@@ -260,19 +266,33 @@ async function main() {
   const keys = Object.keys(summary).sort();
   const width = Math.max(10, ...keys.map((k) => k.length));
   for (let i = 0; i < keys.length; i += 3) {
-    console.log("  " + keys.slice(i, i + 3).map((k) => `${k.padEnd(width)} ${fmt(summary[k]).padStart(8)}`).join("   "));
+    console.log(
+      "  " +
+        keys
+          .slice(i, i + 3)
+          .map((k) => `${k.padEnd(width)} ${fmt(summary[k]).padStart(8)}`)
+          .join("   "),
+    );
   }
   console.log("");
   console.log("Handler calls by action (forge metrics, all campaigns):");
   const actions = Object.keys(metrics).sort();
   for (let i = 0; i < actions.length; i += 4) {
-    console.log("  " + actions.slice(i, i + 4).map((k) => `${k.padEnd(27)} ${fmt(metrics[k]).padStart(7)}`).join("  "));
+    console.log(
+      "  " +
+        actions
+          .slice(i, i + 4)
+          .map((k) => `${k.padEnd(27)} ${fmt(metrics[k]).padStart(7)}`)
+          .join("  "),
+    );
   }
   console.log("");
   // Checked on complete runs only: a failing campaign stops early, and a subset (--match) proves little.
   const coverageRequired = !args.match && failures === 0;
   if (coverageRequired) {
-    console.log(coverageOk ? `  PASS  every kind of action happened (${REQUIRED.length} kinds checked)` : `  FAIL  never happened: ${missing.join(", ")}`);
+    console.log(
+      coverageOk ? `  PASS  every kind of action happened (${REQUIRED.length} kinds checked)` : `  FAIL  never happened: ${missing.join(", ")}`,
+    );
   }
   const coverageFailed = coverageRequired && !coverageOk ? 1 : 0;
   const passes = reported.length - failures + (coverageRequired && coverageOk ? 1 : 0);

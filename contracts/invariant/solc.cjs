@@ -14,7 +14,9 @@ if (args.includes("--version")) {
   try {
     const cached = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
     if (cached.packageVersion === packageVersion) version = cached.version;
-  } catch {}
+  } catch {
+    // No cache yet (or an unreadable one): the version is computed below.
+  }
   if (!version) {
     version = String(require("solc").version()).replace(".Emscripten.clang", ".Linux.g++");
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });

@@ -29,14 +29,21 @@ export async function platformContext(hre: HardhatRuntimeEnvironment, from?: str
         "wrong --network, or deploy first (npm run deploy:platform)",
     );
   }
-  for (const [name, address] of [["Exchange", record.exchange], ["RaffleFactory", record.raffleFactory]] as const) {
+  for (const [name, address] of [
+    ["Exchange", record.exchange],
+    ["RaffleFactory", record.raffleFactory],
+  ] as const) {
     if ((await hre.ethers.provider.getCode(address)) === "0x") {
-      throw new Error(`the record says ${name} is at ${address}, but network ${context.network} has no contract there: wrong network, or a reset chain`);
+      throw new Error(
+        `the record says ${name} is at ${address}, but network ${context.network} has no contract there: wrong network, or a reset chain`,
+      );
     }
   }
   const acting = await actor(hre, "DEPLOYER", from);
   if (!context.local && !acting.keyConfigured) {
-    throw new Error(`no key to act with on network ${context.network}: set DEPLOYER_PRIVATE_KEY (\`npx hardhat vars set DEPLOYER_PRIVATE_KEY\`) or DEPLOYER_KEYSTORE_FILE, or pass --from`);
+    throw new Error(
+      `no key to act with on network ${context.network}: set DEPLOYER_PRIVATE_KEY (\`npx hardhat vars set DEPLOYER_PRIVATE_KEY\`) or DEPLOYER_KEYSTORE_FILE, or pass --from`,
+    );
   }
   const signer = await hre.ethers.getSigner(acting.address);
   return {
@@ -55,7 +62,9 @@ type RoleHolder = { hasRole(role: string, account: string): Promise<boolean>; ge
 /** Refuses, before anything is sent, when the acting account lacks `roleName` on `contract`. */
 export async function requireRole(ctx: PlatformContext, contract: RoleHolder, contractName: string, roleName: string, role: string): Promise<void> {
   if (!(await contract.hasRole(role, ctx.from))) {
-    throw new Error(`${ctx.from} lacks ${roleName} on ${contractName} ${await contract.getAddress()}: run this with an account that holds it (--from)`);
+    throw new Error(
+      `${ctx.from} lacks ${roleName} on ${contractName} ${await contract.getAddress()}: run this with an account that holds it (--from)`,
+    );
   }
 }
 
@@ -65,7 +74,9 @@ export async function send(what: string, simulate: () => Promise<unknown>, sendT
     await simulate();
   } catch (error) {
     const reason = (error as { revert?: { name: string; args: unknown[] } }).revert;
-    throw new Error(`${what} would revert: ${reason ? `${reason.name}(${reason.args.join(", ")})` : (error as Error).message}`);
+    throw new Error(`${what} would revert: ${reason ? `${reason.name}(${reason.args.join(", ")})` : (error as Error).message}`, {
+      cause: error,
+    });
   }
   const tx = await sendTx();
   await tx.wait();

@@ -9,7 +9,10 @@ scope("ignition").task("verify", async (args, hre, runSuper) => {
   const apiKey = hre.config.etherscan.apiKey;
   const values = typeof apiKey === "string" ? [apiKey] : Object.values(apiKey);
   if (values.every((value) => !value)) {
-    throw new HardhatPluginError("raffle", "ETHERSCAN_API_KEY is not set: `npx hardhat vars set ETHERSCAN_API_KEY` (one Etherscan key serves every chain)");
+    throw new HardhatPluginError(
+      "raffle",
+      "ETHERSCAN_API_KEY is not set: `npx hardhat vars set ETHERSCAN_API_KEY` (one Etherscan key serves every chain)",
+    );
   }
   return runSuper(args);
 });

@@ -63,8 +63,7 @@ async function drawingWorld() {
 async function secondCoordinator(world: RaffleWorld) {
   const vrf = await new VRFCoordinatorV2_5Mock__factory(world.admin).deploy(parseEther("0.1"), 1_000_000_000n, parseEther("0.004"));
   const receipt = await (await vrf.createSubscription()).wait();
-  const subId = receipt!.logs.map((log) => vrf.interface.parseLog(log)).find((p) => p?.name === "SubscriptionCreated")!
-    .args.subId as bigint;
+  const subId = receipt!.logs.map((log) => vrf.interface.parseLog(log)).find((p) => p?.name === "SubscriptionCreated")!.args.subId as bigint;
   await (await vrf.fundSubscription(subId, parseEther("1000"))).wait();
   await (await vrf.addConsumer(subId, world.address)).wait();
   return { vrf, config: { ...DEFAULT_VRF, coordinator: await vrf.getAddress(), subscriptionId: subId } };
@@ -81,7 +80,7 @@ async function roundInToken(
   const price = await startRound(world, erc20Price(await token.getAddress(), amount));
   const erc20 = token as unknown as { connect(s: HardhatEthersSigner): { approve(a: string, v: bigint): Promise<{ wait(): Promise<unknown> }> } };
   for (const buyer of buyers) {
-    await (await token.mint(buyer.address, amount) as { wait(): Promise<unknown> }).wait();
+    await ((await token.mint(buyer.address, amount)) as { wait(): Promise<unknown> }).wait();
     await (await erc20.connect(buyer).approve(await world.exchange.getAddress(), MaxUint256)).wait();
     await buyTicket(world, buyer, price);
   }
@@ -97,16 +96,31 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
   describe("the draw", () => {
     it("a merchant answering its own draw", async () => {
       const { world, requestId } = await loadFixture(drawingWorld);
-      await refused("merchant calls rawFulfillRandomWords with a word of its choice", world.raffle.connect(world.merchant).rawFulfillRandomWords(requestId, [0n]), world.raffle, "UnknownVrfRequest");
+      await refused(
+        "merchant calls rawFulfillRandomWords with a word of its choice",
+        world.raffle.connect(world.merchant).rawFulfillRandomWords(requestId, [0n]),
+        world.raffle,
+        "UnknownVrfRequest",
+      );
       const stranger = await impersonate(Wallet.createRandom().address);
-      await refused("a contract posing as a coordinator answers", world.raffle.connect(stranger).rawFulfillRandomWords(requestId, [0n]), world.raffle, "UnknownVrfRequest");
+      await refused(
+        "a contract posing as a coordinator answers",
+        world.raffle.connect(stranger).rawFulfillRandomWords(requestId, [0n]),
+        world.raffle,
+        "UnknownVrfRequest",
+      );
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
     });
 
     it("a merchant setting its own coordinator", async () => {
       const { world } = await loadFixture(drawingWorld);
       const ownCoordinator = { ...DEFAULT_VRF, coordinator: world.merchant.address };
-      await refused("merchant proposes its own coordinator on the factory", world.factory.connect(world.merchant).proposeVrfConfig(ownCoordinator), world.factory, "AccessControlUnauthorizedAccount");
+      await refused(
+        "merchant proposes its own coordinator on the factory",
+        world.factory.connect(world.merchant).proposeVrfConfig(ownCoordinator),
+        world.factory,
+        "AccessControlUnauthorizedAccount",
+      );
       handled("merchant looks for a VRF setter on its raffle", "none exists (ABI checked in Raffle.admin.test)");
     });
 
@@ -114,11 +128,21 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const { world, requestId } = await loadFixture(drawingWorld);
       const { vrf: next, config } = await secondCoordinator(world);
       await (await world.factory.proposeVrfConfig(config)).wait();
-      await refused("platform applies a new coordinator before the notice ends", world.factory.applyVrfConfig(), world.factory, "VrfConfigNotYetEffective");
+      await refused(
+        "platform applies a new coordinator before the notice ends",
+        world.factory.applyVrfConfig(),
+        world.factory,
+        "VrfConfigNotYetEffective",
+      );
       await time.increase(await world.factory.VRF_CONFIG_DELAY());
       await (await world.factory.applyVrfConfig()).wait();
       const coordinator = await impersonate(await next.getAddress());
-      await refused("the new coordinator answers a round the old one was asked", world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [0n]), world.raffle, "UnknownVrfRequest");
+      await refused(
+        "the new coordinator answers a round the old one was asked",
+        world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [0n]),
+        world.raffle,
+        "UnknownVrfRequest",
+      );
       expect((await world.raffle.getRound(1n)).coordinator).to.equal(await world.vrf.getAddress());
       const price = await startErc20Round(world);
       for (const buyer of [world.players[0], world.players[1]]) await buyTicket(world, buyer, price);
@@ -158,7 +182,12 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const { refundableAt } = await world.raffle.getRound(1n);
       await time.setNextBlockTimestamp(refundableAt - 1n);
       await expect(world.vrf.fulfillRandomWords(requestId, world.address)).to.emit(world.raffle, "WinnerDrawn");
-      await refused("enableRefunds on a round drawn one second before its timeout", world.raffle.enableRefunds(1n), world.raffle, "UnexpectedRoundStatus");
+      await refused(
+        "enableRefunds on a round drawn one second before its timeout",
+        world.raffle.enableRefunds(1n),
+        world.raffle,
+        "UnexpectedRoundStatus",
+      );
     });
 
     it("a merchant running the shared subscription dry", async () => {
@@ -180,7 +209,12 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await twoTicketRound(other);
       await endRound(other);
       await twoTicketRound(world);
-      await refused("a third 1-wei, 2-ticket draw in a day over a 2-draw budget (across the merchant's raffles)", world.raffle.endRound(), world.factory, "DrawBudgetExhausted");
+      await refused(
+        "a third 1-wei, 2-ticket draw in a day over a 2-draw budget (across the merchant's raffles)",
+        world.raffle.endRound(),
+        world.factory,
+        "DrawBudgetExhausted",
+      );
       expect((await world.raffle.getRound(2n)).status).to.equal(RoundStatus.Active);
       await time.increaseTo(nextDay + ONE_DAY);
       await expect(world.raffle.endRound()).to.emit(world.raffle, "RoundEnded");
@@ -214,7 +248,12 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       for (const [attack, token] of cases) {
         await refused(attack, world.raffle.startRound(world.item, erc20Price(token), 0n), world.raffle, "PriceTokenNotAllowed");
       }
-      await refused("an ERC721 as ERC721 price", world.raffle.startRound(world.item, { tokenType: TokenType.ERC721, token: await collectible.getAddress(), tokenId: 1n, amount: 1n }, 0n), world.raffle, "InvalidPriceAsset");
+      await refused(
+        "an ERC721 as ERC721 price",
+        world.raffle.startRound(world.item, { tokenType: TokenType.ERC721, token: await collectible.getAddress(), tokenId: 1n, amount: 1n }, 0n),
+        world.raffle,
+        "InvalidPriceAsset",
+      );
     });
 
     it("a USDT-style token that returns nothing", async () => {
@@ -258,7 +297,11 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await (await token.setBlocked(alice.address, true)).wait();
       await expect(world.raffle.connect(alice).refundTicket(1n)).to.be.revertedWithCustomError(token, "AddressBlocked");
       await (await world.ticket.connect(alice).transferFrom(alice.address, dave.address, 1n)).wait();
-      for (const [owner, ticketId] of [[dave, 1n], [bob, 2n], [carol, 3n]] as const) {
+      for (const [owner, ticketId] of [
+        [dave, 1n],
+        [bob, 2n],
+        [carol, 3n],
+      ] as const) {
         await (await world.raffle.connect(owner).refundTicket(ticketId)).wait();
       }
       expect(await token.balanceOf(world.address)).to.equal(0n);
@@ -271,7 +314,12 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
       await (await world.raffle.connect(bob).claimPrize(1n)).wait();
       expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Claimed);
-      await refused("claiming a claimed prize again (e.g. by its buyer)", world.raffle.connect(bob).claimPrize(1n), world.raffle, "UnexpectedRoundStatus");
+      await refused(
+        "claiming a claimed prize again (e.g. by its buyer)",
+        world.raffle.connect(bob).claimPrize(1n),
+        world.raffle,
+        "UnexpectedRoundStatus",
+      );
       handled("a claimed winning ticket", "reads prizeStatus Claimed, with ERC-4906 MetadataUpdate");
     });
 
@@ -296,7 +344,12 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await (await world.factory.setPriceToken(await world.token.getAddress(), false)).wait();
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
       await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
-      await refused("a new round in the unlisted token", world.raffle.startRound(world.item, erc20Price(await world.token.getAddress()), 0n), world.raffle, "PriceTokenNotAllowed");
+      await refused(
+        "a new round in the unlisted token",
+        world.raffle.startRound(world.item, erc20Price(await world.token.getAddress()), 0n),
+        world.raffle,
+        "PriceTokenNotAllowed",
+      );
       handled("a round started before its token was unlisted", "is drawn and paid as usual");
     });
 

@@ -158,12 +158,10 @@ describe("attacks on the purchase path (reliability catalogue)", () => {
     try {
       const sent = await Promise.all(
         buyers.map((buyer, i) =>
-          native.exchange
-            .connect(buyer)
-            .purchaseRaffle(vouchers[i].params, vouchers[i].item, vouchers[i].price, vouchers[i].signature, {
-              value: native.price.amount,
-              gasLimit: 400_000n,
-            }),
+          native.exchange.connect(buyer).purchaseRaffle(vouchers[i].params, vouchers[i].item, vouchers[i].price, vouchers[i].signature, {
+            value: native.price.amount,
+            gasLimit: 400_000n,
+          }),
         ),
       );
       await network.provider.send("evm_mine", []);

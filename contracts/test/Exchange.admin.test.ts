@@ -20,11 +20,7 @@ describe("Exchange administration", () => {
     it("gives the admin DEFAULT_ADMIN_ROLE and PAUSER_ROLE, and the signer only SIGNER_ROLE", async () => {
       const { world } = await loadFixture(exchangeFixture);
       const { exchange, admin, signer } = world;
-      const [adminRole, pauserRole, signerRole] = [
-        await exchange.DEFAULT_ADMIN_ROLE(),
-        await exchange.PAUSER_ROLE(),
-        await exchange.SIGNER_ROLE(),
-      ];
+      const [adminRole, pauserRole, signerRole] = [await exchange.DEFAULT_ADMIN_ROLE(), await exchange.PAUSER_ROLE(), await exchange.SIGNER_ROLE()];
       expect(adminRole).to.equal(ZeroHash);
       expect(pauserRole).to.equal(id("PAUSER_ROLE"));
       expect(signerRole).to.equal(id("SIGNER_ROLE"));
@@ -57,9 +53,7 @@ describe("Exchange administration", () => {
       const { world } = await loadFixture(exchangeFixture);
       const { chainId } = await ethers.provider.getNetwork();
       const address = await world.exchange.getAddress();
-      expect(await world.exchange.domainSeparator()).to.equal(
-        TypedDataEncoder.hashDomain(exchangeDomain(chainId, address)),
-      );
+      expect(await world.exchange.domainSeparator()).to.equal(TypedDataEncoder.hashDomain(exchangeDomain(chainId, address)));
       const domain = await world.exchange.eip712Domain();
       expect(domain.name).to.equal("EXCHANGE");
       expect(domain.version).to.equal("1.0.0");
@@ -73,9 +67,7 @@ describe("Exchange administration", () => {
       await (await second.grantRole(await second.SIGNER_ROLE(), world.signer.address)).wait();
       expect(await second.domainSeparator()).not.to.equal(await world.exchange.domainSeparator());
       const voucher = await voucherFor(world, alice, price, { exchange: second });
-      const sent = world.exchange
-        .connect(alice)
-        .purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature);
+      const sent = world.exchange.connect(alice).purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature);
       await expect(sent).to.be.revertedWithCustomError(world.exchange, "InvalidSigner");
     });
   });
@@ -153,10 +145,7 @@ describe("Exchange administration", () => {
       const { world, price, alice, newSigner } = await loadFixture(exchangeFixture);
       await (await world.exchange.connect(world.admin).grantRole(await world.exchange.SIGNER_ROLE(), newSigner)).wait();
       await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.emit(world.raffle, "TicketPurchased");
-      await expect(purchase(world, alice, await voucherFor(world, alice, price, { signer: newSigner }))).to.emit(
-        world.raffle,
-        "TicketPurchased",
-      );
+      await expect(purchase(world, alice, await voucherFor(world, alice, price, { signer: newSigner }))).to.emit(world.raffle, "TicketPurchased");
     });
   });
 

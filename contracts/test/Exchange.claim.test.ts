@@ -152,15 +152,9 @@ describe("Exchange.claim", () => {
       const voucher = await claimFor(f, alice, [erc20Item(f.rewardAddress, REWARD_AMOUNT)], { externalId: 42n });
 
       const tx = sendClaim(f, alice, voucher);
-      await expect(tx).to.changeTokenBalances(
-        reward,
-        [alice, merchant, exchange],
-        [REWARD_AMOUNT, -REWARD_AMOUNT, 0n],
-      );
+      await expect(tx).to.changeTokenBalances(reward, [alice, merchant, exchange], [REWARD_AMOUNT, -REWARD_AMOUNT, 0n]);
       await expect(tx).to.emit(reward, "Transfer").withArgs(merchant.address, alice.address, REWARD_AMOUNT);
-      await expect(tx)
-        .to.emit(exchange, "Claimed")
-        .withArgs(alice.address, voucher.params.nonce, 42n, merchant.address);
+      await expect(tx).to.emit(exchange, "Claimed").withArgs(alice.address, voucher.params.nonce, 42n, merchant.address);
       expect(await exchange.isNonceUsed(voucher.params.nonce)).to.equal(true);
       expect(await reward.balanceOf(alice.address)).to.equal(REWARD_AMOUNT);
       expect(await reward.balanceOf(merchant.address)).to.equal(REWARD_SUPPLY - REWARD_AMOUNT);
@@ -213,9 +207,7 @@ describe("Exchange.claim", () => {
       await expect(tx).to.changeTokenBalances(reward, [alice, merchant], [REWARD_AMOUNT + 1n, -(REWARD_AMOUNT + 1n)]);
       await expect(tx).to.changeTokenBalances(bonus, [alice, merchant], [bonusAmount, -bonusAmount]);
       const receipt = await (await tx).wait();
-      const claimed = receipt!.logs
-        .filter((log) => log.address === f.exchangeAddress)
-        .map((log) => exchange.interface.parseLog(log));
+      const claimed = receipt!.logs.filter((log) => log.address === f.exchangeAddress).map((log) => exchange.interface.parseLog(log));
       expect(claimed.map((parsed) => parsed?.name)).to.deep.equal(["Claimed"]);
       expect(claimed[0]!.args.toArray()).to.deep.equal([alice.address, voucher.params.nonce, 9n, merchant.address]);
       // One Transfer per item, then Claimed: it is emitted once every item was delivered.
@@ -256,7 +248,9 @@ describe("Exchange.claim", () => {
       const recovered = await recoverClaimSigner(f.exchange, bob.address, voucher, voucher.signature);
       expect(recovered).not.to.equal(f.world.signer.address);
 
-      await expect(sendClaim(f, bob, voucher)).to.be.revertedWithCustomError(f.exchange, "InvalidSigner").withArgs(recovered);
+      await expect(sendClaim(f, bob, voucher))
+        .to.be.revertedWithCustomError(f.exchange, "InvalidSigner")
+        .withArgs(recovered);
       expect(await f.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
       await expect(sendClaim(f, alice, voucher)).to.changeTokenBalances(f.reward, [alice, bob], [REWARD_AMOUNT, 0n]);
     });
@@ -344,7 +338,9 @@ describe("Exchange.claim", () => {
       const { alice, bob, carol, world } = f;
       const items = [erc20Item(f.rewardAddress, REWARD_AMOUNT)];
       const byBob = await claimFor(f, alice, items, { signer: bob });
-      await expect(sendClaim(f, alice, byBob)).to.be.revertedWithCustomError(f.exchange, "InvalidSigner").withArgs(bob.address);
+      await expect(sendClaim(f, alice, byBob))
+        .to.be.revertedWithCustomError(f.exchange, "InvalidSigner")
+        .withArgs(bob.address);
 
       const byOldSigner = await claimFor(f, alice, items);
       await (await f.exchange.connect(world.admin).rotateSigner(world.signer.address, carol.address)).wait();
@@ -361,10 +357,7 @@ describe("Exchange.claim", () => {
       const short = dataSlice(voucher.signature, 0, 64);
       const badV = concat([dataSlice(voucher.signature, 0, 64), new Uint8Array([29])]);
       for (const signature of [short, "0x", badV, concat([voucher.signature, "0x00"])]) {
-        await expect(sendClaim(f, f.alice, { ...voucher, signature })).to.be.revertedWithCustomError(
-          f.exchange,
-          "InvalidSignature",
-        );
+        await expect(sendClaim(f, f.alice, { ...voucher, signature })).to.be.revertedWithCustomError(f.exchange, "InvalidSignature");
       }
       expect(await f.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
       await expect(sendClaim(f, f.alice, voucher)).to.changeTokenBalance(f.reward, f.alice, REWARD_AMOUNT);
@@ -376,10 +369,7 @@ describe("Exchange.claim", () => {
       const twin = malleate(voucher.signature);
       expect(twin).not.to.equal(voucher.signature);
       expect(BigInt(dataSlice(twin, 32, 64))).to.be.greaterThan(SECP256K1_N / 2n);
-      await expect(sendClaim(f, f.alice, { ...voucher, signature: twin })).to.be.revertedWithCustomError(
-        f.exchange,
-        "InvalidSignature",
-      );
+      await expect(sendClaim(f, f.alice, { ...voucher, signature: twin })).to.be.revertedWithCustomError(f.exchange, "InvalidSignature");
       expect(await f.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
     });
   });
@@ -413,7 +403,9 @@ describe("Exchange.claim", () => {
       await expect(purchase(f.world, f.alice, purchaseVoucher)).to.emit(f.world.raffle, "TicketPurchased");
       const nonce = String(purchaseVoucher.params.nonce);
       const voucher = await claimFor(f, f.alice, [erc20Item(f.rewardAddress, REWARD_AMOUNT)], { nonce });
-      await expect(sendClaim(f, f.alice, voucher)).to.be.revertedWithCustomError(f.exchange, "NonceAlreadyUsed").withArgs(nonce);
+      await expect(sendClaim(f, f.alice, voucher))
+        .to.be.revertedWithCustomError(f.exchange, "NonceAlreadyUsed")
+        .withArgs(nonce);
       expect(await f.reward.balanceOf(f.alice.address)).to.equal(0n);
     });
 
@@ -487,7 +479,9 @@ describe("Exchange.claim", () => {
         // The merchant opted in for the item's token (even address(0) for NATIVE), so only its shape can reject it.
         await (await f.exchange.connect(f.merchant).setClaimSource(bad.token, true)).wait();
         const alone = await claimFor(f, f.alice, [bad]);
-        await expect(sendClaim(f, f.alice, alone)).to.be.revertedWithCustomError(f.exchange, "UnsupportedClaimItem").withArgs(0n);
+        await expect(sendClaim(f, f.alice, alone))
+          .to.be.revertedWithCustomError(f.exchange, "UnsupportedClaimItem")
+          .withArgs(0n);
 
         const items = [erc20Item(f.rewardAddress, REWARD_AMOUNT), mintItem(f.collectibleAddress), bad];
         const voucher = await claimFor(f, f.alice, items);
@@ -531,7 +525,9 @@ describe("Exchange.claim", () => {
 
       // A single-token approval is enough.
       await (await f.collectible.approve(f.exchangeAddress, 2n)).wait();
-      await expect(sendClaim(f, f.alice, voucher)).to.emit(f.collectible, "Transfer").withArgs(f.merchant.address, f.alice.address, 2n);
+      await expect(sendClaim(f, f.alice, voucher))
+        .to.emit(f.collectible, "Transfer")
+        .withArgs(f.merchant.address, f.alice.address, 2n);
     });
 
     it("never takes a token the merchant does not own, even from a holder who approved the Exchange", async () => {
@@ -771,7 +767,11 @@ describe("Exchange.claim", () => {
           .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
           .withArgs(merchant.address, f.collectionBAddress);
         // Bundled after A's own items, nothing at all is delivered.
-        const bundled = await claimFor(f, alice, [erc20Item(f.rewardAddress, REWARD_AMOUNT), mintItem(f.collectibleAddress), mintItem(f.collectionBAddress)]);
+        const bundled = await claimFor(f, alice, [
+          erc20Item(f.rewardAddress, REWARD_AMOUNT),
+          mintItem(f.collectibleAddress),
+          mintItem(f.collectionBAddress),
+        ]);
         await expect(sendClaim(f, alice, bundled))
           .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
           .withArgs(merchant.address, f.collectionBAddress);
@@ -798,7 +798,9 @@ describe("Exchange.claim", () => {
           .to.be.revertedWithCustomError(exchange, "ClaimSourceNotApproved")
           .withArgs(merchant.address, f.collectionBAddress);
         await (await exchange.connect(merchant).setClaimSource(f.collectionBAddress, true)).wait();
-        await expect(sendClaim(f, alice, byA)).to.emit(collectionB, "Transfer").withArgs(ZeroAddress, alice.address, 2n);
+        await expect(sendClaim(f, alice, byA))
+          .to.emit(collectionB, "Transfer")
+          .withArgs(ZeroAddress, alice.address, 2n);
         expect(await collectionB.balanceOf(alice.address)).to.equal(2n);
       });
 
@@ -837,16 +839,14 @@ describe("Exchange.claim", () => {
       const second = await claimFor(f, bob, [erc721Item(f.collectibleAddress, 2n)], { externalId: 8n });
       const rejected = await claimFor(f, carol, [erc20Item(f.goldAddress, 1n)], { receiver: alice.address, externalId: 9n });
 
-      for (const [claimer, voucher] of [[alice, first], [bob, second]] as const) {
+      for (const [claimer, voucher] of [
+        [alice, first],
+        [bob, second],
+      ] as const) {
         const receipt = (await (await sendClaim(f, claimer, voucher)).wait())!;
         const events = exchangeEvents(f, receipt.logs);
         expect(events.map((event) => event.name)).to.deep.equal(["Claimed"]);
-        expect(events[0]!.args.toArray()).to.deep.equal([
-          claimer.address,
-          voucher.params.nonce,
-          voucher.params.externalId,
-          merchant.address,
-        ]);
+        expect(events[0]!.args.toArray()).to.deep.equal([claimer.address, voucher.params.nonce, voucher.params.externalId, merchant.address]);
         // Emitted last, once every item was delivered.
         expect(receipt.logs).to.have.length(voucher.items.length + 1);
         expect(receipt.logs[voucher.items.length]!.address).to.equal(f.exchangeAddress);
@@ -903,16 +903,10 @@ describe("Exchange.claim", () => {
     it("delivers the outer claim exactly once and never the nested one when the token swallows the failure", async () => {
       const f = await loadFixture(reentrantClaimFixture);
       await (await f.evil.arm(f.exchangeAddress, f.innerPayload, 1 /* TransferFrom */, true)).wait();
-      await expect(sendClaim(f, f.alice, f.outer)).to.changeTokenBalances(
-        f.evil,
-        [f.alice, f.merchant],
-        [REWARD_AMOUNT, -REWARD_AMOUNT],
-      );
+      await expect(sendClaim(f, f.alice, f.outer)).to.changeTokenBalances(f.evil, [f.alice, f.merchant], [REWARD_AMOUNT, -REWARD_AMOUNT]);
       expect(await f.evil.attacked()).to.equal(true);
       expect(await f.evil.reentrySucceeded()).to.equal(false);
-      expect(await f.evil.reentryRevertData()).to.equal(
-        f.exchange.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await f.evil.reentryRevertData()).to.equal(f.exchange.interface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect(await f.reward.balanceOf(f.evilAddress)).to.equal(0n);
       expect(await f.exchange.isNonceUsed(f.inner.params.nonce)).to.equal(false);
     });
@@ -924,19 +918,12 @@ describe("Exchange.claim", () => {
       await (await f.world.token.connect(f.world.admin).mint(f.evilAddress, parseUnits("100", 18))).wait();
       await (await f.world.token.connect(evilSigner).approve(f.exchangeAddress, MaxUint256)).wait();
       const nested = await voucherFor(f.world, evilSigner, f.price);
-      const payload = f.exchange.interface.encodeFunctionData("purchaseRaffle", [
-        nested.params,
-        nested.item,
-        nested.price,
-        nested.signature,
-      ]);
+      const payload = f.exchange.interface.encodeFunctionData("purchaseRaffle", [nested.params, nested.item, nested.price, nested.signature]);
       await (await f.evil.arm(f.exchangeAddress, payload, 1 /* TransferFrom */, true)).wait();
 
       await expect(sendClaim(f, f.alice, f.outer)).to.changeTokenBalance(f.evil, f.alice, REWARD_AMOUNT);
       expect(await f.evil.reentrySucceeded()).to.equal(false);
-      expect(await f.evil.reentryRevertData()).to.equal(
-        f.exchange.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await f.evil.reentryRevertData()).to.equal(f.exchange.interface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect(await f.world.ticket.balanceOf(f.evilAddress)).to.equal(0n);
       expect(await f.exchange.isNonceUsed(nested.params.nonce)).to.equal(false);
     });

@@ -69,11 +69,7 @@ describe("Exchange.purchaseRaffle", () => {
       const voucher = await voucherFor(world, alice, price, { externalId: 42n });
 
       const tx = purchase(world, alice, voucher);
-      await expect(tx).to.changeTokenBalances(
-        world.token,
-        [alice, world.raffle, world.exchange],
-        [-TICKET_PRICE, TICKET_PRICE, 0n],
-      );
+      await expect(tx).to.changeTokenBalances(world.token, [alice, world.raffle, world.exchange], [-TICKET_PRICE, TICKET_PRICE, 0n]);
       await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, 42n);
       await expect(tx).to.emit(world.ticket, "Transfer").withArgs(ZeroAddress, alice.address, 1n);
       await expect(tx).to.emit(world.token, "Transfer").withArgs(alice.address, world.address, TICKET_PRICE);
@@ -148,9 +144,7 @@ describe("Exchange.purchaseRaffle", () => {
 
     const otherAddress = "0x000000000000000000000000000000000000dEaD";
     type Fixture = Awaited<ReturnType<typeof erc20RoundFixture>>;
-    const paramTampers: Array<
-      [keyof PurchaseParamsStruct, (p: PurchaseParamsStruct, f: Fixture) => Promise<PurchaseParamsStruct>]
-    > = [
+    const paramTampers: Array<[keyof PurchaseParamsStruct, (p: PurchaseParamsStruct, f: Fixture) => Promise<PurchaseParamsStruct>]> = [
       ["externalId", async (p) => ({ ...p, externalId: BigInt(p.externalId) + 1n })],
       ["expiresAt", async (p) => ({ ...p, expiresAt: BigInt(p.expiresAt) + 1_000n })],
       ["nonce", async (p) => ({ ...p, nonce: zeroPadValue(toBeHex(BigInt(p.nonce) ^ 1n), 32) })],
@@ -215,10 +209,7 @@ describe("Exchange.purchaseRaffle", () => {
       const short = dataSlice(voucher.signature, 0, 64);
       const badV = concat([dataSlice(voucher.signature, 0, 64), new Uint8Array([29])]);
       for (const signature of [short, "0x", badV, concat([voucher.signature, "0x00"])]) {
-        await expect(purchase(world, alice, { ...voucher, signature })).to.be.revertedWithCustomError(
-          world.exchange,
-          "InvalidSignature",
-        );
+        await expect(purchase(world, alice, { ...voucher, signature })).to.be.revertedWithCustomError(world.exchange, "InvalidSignature");
       }
       await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
     });
@@ -230,10 +221,7 @@ describe("Exchange.purchaseRaffle", () => {
       expect(twin).not.to.equal(voucher.signature);
       expect(BigInt(dataSlice(twin, 32, 64))).to.be.greaterThan(SECP256K1_N / 2n);
 
-      await expect(purchase(world, alice, { ...voucher, signature: twin })).to.be.revertedWithCustomError(
-        world.exchange,
-        "InvalidSignature",
-      );
+      await expect(purchase(world, alice, { ...voucher, signature: twin })).to.be.revertedWithCustomError(world.exchange, "InvalidSignature");
       expect(await world.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
     });
   });
@@ -405,7 +393,9 @@ describe("Exchange.purchaseRaffle", () => {
       for (const buyer of [alice, bob, alice]) await buyTicket(world, buyer, price);
 
       const fourth = await voucherFor(world, bob, price);
-      await expect(purchase(world, bob, fourth)).to.be.revertedWithCustomError(world.raffle, "RoundFull").withArgs(3n);
+      await expect(purchase(world, bob, fourth))
+        .to.be.revertedWithCustomError(world.raffle, "RoundFull")
+        .withArgs(3n);
       expect((await world.raffle.getRound(2n)).ticketCount).to.equal(3n);
 
       // The cap is per round: the next round sells again.
@@ -441,21 +431,12 @@ describe("Exchange.purchaseRaffle", () => {
       const tokenAddress = await token.getAddress();
       // A voucher the platform signed for the token contract itself: valid in every respect but the nesting.
       const inner = await signNested(fixture, tokenAddress, price);
-      const payload = world.exchange.interface.encodeFunctionData("purchaseRaffle", [
-        inner.params,
-        inner.item,
-        inner.price,
-        inner.signature,
-      ]);
+      const payload = world.exchange.interface.encodeFunctionData("purchaseRaffle", [inner.params, inner.item, inner.price, inner.signature]);
       await (await token.arm(await world.exchange.getAddress(), payload, 1 /* TransferFrom */, swallow)).wait();
       return { ...fixture, inner };
     }
 
-    async function signNested(
-      fixture: Awaited<ReturnType<typeof reentrantTokenFixture>>,
-      account: string,
-      price: AssetStruct,
-    ): Promise<Voucher> {
+    async function signNested(fixture: Awaited<ReturnType<typeof reentrantTokenFixture>>, account: string, price: AssetStruct): Promise<Voucher> {
       const { world } = fixture;
       return signVoucher({
         exchange: world.exchange,
@@ -470,10 +451,7 @@ describe("Exchange.purchaseRaffle", () => {
     it("makes the whole purchase fail when the token re-enters purchaseRaffle from transferFrom", async () => {
       const { world, token, price, alice } = await armNestedPurchase(false);
       const voucher = await voucherFor(world, alice, price);
-      await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(
-        world.exchange,
-        "ReentrancyGuardReentrantCall",
-      );
+      await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.exchange, "ReentrancyGuardReentrantCall");
       expect(await world.ticket.balanceOf(await token.getAddress())).to.equal(0n);
       expect(await world.ticket.balanceOf(alice.address)).to.equal(0n);
     });
@@ -481,16 +459,10 @@ describe("Exchange.purchaseRaffle", () => {
     it("never mints the nested ticket even when the token swallows the failure", async () => {
       const { world, token, price, alice, inner } = await armNestedPurchase(true);
       const voucher = await voucherFor(world, alice, price);
-      await expect(purchase(world, alice, voucher)).to.changeTokenBalances(
-        token,
-        [alice, world.raffle],
-        [-TICKET_PRICE, TICKET_PRICE],
-      );
+      await expect(purchase(world, alice, voucher)).to.changeTokenBalances(token, [alice, world.raffle], [-TICKET_PRICE, TICKET_PRICE]);
       expect(await token.attacked()).to.equal(true);
       expect(await token.reentrySucceeded()).to.equal(false);
-      expect(await token.reentryRevertData()).to.equal(
-        world.exchange.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await token.reentryRevertData()).to.equal(world.exchange.interface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect(await world.ticket.balanceOf(alice.address)).to.equal(1n);
       expect(await world.ticket.balanceOf(await token.getAddress())).to.equal(0n);
       expect((await world.raffle.getRound(1n)).ticketCount).to.equal(1n);

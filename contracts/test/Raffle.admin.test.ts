@@ -35,10 +35,7 @@ describe("Raffle administration", () => {
       const factory = new Raffle__factory(world.admin);
 
       for (const key of ["admin", "exchange", "ticketDeployer"] as const) {
-        await expect(factory.deploy({ ...settings, [key]: ZeroAddress })).to.be.revertedWithCustomError(
-          factory,
-          "ZeroAddress",
-        );
+        await expect(factory.deploy({ ...settings, [key]: ZeroAddress })).to.be.revertedWithCustomError(factory, "ZeroAddress");
       }
       await expect(factory.deploy({ ...settings, commission: 3_001n }))
         .to.be.revertedWithCustomError(factory, "CommissionTooHigh")
@@ -82,9 +79,7 @@ describe("Raffle administration", () => {
 
     it("checks the native value that printTicket receives (WrongNativeValue), whatever the caller sent", async () => {
       const { world, alice, fakeExchange } = await loadFixture(adminFixture);
-      const raffle = await new Raffle__factory(world.merchant).deploy(
-        await directSettings(world, fakeExchange.address),
-      );
+      const raffle = await new Raffle__factory(world.merchant).deploy(await directSettings(world, fakeExchange.address));
       const item = ticketAsset(await raffle.ticketContract());
       const native = nativePrice();
       await (await raffle.startRound(item, native, 0n)).wait();
@@ -180,9 +175,7 @@ describe("Raffle administration", () => {
     it("changes the beneficiary with BeneficiarySet; admin-only; never zero", async () => {
       const { world, alice, bob } = await loadFixture(adminFixture);
       expect(await world.raffle.beneficiary()).to.equal(world.merchant.address);
-      await expect(world.raffle.setBeneficiary(bob.address))
-        .to.emit(world.raffle, "BeneficiarySet")
-        .withArgs(bob.address);
+      await expect(world.raffle.setBeneficiary(bob.address)).to.emit(world.raffle, "BeneficiarySet").withArgs(bob.address);
       expect(await world.raffle.beneficiary()).to.equal(bob.address);
       await expect(world.raffle.setBeneficiary(ZeroAddress)).to.be.revertedWithCustomError(world.raffle, "ZeroAddress");
       await expect(world.raffle.connect(alice).setBeneficiary(alice.address))

@@ -78,9 +78,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.vrfRequestId).to.equal(0n);
       expect(round.drawnAt).to.equal(0n);
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
-      await expect(world.raffle.claimPrize(1n))
-        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
-        .withArgs(1n, RoundStatus.Closed);
+      await expect(world.raffle.claimPrize(1n)).to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus").withArgs(1n, RoundStatus.Closed);
       await expect(world.raffle.enableRefunds(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Closed);
@@ -135,10 +133,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.refundableAt).to.equal((await latestTimestamp()) + BigInt(DEFAULT_VRF.randomnessTimeout));
       expect(round.winningTicketId).to.equal(0n);
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
-      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(
-        world.raffle,
-        "NoActiveRound",
-      );
+      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(world.raffle, "NoActiveRound");
       await expect(world.raffle.claimPrize(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Drawing);
@@ -154,9 +149,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const tx = world.vrf.fulfillRandomWords(requestId, world.address);
       await expect(tx).to.emit(world.raffle, "WinnerDrawn").withArgs(1n, winner, word);
       await expect(tx).to.emit(world.ticket, "MetadataUpdate").withArgs(winner);
-      await expect(tx)
-        .to.emit(world.vrf, "RandomWordsFulfilled")
-        .withArgs(requestId, requestId, anyValue, anyValue, false, true, false);
+      await expect(tx).to.emit(world.vrf, "RandomWordsFulfilled").withArgs(requestId, requestId, anyValue, anyValue, false, true, false);
 
       const drawn = await world.raffle.getRound(1n);
       expect(drawn.status).to.equal(RoundStatus.Drawn);
@@ -198,10 +191,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
         const index = word % BigInt(MANY);
         const winner = round.firstTicketId + index;
 
-        const { success } = await fulfilment(
-          world.vrf,
-          world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word]),
-        );
+        const { success } = await fulfilment(world.vrf, world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word]));
         expect(success).to.equal(true);
         const drawn = await world.raffle.getRound(1n);
         expect(drawn.status).to.equal(RoundStatus.Drawn);
@@ -265,10 +255,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [0n])).wait();
       const coordinator = await impersonate(await world.vrf.getAddress());
-      await expect(world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(
-        world.raffle,
-        "WinnerDrawn",
-      );
+      await expect(world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(world.raffle, "WinnerDrawn");
       const round = await world.raffle.getRound(1n);
       expect(round.winningTicketId).to.equal(1n);
       expect((await world.ticket.getTicketData(3n)).prizeStatus).to.equal(PrizeStatus.None);

@@ -7,16 +7,7 @@ import { MaxUint256, ZeroAddress, ZeroHash, parseUnits } from "ethers";
 import { ReentrantToken__factory, ReentrantWinner__factory } from "@raffle/chain";
 
 import { COMMISSION_BPS, DEFAULT_VRF, ONE_DAY, TICKET_PRICE, erc20Price, listPriceToken, nativePrice } from "./support/fixtures";
-import {
-  RoundStatus,
-  approveExchange,
-  buyTicket,
-  deployWorld,
-  endRound,
-  startErc20Round,
-  startRound,
-  type RaffleWorld,
-} from "./support/scenario";
+import { RoundStatus, approveExchange, buyTicket, deployWorld, endRound, startErc20Round, startRound, type RaffleWorld } from "./support/scenario";
 
 const BASIS_POINTS = 10_000n;
 const ODD_COMMISSION = 1_234n;
@@ -156,10 +147,8 @@ async function severalRoundsFixture() {
     await playRound(world, nativePrice(ODD_NATIVE_PRICE), [bob, dave], 1n),
   ];
   const unclaimed = await playRound(world, erc20Price(gold, TICKET_PRICE), [carol, alice], 0n);
-  const erc20Commission =
-    split(3n, ODD_PRICE, ODD_COMMISSION).commission + split(1n, SECOND_ERC20_PRICE, ODD_COMMISSION).commission;
-  const nativeCommission =
-    split(1n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission + split(2n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission;
+  const erc20Commission = split(3n, ODD_PRICE, ODD_COMMISSION).commission + split(1n, SECOND_ERC20_PRICE, ODD_COMMISSION).commission;
+  const nativeCommission = split(1n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission + split(2n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission;
   return { world, gold, alice, bob, carol, dave, claimed, unclaimed, erc20Commission, nativeCommission };
 }
 
@@ -232,11 +221,7 @@ describe("Raffle prizes and refunds", () => {
         .to.emit(world.ticket, "Approval")
         .withArgs(bob.address, dave.address, winningTicketId);
       const tx = world.raffle.connect(dave).claimPrize(1n);
-      await expect(tx).to.changeTokenBalances(
-        world.token,
-        [bob, dave, world.merchant, world.raffle],
-        [prize, 0n, 0n, -prize],
-      );
+      await expect(tx).to.changeTokenBalances(world.token, [bob, dave, world.merchant, world.raffle], [prize, 0n, 0n, -prize]);
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, bob.address, prize, commission);
       expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(commission);
     });
@@ -261,11 +246,7 @@ describe("Raffle prizes and refunds", () => {
     it("accrues the commission whoever the beneficiary is; withdrawCommission then pays the beneficiary the merchant set", async () => {
       const { world, bob, dave, commission } = await loadFixture(erc20DrawnFixture);
       await (await world.raffle.setBeneficiary(dave.address)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(
-        world.token,
-        [dave, world.merchant],
-        [0n, 0n],
-      );
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(world.token, [dave, world.merchant], [0n, 0n]);
       await expect(world.raffle.withdrawCommission(await world.token.getAddress())).to.changeTokenBalances(
         world.token,
         [dave, world.merchant, world.raffle],
@@ -340,9 +321,7 @@ describe("Raffle prizes and refunds", () => {
 
       const nativeTx = world.raffle.withdrawCommission(ZeroAddress);
       await expect(nativeTx).to.changeEtherBalances([world.merchant, world.raffle], [nativeCommission, -nativeCommission]);
-      await expect(nativeTx)
-        .to.emit(world.raffle, "CommissionWithdrawn")
-        .withArgs(ZeroAddress, world.merchant.address, nativeCommission);
+      await expect(nativeTx).to.emit(world.raffle, "CommissionWithdrawn").withArgs(ZeroAddress, world.merchant.address, nativeCommission);
       expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(0n);
       expect(await ethers.provider.getBalance(world.address)).to.equal(0n);
 
@@ -362,18 +341,14 @@ describe("Raffle prizes and refunds", () => {
       const { world, bob, commission } = await loadFixture(erc20DrawnFixture);
       const gold = await world.token.getAddress();
       for (const token of [gold, ZeroAddress]) {
-        await expect(world.raffle.withdrawCommission(token))
-          .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
-          .withArgs(token);
+        await expect(world.raffle.withdrawCommission(token)).to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw").withArgs(token);
       }
       await (await world.raffle.connect(bob).claimPrize(1n)).wait();
       await expect(world.raffle.withdrawCommission(ZeroAddress))
         .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
         .withArgs(ZeroAddress);
       await expect(world.raffle.withdrawCommission(gold)).to.changeTokenBalance(world.token, world.merchant, commission);
-      await expect(world.raffle.withdrawCommission(gold))
-        .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
-        .withArgs(gold);
+      await expect(world.raffle.withdrawCommission(gold)).to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw").withArgs(gold);
       expect(await world.token.balanceOf(world.address)).to.equal(0n);
     });
 
@@ -409,11 +384,7 @@ describe("Raffle prizes and refunds", () => {
       await (await world.raffle.grantRole(ZeroHash, carol.address)).wait();
 
       const tx = world.raffle.connect(carol).withdrawCommission(gold);
-      await expect(tx).to.changeTokenBalances(
-        world.token,
-        [dave, world.merchant, carol, world.raffle],
-        [commission, 0n, 0n, -commission],
-      );
+      await expect(tx).to.changeTokenBalances(world.token, [dave, world.merchant, carol, world.raffle], [commission, 0n, 0n, -commission]);
       await expect(tx).to.emit(world.raffle, "CommissionWithdrawn").withArgs(gold, dave.address, commission);
     });
 
@@ -433,9 +404,7 @@ describe("Raffle prizes and refunds", () => {
       );
       expect(await token.attacked()).to.equal(true);
       expect(await token.reentrySucceeded()).to.equal(false);
-      expect(await token.reentryRevertData()).to.equal(
-        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await token.reentryRevertData()).to.equal(world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect(await token.balanceOf(world.address)).to.equal(0n);
     });
 
@@ -469,13 +438,9 @@ describe("Raffle prizes and refunds", () => {
       const releasableAt = drawnAt + TIME_LAG;
       expect(await world.raffle.timeLagBeforeRelease()).to.equal(TIME_LAG);
 
-      await expect(world.raffle.releasePrize(1n))
-        .to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet")
-        .withArgs(1n, releasableAt);
+      await expect(world.raffle.releasePrize(1n)).to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet").withArgs(1n, releasableAt);
       await time.setNextBlockTimestamp(releasableAt - 1n);
-      await expect(world.raffle.releasePrize(1n))
-        .to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet")
-        .withArgs(1n, releasableAt);
+      await expect(world.raffle.releasePrize(1n)).to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet").withArgs(1n, releasableAt);
 
       await time.setNextBlockTimestamp(releasableAt);
       const tx = world.raffle.releasePrize(1n);
@@ -567,9 +532,7 @@ describe("Raffle prizes and refunds", () => {
       await expect(tx).to.emit(world.ticket, "Transfer").withArgs(bob.address, ZeroAddress, 2n);
 
       await expect(world.ticket.ownerOf(2n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken").withArgs(2n);
-      await expect(world.raffle.connect(bob).refundTicket(2n))
-        .to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken")
-        .withArgs(2n);
+      await expect(world.raffle.connect(bob).refundTicket(2n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken").withArgs(2n);
       expect(await world.token.balanceOf(world.address)).to.equal(2n * TICKET_PRICE);
     });
 
@@ -590,12 +553,12 @@ describe("Raffle prizes and refunds", () => {
 
     it("returns the whole pot once every ticket is refunded, and never pays a prize", async () => {
       const { world, alice, bob, carol, requestId } = await loadFixture(erc20RefundableFixture);
-      for (const [holder, ticketId] of [[alice, 1n], [bob, 2n], [carol, 3n]] as const) {
-        await expect(world.raffle.connect(holder).refundTicket(ticketId)).to.changeTokenBalance(
-          world.token,
-          holder,
-          TICKET_PRICE,
-        );
+      for (const [holder, ticketId] of [
+        [alice, 1n],
+        [bob, 2n],
+        [carol, 3n],
+      ] as const) {
+        await expect(world.raffle.connect(holder).refundTicket(ticketId)).to.changeTokenBalance(world.token, holder, TICKET_PRICE);
       }
       expect(await world.token.balanceOf(world.address)).to.equal(0n);
       expect(await world.ticket.balanceOf(alice.address)).to.equal(0n);
@@ -612,13 +575,8 @@ describe("Raffle prizes and refunds", () => {
 
     it("refunds NATIVE prices in ether", async () => {
       const { world, alice, bob, amount } = await loadFixture(nativeRefundableFixture);
-      await expect(world.raffle.connect(alice).refundTicket(3n)).to.changeEtherBalances(
-        [alice, world.raffle],
-        [amount, -amount],
-      );
-      await expect(world.raffle.connect(bob).refundTicket(2n))
-        .to.emit(world.raffle, "TicketRefunded")
-        .withArgs(1n, 2n, bob.address, amount);
+      await expect(world.raffle.connect(alice).refundTicket(3n)).to.changeEtherBalances([alice, world.raffle], [amount, -amount]);
+      await expect(world.raffle.connect(bob).refundTicket(2n)).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 2n, bob.address, amount);
       expect(await world.raffle.runner!.provider!.getBalance(world.address)).to.equal(amount);
     });
 
@@ -637,10 +595,7 @@ describe("Raffle prizes and refunds", () => {
       const { world, token, bob } = await loadFixture(reentrantTokenDrawnFixture);
       const payload = world.raffle.interface.encodeFunctionData("claimPrize", [1n]);
       await (await token.arm(world.address, payload, 2 /* Transfer */, false)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.be.revertedWithCustomError(
-        world.raffle,
-        "ReentrancyGuardReentrantCall",
-      );
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.be.revertedWithCustomError(world.raffle, "ReentrancyGuardReentrantCall");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
       expect(await token.balanceOf(world.address)).to.equal(3n * TICKET_PRICE);
     });
@@ -649,19 +604,13 @@ describe("Raffle prizes and refunds", () => {
       const { world, token, bob, pot, prize, commission } = await loadFixture(reentrantTokenDrawnFixture);
       const payload = world.raffle.interface.encodeFunctionData("claimPrize", [1n]);
       await (await token.arm(world.address, payload, 2 /* Transfer */, true)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(
-        token,
-        [bob, world.merchant, world.raffle],
-        [prize, 0n, -prize],
-      );
+      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(token, [bob, world.merchant, world.raffle], [prize, 0n, -prize]);
       expect(prize + commission).to.equal(pot);
       expect(await world.raffle.accruedCommission(await token.getAddress())).to.equal(commission);
       expect(await token.balanceOf(world.address)).to.equal(commission);
       expect(await token.attacked()).to.equal(true);
       expect(await token.reentrySucceeded()).to.equal(false);
-      expect(await token.reentryRevertData()).to.equal(
-        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await token.reentryRevertData()).to.equal(world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector);
     });
 
     it("blocks a re-entry into refundTicket from the refund's own transfer", async () => {
@@ -683,9 +632,7 @@ describe("Raffle prizes and refunds", () => {
 
       await expect(world.raffle.connect(alice).refundTicket(1n)).to.changeTokenBalance(token, alice, TICKET_PRICE);
       expect(await token.reentrySucceeded()).to.equal(false);
-      expect(await token.reentryRevertData()).to.equal(
-        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await token.reentryRevertData()).to.equal(world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect(await world.ticket.ownerOf(2n)).to.equal(alice.address);
       expect(await token.balanceOf(world.address)).to.equal(TICKET_PRICE);
     });
@@ -693,10 +640,7 @@ describe("Raffle prizes and refunds", () => {
     it("fails a NATIVE claim by a winner contract that re-enters claimPrize on receipt", async () => {
       const { world, winner } = await loadFixture(contractWinnerFixture);
       await (await winner.setMode(1 /* Reenter */)).wait();
-      await expect(winner.claim(world.address, 1n)).to.be.revertedWithCustomError(
-        world.raffle,
-        "ReentrancyGuardReentrantCall",
-      );
+      await expect(winner.claim(world.address, 1n)).to.be.revertedWithCustomError(world.raffle, "ReentrancyGuardReentrantCall");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
       expect(await world.raffle.runner!.provider!.getBalance(await winner.getAddress())).to.equal(0n);
     });
@@ -713,9 +657,7 @@ describe("Raffle prizes and refunds", () => {
         .withArgs(1n, ticketId, await winner.getAddress(), prize, commission);
       expect(await winner.receivedCount()).to.equal(1n);
       expect(await winner.reentrySucceeded()).to.equal(false);
-      expect(await winner.reentryRevertData()).to.equal(
-        world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector,
-      );
+      expect(await winner.reentryRevertData()).to.equal(world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector);
     });
 
     it("leaves the pot of a winner that refuses ether releasable to the beneficiary after the lag", async () => {

@@ -153,10 +153,7 @@ describe("Raffle rounds", () => {
         { ...world.item, amount: 0n },
       ];
       for (const ticket of bad) {
-        await expect(world.raffle.startRound(ticket, price, 0n)).to.be.revertedWithCustomError(
-          world.raffle,
-          "InvalidTicketAsset",
-        );
+        await expect(world.raffle.startRound(ticket, price, 0n)).to.be.revertedWithCustomError(world.raffle, "InvalidTicketAsset");
       }
     });
 
@@ -174,10 +171,7 @@ describe("Raffle rounds", () => {
         { tokenType: TokenType.ERC1155, token, tokenId: 0n, amount: 1n },
       ];
       for (const price of bad) {
-        await expect(world.raffle.startRound(world.item, price, 0n)).to.be.revertedWithCustomError(
-          world.raffle,
-          "InvalidPriceAsset",
-        );
+        await expect(world.raffle.startRound(world.item, price, 0n)).to.be.revertedWithCustomError(world.raffle, "InvalidPriceAsset");
       }
       // An ERC20 must be on the platform's list; an account without code or the zero address never is.
       for (const unlisted of [world.merchant.address, ZeroAddress, world.ticketAddress]) {
@@ -185,10 +179,7 @@ describe("Raffle rounds", () => {
           .to.be.revertedWithCustomError(world.raffle, "PriceTokenNotAllowed")
           .withArgs(unlisted);
       }
-      await expect(world.raffle.startRound(world.item, erc20Price(token, 2n ** 128n - 1n), 0n)).to.emit(
-        world.raffle,
-        "RoundStarted",
-      );
+      await expect(world.raffle.startRound(world.item, erc20Price(token, 2n ** 128n - 1n), 0n)).to.emit(world.raffle, "RoundStarted");
     });
 
     it("caps maxTicket at 2^32 - 1 with MaxTicketTooLarge", async () => {
@@ -234,9 +225,7 @@ describe("Raffle rounds", () => {
     it("is reserved to ROUND_MANAGER_ROLE until the round has been open MAX_ROUND_DURATION, then open to anyone", async () => {
       const { world, alice } = await loadFixture(activeRoundFixture);
       const overdueAt = (await world.raffle.getRound(1n)).startTimestamp + (await world.raffle.MAX_ROUND_DURATION());
-      await expect(world.raffle.connect(alice).endRound())
-        .to.be.revertedWithCustomError(world.raffle, "RoundNotOverdue")
-        .withArgs(1n, overdueAt);
+      await expect(world.raffle.connect(alice).endRound()).to.be.revertedWithCustomError(world.raffle, "RoundNotOverdue").withArgs(1n, overdueAt);
       await time.increaseTo(overdueAt - 10n);
       await expect(world.raffle.connect(alice).endRound()).to.be.revertedWithCustomError(world.raffle, "RoundNotOverdue");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Active);
@@ -283,10 +272,7 @@ describe("Raffle rounds", () => {
       await expect(raffle.pause()).to.emit(raffle, "Paused").withArgs(merchant.address);
       expect(await raffle.paused()).to.equal(true);
       await expect(raffle.pause()).to.be.revertedWithCustomError(raffle, "RafflePaused");
-      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(
-        raffle,
-        "RafflePaused",
-      );
+      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(raffle, "RafflePaused");
       await expect(raffle.unpause()).to.emit(raffle, "Unpaused").withArgs(merchant.address);
       expect(await raffle.paused()).to.equal(false);
       await expect(raffle.unpause()).to.be.revertedWithCustomError(raffle, "RaffleNotPaused");
@@ -313,10 +299,7 @@ describe("Raffle rounds", () => {
       await expect(world.raffle.endRound()).to.emit(world.raffle, "RoundEnded");
       await startErc20Round(world);
       expect(await world.raffle.paused()).to.equal(true);
-      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(
-        world.raffle,
-        "RafflePaused",
-      );
+      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(world.raffle, "RafflePaused");
       await (await world.raffle.unpause()).wait();
       await expect(purchase(world, alice, await voucherFor(world, alice, price)))
         .to.emit(world.raffle, "TicketPurchased")

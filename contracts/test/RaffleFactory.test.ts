@@ -40,11 +40,7 @@ describe("RaffleFactory", () => {
       expect(await factory.MERCHANT_ROLE()).to.equal(id("MERCHANT_ROLE"));
       expect(await factory.drawsPerDay()).to.equal(await factory.DEFAULT_DRAWS_PER_DAY());
 
-      const fresh = await new RaffleFactory__factory(admin).deploy(
-        admin.address,
-        await exchange.getAddress(),
-        await factory.ticketDeployer(),
-      );
+      const fresh = await new RaffleFactory__factory(admin).deploy(admin.address, await exchange.getAddress(), await factory.ticketDeployer());
       expect((await fresh.vrfConfig()).coordinator).to.equal(ZeroAddress);
       await (await fresh.grantRole(id("MERCHANT_ROLE"), admin.address)).wait();
       await expect(fresh.deployRaffle(CONFIG)).to.be.revertedWithCustomError(fresh, "VrfNotConfigured");
@@ -139,10 +135,7 @@ describe("RaffleFactory", () => {
       await expect(factory.connect(merchant).deployRaffle({ ...CONFIG, commission: 3_001n }))
         .to.be.revertedWithCustomError(raffleErrors, "CommissionTooHigh")
         .withArgs(3_001n, 3_000n);
-      await expect(factory.connect(merchant).deployRaffle({ ...CONFIG, commission: 3_000n })).to.emit(
-        factory,
-        "RaffleDeployed",
-      );
+      await expect(factory.connect(merchant).deployRaffle({ ...CONFIG, commission: 3_000n })).to.emit(factory, "RaffleDeployed");
     });
 
     it("rejects a time lag under one day with TimeLagTooShort", async () => {
@@ -179,8 +172,12 @@ describe("RaffleFactory", () => {
       const tx = factory.createVrfSubscription();
       await (await tx).wait();
       const created = (await factory.vrfConfig()).subscriptionId;
-      await expect(tx).to.emit(factory, "VrfConfigSet").withArgs(await vrf.getAddress(), KEY_HASH, created);
-      await expect(tx).to.emit(vrf, "SubscriptionCreated").withArgs(created, await factory.getAddress());
+      await expect(tx)
+        .to.emit(factory, "VrfConfigSet")
+        .withArgs(await vrf.getAddress(), KEY_HASH, created);
+      await expect(tx)
+        .to.emit(vrf, "SubscriptionCreated")
+        .withArgs(created, await factory.getAddress());
       expect(created).not.to.equal(before);
       expect((await vrf.getSubscription(created)).subOwner).to.equal(await factory.getAddress());
 
@@ -192,9 +189,8 @@ describe("RaffleFactory", () => {
     it("acceptVrfSubscription takes over a subscription offered to the factory", async () => {
       const { factory, vrf, admin } = await loadFixture(platformFixture);
       const receipt = await (await vrf.connect(admin).createSubscription()).wait();
-      const subId = receipt!.logs
-        .map((log) => vrf.interface.parseLog(log))
-        .find((parsed) => parsed?.name === "SubscriptionCreated")!.args.subId as bigint;
+      const subId = receipt!.logs.map((log) => vrf.interface.parseLog(log)).find((parsed) => parsed?.name === "SubscriptionCreated")!.args
+        .subId as bigint;
       await (await vrf.connect(admin).requestSubscriptionOwnerTransfer(subId, await factory.getAddress())).wait();
       await expect(factory.acceptVrfSubscription(subId))
         .to.emit(factory, "VrfConfigSet")
@@ -230,9 +226,7 @@ describe("RaffleFactory", () => {
       expect([pending.keyHash, pendingAt]).to.deep.equal([next.keyHash, effectiveAt]);
 
       await time.increaseTo(effectiveAt - 10n);
-      await expect(factory.connect(alice).applyVrfConfig())
-        .to.be.revertedWithCustomError(factory, "VrfConfigNotYetEffective")
-        .withArgs(effectiveAt);
+      await expect(factory.connect(alice).applyVrfConfig()).to.be.revertedWithCustomError(factory, "VrfConfigNotYetEffective").withArgs(effectiveAt);
       await time.increaseTo(effectiveAt);
       await expect(factory.connect(alice).applyVrfConfig())
         .to.emit(factory, "VrfConfigSet")
@@ -270,9 +264,8 @@ describe("RaffleFactory", () => {
       const { factory, vrf, alice } = platform;
       const { address } = await deployRaffle(platform);
       const receipt = await (await vrf.createSubscription()).wait();
-      const subId = receipt!.logs
-        .map((log) => vrf.interface.parseLog(log))
-        .find((parsed) => parsed?.name === "SubscriptionCreated")!.args.subId as bigint;
+      const subId = receipt!.logs.map((log) => vrf.interface.parseLog(log)).find((parsed) => parsed?.name === "SubscriptionCreated")!.args
+        .subId as bigint;
       await (await vrf.requestSubscriptionOwnerTransfer(subId, await factory.getAddress())).wait();
       await (await factory.acceptVrfSubscription(subId)).wait(); // proposed, not applied: raffles exist
       await expect(factory.addVrfConsumers(await vrf.getAddress(), subId, [alice.address]))
@@ -297,9 +290,7 @@ describe("RaffleFactory", () => {
           () => asCaller.setPriceToken(token, true),
           () => asCaller.setDrawsPerDay(1_000_000n),
         ]) {
-          await expect(call())
-            .to.be.revertedWithCustomError(factory, "AccessControlUnauthorizedAccount")
-            .withArgs(caller.address, ZeroHash);
+          await expect(call()).to.be.revertedWithCustomError(factory, "AccessControlUnauthorizedAccount").withArgs(caller.address, ZeroHash);
         }
       }
     });
@@ -307,9 +298,7 @@ describe("RaffleFactory", () => {
     it("lets only raffles it deployed ask for a draw", async () => {
       const { factory, merchant, alice } = await loadFixture(platformFixture);
       for (const caller of [merchant, alice]) {
-        await expect(factory.connect(caller).authorizeDraw())
-          .to.be.revertedWithCustomError(factory, "NotARaffle")
-          .withArgs(caller.address);
+        await expect(factory.connect(caller).authorizeDraw()).to.be.revertedWithCustomError(factory, "NotARaffle").withArgs(caller.address);
       }
     });
   });
@@ -321,9 +310,7 @@ describe("RaffleFactory", () => {
       expect(await factory.isPriceToken(address)).to.equal(true); // listed by the fixture
       await expect(factory.setPriceToken(address, false)).to.emit(factory, "PriceTokenSet").withArgs(address, false);
       expect(await factory.isPriceToken(address)).to.equal(false);
-      await expect(factory.setPriceToken(alice.address, true))
-        .to.be.revertedWithCustomError(factory, "NotAContract")
-        .withArgs(alice.address);
+      await expect(factory.setPriceToken(alice.address, true)).to.be.revertedWithCustomError(factory, "NotAContract").withArgs(alice.address);
       await expect(factory.setPriceToken(alice.address, false)).to.emit(factory, "PriceTokenSet");
     });
   });

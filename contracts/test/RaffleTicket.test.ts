@@ -4,16 +4,7 @@ import { MaxUint256, ZeroAddress } from "ethers";
 
 import { RaffleTicketDeployer__factory, RaffleTicket__factory } from "@raffle/chain";
 
-import {
-  PrizeStatus,
-  approveExchange,
-  buyTicket,
-  deployWorld,
-  endRound,
-  purchase,
-  startErc20Round,
-  voucherFor,
-} from "./support/scenario";
+import { PrizeStatus, approveExchange, buyTicket, deployWorld, endRound, purchase, startErc20Round, voucherFor } from "./support/scenario";
 
 const MAX_UINT120 = 2n ** 120n - 1n;
 
@@ -44,7 +35,9 @@ describe("RaffleTicket", () => {
         await expect(ticket.mintTicket(caller.address, 99n, 1n, 1n, 1n))
           .to.be.revertedWithCustomError(ticket, "CallerNotRaffle")
           .withArgs(caller.address);
-        await expect(ticket.setPrizeStatus(1n, PrizeStatus.Unclaimed)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
+        await expect(ticket.setPrizeStatus(1n, PrizeStatus.Unclaimed))
+          .to.be.revertedWithCustomError(ticket, "CallerNotRaffle")
+          .withArgs(caller.address);
         await expect(ticket.burn(1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
       }
       expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
@@ -62,9 +55,7 @@ describe("RaffleTicket", () => {
       await expect(own.mintTicket(alice.address, 1n, 1n, 1n, 1n))
         .to.emit(own, "Transfer")
         .withArgs(ZeroAddress, alice.address, 1n);
-      await expect(own.connect(world.merchant).burn(1n))
-        .to.be.revertedWithCustomError(own, "CallerNotRaffle")
-        .withArgs(world.merchant.address);
+      await expect(own.connect(world.merchant).burn(1n)).to.be.revertedWithCustomError(own, "CallerNotRaffle").withArgs(world.merchant.address);
     });
   });
 
@@ -81,9 +72,7 @@ describe("RaffleTicket", () => {
       expect(data.externalId).to.equal(12n);
       expect(data.prizeStatus).to.equal(PrizeStatus.None);
       expect((await world.ticket.getTicketData(1n)).externalId).to.equal(11n);
-      await expect(world.ticket.getTicketData(3n))
-        .to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken")
-        .withArgs(3n);
+      await expect(world.ticket.getTicketData(3n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken").withArgs(3n);
     });
 
     it("flags the winning ticket as the prize and emits MetadataUpdate", async () => {

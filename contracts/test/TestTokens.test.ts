@@ -31,9 +31,7 @@ describe("Test tokens (local and test chains only)", () => {
 
     it("emits Approval when a buyer approves the Exchange", async () => {
       const { alice, bob, token } = await loadFixture(tokensFixture);
-      await expect(token.connect(alice).approve(bob.address, 7n))
-        .to.emit(token, "Approval")
-        .withArgs(alice.address, bob.address, 7n);
+      await expect(token.connect(alice).approve(bob.address, 7n)).to.emit(token, "Approval").withArgs(alice.address, bob.address, 7n);
     });
   });
 
@@ -53,10 +51,7 @@ describe("Test tokens (local and test chains only)", () => {
       const world = await deployWorld();
       const collectible = await new TestCollectible__factory(world.admin).deploy("Test Item", "ITEM", world.admin.address);
       const price = { tokenType: TokenType.ERC721, token: await collectible.getAddress(), tokenId: 1n, amount: 1n };
-      await expect(world.raffle.startRound(world.item, price, 0n)).to.be.revertedWithCustomError(
-        world.raffle,
-        "InvalidPriceAsset",
-      );
+      await expect(world.raffle.startRound(world.item, price, 0n)).to.be.revertedWithCustomError(world.raffle, "InvalidPriceAsset");
     });
   });
 });

@@ -96,11 +96,7 @@ async function roundResource(world: RaffleWorld): Promise<RoundForPurchase & { r
  * What `POST /raffle/ticket/sign` does: sign the voucher for `account` with the libs/chain EIP-712 types, from the
  * chain's view of the round (not from the client's arguments), and answer `{ nonce, signature, expiresAt }`.
  */
-async function signTicket(
-  world: RaffleWorld,
-  account: string,
-  referrer: string = ZeroAddress,
-): Promise<TicketSignatureForPurchase> {
+async function signTicket(world: RaffleWorld, account: string, referrer: string = ZeroAddress): Promise<TicketSignatureForPurchase> {
   const info = await world.raffle.getCurrentRoundInfo();
   const nonce = nonces.take();
   const expiresAt = (await latestTimestamp()) + 600n;
@@ -118,22 +114,22 @@ async function signTicket(
     item: plainAsset(info.ticketAsset),
     price: plainAsset(info.acceptedAsset),
   };
-  const signature = await world.signer.signTypedData(
-    exchangeDomain(chainId, await world.exchange.getAddress()),
-    PURCHASE_TYPES,
-    value,
-  );
+  const signature = await world.signer.signTypedData(exchangeDomain(chainId, await world.exchange.getAddress()), PURCHASE_TYPES, value);
   return { nonce, signature, expiresAt: Number(expiresAt) };
 }
 
 /** What a client (libs/sdk buyTicket) does with the two responses: build the arguments and send the purchase. */
-async function submit(world: RaffleWorld, buyer: HardhatEthersSigner, round: RoundForPurchase, signed: TicketSignatureForPurchase, referrer?: string) {
+async function submit(
+  world: RaffleWorld,
+  buyer: HardhatEthersSigner,
+  round: RoundForPurchase,
+  signed: TicketSignatureForPurchase,
+  referrer?: string,
+) {
   const args = buildPurchaseArgs(round, signed, referrer);
   return {
     args,
-    tx: world.exchange
-      .connect(buyer)
-      .purchaseRaffle(args.params, args.item, args.price, args.signature, { value: args.value }),
+    tx: world.exchange.connect(buyer).purchaseRaffle(args.params, args.item, args.price, args.signature, { value: args.value }),
   };
 }
 
@@ -162,9 +158,7 @@ describe("Voucher end to end: libs/chain signing and buildPurchaseArgs against t
     expect(args.value).to.equal(0n);
     expect(args.price.amount).to.equal(BIG_ERC20_PRICE);
     await expect(tx).to.changeTokenBalances(world.token, [alice, world.raffle], [-BIG_ERC20_PRICE, BIG_ERC20_PRICE]);
-    await expect(tx)
-      .to.emit(world.raffle, "TicketPurchased")
-      .withArgs(1n, 1n, alice.address, 1n, BigInt(ROUND_RESOURCE_ID));
+    await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, BigInt(ROUND_RESOURCE_ID));
     expect(round.roundId).to.equal("1");
     expect(await world.exchange.isNonceUsed(signed.nonce)).to.equal(true);
     expect((await world.ticket.getTicketData(1n)).externalId).to.equal(BigInt(ROUND_RESOURCE_ID));
@@ -195,9 +189,10 @@ describe("Voucher end to end: libs/chain signing and buildPurchaseArgs against t
     expect(await world.exchange.domainSeparator()).to.equal(TypedDataEncoder.hashDomain(domain));
     const digest = TypedDataEncoder.hash(domain, PURCHASE_TYPES, { account: alice.address, ...args });
     expect(recoverAddress(digest, signed.signature)).to.equal(world.signer.address);
-    await expect(
-      world.exchange.connect(alice).purchaseRaffle(args.params, args.item, args.price, args.signature),
-    ).to.emit(world.raffle, "TicketPurchased");
+    await expect(world.exchange.connect(alice).purchaseRaffle(args.params, args.item, args.price, args.signature)).to.emit(
+      world.raffle,
+      "TicketPurchased",
+    );
   });
 
   it("carries a referrer named in the sign request through to the Referral event", async () => {

@@ -74,7 +74,12 @@ describe("platform deployment: the Ignition module and deployPlatform run one pl
 
     const viaIgnitionSettings = await settingsWith();
     const result = await hre.ignition.deploy(platformModule(platformPlan(deployer.address, viaIgnitionSettings)), { strategy: "create2" });
-    const viaIgnition = await platformState(deployer, await result.exchange.getAddress(), await result.raffleFactory.getAddress(), viaIgnitionSettings);
+    const viaIgnition = await platformState(
+      deployer,
+      await result.exchange.getAddress(),
+      await result.raffleFactory.getAddress(),
+      viaIgnitionSettings,
+    );
 
     const directSettings = { ...(await settingsWith()), signer: viaIgnitionSettings.signer, merchants: viaIgnitionSettings.merchants };
     const direct = await deployPlatform(deployer, directSettings);
@@ -83,6 +88,12 @@ describe("platform deployment: the Ignition module and deployPlatform run one pl
     expect(viaIgnition.vrf[2]).not.to.equal(viaEthers.vrf[2]);
     viaIgnition.vrf[2] = viaEthers.vrf[2] = "(each its own subscription)";
     expect(viaIgnition).to.deep.equal(viaEthers);
-    expect(viaEthers).to.deep.include({ signerRole: true, subscriptionOwnedByFactory: true, drawsPerDay: 500n, priceTokens: [true], merchants: [true, true] });
+    expect(viaEthers).to.deep.include({
+      signerRole: true,
+      subscriptionOwnedByFactory: true,
+      drawsPerDay: 500n,
+      priceTokens: [true],
+      merchants: [true, true],
+    });
   });
 });

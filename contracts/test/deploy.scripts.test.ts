@@ -69,7 +69,9 @@ describe("deploy scripts on a local hardhat node (chain 31337, dev defaults)", (
       () => "",
       (error: { stderr: string; stdout: string }) => error.stderr + error.stdout,
     );
-    expect(failed).to.match(/refusing to overwrite .*31337\.json: it records another deployment \(exchange 0x000000000000000000000000000000000000dEaD there/);
+    expect(failed).to.match(
+      /refusing to overwrite .*31337\.json: it records another deployment \(exchange 0x000000000000000000000000000000000000dEaD there/,
+    );
     expect(JSON.parse(fs.readFileSync(file, "utf8")).exchange).to.equal(other.exchange);
   });
 

@@ -5,15 +5,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signer
 import type { ContractTransactionResponse } from "ethers";
 
 import type { AssetStruct } from "@raffle/chain";
-import {
-  deployPlatform,
-  deployRaffle,
-  erc20Price,
-  nativePrice,
-  ticketAsset,
-  type DeployedRaffle,
-  type Platform,
-} from "./support/fixtures";
+import { deployPlatform, deployRaffle, erc20Price, nativePrice, ticketAsset, type DeployedRaffle, type Platform } from "./support/fixtures";
 import { signVoucher } from "./support/vouchers";
 
 /**
@@ -39,13 +31,7 @@ function nonceOfRun(run: number, index: number): string {
   return `0x${run.toString(16).padStart(62, "0")}${index.toString(16).padStart(2, "0")}`;
 }
 
-async function buy(
-  platform: Platform,
-  deployed: DeployedRaffle,
-  buyer: HardhatEthersSigner,
-  price: AssetStruct,
-  nonce: string,
-): Promise<number> {
+async function buy(platform: Platform, deployed: DeployedRaffle, buyer: HardhatEthersSigner, price: AssetStruct, nonce: string): Promise<number> {
   const voucher = await signVoucher({
     exchange: platform.exchange,
     signer: platform.signer,
@@ -56,11 +42,7 @@ async function buy(
     nonce,
   });
   const value = price.tokenType === 0 ? price.amount : 0n;
-  return gasOf(
-    platform.exchange
-      .connect(buyer)
-      .purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value }),
-  );
+  return gasOf(platform.exchange.connect(buyer).purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value }));
 }
 
 async function measure(): Promise<Figures> {
@@ -81,9 +63,7 @@ async function measure(): Promise<Figures> {
   // third approves without limit, which costs more here because the allowance is then never written back to zero.
   const erc20Raffle = await deployRaffle(platform);
   const price = erc20Price(await token.getAddress());
-  figures["startRound"] = await gasOf(
-    erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n),
-  );
+  figures["startRound"] = await gasOf(erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n));
   const exchangeAddress = await platform.exchange.getAddress();
   for (const buyer of players.slice(0, 2)) {
     await (await token.connect(buyer).approve(exchangeAddress, price.amount)).wait();
@@ -91,13 +71,7 @@ async function measure(): Promise<Figures> {
   await (await token.connect(players[2]).approve(exchangeAddress, 2n ** 256n - 1n)).wait();
   figures["purchaseRaffle.erc20.firstTicket"] = await buy(platform, erc20Raffle, players[0], price, nonceOfRun(1, 0));
   figures["purchaseRaffle.erc20.laterTicket"] = await buy(platform, erc20Raffle, players[1], price, nonceOfRun(1, 1));
-  figures["purchaseRaffle.erc20.laterTicket.unlimitedAllowance"] = await buy(
-    platform,
-    erc20Raffle,
-    players[2],
-    price,
-    nonceOfRun(1, 2),
-  );
+  figures["purchaseRaffle.erc20.laterTicket.unlimitedAllowance"] = await buy(platform, erc20Raffle, players[2], price, nonceOfRun(1, 2));
 
   // NATIVE raffle, same shape.
   const nativeRaffle = await deployRaffle(platform);
@@ -116,9 +90,7 @@ async function measure(): Promise<Figures> {
   const winner = players.find((player) => player.address === owner);
   expect(winner, "the winning ticket belongs to a player").to.not.equal(undefined);
   figures["claimPrize.erc20"] = await gasOf(erc20Raffle.raffle.connect(winner!).claimPrize(1n));
-  figures["startRound.next"] = await gasOf(
-    erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n),
-  );
+  figures["startRound.next"] = await gasOf(erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n));
   return figures;
 }
 

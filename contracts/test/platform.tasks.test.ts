@@ -44,7 +44,12 @@ describe("platform administration tasks: each succeeds for the admin and refuses
     process.env.DEPLOYMENTS_DIR = dir;
     const [admin, signer, merchant, , stranger] = await ethers.getSigners();
     outsider = stranger.address;
-    record = await deployPlatform(admin, { signer: signer.address, vrf: LOCAL_VRF_SETTINGS, merchants: [merchant.address], drawsPerDay: LOCAL_DRAWS_PER_DAY });
+    record = await deployPlatform(admin, {
+      signer: signer.address,
+      vrf: LOCAL_VRF_SETTINGS,
+      merchants: [merchant.address],
+      drawsPerDay: LOCAL_DRAWS_PER_DAY,
+    });
     writeDeployment(record);
   });
 
@@ -55,8 +60,8 @@ describe("platform administration tasks: each succeeds for the admin and refuses
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const factory = async () => (await ethers.getContractAt("RaffleFactory", record.raffleFactory));
-  const exchange = async () => (await ethers.getContractAt("Exchange", record.exchange));
+  const factory = async () => await ethers.getContractAt("RaffleFactory", record.raffleFactory);
+  const exchange = async () => await ethers.getContractAt("Exchange", record.exchange);
 
   it("grant-merchant and revoke-merchant", async () => {
     const merchant = Wallet.createRandom().address;
@@ -104,7 +109,13 @@ describe("platform administration tasks: each succeeds for the admin and refuses
 
   it("propose-vrf-config waits out the notice once a raffle exists; apply-vrf-config applies it after", async () => {
     const [, , merchant] = await ethers.getSigners();
-    await deployMerchantRaffle(merchant, { factory: record.raffleFactory, commission: 1000n, timeLagBeforeRelease: 86_400n, ticketName: "T", ticketSymbol: "T" });
+    await deployMerchantRaffle(merchant, {
+      factory: record.raffleFactory,
+      commission: 1000n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "T",
+      ticketSymbol: "T",
+    });
     expect(await refusal(platform("propose-vrf-config", { randomnessTimeout: "60" }))).to.match(/vrfRandomnessTimeout .* from 3600 to 604800/);
     expect(await refusal(platform("propose-vrf-config", { randomnessTimeout: "7200", from: outsider }))).to.match(/lacks DEFAULT_ADMIN_ROLE/);
     expect(await refusal(platform("apply-vrf-config"))).to.match(/no VRF settings are announced/);
@@ -124,7 +135,9 @@ describe("platform administration tasks: each succeeds for the admin and refuses
     expect((await subscriptions.getSubscription(subscriptionId)).nativeBalance - before).to.equal(parseEther("0.5"));
     expect(await refusal(platform("transfer-vrf-subscription", { to: outsider, from: outsider }))).to.match(/lacks DEFAULT_ADMIN_ROLE/);
     await platform("transfer-vrf-subscription", { to: outsider });
-    expect(await refusal(platform("transfer-vrf-subscription", { to: "0x0000000000000000000000000000000000000000" }))).to.match(/would revert: .*ZeroAddress/);
+    expect(await refusal(platform("transfer-vrf-subscription", { to: "0x0000000000000000000000000000000000000000" }))).to.match(
+      /would revert: .*ZeroAddress/,
+    );
   });
 
   it("every task refuses a chain without a recorded deployment, and a record whose contracts are not on this chain", async () => {

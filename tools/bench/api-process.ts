@@ -60,25 +60,31 @@ export async function startApiProcess(env: Record<string, string>, port: number)
   if (!fs.existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\``);
   const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-")), "deployment.json");
   fs.writeFileSync(deploymentFile, env.DEPLOYMENT_JSON);
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), COMPILED_MAIN], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      DEPLOYMENT_FILE: deploymentFile,
-      PORT: String(port),
-      LOG_LEVEL: "silent",
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), COMPILED_MAIN],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...env,
+        DEPLOYMENT_FILE: deploymentFile,
+        PORT: String(port),
+        LOG_LEVEL: "silent",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
     },
-    stdio: ["ignore", "ignore", "pipe"],
-    detached: true,
-  });
+  );
   let errors = "";
   child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the API exited: ${errors.slice(-1000)}`);
-    const healthy = await fetch(`${url}/health`).then((response) => response.ok).catch(() => false);
+    const healthy = await fetch(`${url}/health`)
+      .then((response) => response.ok)
+      .catch(() => false);
     if (healthy) break;
     if (Date.now() > deadline) throw new Error("the API did not start in 90 s");
     await new Promise((resolve) => setTimeout(resolve, 250));

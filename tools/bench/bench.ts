@@ -13,12 +13,12 @@ import {
   PURCHASE_TYPES,
   deployTestRaffle,
   exchangeDomain,
-  freePort,
   setUpWorld,
   startHardhatNode,
   buyTicket as buyOnChain,
   type PurchaseVoucher,
 } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase, startEmbeddedPglite } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 import { ApiKeyService } from "@raffle/api";
@@ -148,7 +148,10 @@ async function main(): Promise<void> {
       const apiCpuSeconds = api.cpuSeconds() - apiCpuBefore;
       const sign = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
       const allRequests = runs.reduce((sum, run) => sum + run.requests, 0);
-      const samples = sign.samples.map(({ requestBody, responseBody }) => ({ account: JSON.parse(requestBody).account as string, body: responseBody }));
+      const samples = sign.samples.map(({ requestBody, responseBody }) => ({
+        account: JSON.parse(requestBody).account as string,
+        body: responseBody,
+      }));
       const signer = new Wallet(LOCAL_DEV_KEYS.voucherSigner).address;
       const domain = exchangeDomain(world.deployment.chainId, world.deployment.exchange);
       let verified = 0;
@@ -183,9 +186,24 @@ async function main(): Promise<void> {
         loadGeneratorCpuMicrosPerRequest: Math.round(loadCpuMicrosPerRequest),
       };
       rows.push(
-        { measure: `sign (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): requests/s`, result: String(sign.requestsPerSecond), target: ">= 3000", met: sign.requestsPerSecond >= 3_000 },
-        { measure: `sign (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): p50 / p99`, result: `${sign.p50Ms} / ${sign.p99Ms} ms`, target: "p99 <= 25 ms", met: sign.p99Ms <= 25 },
-        { measure: "sign: non-2xx / errors", result: `${sign.non2xx} / ${sign.errors}`, target: "0 / 0", met: sign.non2xx === 0 && sign.errors === 0 },
+        {
+          measure: `sign (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): requests/s`,
+          result: String(sign.requestsPerSecond),
+          target: ">= 3000",
+          met: sign.requestsPerSecond >= 3_000,
+        },
+        {
+          measure: `sign (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): p50 / p99`,
+          result: `${sign.p50Ms} / ${sign.p99Ms} ms`,
+          target: "p99 <= 25 ms",
+          met: sign.p99Ms <= 25,
+        },
+        {
+          measure: "sign: non-2xx / errors",
+          result: `${sign.non2xx} / ${sign.errors}`,
+          target: "0 / 0",
+          met: sign.non2xx === 0 && sign.errors === 0,
+        },
         {
           measure: "sign: sampled signatures recovering to the signer",
           result: `${verified} of ${samples.length}`,
@@ -209,7 +227,12 @@ async function main(): Promise<void> {
               },
             ]
           : []),
-        { measure: "sign: CPU per request, API / load generator", result: `${apiCpuMicrosPerRequest.toFixed(0)} / ${loadCpuMicrosPerRequest.toFixed(0)} µs`, target: "", met: null },
+        {
+          measure: "sign: CPU per request, API / load generator",
+          result: `${apiCpuMicrosPerRequest.toFixed(0)} / ${loadCpuMicrosPerRequest.toFixed(0)} µs`,
+          target: "",
+          met: null,
+        },
         { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
       );
       results.memory = { apiPeakRssMiB: Math.round(peakRss) };
@@ -226,7 +249,12 @@ async function main(): Promise<void> {
         results[name] = read;
         rows.push(
           { measure: `${name}: requests/s`, result: String(read.requestsPerSecond), target: ">= 5000", met: read.requestsPerSecond >= 5_000 },
-          { measure: `${name}: p99`, result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`, target: "<= 15 ms", met: read.p99Ms <= 15 && read.non2xx === 0 },
+          {
+            measure: `${name}: p99`,
+            result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`,
+            target: "<= 15 ms",
+            met: read.p99Ms <= 15 && read.non2xx === 0,
+          },
         );
       }
       // ticketCount stays fresh: a purchase shows up within the poll interval.
@@ -298,10 +326,10 @@ async function main(): Promise<void> {
         const ticketId = await buyOnChain(world, raffle, world.players[i % world.players.length], 1n);
         const mined = Date.now();
         for (;;) {
-          const found = await backfillSource.query(`SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`, [
-            raffle.ticket,
-            ticketId.toString(),
-          ]);
+          const found = await backfillSource.query(
+            `SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`,
+            [raffle.ticket, ticketId.toString()],
+          );
           if (found.length > 0) break;
           if (Date.now() - mined > 10_000) break;
           await new Promise((resolve) => setTimeout(resolve, 5));
@@ -360,7 +388,9 @@ async function main(): Promise<void> {
 
   say("");
   say(`Benchmarks on ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}`);
-  console.table(rows.map((row) => ({ measure: row.measure, result: row.result, target: row.target, met: row.met === null ? "" : row.met ? "yes" : "NO" })));
+  console.table(
+    rows.map((row) => ({ measure: row.measure, result: row.result, target: row.target, met: row.met === null ? "" : row.met ? "yes" : "NO" })),
+  );
   fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
   fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, table: rows, at: new Date().toISOString() }, null, 2)}\n`);
   say(`wrote ${RESULTS_FILE}`);

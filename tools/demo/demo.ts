@@ -109,9 +109,7 @@ async function main(): Promise<void> {
       async () => {
         for (const player of players) {
           const claims = await api.listClaims({ account: player.address, claimStatus: "NEW" });
-          const claim = claims.rows.find(
-            (row: Claim) => row.contractId === erc20.contractId && String(row.parameters.roundId) === endedRoundId,
-          );
+          const claim = claims.rows.find((row: Claim) => row.contractId === erc20.contractId && String(row.parameters.roundId) === endedRoundId);
           if (claim) return { player, claim };
         }
         return null;

@@ -1,14 +1,15 @@
 // Shared Jest settings: ts-jest with each project's own tsconfig; project aliases from tsconfig.base.json.
+const fs = require("node:fs");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "../..");
+// Each project's test script writes `--outputFile=../../reports/<project>.jest.json`, and Jest does not create that
+// folder: a fresh clone has none, so the first project run alone (`nx test api`) would fail after its tests passed.
+fs.mkdirSync(path.join(root, "reports"), { recursive: true });
 const { compilerOptions } = require(path.join(root, "tsconfig.base.json"));
-const aliases = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(root, target)]),
-);
+const aliases = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(root, target)]));
 
 function jestConfig(projectDir, overrides = {}) {
-  const name = path.basename(projectDir);
   return {
     rootDir: projectDir,
     testEnvironment: "node",

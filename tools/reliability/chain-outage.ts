@@ -3,7 +3,8 @@
  * as a node restart looks to a client). Purchases made meanwhile must all be indexed afterwards: no gap, no
  * duplicate, and the indexer never stops.
  */
-import { buyTicket, deployTestRaffle, freePort, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 
@@ -46,7 +47,11 @@ async function main(): Promise<void> {
     );
     const [{ count: roundCount }] = await dataSource.query(`SELECT ticket_count AS count FROM round`);
     rows.push({ check: "the indexer saw the outage (errors logged, loop kept running)", result: `${errors.length} errors`, ok: errors.length > 0 });
-    rows.push({ check: "every purchase indexed after the outage (no gap)", result: `${tickets} of 20, ids up to ${maxId}`, ok: tickets === 20 && maxId === 20 });
+    rows.push({
+      check: "every purchase indexed after the outage (no gap)",
+      result: `${tickets} of 20, ids up to ${maxId}`,
+      ok: tickets === 20 && maxId === 20,
+    });
     rows.push({ check: "no duplicate tickets", result: `${distinct} distinct`, ok: distinct === tickets });
     rows.push({ check: "ticketCount of the round", result: String(roundCount), ok: roundCount === 20 });
     rows.push({ check: "caught up with the head", result: `cursor ${indexer.status().cursor} / head ${head}`, ok: indexer.status().cursor === head });

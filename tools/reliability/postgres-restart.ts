@@ -2,7 +2,8 @@
  * Reliability fault: PostgreSQL restarted under load. While the database is down, requests that need it must fail
  * fast with 503 (and a Retry-After), never hang or answer 500; once it is back the API recovers by itself.
  */
-import { deployTestRaffle, freePort, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";
 
@@ -37,7 +38,9 @@ async function main(): Promise<void> {
   try {
     let contractId = 0;
     for (let i = 0; i < 240 && contractId === 0; i += 1) {
-      const listed = (await (await fetch(`${api.url}/raffle/contracts?take=100`, { headers })).json()) as { rows?: Array<{ id: number; address: string }> };
+      const listed = (await (await fetch(`${api.url}/raffle/contracts?take=100`, { headers })).json()) as {
+        rows?: Array<{ id: number; address: string }>;
+      };
       contractId = listed.rows?.find((row) => row.address === raffle.raffle)?.id ?? 0;
       if (contractId === 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -73,7 +76,11 @@ async function main(): Promise<void> {
     // Recovery: the pool reconnects on its own; allow a few seconds, then everything must succeed.
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline) {
-      const response = await fetch(`${api.url}/raffle/ticket/sign`, { method: "POST", headers, body: JSON.stringify({ account: `0x${"ab".repeat(20)}`, contractId }) });
+      const response = await fetch(`${api.url}/raffle/ticket/sign`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ account: `0x${"ab".repeat(20)}`, contractId }),
+      });
       if (response.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

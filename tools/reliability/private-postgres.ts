@@ -34,7 +34,16 @@ export class PrivatePostgres {
   }
 
   start(): void {
-    this.run("pg_ctl", ["-D", this.dataDir, "-o", `-p ${this.port} -k /tmp -c listen_addresses=127.0.0.1`, "-w", "-l", path.join(this.dataDir, "log"), "start"]);
+    this.run("pg_ctl", [
+      "-D",
+      this.dataDir,
+      "-o",
+      `-p ${this.port} -k /tmp -c listen_addresses=127.0.0.1`,
+      "-w",
+      "-l",
+      path.join(this.dataDir, "log"),
+      "start",
+    ]);
   }
 
   stop(mode: "fast" | "immediate" = "fast"): void {

@@ -7,15 +7,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { Wallet, getAddress, hexlify, randomBytes, verifyTypedData } from "ethers";
-import {
-  LOCAL_DEV_KEYS,
-  PURCHASE_TYPES,
-  deployTestRaffle,
-  exchangeDomain,
-  freePort,
-  setUpWorld,
-  startHardhatNode,
-} from "@raffle/chain";
+import { LOCAL_DEV_KEYS, PURCHASE_TYPES, deployTestRaffle, exchangeDomain, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";
 
@@ -63,7 +56,9 @@ async function main(): Promise<void> {
   try {
     let contractId = 0;
     for (let i = 0; i < 240 && contractId === 0; i += 1) {
-      const listed = (await (await fetch(`${api.url}/raffle/contracts?take=100`, { headers })).json()) as { rows?: Array<{ id: number; address: string }> };
+      const listed = (await (await fetch(`${api.url}/raffle/contracts?take=100`, { headers })).json()) as {
+        rows?: Array<{ id: number; address: string }>;
+      };
       contractId = listed.rows?.find((row) => row.address === raffle.raffle)?.id ?? 0;
       if (contractId === 0) await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -95,7 +90,12 @@ async function main(): Promise<void> {
 
     const total = sign.requests + rounds.requests + contracts.requests;
     const failed = sign.non2xx + rounds.non2xx + contracts.non2xx + sign.errors + rounds.errors + contracts.errors;
-    cases.push({ case: "mixed traffic answered 2xx (no 5xx, no errors)", tried: total, passed: total - failed, detail: `${Math.round(total / SECONDS)} req/s` });
+    cases.push({
+      case: "mixed traffic answered 2xx (no 5xx, no errors)",
+      tried: total,
+      passed: total - failed,
+      detail: `${Math.round(total / SECONDS)} req/s`,
+    });
     const duplicates = [...nonces.values()].filter((count) => count > 1).length;
     cases.push({ case: "distinct nonces among signed vouchers", tried: signed, passed: signed - duplicates, detail: `${duplicates} duplicates` });
 
@@ -103,20 +103,37 @@ async function main(): Promise<void> {
     const domain = exchangeDomain(world.deployment.chainId, world.deployment.exchange);
     const valid = samples.filter(({ account, body }) => {
       const response = JSON.parse(body);
-      return verifyTypedData(domain, PURCHASE_TYPES, { account, params: response.params, item: response.item, price: response.price }, response.signature) === signer;
+      return (
+        verifyTypedData(
+          domain,
+          PURCHASE_TYPES,
+          { account, params: response.params, item: response.item, price: response.price },
+          response.signature,
+        ) === signer
+      );
     }).length;
     cases.push({ case: "sampled signatures recover to the signer", tried: samples.length, passed: valid, detail: "1 in 500" });
 
     const [{ recorded, distinct }] = await keys.query(`SELECT count(*)::int AS recorded, count(DISTINCT nonce)::int AS distinct FROM ticket_voucher`);
     // Requests still in flight when the load stops are answered and recorded, but not counted: at most one per connection.
     const recordedOnce = distinct === recorded && recorded >= signed && recorded <= signed + SIGN_CONNECTIONS;
-    cases.push({ case: "every signed voucher recorded once", tried: signed, passed: recordedOnce ? signed : 0, detail: `${recorded} rows, ${distinct} distinct nonces` });
+    cases.push({
+      case: "every signed voucher recorded once",
+      tried: signed,
+      passed: recordedOnce ? signed : 0,
+      detail: `${recorded} rows, ${distinct} distinct nonces`,
+    });
 
     const third = Math.max(1, Math.floor(memory.length / 3));
     const early = memory.slice(third, 2 * third).reduce((a, b) => a + b, 0) / third;
     const late = memory.slice(-third).reduce((a, b) => a + b, 0) / third;
     const growth = (late - early) / early;
-    cases.push({ case: "memory stable (last third vs middle third)", tried: 1, passed: growth < 0.25 ? 1 : 0, detail: `${early.toFixed(0)} → ${late.toFixed(0)} MiB (${(growth * 100).toFixed(1)}%)` });
+    cases.push({
+      case: "memory stable (last third vs middle third)",
+      tried: 1,
+      passed: growth < 0.25 ? 1 : 0,
+      detail: `${early.toFixed(0)} → ${late.toFixed(0)} MiB (${(growth * 100).toFixed(1)}%)`,
+    });
   } finally {
     await api.stop();
     await keys.destroy();

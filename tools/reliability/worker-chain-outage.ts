@@ -6,7 +6,7 @@
  * The node stays away for several ticks. Afterwards the worker must finish the cut rotation and keep rotating, the
  * chain must show every round started once and ended once, and no transaction of the merchant may be stuck.
  */
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { printResult } from "./result";
 import { RpcGate } from "./rpc-gate";
@@ -116,11 +116,17 @@ async function main(): Promise<void> {
     const exit = await Promise.race([worker.kill("SIGTERM"), sleep(20_000).then(() => undefined)]);
 
     for (const outage of outages) {
-      const trouble = worker.lines.filter((line) => ["warn", "error"].includes(line.level) && line.receivedAt >= outage.from && line.receivedAt <= outage.to);
+      const trouble = worker.lines.filter(
+        (line) => ["warn", "error"].includes(line.level) && line.receivedAt >= outage.from && line.receivedAt <= outage.to,
+      );
       const example = trouble[0] ? `, first: "${trouble[0].message}: ${String(trouble[0].error ?? "").slice(0, 60)}"` : "";
       say(`worker's log during the outage after ${outage.call}:`);
       for (const line of trouble) say(`  ${line.level} ${line.message}: ${String(line.error ?? "").slice(0, 120)}`);
-      rows.push({ check: `outage after ${outage.call}: the worker saw it (logged, kept running)`, result: `${trouble.length} warnings/errors${example}`, ok: trouble.length > 0 });
+      rows.push({
+        check: `outage after ${outage.call}: the worker saw it (logged, kept running)`,
+        result: `${trouble.length} warnings/errors${example}`,
+        ok: trouble.length > 0,
+      });
       const answered = outage.health.filter((status) => status !== "no answer").length;
       rows.push({
         check: `outage after ${outage.call}: /health answered throughout, degraded`,
@@ -138,14 +144,20 @@ async function main(): Promise<void> {
       ok: Boolean(resumed) && events.ended.get(afterEnd.round) === 1 && events.started.get(afterEnd.round + 1) === 1,
     });
     // Outage 2: round M was started on chain, the worker never heard so; it must not start it again, and rotate it next.
-    const next = worker.lines.find((line) => line.message === "round ended" && Number(line.roundId) === afterStart.round && line.receivedAt > afterStart.to);
+    const next = worker.lines.find(
+      (line) => line.message === "round ended" && Number(line.roundId) === afterStart.round && line.receivedAt > afterStart.to,
+    );
     rows.push({
       check: "rotation cut after startRound: that round not started again, rotated next",
       result: `round ${afterStart.round} started ${events.started.get(afterStart.round) ?? 0}×${next ? ", ended by the worker after the outage" : ""}`,
       ok: Boolean(next) && events.started.get(afterStart.round) === 1,
     });
     const after = startedAfter(worker, back);
-    rows.push({ check: "rotations continue after the node returned", result: `${after.length} rounds started after the last outage`, ok: after.length >= 2 });
+    rows.push({
+      check: "rotations continue after the node returned",
+      result: `${after.length} rounds started after the last outage`,
+      ok: after.length >= 2,
+    });
     const problem = roundsProblem(events);
     const last = Math.max(...events.started.keys());
     rows.push({ check: "round ids consecutive: each started once, ended once, none skipped", result: problem ?? `rounds 1..${last}`, ok: !problem });

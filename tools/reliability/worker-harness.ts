@@ -10,13 +10,13 @@ import {
   LOCAL_DEV_KEYS,
   Raffle__factory,
   deployTestRaffle,
-  freePort,
   setUpWorld,
   startHardhatNode,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
 } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";
 

@@ -154,7 +154,8 @@ async function main(): Promise<void> {
         problems.push(`killed run: ${exit ? `exited ${exit.code} without being killed` : "not killed within 90 s"} ${killed.other().slice(-300)}`);
         await killed.kill("SIGKILL");
       }
-      if (point.name.includes("seen") && !killed.lines.some((line) => line.message === "round ended")) problems.push("killed before it logged 'round ended'");
+      if (point.name.includes("seen") && !killed.lines.some((line) => line.message === "round ended"))
+        problems.push("killed before it logged 'round ended'");
 
       const pool = await pooled(world.node, gate);
       if (pool.map((tx) => tx.call).join() !== point.poolAtKill.join()) problems.push(`pool at kill: [${pool.map((tx) => tx.call)}]`);
@@ -181,7 +182,7 @@ async function main(): Promise<void> {
         "killed at": killedAt ? `${killedAt.call} nonce ${killedAt.nonce}` : "-",
         "after kill": `pool ${pool.length === 0 ? "empty" : `[${pool.map((tx) => tx.call)}] ${point.afterKill === "drop" ? "dropped" : "mined"}`}; round ${between.id} ${between.active ? "active" : "ended"}`,
         "next run": `exit ${rerunExit.code}, sent [${sentCalls(rerun)}]`,
-        "round": `${start.id} → ${end.id}`,
+        round: `${start.id} → ${end.id}`,
         ok: problems.length === 0,
       });
       if (problems.length > 0) say(`cycle ${cycle} (${point.name}): ${problems.join("; ")}`);
@@ -190,12 +191,24 @@ async function main(): Promise<void> {
     const events = await roundEvents(world.node, world.raffle.raffle);
     const problem = roundsProblem(events);
     const last = Math.max(...events.started.keys());
-    invariants.push({ check: "rounds 1..last each started once, ended once (none skipped or doubled)", result: problem ?? `rounds 1..${last}`, ok: !problem });
+    invariants.push({
+      check: "rounds 1..last each started once, ended once (none skipped or doubled)",
+      result: problem ?? `rounds 1..${last}`,
+      ok: !problem,
+    });
     const txs = await merchantTransactions(world.node, firstBlock);
     const reverted = txs.filter((tx) => tx.status !== 1).length;
-    invariants.push({ check: "every merchant transaction mined succeeded (no revert)", result: `${txs.length} mined, ${reverted} reverted`, ok: reverted === 0 });
+    invariants.push({
+      check: "every merchant transaction mined succeeded (no revert)",
+      result: `${txs.length} mined, ${reverted} reverted`,
+      ok: reverted === 0,
+    });
     const nonces = await merchantNonces(world.node);
-    invariants.push({ check: "no transaction left pending (nonce latest = pending)", result: `${nonces.latest} / ${nonces.pending}`, ok: nonces.latest === nonces.pending });
+    invariants.push({
+      check: "no transaction left pending (nonce latest = pending)",
+      result: `${nonces.latest} / ${nonces.pending}`,
+      ok: nonces.latest === nonces.pending,
+    });
   } finally {
     await cleanup();
   }

@@ -16,7 +16,7 @@ import {
 } from "@raffle/chain";
 import { createDataSource, startEmbeddedPglite, type EmbeddedPglite } from "@raffle/db";
 import { resetIndexedChain } from "@raffle/indexer";
-import { ApiKeyService, createApp, defaultRedisKeyPrefix, type ApiConfig } from "@raffle/api";
+import { ApiKeyService, createApp, loadApiConfig, type ApiConfig } from "@raffle/api";
 import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
@@ -117,22 +117,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await migrator.destroy();
 
     step(6, `starting the API with its indexer on port ${options.apiPort}`);
-    const config: ApiConfig = {
-      port: options.apiPort,
-      workers: 1,
-      databaseUrl: database.url,
-      rpcUrl: node.rpcUrl,
+    // The API's own defaults (loadApiConfig) for this chain and database; only the stack's differences are written.
+    const config: ApiConfig = loadApiConfig(
+      {
+        PORT: String(options.apiPort),
+        DATABASE_URL: database.url,
+        RPC_URL: node.rpcUrl,
+        INDEXER_POLL_INTERVAL_MS: "500",
+        INDEXER_WS_URL: node.wsUrl,
+        DEFAULT_RAFFLE_SCHEDULE: options.schedule,
+        RATE_LIMIT_SIGN_PER_ACCOUNT: "600",
+      },
       deployment,
-      signerPrivateKey: LOCAL_DEV_KEYS.voucherSigner,
-      signatureTtlSeconds: 600,
-      indexer: { enabled: true, confirmations: 0, pollIntervalMs: 500, wsUrl: node.wsUrl, batchBlocks: 2_000, defaultSchedule: options.schedule },
-      readyMaxLagBlocks: 10,
-      chainCheckIntervalMs: 15_000,
-      rateLimit: { windowSeconds: 60, signPerKey: 600_000, signPerAccount: 600, redisKeyPrefix: defaultRedisKeyPrefix(deployment.chainId) },
-      apiKeyCacheSeconds: 5,
-      readCacheMs: 200,
-      voucherFlushMs: 0,
-    };
+    );
     const app = await createApp(config);
     await app.listen(options.apiPort, "127.0.0.1");
     stoppers.push({ name: "api", stop: () => app.close() });

@@ -31,9 +31,7 @@ describe("docker-compose.yml: the production shape", () => {
     }
     const rootManifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { workspaces: string[] };
     const workspaces = rootManifest.workspaces.flatMap((pattern) =>
-      pattern.endsWith("/*")
-        ? fs.readdirSync(path.join(ROOT, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`)
-        : [pattern],
+      pattern.endsWith("/*") ? fs.readdirSync(path.join(ROOT, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`) : [pattern],
     );
     for (const workspace of workspaces.filter((dir) => fs.existsSync(path.join(ROOT, dir, "package.json")))) {
       expect(dockerfile).toContain(`COPY ${workspace}/package.json ${workspace}/`);

@@ -187,7 +187,12 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     expectOk(await runCommand(W.fundVrf, merchantEnv));
     const raffleOutput = expectOk(await runCommand(W.deployRaffle, merchantEnv));
     const { raffle } = JSON.parse(raffleOutput.trim().split("\n").pop()!) as { raffle: string };
-    expect(await Raffle__factory.connect(raffle, sepolia.provider).hasRole(await Raffle__factory.connect(raffle, sepolia.provider).DEFAULT_ADMIN_ROLE(), found.merchant)).toBe(true);
+    expect(
+      await Raffle__factory.connect(raffle, sepolia.provider).hasRole(
+        await Raffle__factory.connect(raffle, sepolia.provider).DEFAULT_ADMIN_ROLE(),
+        found.merchant,
+      ),
+    ).toBe(true);
 
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const serviceEnv = { ...merchantEnv, PORT: String(port), API_URL: `http://127.0.0.1:${port}` };
@@ -237,7 +242,11 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     const record = readRecord(AMOY);
     await expectCompletePlatform(amoy.provider, record, found.signer!, coordinator, subscription);
     const sepoliaRecord = found.sepoliaRecord!;
-    expect([record.exchange, record.raffleFactory, record.ticketDeployer]).toEqual([sepoliaRecord.exchange, sepoliaRecord.raffleFactory, sepoliaRecord.ticketDeployer]);
+    expect([record.exchange, record.raffleFactory, record.ticketDeployer]).toEqual([
+      sepoliaRecord.exchange,
+      sepoliaRecord.raffleFactory,
+      sepoliaRecord.ticketDeployer,
+    ]);
 
     // A merchant without a configured key is refused before anything is sent.
     const blocks = await amoy.provider.getBlockNumber();
@@ -265,9 +274,21 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     return JSON.parse(fs.readFileSync(path.join(env.DEPLOYMENTS_DIR!, `${chainId}.json`), "utf8")) as PlatformDeployment;
   }
 
-  async function expectCompletePlatform(provider: JsonRpcProvider, record: PlatformDeployment, signer: string, coordinator: string, subscription: bigint) {
+  async function expectCompletePlatform(
+    provider: JsonRpcProvider,
+    record: PlatformDeployment,
+    signer: string,
+    coordinator: string,
+    subscription: bigint,
+  ) {
     for (const address of [record.exchange, record.raffleFactory, record.ticketDeployer]) expect(await provider.getCode(address)).not.toBe("0x");
-    expect(record).toMatchObject({ vrfCoordinator: coordinator, vrfSubscriptionId: subscription.toString(), vrfIsMock: false, signer, admin: deployer.address });
+    expect(record).toMatchObject({
+      vrfCoordinator: coordinator,
+      vrfSubscriptionId: subscription.toString(),
+      vrfIsMock: false,
+      signer,
+      admin: deployer.address,
+    });
     expect(await Exchange__factory.connect(record.exchange, provider).hasRole(SIGNER_ROLE, signer)).toBe(true);
     expect(await RaffleFactory__factory.connect(record.raffleFactory, provider).exchange()).toBe(record.exchange);
     expect((await IVRFSubscriptionV2Plus__factory.connect(coordinator, provider).getSubscription(subscription)).owner).toBe(record.raffleFactory);

@@ -50,9 +50,11 @@ describe("the compiled apps run from a production install (npm ci --omit=dev)", 
   it("starts the API and the worker from a copy installed with --omit=dev, as the runtime image does", async () => {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-prod-"));
     try {
-      const manifests = ["package.json", "package-lock.json", ...fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8").matchAll(/^COPY (\S+\/package\.json) /gm)].map(
-        (entry) => (typeof entry === "string" ? entry : entry[1]),
-      );
+      const manifests = [
+        "package.json",
+        "package-lock.json",
+        ...fs.readFileSync(path.join(ROOT, "Dockerfile"), "utf8").matchAll(/^COPY (\S+\/package\.json) /gm),
+      ].map((entry) => (typeof entry === "string" ? entry : entry[1]));
       for (const file of new Set(manifests)) {
         fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
         fs.copyFileSync(path.join(ROOT, file), path.join(copy, file));

@@ -2,45 +2,23 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import type { StackFile } from "../stack/stack-file";
+import { buyWithPackedSdk, installPackedSdk, packSdk, typecheckConsumer } from "./support/packed-sdk";
+import { run, waitForOutput } from "./support/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Resolves with the output once `marker` appears; rejects if the process exits first or time runs out. */
-function waitForOutput(child: ChildProcess, marker: string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`no "${marker}" within ${timeoutMs} ms:\n${output.slice(-3000)}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(marker)) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before "${marker}":\n${output.slice(-3000)}`));
-    });
-  });
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+async function retryRotatedRound<T>(buy: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await buy();
+    } catch (error) {
+      if (attempt >= attempts || !/roundEnded|roundNotFound|NoActiveRound|revert/i.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 function portIsOpen(port: number): Promise<boolean> {
@@ -50,8 +28,16 @@ function portIsOpen(port: number): Promise<boolean> {
   );
 }
 
-describe("npm start, then npm run demo against it", () => {
+/** The packed SDK, installed in an empty folder outside the workspace; type-checked there while the stack boots. */
+async function installedSdk(folder: string): Promise<string> {
+  await installPackedSdk(await packSdk(folder), folder);
+  await typecheckConsumer(folder);
+  return folder;
+}
+
+describe("npm start, then npm run demo and the packed SDK against it", () => {
   const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-stack-"));
+  const consumerDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-sdk-consumer-"));
   let stack: ChildProcess | null = null;
 
   afterAll(() => {
@@ -64,9 +50,10 @@ describe("npm start, then npm run demo against it", () => {
       }
     }
     fs.rmSync(stackDir, { recursive: true, force: true });
+    fs.rmSync(consumerDir, { recursive: true, force: true });
   });
 
-  it("boots the whole system, runs the demo end to end, and stops cleanly on Ctrl-C", async () => {
+  it("boots the whole system, runs the demo end to end, buys with the packed SDK installed elsewhere, and stops cleanly on Ctrl-C", async () => {
     const [apiPort, chainPort] = [await freePort(), await freePort()];
     const env = {
       ...process.env,
@@ -76,6 +63,8 @@ describe("npm start, then npm run demo against it", () => {
       RAFFLE_SCHEDULE: "*/5 * * * * *",
     };
     stack = spawn("npm", ["start", "--", "--fresh"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const sdk = installedSdk(consumerDir);
+    sdk.catch(() => undefined); // awaited below; this only keeps an early failure from being reported as unhandled
     const boot = await waitForOutput(stack, "\nready\n", 240_000);
     for (const step of ["[1/8]", "[4/8]", "[6/8]", "[8/8]"]) expect(boot).toContain(step);
     expect(boot).toContain(`http://127.0.0.1:${apiPort}/docs`);
@@ -87,13 +76,17 @@ describe("npm start, then npm run demo against it", () => {
     expect(facts.players.length).toBeGreaterThanOrEqual(2);
 
     // `npm run api-key` as the README says, while the stack runs: the key lands in the stack's database and works.
-    const created = await run("npm", ["run", "api-key", "--", "create", "--merchant", facts.merchant.wallet, "--label", "readme"], env, 120_000);
+    const created = await run("npm", ["run", "api-key", "--", "create", "--merchant", facts.merchant.wallet, "--label", "readme"], {
+      cwd: ROOT,
+      env,
+      timeoutMs: 120_000,
+    });
     expect({ code: created.code, output: created.code === 0 ? "" : created.output }).toEqual({ code: 0, output: "" });
     const cliKey = created.output.match(/rk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/)![0];
     const listed = await fetch(`${facts.apiUrl}/raffle/contracts?chainId=31337`, { headers: { Authorization: `Bearer ${cliKey}` } });
     expect(listed.status).toBe(200);
 
-    const demo = await run("npm", ["run", "demo"], env, 240_000);
+    const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 240_000 });
     expect({ code: demo.code, output: demo.code === 0 ? "" : demo.output }).toEqual({ code: 0, output: "" });
     expect(demo.output).toContain("demo complete");
     expect(demo.output.match(/bought ticket \d+ of round \d+ for [\d.]+ (GOLD|ETH) \(tx 0x[0-9a-f]{64}\)/g)).toHaveLength(4);
@@ -102,11 +95,31 @@ describe("npm start, then npm run demo against it", () => {
     expect(demo.output).toMatch(/won ticket \d+: [\d.]+ GOLD after commission/);
     expect(demo.output).toContain("the API lists the claim as REDEEMED");
 
+    // buyTicket() of the packed SDK, from a folder that holds nothing of the workspace. The worker rotates the round
+    // every 5 s, which can end it between the voucher and the purchase: then a client buys in the next round.
+    const folder = await sdk;
+    const native = facts.contracts.raffles.find((raffle) => raffle.kind === "NATIVE")!;
+    const buyer = facts.players[facts.players.length - 1];
+    const bought = await retryRotatedRound(() =>
+      buyWithPackedSdk(folder, {
+        API_URL: facts.apiUrl,
+        API_KEY: facts.apiKey,
+        RPC_URL: facts.rpcUrl,
+        PLAYER_PRIVATE_KEY: buyer.privateKey,
+        CONTRACT_ID: String(native.contractId),
+        EXCHANGE: facts.contracts.exchange,
+      }),
+    );
+    expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/index.js")));
+    expect(bought).toMatchObject({ ticketId: expect.stringMatching(/^\d+$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+
     // The stack's chain keeps wall time however fast blocks come (a second per block would expire vouchers on arrival).
     const rpc = (method: string) =>
-      fetch(facts.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: method === "eth_getBlockByNumber" ? ["latest", false] : [] }) }).then(
-        async (response) => ((await response.json()) as { result: { timestamp: string } }).result,
-      );
+      fetch(facts.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: method === "eth_getBlockByNumber" ? ["latest", false] : [] }),
+      }).then(async (response) => ((await response.json()) as { result: { timestamp: string } }).result);
     for (let i = 0; i < 300; i += 1) await rpc("evm_mine");
     expect(Number((await rpc("eth_getBlockByNumber")).timestamp) - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(5);
 

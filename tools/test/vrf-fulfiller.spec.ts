@@ -1,4 +1,13 @@
-import { Raffle__factory, buyTicket, deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
+import {
+  Raffle__factory,
+  buyTicket,
+  deployTestRaffle,
+  setUpWorld,
+  startHardhatNode,
+  type HardhatNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain";
 
 import { VrfFulfiller } from "../stack/vrf-fulfiller";
 

@@ -151,7 +151,10 @@ describe("api-key CLI", () => {
       // A stack file left by a stack that is gone: its process no longer exists.
       writeStack({ databaseUrl: "postgres://postgres@127.0.0.1:1/postgres", pgliteDir: path.join(stackDir, "pglite"), pid: 2 ** 22 + 12_345 });
       const created = await cliWith(stackEnv, "create", "--merchant", merchant);
-      expect(created).toMatchObject({ code: 0, stderr: expect.stringContaining(`the embedded database in ${path.join(stackDir, "pglite")} (the local stack's`) });
+      expect(created).toMatchObject({
+        code: 0,
+        stderr: expect.stringContaining(`the embedded database in ${path.join(stackDir, "pglite")} (the local stack's`),
+      });
       const key = created.stdout.match(KEY)![0]!;
       const embedded = await openDatabase({ pgliteDir: path.join(stackDir, "pglite") });
       try {

@@ -3,7 +3,9 @@ import type { Response } from "supertest";
 import { RaffleFactory__factory, buyTicket, deployMerchantRaffle, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 
@@ -64,8 +66,22 @@ describe("authentication and merchant isolation", () => {
     const sign = { account: alice, referrer: ZeroAddress, contractId: raffleIdsA[1] };
     return [
       ["GET /raffle/contracts", async (headers, query = {}) => harness.http.get("/raffle/contracts").query(query).set(headers)],
-      ["GET /rounds/current", async (headers, query = {}) => harness.http.get("/rounds/current").query({ contractId: raffleIdsA[1], ...query }).set(headers)],
-      ["GET /claims", async (headers, query = {}) => harness.http.get("/claims").query({ account: alice, ...query }).set(headers)],
+      [
+        "GET /rounds/current",
+        async (headers, query = {}) =>
+          harness.http
+            .get("/rounds/current")
+            .query({ contractId: raffleIdsA[1], ...query })
+            .set(headers),
+      ],
+      [
+        "GET /claims",
+        async (headers, query = {}) =>
+          harness.http
+            .get("/claims")
+            .query({ account: alice, ...query })
+            .set(headers),
+      ],
       ["POST /raffle/ticket/sign", async (headers, query = {}) => harness.http.post("/raffle/ticket/sign").query(query).set(headers).send(sign)],
     ];
   }

@@ -6,18 +6,18 @@ import {
   LOCAL_DEV_KEYS,
   buyTicket,
   deployTestRaffle,
-  freePort,
   setUpWorld,
   startHardhatNode,
   type HardhatNode,
   type TestWorld,
 } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually, freePort } from "@raffle/testing";
 
 import { createApp } from "../src/app/create-app";
 import { ApiKeyService } from "../src/app/auth/api-key.service";
 import type { ApiConfig } from "../src/config/api-config";
-import { eventually, testConfig } from "./support/api-harness";
+import { testConfig } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { captureOutput, plainTextLines } from "./support/output-capture";
 import { expectProblem } from "./support/problem";
@@ -63,10 +63,11 @@ describe("chain checks", () => {
     return { app, http: request(app.getHttpServer()) };
   }
 
-  const startupError = (overrides: Partial<ApiConfig>) => start(overrides).then(
-    () => "started",
-    (error: Error) => error.message,
-  );
+  const startupError = (overrides: Partial<ApiConfig>) =>
+    start(overrides).then(
+      () => "started",
+      (error: Error) => error.message,
+    );
 
   describe("refuses to start", () => {
     it("on a node that serves another chain, naming RPC_URL and CHAIN_ID", async () => {
@@ -95,13 +96,21 @@ describe("chain checks", () => {
       const key = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
       // Some indexer polls (every 50 ms) and chain checks (every 200 ms) fail meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const signed = await http.post("/raffle/ticket/sign").set({ Authorization: `Bearer ${key}` }).send({ account: Wallet.createRandom().address, contractId: 1 });
+      const signed = await http
+        .post("/raffle/ticket/sign")
+        .set({ Authorization: `Bearer ${key}` })
+        .send({ account: Wallet.createRandom().address, contractId: 1 });
       expectProblem(signed, 503, "chainUnavailable");
       return http.get("/ready");
     });
     const body = expectProblem(response, 503, "notReady");
     expect(body.errors).toEqual(
-      expect.arrayContaining([{ field: "chain", message: expect.stringMatching(new RegExp(`^the chain node at RPC_URL \\(${rpcUrl.replace(/\./g, "\\.")}\\) does not answer`)) }]),
+      expect.arrayContaining([
+        {
+          field: "chain",
+          message: expect.stringMatching(new RegExp(`^the chain node at RPC_URL \\(${rpcUrl.replace(/\./g, "\\.")}\\) does not answer`)),
+        },
+      ]),
     );
     expect(plainTextLines(lines)).toEqual([]);
     expect(lines.filter((line) => line.includes("chain node unreachable"))).toHaveLength(1);
@@ -115,13 +124,21 @@ describe("chain checks", () => {
     const contractId = await indexedRaffleId({ http, world }, key, raffle.raffle);
     await eventually(() => http.get("/ready").expect(200));
     const ticketCount = async () =>
-      (await http.get("/rounds/current").query({ contractId }).set({ Authorization: `Bearer ${key}` }).expect(200)).body.ticketCount as number;
+      (
+        await http
+          .get("/rounds/current")
+          .query({ contractId })
+          .set({ Authorization: `Bearer ${key}` })
+          .expect(200)
+      ).body.ticketCount as number;
     const before = await ticketCount();
 
     proxy.pretendChainId("0x1");
     await buyTicket(world, raffle, world.players[0], 1n);
     const notReady = expectProblem(await http.get("/ready"), 503, "notReady");
-    expect(notReady.errors).toEqual(expect.arrayContaining([{ field: "chain", message: expect.stringMatching(/serves chain 1, but CHAIN_ID is 31337/) }]));
+    expect(notReady.errors).toEqual(
+      expect.arrayContaining([{ field: "chain", message: expect.stringMatching(/serves chain 1, but CHAIN_ID is 31337/) }]),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await ticketCount()).toBe(before);
 
@@ -136,9 +153,15 @@ describe("chain checks", () => {
     const key = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
     const contractId = await indexedRaffleId({ http, world }, key, raffle.raffle);
     const sign = () =>
-      http.post("/raffle/ticket/sign").set({ Authorization: `Bearer ${key}` }).send({ account: Wallet.createRandom().address, referrer: ZeroAddress, contractId });
+      http
+        .post("/raffle/ticket/sign")
+        .set({ Authorization: `Bearer ${key}` })
+        .send({ account: Wallet.createRandom().address, referrer: ZeroAddress, contractId });
     expect((await sign()).status).toBe(200);
-    expect((await http.get("/ready").expect(200)).body.signer).toEqual({ address: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address, status: "authorized" });
+    expect((await http.get("/ready").expect(200)).body.signer).toEqual({
+      address: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
+      status: "authorized",
+    });
 
     const exchange = Exchange__factory.connect(world.deployment.exchange, world.admin);
     const signer = new Wallet(LOCAL_DEV_KEYS.voucherSigner).address;
@@ -146,7 +169,11 @@ describe("chain checks", () => {
     try {
       await eventually(async () => expectProblem(await sign(), 503, "signerNotAuthorized"));
       const notReady = expectProblem(await http.get("/ready"), 503, "notReady");
-      expect(notReady.errors).toEqual(expect.arrayContaining([{ field: "signer", message: expect.stringContaining(`${signer} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE`) }]));
+      expect(notReady.errors).toEqual(
+        expect.arrayContaining([
+          { field: "signer", message: expect.stringContaining(`${signer} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE`) },
+        ]),
+      );
     } finally {
       await (await exchange.grantRole(SIGNER_ROLE, signer)).wait();
     }

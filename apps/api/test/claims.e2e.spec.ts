@@ -10,7 +10,9 @@ import {
   type TestToken,
 } from "@raffle/chain";
 
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { expectRevert } from "./support/revert";
@@ -43,7 +45,13 @@ describe("claims: raffle prizes and merchant vouchers", () => {
   });
 
   async function listClaims(account: string, query: Record<string, unknown> = {}, apiKey = key) {
-    return (await harness.http.get("/claims").query({ account, ...query }).set({ Authorization: `Bearer ${apiKey}` }).expect(200)).body;
+    return (
+      await harness.http
+        .get("/claims")
+        .query({ account, ...query })
+        .set({ Authorization: `Bearer ${apiKey}` })
+        .expect(200)
+    ).body;
   }
 
   it("a drawn round gives its winner a NEW prize claim, which becomes REDEEMED once claimed on-chain", async () => {
@@ -131,7 +139,11 @@ describe("claims: raffle prizes and merchant vouchers", () => {
     });
     await harness.node.provider.send("evm_mine", []);
     const exchange = Exchange__factory.connect(body.parameters.exchange, dave);
-    await expectRevert(exchange.claim.staticCall(body.parameters.params, body.parameters.items, body.signature), exchangeInterface, "SignatureExpired");
+    await expectRevert(
+      exchange.claim.staticCall(body.parameters.params, body.parameters.items, body.signature),
+      exchangeInterface,
+      "SignatureExpired",
+    );
   });
 
   it("a merchant cancels a NEW voucher once; its signature is no longer handed out", async () => {
@@ -164,7 +176,10 @@ describe("claims: raffle prizes and merchant vouchers", () => {
       [{ account: "0x123", items: [{ tokenType: "ERC20", token, tokenId: "0", amount: "1" }] }, ["account"]],
       [{ account, items: [] }, ["items"]],
       [{ account, items: [{ tokenType: "NATIVE", token, tokenId: "0", amount: "1" }] }, ["items.0.tokenType"]],
-      [{ account, items: [{ tokenType: "ERC20", token: "nope", tokenId: "x", amount: "-1" }] }, ["items.0.amount", "items.0.token", "items.0.tokenId"]],
+      [
+        { account, items: [{ tokenType: "ERC20", token: "nope", tokenId: "x", amount: "-1" }] },
+        ["items.0.amount", "items.0.token", "items.0.tokenId"],
+      ],
       [{ account, items: [{ tokenType: "ERC721", token, tokenId: "5", amount: "2" }] }, ["items.0.amount"]],
       [{ account, items: [{ tokenType: "ERC20", token, tokenId: "0", amount: "1" }], ttlSeconds: 0 }, ["ttlSeconds"]],
       [{ account, items: [{ tokenType: "ERC20", token, tokenId: "0", amount: "1" }], merchantId: 9 }, ["merchantId"]],

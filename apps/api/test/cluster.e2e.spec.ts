@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { COMPILED_MAIN } from "./support/compiled-main";
@@ -17,7 +17,9 @@ describe("API with API_WORKERS=2", () => {
   let url = "";
 
   beforeAll(async () => {
-    harness = await startApiHarness("api_cluster", { indexer: { enabled: false, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" } });
+    harness = await startApiHarness("api_cluster", {
+      indexer: { enabled: false, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" },
+    });
     const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-cluster-")), "deployment.json");
     fs.writeFileSync(deploymentFile, JSON.stringify(harness.world.deployment));
     const port = await freePort();

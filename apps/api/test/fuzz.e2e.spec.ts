@@ -54,10 +54,7 @@ function queryOf(names: string[]): fc.Arbitrary<Array<[string, string]>> {
 }
 
 function bodyOf(names: string[]): fc.Arbitrary<unknown> {
-  return fc.oneof(
-    fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })), jsonish, { maxKeys: 5 }),
-    jsonish,
-  );
+  return fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })), jsonish, { maxKeys: 5 }), jsonish);
 }
 
 describe("fuzzed input never gets a 5xx and never writes", () => {

@@ -1,5 +1,13 @@
 import { Wallet, ZeroAddress, type Signer } from "ethers";
-import { Exchange__factory, LOCAL_DEV_KEYS, Raffle__factory, buildPurchaseArgs, deployTestRaffle, type PurchaseArgs, type TestRaffle } from "@raffle/chain";
+import {
+  Exchange__factory,
+  LOCAL_DEV_KEYS,
+  Raffle__factory,
+  buildPurchaseArgs,
+  deployTestRaffle,
+  type PurchaseArgs,
+  type TestRaffle,
+} from "@raffle/chain";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";

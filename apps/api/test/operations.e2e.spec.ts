@@ -2,13 +2,19 @@ import { Wallet, ZeroAddress } from "ethers";
 import { deployTestRaffle } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
 
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 import { startSiblingApp, type SiblingApp } from "./support/sibling-app";
 
 type Schema = { $ref?: string; description?: string; properties?: Record<string, Schema> };
-type Operation = { parameters?: Array<{ name: string; description?: string }>; security?: unknown[]; responses: Record<string, any> };
+type Operation = {
+  parameters?: Array<{ name: string; description?: string }>;
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, { schema?: { allOf?: Schema[] } }> }>;
+};
 
 /** OpenAPI, health and readiness, request ids and logs, and the rate limits of the sign endpoint. */
 describe("operations", () => {
@@ -41,7 +47,7 @@ describe("operations", () => {
   }
 
   describe("OpenAPI at /docs-json", () => {
-    let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+    let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> }; security: unknown[] };
 
     beforeAll(async () => {
       document = (await harness.http.get("/docs-json").expect(200)).body;
@@ -64,7 +70,9 @@ describe("operations", () => {
     });
 
     it("describes every parameter and documents the four endpoints of spec 4", () => {
-      const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+      );
       expect(operations.map(({ method, path }) => `${method} ${path}`)).toEqual(
         expect.arrayContaining(["get /claims", "get /raffle/contracts", "get /rounds/current", "post /raffle/ticket/sign"]),
       );
@@ -72,16 +80,19 @@ describe("operations", () => {
       expect(undocumented).toEqual([]);
     });
 
-    it("marks every endpoint but /health and /ready as bearer-protected, with problem+json for 400 and 401", () => {
+    it("needs the merchant API key (the document's security) on every endpoint but /health and /ready, with problem+json for 400 and 401", () => {
+      expect(document.security).toEqual([{ merchantApiKey: [] }]);
       for (const [path, methods] of Object.entries(document.paths)) {
         for (const [method, op] of Object.entries(methods)) {
           if (path === "/health" || path === "/ready") {
-            expect({ path, security: op.security }).toEqual({ path, security: undefined });
+            expect({ path, security: op.security }).toEqual({ path, security: [] });
             continue;
           }
-          expect({ path, method, security: op.security }).toEqual({ path, method, security: [{ bearer: [] }] });
+          expect({ path, method, security: op.security }).toEqual({ path, method, security: undefined });
           for (const status of ["400", "401"]) {
-            expect(op.responses[status]?.content?.["application/problem+json"]?.schema).toEqual({ $ref: "#/components/schemas/ProblemDto" });
+            expect(op.responses[status]?.content?.["application/problem+json"]?.schema?.allOf?.[0]).toEqual({
+              $ref: "#/components/schemas/ProblemDto",
+            });
           }
         }
       }
@@ -126,9 +137,15 @@ describe("operations", () => {
         rateLimit: { ...harness.config.rateLimit, redisUrl: "redis://:secret@127.0.0.1:1", redisKeyPrefix: "raffle-test-ready:" },
       });
       const body = expectProblem(await replica.http.get("/ready"), 503, "notReady");
-      expect(body.errors).toEqual([{ field: "redis", message: expect.stringMatching(/^Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:1\) does not answer/) }]);
+      expect(body.errors).toEqual([
+        { field: "redis", message: expect.stringMatching(/^Redis at REDIS_URL \(redis:\/\/127\.0\.0\.1:1\) does not answer/) },
+      ]);
       expect(JSON.stringify(body)).not.toContain("secret");
-      expectProblem(await replica.http.post("/raffle/ticket/sign").set(auth()).send({ account: randomAccount(), contractId }), 503, "serviceUnavailable");
+      expectProblem(
+        await replica.http.post("/raffle/ticket/sign").set(auth()).send({ account: randomAccount(), contractId }),
+        503,
+        "serviceUnavailable",
+      );
     });
   });
 
@@ -171,7 +188,8 @@ describe("operations", () => {
       expect(entry).toMatchObject({ level: "info", message: "request", method: "POST", path: "/raffle/ticket/sign", status: 200 });
       expect(typeof entry.time).toBe("string");
       expect(typeof entry.durationMs).toBe("number");
-      const secret = key.split("_").pop()!;
+      // `rk_<prefix>_<secret>`: the secret is everything after the prefix (it may hold "_" itself).
+      const secret = key.split("_").slice(2).join("_");
       for (const line of lines) {
         expect(line).not.toContain(secret);
         expect(line).not.toContain(signature.slice(2));

@@ -1,13 +1,9 @@
 import { Contract, ZeroAddress, type Signer } from "ethers";
-import {
-  Exchange__factory,
-  Raffle__factory,
-  buildPurchaseArgs,
-  deployTestRaffle,
-  type TestRaffle,
-} from "@raffle/chain";
+import { Exchange__factory, Raffle__factory, buildPurchaseArgs, deployTestRaffle, type TestRaffle } from "@raffle/chain";
 
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 
 const ERC20_ABI = ["function approve(address spender, uint256 amount) returns (bool)"];
 

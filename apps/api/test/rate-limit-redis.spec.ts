@@ -48,7 +48,8 @@ describe("RateLimiter on Redis", () => {
   it("shares the per-key count between replicas", async () => {
     const [first, second] = [replica(), replica()];
     const keyId = uniqueKeyId();
-    for (const limiter of [first, second, first]) expect((await limiter.countSign(requester(keyId), Wallet.createRandom().address)).allowed).toBe(true);
+    for (const limiter of [first, second, first])
+      expect((await limiter.countSign(requester(keyId), Wallet.createRandom().address)).allowed).toBe(true);
     expect(await second.countSign(requester(keyId), Wallet.createRandom().address)).toMatchObject({ allowed: false, scope: "key" });
   });
 
@@ -77,7 +78,10 @@ describe("RateLimiter on Redis", () => {
     const before = await scriptCalls();
     await limiter.countSign(requester(keyId), account);
     expect((await scriptCalls()) - before).toBe(1);
-    for (const key of [`${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`, `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${merchantId}:${account.toLowerCase()}`]) {
+    for (const key of [
+      `${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`,
+      `${LIMITS.redisKeyPrefix}ratelimit:sign:account:${merchantId}:${account.toLowerCase()}`,
+    ]) {
       expect(await redis.get(key)).toBe("1");
       const ttl = await redis.ttl(key);
       expect(ttl).toBeGreaterThan(0);

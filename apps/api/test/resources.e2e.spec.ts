@@ -123,18 +123,26 @@ describe("resource shapes of spec 2", () => {
       tokenId: component.tokenId,
       amount: raffle.price.amount.toString(),
       contract: contractShape({ address: harness.world.token, contractType: "ERC20" }),
-      template: expect.objectContaining({ id: integer(), contractId: component.contract.id, cap: expect.stringMatching(/^\d+$/), tokens: [expect.any(Object)] }),
+      template: expect.objectContaining({
+        id: integer(),
+        contractId: component.contract.id,
+        cap: expect.stringMatching(/^\d+$/),
+        tokens: [expect.any(Object)],
+      }),
     });
     expect(component.tokenId === null || /^\d+$/.test(component.tokenId)).toBe(true);
     expect(component.template.tokens[0]).toEqual(
       expect.objectContaining({ id: integer(), tokenId: expect.stringMatching(/^\d+$/), tokenStatus: "MINTED", templateId: component.template.id }),
     );
     // The API assembles the round from light queries and a cached price; it serves what one many-joined read gives.
-    const joined = await harness.app.get(DATA_SOURCE).getRepository(RoundEntity).findOneOrFail({
-      where: { contractId: raffleId },
-      relations: { contract: true, ticketContract: true, price: { components: { contract: true, template: { tokens: true } } } },
-      order: { roundId: "DESC" },
-    });
+    const joined = await harness.app
+      .get(DATA_SOURCE)
+      .getRepository(RoundEntity)
+      .findOneOrFail({
+        where: { contractId: raffleId },
+        relations: { contract: true, ticketContract: true, price: { components: { contract: true, template: { tokens: true } } } },
+        order: { roundId: "DESC" },
+      });
     expect(round).toEqual(JSON.parse(JSON.stringify(toRoundDto(joined))));
   });
 
@@ -152,7 +160,11 @@ describe("resource shapes of spec 2", () => {
     const account = await harness.world.players[0].getAddress();
     const referrer = await harness.world.players[1].getAddress();
     const before = Math.floor(Date.now() / 1000);
-    const { body } = await harness.http.post("/raffle/ticket/sign").set(auth()).send({ account: account.toLowerCase(), referrer, contractId: raffleId }).expect(200);
+    const { body } = await harness.http
+      .post("/raffle/ticket/sign")
+      .set(auth())
+      .send({ account: account.toLowerCase(), referrer, contractId: raffleId })
+      .expect(200);
 
     expect(body.nonce).toMatch(/^0x[0-9a-f]{64}$/);
     expect(body.signature).toMatch(/^0x[0-9a-f]{130}$/);
@@ -167,7 +179,12 @@ describe("resource shapes of spec 2", () => {
       referrer,
     });
     expect(body.item).toEqual({ tokenType: TokenType.ERC721, token: raffle.ticket, tokenId: "0", amount: "1" });
-    expect(body.price).toEqual({ tokenType: TokenType.ERC20, token: harness.world.token, tokenId: expect.stringMatching(/^\d+$/), amount: raffle.price.amount.toString() });
+    expect(body.price).toEqual({
+      tokenType: TokenType.ERC20,
+      token: harness.world.token,
+      tokenId: expect.stringMatching(/^\d+$/),
+      amount: raffle.price.amount.toString(),
+    });
     expect(body.value).toBe("0");
 
     const { deployment } = harness.world;

@@ -4,7 +4,9 @@ import { Exchange__factory, Raffle__factory, buyTicket, deployTestRaffle, type T
 import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
 
 import { DATA_SOURCE } from "../src/services/tokens";
-import { eventually, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { eventually } from "@raffle/testing";
+
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 
@@ -34,7 +36,10 @@ describe("refusals of the sign endpoint", () => {
   const player = () => harness.world.players[0].getAddress();
 
   async function sign(contractId: number, apiKey = key) {
-    return harness.http.post("/raffle/ticket/sign").set(auth(apiKey)).send({ account: await player(), referrer: ZeroAddress, contractId });
+    return harness.http
+      .post("/raffle/ticket/sign")
+      .set(auth(apiKey))
+      .send({ account: await player(), referrer: ZeroAddress, contractId });
   }
 
   const vouchersOf = (contractId: number) => dataSource.getRepository(TicketVoucherEntity).countBy({ contractId });
@@ -118,7 +123,10 @@ describe("refusals of the sign endpoint", () => {
     const vouchersBefore = await dataSource.getRepository(TicketVoucherEntity).count();
     const zero = "0x0000000000000000000000000000000000000000";
     // An unknown contract id too: the answer is about the account, found before any lookup would say 404.
-    const signed = await harness.http.post("/raffle/ticket/sign").set(auth()).send({ account: zero, referrer: ZeroAddress, contractId: 2_147_483_647 });
+    const signed = await harness.http
+      .post("/raffle/ticket/sign")
+      .set(auth())
+      .send({ account: zero, referrer: ZeroAddress, contractId: 2_147_483_647 });
     expect(fieldsOf(expectProblem(signed, 400, "validationFailed"))).toEqual(["account"]);
     const claimed = await harness.http
       .post("/claims")

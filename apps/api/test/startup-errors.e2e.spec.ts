@@ -16,7 +16,13 @@ function deploymentFile(dir: string, overrides: Record<string, unknown> = {}): s
 /** The API refuses to start on bad settings with one structured line that names what to fix and echoes no secret. */
 describe("API start-up errors", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-startup-"));
-  const base = { CHAIN_ID: "31337", DEPLOYMENT_FILE: deploymentFile(dir), PORT: "0", DATABASE_URL: "postgres://127.0.0.1:1/none", RPC_URL: "http://127.0.0.1:1" };
+  const base = {
+    CHAIN_ID: "31337",
+    DEPLOYMENT_FILE: deploymentFile(dir),
+    PORT: "0",
+    DATABASE_URL: "postgres://127.0.0.1:1/none",
+    RPC_URL: "http://127.0.0.1:1",
+  };
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

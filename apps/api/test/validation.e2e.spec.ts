@@ -79,7 +79,11 @@ const BODY_CASES: Array<{ name: string; body: unknown; fields: string[] }> = [
   { name: "arrays for scalars", body: { account: [ADDRESS], contractId: [1] }, fields: ["account", "contractId"] },
   { name: "an object for the account", body: { account: { value: ADDRESS }, contractId: 1 }, fields: ["account"] },
   { name: "an unknown field", body: { account: ADDRESS, contractId: 1, amount: 5 }, fields: ["amount"] },
-  { name: "every field bad", body: { account: 12, referrer: 3, contractId: "x", extra: true }, fields: ["account", "contractId", "extra", "referrer"] },
+  {
+    name: "every field bad",
+    body: { account: 12, referrer: 3, contractId: "x", extra: true },
+    fields: ["account", "contractId", "extra", "referrer"],
+  },
 ];
 
 describe("request validation: 400 problem+json naming each bad field", () => {
@@ -109,13 +113,19 @@ describe("request validation: 400 problem+json naming each bad field", () => {
 
   describe("POST /raffle/ticket/sign", () => {
     it.each(BODY_CASES)("$name names $fields", async ({ body, fields }) => {
-      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).send(body as object);
+      const response = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth())
+        .send(body as object);
       const problem = expectProblem(response, 400, "validationFailed");
       expect(fieldsOf(problem)).toEqual([...fields].sort());
     });
 
     it("refuses a JSON array instead of an object", async () => {
-      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).send([{ account: ADDRESS, contractId: 1 }]);
+      const response = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth())
+        .send([{ account: ADDRESS, contractId: 1 }]);
       expect(fieldsOf(expectProblem(response, 400, "validationFailed"))).toEqual(expect.arrayContaining(["account", "contractId"]));
     });
 
@@ -125,7 +135,10 @@ describe("request validation: 400 problem+json naming each bad field", () => {
     });
 
     it("answers a body over 16 kB with 413 payloadTooLarge", async () => {
-      const response = await harness.http.post("/raffle/ticket/sign").set(auth()).send({ account: ADDRESS, contractId: 1, pad: "x".repeat(17_000) });
+      const response = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth())
+        .send({ account: ADDRESS, contractId: 1, pad: "x".repeat(17_000) });
       expectProblem(response, 413, "payloadTooLarge");
     });
 
@@ -180,6 +193,20 @@ describe("request validation: 400 problem+json naming each bad field", () => {
         .set("Content-Type", "application/json; charset=latin-9")
         .send(JSON.stringify({ account: ADDRESS, contractId: 1 }));
       expectProblem(response, 415, "unsupportedMediaType");
+    });
+  });
+
+  // Fastify reads a body sent with DELETE as with POST, so the cancel route answers the body refusals too (and the
+  // harness holds each answer to the OpenAPI document).
+  describe("DELETE /claims/:id with a body", () => {
+    it("answers a text/plain body with 415 unsupportedMediaType", async () => {
+      const response = await harness.http.delete("/claims/1").set(auth()).set("Content-Type", "text/plain").send("cancel");
+      expectProblem(response, 415, "unsupportedMediaType");
+    });
+
+    it("answers malformed JSON with 400 invalidJson", async () => {
+      const response = await harness.http.delete("/claims/1").set(auth()).set("Content-Type", "application/json").send("{");
+      expectProblem(response, 400, "invalidJson");
     });
   });
 });

@@ -36,12 +36,7 @@ export function backoffDelay(attempt: number, options: Pick<BackoffOptions, "ini
 }
 
 /** Calls `task` until it succeeds, waiting longer after each failure (capped), and logs every failed attempt. */
-export async function retryWithBackoff<T>(
-  what: string,
-  task: () => Promise<T>,
-  logger: WorkerLogger,
-  options: BackoffOptions,
-): Promise<T> {
+export async function retryWithBackoff<T>(what: string, task: () => Promise<T>, logger: WorkerLogger, options: BackoffOptions): Promise<T> {
   const wait = options.sleep ?? ((ms: number) => abortableSleep(ms, options.signal));
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -1,6 +1,6 @@
 import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
-import type { RaffleListing } from "./api-client";
+import type { RaffleListing } from "./raffle-source";
 import { WorkerLogger } from "./logger";
 import { MerchantWorker } from "./merchant-worker";
 import type { RaffleRoundsPort } from "./rotation";

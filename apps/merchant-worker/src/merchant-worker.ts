@@ -1,4 +1,4 @@
-import { ApiError, type RaffleListing, type RaffleSource } from "./api-client";
+import { isPermanentApiFailure, type RaffleListing, type RaffleSource } from "./raffle-source";
 import { retryWithBackoff, type BackoffOptions } from "./backoff";
 import { WorkerError } from "./errors";
 import { overallStatus, type HealthReport } from "./health-server";
@@ -152,10 +152,7 @@ export class MerchantWorker {
     this.scheduler?.stop();
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise((resolve) => (timer = setTimeout(resolve, graceMs).unref())),
-    ]);
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs).unref()))]);
     clearTimeout(timer);
   }
 
@@ -168,7 +165,7 @@ export class MerchantWorker {
     try {
       return await retryWithBackoff(what, task, this.options.logger, {
         ...this.options.apiRetry,
-        isFatal: (error) => error instanceof ApiError && error.fatal,
+        isFatal: isPermanentApiFailure,
         signal: this.stopping.signal,
       });
     } catch (error) {

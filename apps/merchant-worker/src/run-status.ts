@@ -1,4 +1,4 @@
-import type { RaffleListing } from "./api-client";
+import type { RaffleListing } from "./raffle-source";
 import { WorkerError } from "./errors";
 import { errorMessage } from "./logger";
 import type { RotationOutcome, RotationStatus } from "./rotation";

@@ -1,5 +1,5 @@
 import { LogCapture } from "../test/support/log-capture";
-import type { RaffleListing, RaffleSource } from "./api-client";
+import type { RaffleListing, RaffleSource } from "./raffle-source";
 import { WorkerLogger } from "./logger";
 import { RaffleScheduler, cronTimers, scheduleProblem, type TimerFactory } from "./scheduler";
 
@@ -99,8 +99,14 @@ describe("RaffleScheduler", () => {
     setList([listing(A, "*/3 * * * * *"), listing(C, "0 * * * *", 3)]);
     const summary = await scheduler.refresh();
     expect(summary).toMatchObject({ added: [C], changed: [A], removed: [B] });
-    expect(live().map((timer) => timer.schedule).sort()).toEqual(["*/3 * * * * *", "0 * * * *"]);
-    live().find((timer) => timer.schedule === "*/3 * * * * *")!.fire();
+    expect(
+      live()
+        .map((timer) => timer.schedule)
+        .sort(),
+    ).toEqual(["*/3 * * * * *", "0 * * * *"]);
+    live()
+      .find((timer) => timer.schedule === "*/3 * * * * *")!
+      .fire();
     expect(ticks).toEqual([[A, "*/3 * * * * *"]]);
 
     // A schedule fixed from invalid to valid gets armed.
@@ -109,7 +115,11 @@ describe("RaffleScheduler", () => {
     expect(live().map((timer) => timer.schedule)).toEqual(["0 * * * *"]);
     setList([listing(A, "*/4 * * * * *"), listing(C, "0 * * * *", 3)]);
     expect((await scheduler.refresh()).changed).toEqual([A]);
-    expect(live().map((timer) => timer.schedule).sort()).toEqual(["*/4 * * * * *", "0 * * * *"]);
+    expect(
+      live()
+        .map((timer) => timer.schedule)
+        .sort(),
+    ).toEqual(["*/4 * * * * *", "0 * * * *"]);
     scheduler.stop();
   });
 

@@ -1,6 +1,6 @@
 import { CronTime, validateCronExpression } from "cron";
 
-import type { RaffleListing, RaffleSource } from "./api-client";
+import type { RaffleListing, RaffleSource } from "./raffle-source";
 import { errorMessage, type WorkerLogger } from "./logger";
 
 /** A running timer of one raffle. */
@@ -24,12 +24,15 @@ export const cronTimers: TimerFactory = (schedule, timeZone, onTick) => {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const waitFor = (due: number): void => {
-    timer = setTimeout(() => {
-      if (stopped) return;
-      if (Date.now() < due) return waitFor(due);
-      waitFor(time.getNextDateFrom(new Date(Math.max(due, Date.now())), timeZone).toMillis());
-      onTick(Math.round(due / 1_000));
-    }, Math.min(Math.max(0, due - Date.now()), MAX_TIMEOUT_MS));
+    timer = setTimeout(
+      () => {
+        if (stopped) return;
+        if (Date.now() < due) return waitFor(due);
+        waitFor(time.getNextDateFrom(new Date(Math.max(due, Date.now())), timeZone).toMillis());
+        onTick(Math.round(due / 1_000));
+      },
+      Math.min(Math.max(0, due - Date.now()), MAX_TIMEOUT_MS),
+    );
   };
   waitFor(time.sendAt().toMillis());
   return {

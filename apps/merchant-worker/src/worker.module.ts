@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type OnModuleDestroy } from "@nestjs/common";
 
-import { ApiClient, type RaffleSource } from "./api-client";
+import { ApiRaffleSource, type RaffleSource } from "./raffle-source";
 import { ChainConnection } from "./chain-connection";
 import { ChainRaffleRounds } from "./chain-raffle-rounds";
 import type { WorkerConfig } from "./config";
@@ -69,7 +69,7 @@ export class WorkerModule {
             return new MerchantWorker({
               chainId: config.chainId,
               merchant: chain.wallet.address,
-              source: options.source ?? new ApiClient({ baseUrl: config.apiUrl, apiKey: config.apiKey, chainId: config.chainId }),
+              source: options.source ?? new ApiRaffleSource({ baseUrl: config.apiUrl, apiKey: config.apiKey, chainId: config.chainId }),
               ports,
               logger,
               refreshIntervalMs: config.refreshIntervalMs,

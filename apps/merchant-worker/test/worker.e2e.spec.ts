@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { Wallet, type Signer } from "ethers";
-import { LOCAL_DEV_KEYS, buyTicket, freePort } from "@raffle/chain";
+import { LOCAL_DEV_KEYS, buyTicket } from "@raffle/chain";
+import { eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";
 import type { RaffleRoundsPort } from "../src/rotation";
 import { hardhatAccountKey } from "./support/accounts";
-import { ROOT, WorkerStack, eventually, runTsNode } from "./support/stack";
+import { ROOT, WorkerStack, runTsNode } from "./support/stack";
 
 const EVERY_2_SECONDS = "*/2 * * * * *";
 const WORKER_MAIN = path.join(ROOT, "apps/merchant-worker/src/main.ts");
@@ -213,18 +214,25 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     daemon.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => daemon.once("exit", (code) => resolve(code)));
     try {
-      const report = await eventually(async () => {
-        const body = (await (await fetch(`http://127.0.0.1:${healthPort}/health`)).json()) as HealthReport;
-        expect(body.raffles.find((entry) => entry.contract === raffle.raffle)?.status).toBe("rotated");
-        return body;
-      }, 30_000, 250);
+      const report = await eventually(
+        async () => {
+          const body = (await (await fetch(`http://127.0.0.1:${healthPort}/health`)).json()) as HealthReport;
+          expect(body.raffles.find((entry) => entry.contract === raffle.raffle)?.status).toBe("rotated");
+          return body;
+        },
+        30_000,
+        250,
+      );
       expect(report.merchant).toBe(new Wallet(LOCAL_DEV_KEYS.demoMerchant).address);
       daemon.kill("SIGTERM");
       expect(await exited).toBe(0);
     } finally {
       if (daemon.exitCode === null && daemon.pid) process.kill(-daemon.pid, "SIGKILL");
     }
-    const messages = output.trim().split("\n").map((line) => (JSON.parse(line) as { message: string }).message);
+    const messages = output
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { message: string }).message);
     expect(messages).toEqual(expect.arrayContaining(["health endpoint listening", "merchant worker started", "round started", "stopping"]));
     expect(output.toLowerCase()).not.toContain(LOCAL_DEV_KEYS.demoMerchant.slice(2));
   });
@@ -247,7 +255,10 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     expect(refused.code).toBe(1);
     expect(await stack.currentRoundId(raffle.raffle)).toBe(2n);
 
-    const lines = ok.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = ok.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.find((line) => line.message === "round started")).toMatchObject({ contract: raffle.raffle, roundId: "1", newRoundId: "2" });
     const refusal = refused.stdout.split("\n").find((line) => line.includes("lacks ROUND_MANAGER_ROLE"));
     expect(refusal).toContain(`merchant key ${new Wallet(strangerKey).address} lacks ROUND_MANAGER_ROLE on raffle ${raffle.raffle}`);

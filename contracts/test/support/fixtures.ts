@@ -58,11 +58,7 @@ export async function deployPlatform(): Promise<Platform> {
   const exchange = await new Exchange__factory(admin).deploy(admin.address);
   await (await exchange.grantRole(await exchange.SIGNER_ROLE(), signer.address)).wait();
   const ticketDeployer = await new RaffleTicketDeployer__factory(admin).deploy();
-  const factory = await new RaffleFactory__factory(admin).deploy(
-    admin.address,
-    await exchange.getAddress(),
-    await ticketDeployer.getAddress(),
-  );
+  const factory = await new RaffleFactory__factory(admin).deploy(admin.address, await exchange.getAddress(), await ticketDeployer.getAddress());
   await (await factory.proposeVrfConfig({ ...DEFAULT_VRF, coordinator: await vrf.getAddress() })).wait();
   await (await factory.createVrfSubscription()).wait();
   const { subscriptionId } = await factory.vrfConfig();
@@ -86,9 +82,7 @@ export async function deployRaffle(
     ticketSymbol: "TICKET",
   });
   const receipt = await tx.wait();
-  const event = receipt!.logs
-    .map((log) => platform.factory.interface.parseLog(log))
-    .find((parsed) => parsed?.name === "RaffleDeployed");
+  const event = receipt!.logs.map((log) => platform.factory.interface.parseLog(log)).find((parsed) => parsed?.name === "RaffleDeployed");
   const address = event!.args.raffle as string;
   const ticketAddress = event!.args.ticket as string;
   return {

@@ -4,15 +4,7 @@ import { MaxUint256, TypedDataEncoder, parseEther, recoverAddress, type Contract
 
 import { PURCHASE_TYPES, TokenType, exchangeDomain, type AssetStruct, type PurchaseParamsStruct } from "@raffle/chain";
 
-import {
-  deployPlatform,
-  deployRaffle,
-  erc20Price,
-  nativePrice,
-  ticketAsset,
-  type DeployedRaffle,
-  type Platform,
-} from "./fixtures";
+import { deployPlatform, deployRaffle, erc20Price, nativePrice, ticketAsset, type DeployedRaffle, type Platform } from "./fixtures";
 import { latestTimestamp, signVoucher, type Voucher } from "./vouchers";
 
 /** A platform, one raffle deployed through the factory, and the merchant's price helpers. */
@@ -77,9 +69,7 @@ export function purchase(
   voucher: Voucher,
   value: bigint = valueOf(voucher.price),
 ): Promise<ContractTransactionResponse> {
-  return world.exchange
-    .connect(buyer)
-    .purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value });
+  return world.exchange.connect(buyer).purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value });
 }
 
 /** Buys one ticket (ERC20 buyers must have approved the Exchange) and returns its ticket id. */

@@ -7,9 +7,7 @@ import type { AssetStruct, PurchaseParamsStruct } from "./purchase-args";
 import type { PurchaseVoucher } from "./voucher";
 
 const ASSET_TYPEHASH = getBytes(id("Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)"));
-const PARAMS_TYPEHASH = getBytes(
-  id("Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"),
-);
+const PARAMS_TYPEHASH = getBytes(id("Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"));
 const PURCHASE_TYPEHASH = getBytes(id(PURCHASE_TYPE_STRING));
 
 /** Writes `value` as one big-endian 32-byte ABI word at `offset`. */

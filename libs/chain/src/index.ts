@@ -12,4 +12,6 @@ export * from "./testing/local-world";
 export * from "./asset";
 export * from "./fast-voucher";
 export * from "./keccak";
+export * from "./exchange-abi";
+export * from "./struct-json";
 export * from "./contracts-dir";

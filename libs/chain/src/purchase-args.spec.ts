@@ -35,9 +35,7 @@ describe("buildPurchaseArgs (spec 4.5)", () => {
 
   it("rule 2: params.expiresAt is the sign response's expiresAt", () => {
     expect(args.params.expiresAt).toBe(1_900_000_000n);
-    expect(buildPurchaseArgs(round([erc20Component]), { ...signature, expiresAt: "1900000001" }).params.expiresAt).toBe(
-      1_900_000_001n,
-    );
+    expect(buildPurchaseArgs(round([erc20Component]), { ...signature, expiresAt: "1900000001" }).params.expiresAt).toBe(1_900_000_001n);
   });
 
   it("rule 3: params.nonce is the sign response's nonce", () => {
@@ -81,15 +79,11 @@ describe("buildPurchaseArgs (spec 4.5)", () => {
   it("rule 10: value is the sum of NATIVE components, zero without any", () => {
     expect(args.value).toBe(0n);
     expect(buildPurchaseArgs(round([nativeComponent]), signature).value).toBe(25_000_000_000_000_000n);
-    expect(buildPurchaseArgs(round([nativeComponent, erc20Component, nativeComponent]), signature).value).toBe(
-      50_000_000_000_000_000n,
-    );
+    expect(buildPurchaseArgs(round([nativeComponent, erc20Component, nativeComponent]), signature).value).toBe(50_000_000_000_000_000n);
   });
 
   it("rejects a round without price components and an unknown token type", () => {
     expect(() => buildPurchaseArgs(round([]), signature)).toThrow(/no price component/);
-    expect(() => buildPurchaseArgs(round([{ ...erc20Component, tokenType: "GOLD" }]), signature)).toThrow(
-      /unknown token type/,
-    );
+    expect(() => buildPurchaseArgs(round([{ ...erc20Component, tokenType: "GOLD" }]), signature)).toThrow(/unknown token type/);
   });
 });

@@ -12,9 +12,7 @@ export enum TokenType {
 
 export type TokenTypeName = keyof typeof TokenType;
 
-export const TOKEN_TYPE_NAMES = Object.freeze(
-  Object.keys(TokenType).filter((key) => Number.isNaN(Number(key))) as TokenTypeName[],
-);
+export const TOKEN_TYPE_NAMES = Object.freeze(Object.keys(TokenType).filter((key) => Number.isNaN(Number(key))) as TokenTypeName[]);
 
 export function tokenTypeIndex(name: string): TokenType {
   const index = (TokenType as unknown as Record<string, number | undefined>)[name];

@@ -17,12 +17,7 @@ export function purchaseVoucherDigest(chainId: bigint | number, exchange: string
 }
 
 /** Signs a voucher the standard (slow, reference) way. */
-export function signPurchaseVoucher(
-  signer: Signer,
-  chainId: bigint | number,
-  exchange: string,
-  voucher: PurchaseVoucher,
-): Promise<string> {
+export function signPurchaseVoucher(signer: Signer, chainId: bigint | number, exchange: string, voucher: PurchaseVoucher): Promise<string> {
   return signer.signTypedData(exchangeDomain(chainId, exchange), PURCHASE_TYPES, voucher);
 }
 
@@ -34,11 +29,6 @@ export interface ClaimVoucher {
 }
 
 /** Signs a claim voucher (low volume: the standard encoder is fast enough). */
-export function signClaimVoucher(
-  signer: Signer,
-  chainId: bigint | number,
-  exchange: string,
-  voucher: ClaimVoucher,
-): Promise<string> {
+export function signClaimVoucher(signer: Signer, chainId: bigint | number, exchange: string, voucher: ClaimVoucher): Promise<string> {
   return signer.signTypedData(exchangeDomain(chainId, exchange), CLAIM_TYPES, voucher);
 }

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
-import * as net from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { freePort } from "@raffle/testing";
 
 export interface EmbeddedPglite {
   /** A PostgreSQL URL served by the embedded database on 127.0.0.1. */
@@ -27,15 +27,4 @@ export async function startEmbeddedPglite(dataDir: string, port?: number): Promi
       await db.close();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 }

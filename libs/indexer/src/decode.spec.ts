@@ -32,9 +32,7 @@ describe("decodeLog", () => {
   it("reports a known topic with the wrong shape as MALFORMED and an unknown topic as UNKNOWN", () => {
     const purchase = raffle.encodeEventLog("TicketPurchased", [1n, 1n, ZeroAddress, 1n, 1n]);
     expect(decodeLog(ContractKind.RAFFLE, { topics: purchase.topics, data: "0x01" }).status).toBe(IndexedEventStatus.MALFORMED);
-    expect(decodeLog(ContractKind.RAFFLE, { topics: purchase.topics.slice(0, 3), data: purchase.data }).status).toBe(
-      IndexedEventStatus.MALFORMED,
-    );
+    expect(decodeLog(ContractKind.RAFFLE, { topics: purchase.topics.slice(0, 3), data: purchase.data }).status).toBe(IndexedEventStatus.MALFORMED);
     const unknown = { topics: [`0x${"ab".repeat(32)}`], data: AbiCoder.defaultAbiCoder().encode(["uint256"], [1n]) };
     expect(decodeLog(ContractKind.RAFFLE, unknown)).toMatchObject({ name: null, status: IndexedEventStatus.UNKNOWN });
   });

@@ -31,7 +31,8 @@ export class HeadWatcher {
   ) {
     const parsed = new URL(url);
     // Checked here, not left to the socket: its error would name the whole URL, and come from a retry timer.
-    if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:") throw new Error(`the head watcher needs a ws:// or wss:// URL, got ${parsed.protocol}//`);
+    if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:")
+      throw new Error(`the head watcher needs a ws:// or wss:// URL, got ${parsed.protocol}//`);
     this.host = parsed.host;
   }
 

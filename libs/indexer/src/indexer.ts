@@ -208,7 +208,8 @@ export class Indexer {
     const [head, servedChainId] = await Promise.all([this.chain.head(), this.chain.chainId()]);
     // Checked on every step, not once: after a reconnect the URL may lead to another node, whose blocks must never be
     // stored under this chain's id.
-    if (servedChainId !== this.chainId) throw new Error(`the node serves chain ${servedChainId}, not chain ${this.chainId}: nothing is indexed from it`);
+    if (servedChainId !== this.chainId)
+      throw new Error(`the node serves chain ${servedChainId}, not chain ${this.chainId}: nothing is indexed from it`);
     const safeHead = head - this.options.confirmations;
     this.state.head = head;
     const cursor = (await this.readCursor(this.leadership.manager)) ?? (await this.initialCursor());
@@ -283,7 +284,11 @@ export class Indexer {
       if (registered.length > 0) {
         // Contracts deployed in this batch: read their logs for the rest of the batch and merge them in. Their
         // constructor's logs come before the factory's event in the same transaction; they are applied right after.
-        const later = await this.chain.logs(registered.map((contract) => contract.address), event.blockNumber, to);
+        const later = await this.chain.logs(
+          registered.map((contract) => contract.address),
+          event.blockNumber,
+          to,
+        );
         const missing = await this.chain.headers(later.map((candidate) => candidate.blockNumber).filter((n) => !headers.has(n)));
         for (const [number, header] of missing) headers.set(number, header);
         for (const [key, laterEvent] of await this.storeRaw(manager, later, headers)) fresh.set(key, laterEvent);

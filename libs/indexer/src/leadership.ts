@@ -100,7 +100,8 @@ export class Leadership {
     this.runner = null;
     if (!runner || runner.isReleased) return;
     // TypeORM's PostgreSQL runner closes the connection when released with an error (pg-pool then discards it).
-    if (close && runner.releasePostgresConnection) await runner.releasePostgresConnection(new Error("indexing leadership ended")).catch(() => undefined);
+    if (close && runner.releasePostgresConnection)
+      await runner.releasePostgresConnection(new Error("indexing leadership ended")).catch(() => undefined);
     else await runner.release().catch(() => undefined);
   }
 }

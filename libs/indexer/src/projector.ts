@@ -366,10 +366,7 @@ export class Projector {
         WHERE pc.price_id = $1 ORDER BY pc.id LIMIT 1`,
       [round.price_id],
     );
-    const [{ parameters, merchant_id: merchantId }] = await manager.query(
-      `SELECT parameters, merchant_id FROM contract WHERE id = $1`,
-      [raffle.id],
-    );
+    const [{ parameters, merchant_id: merchantId }] = await manager.query(`SELECT parameters, merchant_id FROM contract WHERE id = $1`, [raffle.id]);
     const pot = BigInt(round.ticket_count) * BigInt(component.amount);
     const prize = pot - (pot * BigInt(parameters.commission ?? "0")) / BASIS_POINTS;
     const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
@@ -420,12 +417,7 @@ export class Projector {
     );
   }
 
-  private async setRoundStatus(
-    manager: EntityManager,
-    raffle: RegisteredContract,
-    event: IndexedEvent,
-    status: RoundStatus,
-  ): Promise<number | null> {
+  private async setRoundStatus(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent, status: RoundStatus): Promise<number | null> {
     const [round] = await updateReturning<{ id: number }>(
       manager,
       `UPDATE round SET round_status = $3, updated_at = $4 WHERE contract_id = $1 AND round_id = $2 RETURNING id`,
@@ -451,12 +443,7 @@ export class Projector {
     // Mints are projected from TicketPurchased and burns from TicketRefunded; only real transfers move a ticket.
     if (from === ZeroAddress || to === ZeroAddress) return;
     const tokenId = argString(args, "tokenId");
-    await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [
-      ticket.id,
-      tokenId,
-      to,
-      at,
-    ]);
+    await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [ticket.id, tokenId, to, at]);
     // A prize belongs to whoever holds the winning ticket.
     await manager.query(
       `UPDATE claim c SET account = $3, updated_at = $4 FROM contract t

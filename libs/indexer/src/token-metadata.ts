@@ -1,10 +1,6 @@
 import { Contract, type JsonRpcProvider } from "ethers";
 
-const METADATA_ABI = [
-  "function name() view returns (string)",
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-];
+const METADATA_ABI = ["function name() view returns (string)", "function symbol() view returns (string)", "function decimals() view returns (uint8)"];
 
 export interface TokenMetadata {
   name: string;

@@ -26,10 +26,7 @@ function identifier(name: string): string {
 
 /** From here to the end of the transaction, row changes are recorded under `block` of `chainId`. */
 export async function recordUndoFor(manager: EntityManager, chainId: number, block: number): Promise<void> {
-  await manager.query(`SELECT set_config('indexer.chain', $1, true), set_config('indexer.block', $2, true)`, [
-    String(chainId),
-    String(block),
-  ]);
+  await manager.query(`SELECT set_config('indexer.chain', $1, true), set_config('indexer.block', $2, true)`, [String(chainId), String(block)]);
 }
 
 /** Stops recording for the rest of the transaction (the undo itself, or work that no reorg can remove). */
@@ -51,14 +48,12 @@ export async function undoAfter(manager: EntityManager, chainId: number, ancesto
     } else if (entry.op === "U") {
       const columns = Object.keys(entry.old_values ?? {}).map(identifier);
       const assignments = columns.map((column) => `${column} = old.${column}`).join(", ");
-      await manager.query(
-        `UPDATE ${table} t SET ${assignments} FROM jsonb_populate_record(NULL::${table}, $2::jsonb) old WHERE t.id = $1`,
-        [entry.row_id, JSON.stringify(entry.old_values)],
-      );
-    } else {
-      await manager.query(`INSERT INTO ${table} SELECT * FROM jsonb_populate_record(NULL::${table}, $1::jsonb)`, [
+      await manager.query(`UPDATE ${table} t SET ${assignments} FROM jsonb_populate_record(NULL::${table}, $2::jsonb) old WHERE t.id = $1`, [
+        entry.row_id,
         JSON.stringify(entry.old_values),
       ]);
+    } else {
+      await manager.query(`INSERT INTO ${table} SELECT * FROM jsonb_populate_record(NULL::${table}, $1::jsonb)`, [JSON.stringify(entry.old_values)]);
     }
   }
   await manager.query(`DELETE FROM indexer_undo WHERE chain_id = $1 AND block_number > $2`, [chainId, ancestor]);

@@ -135,9 +135,7 @@ describe("indexer backfill of a scripted history", () => {
     );
     for (const row of statuses as Array<{ address: string; token_id: string; ticket_status: string }>) {
       const onChain = await RaffleTicket__factory.connect(row.address, node.provider).getTicketData(BigInt(row.token_id));
-      expect([row.ticket_status, onChain.prizeStatus]).toEqual(
-        onChain.prizeStatus === 2n ? ["PRIZE_CLAIMED", 2n] : ["ACTIVE", 1n],
-      );
+      expect([row.ticket_status, onChain.prizeStatus]).toEqual(onChain.prizeStatus === 2n ? ["PRIZE_CLAIMED", 2n] : ["ACTIVE", 1n]);
     }
     expect(statuses.filter((row: { ticket_status: string }) => row.ticket_status === "PRIZE_CLAIMED")).toHaveLength(1);
 
@@ -146,7 +144,11 @@ describe("indexer backfill of a scripted history", () => {
          JOIN contract c ON c.id = cl.contract_id JOIN round r ON r.id = cl.round_id ORDER BY c.address, r.round_id`,
     );
     const erc20Round1 = claims.find((c: { address: string; round_id: string }) => c.address === erc20.raffle && c.round_id === "1");
-    expect(erc20Round1).toMatchObject({ account: winners.erc20, claim_status: "REDEEMED", redeemed_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(erc20Round1).toMatchObject({
+      account: winners.erc20,
+      claim_status: "REDEEMED",
+      redeemed_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     const [claimedBy] = await db.dataSource.query(
       `SELECT tx_hash FROM indexer_event WHERE name = 'PrizeClaimed' AND address = $1 AND args->>'roundId' = '1'`,
       [erc20.raffle],

@@ -1,16 +1,7 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
-import {
-  buyTicket,
-  deployTestRaffle,
-  endAndDraw,
-  setUpWorld,
-  startTestNode,
-  startNextRound,
-  type HardhatNode,
-  type TestWorld,
-} from "@raffle/chain";
+import { buyTicket, deployTestRaffle, endAndDraw, setUpWorld, startTestNode, startNextRound, type HardhatNode, type TestWorld } from "@raffle/chain";
 
 import { indexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";

@@ -26,7 +26,11 @@ describe("indexer woken by new heads over WebSocket", () => {
     node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "ERC20");
-    const logger: IndexerLogger = { info: (message) => messages.push(message), warn: (message) => messages.push(message), error: (message) => messages.push(message) };
+    const logger: IndexerLogger = {
+      info: (message) => messages.push(message),
+      warn: (message) => messages.push(message),
+      error: (message) => messages.push(message),
+    };
     db = await indexedDatabase("head_wake", node.provider, world.deployment, { pollIntervalMs: POLL_MS, wsUrl: node.wsUrl, logger });
   });
 
@@ -38,7 +42,12 @@ describe("indexer woken by new heads over WebSocket", () => {
   it("indexes a purchase well within the poll interval; a follower is not woken; stop() does not wait for the poll", async () => {
     db.indexer.start();
     await waitUntil(() => db.indexer.status().leader, 20_000);
-    const follower = new Indexer(db.dataSource, node.provider, { deployment: world.deployment, pollIntervalMs: POLL_MS, wsUrl: node.wsUrl, logger: silentLogger });
+    const follower = new Indexer(db.dataSource, node.provider, {
+      deployment: world.deployment,
+      pollIntervalMs: POLL_MS,
+      wsUrl: node.wsUrl,
+      logger: silentLogger,
+    });
     try {
       follower.start();
       // Caught up after its first step and subscribed: from here on only a head or the poll 10 s later runs a step.
@@ -48,10 +57,10 @@ describe("indexer woken by new heads over WebSocket", () => {
       const ticketId = await buyTicket(world, raffle, world.players[0], 7n);
       const mined = Date.now();
       await waitUntil(async () => {
-        const rows = await db.dataSource.query(`SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`, [
-          raffle.ticket,
-          ticketId.toString(),
-        ]);
+        const rows = await db.dataSource.query(
+          `SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`,
+          [raffle.ticket, ticketId.toString()],
+        );
         return rows.length > 0;
       }, POLL_MS);
       expect(Date.now() - mined).toBeLessThan(2_000);

@@ -1,5 +1,6 @@
 import { WebSocketServer } from "ws";
-import { freePort, startTestNode, type HardhatNode } from "@raffle/chain";
+import { startTestNode, type HardhatNode } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { HeadWatcher } from "../src/head-watcher";
 import type { IndexerLogger } from "../src/logger";

@@ -156,7 +156,9 @@ describe("indexing leadership under pg_terminate_backend", () => {
     // The lock gone while the session lives (as after a session-level reset): the fence inside the transaction sees it.
     await leadership.manager.query(`SELECT pg_advisory_unlock($1, $2)`, [LOCK_NAMESPACE, 999_999]);
     await expect(
-      leadership.transaction((manager) => manager.query(`INSERT INTO merchant (wallet, title) VALUES ('0x000000000000000000000000000000000000dEaD', 'fenced')`)),
+      leadership.transaction((manager) =>
+        manager.query(`INSERT INTO merchant (wallet, title) VALUES ('0x000000000000000000000000000000000000dEaD', 'fenced')`),
+      ),
     ).rejects.toBeInstanceOf(LeadershipLostError);
     expect(await dataSource.query(`SELECT id FROM merchant WHERE title = 'fenced'`)).toEqual([]);
     expect(await leadership.confirm()).toBe(false);

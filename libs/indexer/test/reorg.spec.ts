@@ -86,7 +86,9 @@ describe("indexer reorg handling", () => {
     await db.indexer.syncToHead();
     const [row] = await db.dataSource.query(`SELECT title, is_paused FROM contract WHERE address = $1`, [raffle.raffle]);
     expect(row).toEqual({ title: "Set by the merchant", is_paused: false });
-    const [{ count }] = await db.dataSource.query(`SELECT count(*)::int AS count FROM indexer_undo WHERE block_number > (SELECT block_number FROM indexer_cursor)`);
+    const [{ count }] = await db.dataSource.query(
+      `SELECT count(*)::int AS count FROM indexer_undo WHERE block_number > (SELECT block_number FROM indexer_cursor)`,
+    );
     expect(count).toBe(0);
   });
 

@@ -77,15 +77,19 @@ describe("indexer replays and unreadable logs", () => {
       const purchased = topicOf("TicketPurchased(uint256,uint256,address,uint256,uint256)");
       await (await emitter.emitLog([topicOf("Mystery(uint256)")], "0x")).wait();
       await (await emitter.emitLog([purchased, `0x${"00".repeat(31)}01`], "0x01")).wait();
-      await (await emitter.emitLog([purchased, `0x${"00".repeat(31)}01`, `0x${"00".repeat(31)}01`, `0x${"00".repeat(12)}${ZeroAddress.slice(2)}`], AbiCoder.defaultAbiCoder().encode(["uint256"], [1n]))).wait();
+      await (
+        await emitter.emitLog(
+          [purchased, `0x${"00".repeat(31)}01`, `0x${"00".repeat(31)}01`, `0x${"00".repeat(12)}${ZeroAddress.slice(2)}`],
+          AbiCoder.defaultAbiCoder().encode(["uint256"], [1n]),
+        )
+      ).wait();
       // And a real event after them.
       await (await Raffle__factory.connect(raffle.raffle, world.merchant).pause()).wait();
 
       await db.indexer.syncToHead();
-      const recorded = await db.dataSource.query(
-        `SELECT name, status FROM indexer_event WHERE address = $1 ORDER BY block_number, log_index`,
-        [emitterAddress],
-      );
+      const recorded = await db.dataSource.query(`SELECT name, status FROM indexer_event WHERE address = $1 ORDER BY block_number, log_index`, [
+        emitterAddress,
+      ]);
       expect(recorded).toEqual([
         { name: null, status: "UNKNOWN" },
         { name: "TicketPurchased", status: "MALFORMED" },

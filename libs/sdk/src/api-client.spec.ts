@@ -1,25 +1,29 @@
-import { RaffleApi, RaffleApiError } from "./api-client";
+import { RaffleApi, RaffleApiError, type FetchLike } from "./api-client";
 
-type Call = { url: URL; init: RequestInit };
+type Call = { url: URL; method: string; headers: Record<string, string>; body?: string };
 
-function stubFetch(answer: (call: Call) => { status: number; body: unknown }): { fetch: typeof fetch; calls: Call[] } {
+function stubFetch(answer: (call: Call) => { status: number; body: unknown }): { fetch: FetchLike; calls: Call[] } {
   const calls: Call[] = [];
-  const fake = (async (url: URL, init: RequestInit) => {
-    const call = { url, init };
+  const fake: FetchLike = async (url, init) => {
+    const call = { url: new URL(url), method: init.method, headers: init.headers, body: init.body };
     calls.push(call);
     const { status, body } = answer(call);
     return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  }) as unknown as typeof fetch;
+  };
   return { fetch: fake, calls };
 }
 
+const CLAIM = { id: 42, claimStatus: "NEW" };
+
 describe("RaffleApi", () => {
-  it("sends the bearer key and query, and follows every page of raffle contracts", async () => {
+  it("sends the bearer key and query, and follows every page of raffle contracts once each", async () => {
     const total = 230;
     const { fetch, calls } = stubFetch(({ url }) => {
       const skip = Number(url.searchParams.get("skip"));
       const take = Number(url.searchParams.get("take"));
-      const rows = Array.from({ length: Math.max(0, Math.min(take, total - skip)) }, (_, i) => ({ id: skip + i + 1 }));
+      // A raffle added during the listing shifts the last row of a page into the next one.
+      const from = skip === 0 ? 0 : skip - 1;
+      const rows = Array.from({ length: Math.max(0, Math.min(take, total - from)) }, (_, i) => ({ id: from + i + 1 }));
       return { status: 200, body: { rows, count: total } };
     });
     const api = new RaffleApi({ baseUrl: "http://api.test/", apiKey: "rk_x", fetch });
@@ -27,19 +31,71 @@ describe("RaffleApi", () => {
     expect(all.map((row) => row.id)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     expect(calls).toHaveLength(3);
     expect(calls[0].url.toString()).toBe("http://api.test/raffle/contracts?chainId=31337&skip=0&take=100");
-    expect((calls[0].init.headers as Record<string, string>).authorization).toBe("Bearer rk_x");
+    expect(calls[0].headers.authorization).toBe("Bearer rk_x");
   });
 
-  it("posts JSON to sign and raises problems as typed errors with their code", async () => {
+  it("calls every endpoint with its method and path", async () => {
+    const { fetch, calls } = stubFetch(() => ({ status: 200, body: CLAIM }));
+    const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch });
+    await api.listRaffleContracts({ chainId: 1 });
+    await api.currentRound(3);
+    await api.signTicket({ account: "0x1", contractId: 3 });
+    await api.listClaims({ account: "0x2", claimStatus: "NEW" });
+    await api.getClaim(42);
+    await api.createClaim({ account: "0x2", items: [{ tokenType: "ERC20", token: "0x3", tokenId: "0", amount: "1" }] });
+    await api.cancelClaim(42);
+    await api.health();
+    await api.ready();
+    expect(calls.map((call) => `${call.method} ${call.url.pathname}${call.url.search}`)).toEqual([
+      "GET /raffle/contracts?chainId=1",
+      "GET /rounds/current?contractId=3",
+      "POST /raffle/ticket/sign",
+      "GET /claims?account=0x2&claimStatus=NEW",
+      "GET /claims/42",
+      "POST /claims",
+      "DELETE /claims/42",
+      "GET /health",
+      "GET /ready",
+    ]);
+    expect(calls.filter((call) => call.body !== undefined).map((call) => call.headers["content-type"])).toEqual([
+      "application/json",
+      "application/json",
+    ]);
+  });
+
+  it("raises problems as typed errors with their code, and says which may succeed later", async () => {
     const { fetch, calls } = stubFetch(() => ({
       status: 409,
-      body: { type: "about:blank", title: "conflict", status: 409, statusCode: 409, code: "roundFull", detail: "full" },
+      body: {
+        type: "about:blank",
+        title: "conflict",
+        status: 409,
+        statusCode: 409,
+        code: "roundFull",
+        detail: "full",
+        instance: "/raffle/ticket/sign",
+      },
     }));
     const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch });
     const failure = await api.signTicket({ account: "0x1", contractId: 3 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RaffleApiError);
-    expect(failure).toMatchObject({ status: 409, code: "roundFull" });
-    expect(JSON.parse(String(calls[0].init.body))).toEqual({ account: "0x1", contractId: 3 });
-    expect((calls[0].init.headers as Record<string, string>)["content-type"]).toBe("application/json");
+    expect(failure).toMatchObject({ status: 409, code: "roundFull", retryable: false });
+    expect(JSON.parse(String(calls[0].body))).toEqual({ account: "0x1", contractId: 3 });
+    expect([401, 404, 408, 429, 500, 503].map((status) => new RaffleApiError(status, "httpError", null).retryable)).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("answers a list body without rows as a retryable invalidResponse", async () => {
+    const { fetch } = stubFetch(() => ({ status: 200, body: { unexpected: true } }));
+    const failure = await new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch })
+      .listAllRaffleContracts()
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 502, code: "invalidResponse", retryable: true });
   });
 });

@@ -1,76 +1,144 @@
-import type { Claim, ContractWithMerchant, List, Problem, Round, TicketSignature } from "./types";
+import type {
+  Claim,
+  ClaimsQuery,
+  ContractWithMerchant,
+  CreateClaimRequest,
+  Health,
+  List,
+  Problem,
+  ProblemCode,
+  RaffleContractsQuery,
+  Readiness,
+  Round,
+  SignTicketRequest,
+  TicketSignature,
+} from "./types";
+
+/** The part of `fetch` the client uses: the global one of Node 18+ and browsers fits, and so does a test double. */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 
 /** An error answer of the API, with its problem details and stable code. */
 export class RaffleApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** The problem's code; `httpError` when the answer was not a problem, `invalidResponse` when a 2xx body was unusable. */
+    readonly code: ProblemCode | "httpError" | "invalidResponse",
     readonly problem: Problem | null,
   ) {
     super(`${status} ${code}${problem?.detail ? `: ${problem.detail}` : ""}`);
     this.name = "RaffleApiError";
+  }
+
+  /**
+   * Whether the same request may succeed later: a timeout (408), a rate limit (429, after `Retry-After`) or the
+   * server's trouble (5xx). Any other 4xx means the request itself is wrong (a bad key, a bad query).
+   */
+  get retryable(): boolean {
+    return this.status === 408 || this.status === 429 || this.status >= 500;
   }
 }
 
 export interface RaffleApiOptions {
   /** Base URL of the API, e.g. http://127.0.0.1:3000 */
   baseUrl: string;
-  /** A merchant API key (`rk_...`). */
+  /** A merchant API key (`rk_<prefix>_<secret>`). */
   apiKey: string;
-  /** Injected fetch, for tests and custom agents. */
-  fetch?: typeof fetch;
-  /** Per-request timeout. */
+  /** Injected fetch, for tests and custom agents; the global fetch by default. */
+  fetch?: FetchLike;
+  /** Per-request timeout in milliseconds (default 15 s); an expired request rejects with a TimeoutError. */
   timeoutMs?: number;
 }
 
 const PAGE_SIZE = 100;
+const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** Typed client of every endpoint of the raffle API. */
+/** Typed client of every endpoint of the raffle API (operation ids of the OpenAPI document in brackets). */
 export class RaffleApi {
   private readonly baseUrl: string;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: FetchLike;
 
   constructor(private readonly options: RaffleApiOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.fetchImpl = options.fetch ?? fetch;
+    this.fetchImpl = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
   }
 
-  listRaffleContracts(query: { chainId?: number; skip?: number; take?: number } = {}): Promise<List<ContractWithMerchant>> {
+  // Raffle contracts and tickets.
+
+  /** One page of the merchant's raffle contracts [listRaffleContracts]. */
+  listRaffleContracts(query: RaffleContractsQuery = {}): Promise<List<ContractWithMerchant>> {
     return this.request("GET", "/raffle/contracts", query);
   }
 
-  /** Every raffle contract of the merchant, following all pages. */
+  /**
+   * Every raffle contract of the merchant, following all pages. A raffle added while the pages are read can shift a
+   * row into the next page: each contract is answered once.
+   */
   async listAllRaffleContracts(chainId?: number): Promise<ContractWithMerchant[]> {
-    const all: ContractWithMerchant[] = [];
+    const byId = new Map<number, ContractWithMerchant>();
     for (let skip = 0; ; skip += PAGE_SIZE) {
       const page = await this.listRaffleContracts({ chainId, skip, take: PAGE_SIZE });
-      all.push(...page.rows);
-      if (page.rows.length < PAGE_SIZE || all.length >= page.count) return all;
+      if (!Array.isArray(page?.rows) || typeof page.count !== "number") throw new RaffleApiError(502, "invalidResponse", null);
+      for (const row of page.rows) byId.set(row.id, row);
+      if (page.rows.length < PAGE_SIZE || skip + PAGE_SIZE >= page.count) return [...byId.values()];
     }
   }
 
+  /** The raffle's active round [getCurrentRound]; 404 roundNotFound without one. */
   currentRound(contractId: number): Promise<Round> {
     return this.request("GET", "/rounds/current", { contractId });
   }
 
-  signTicket(body: { account: string; referrer?: string; contractId: number }): Promise<TicketSignature> {
+  /** A purchase voucher and the exact purchaseRaffle arguments [signTicket]. */
+  signTicket(body: SignTicketRequest): Promise<TicketSignature> {
     return this.request("POST", "/raffle/ticket/sign", undefined, body);
   }
 
-  listClaims(query: { account: string; skip?: number; take?: number; claimStatus?: string }): Promise<List<Claim>> {
+  // Claims.
+
+  /** One page of an account's claims with the merchant, newest first [listClaims]. */
+  listClaims(query: ClaimsQuery): Promise<List<Claim>> {
     return this.request("GET", "/claims", query);
   }
 
-  health(): Promise<{ status: string }> {
+  /** One claim [getClaim]. */
+  getClaim(id: number): Promise<Claim> {
+    return this.request("GET", `/claims/${encodeURIComponent(id)}`);
+  }
+
+  /** Grants items to an account as a signed voucher, redeemable with Exchange.claim [createClaim]. */
+  createClaim(body: CreateClaimRequest): Promise<Claim> {
+    return this.request("POST", "/claims", undefined, body);
+  }
+
+  /** Cancels a NEW voucher: the API stops handing out its signature [cancelClaim]. */
+  cancelClaim(id: number): Promise<Claim> {
+    return this.request("DELETE", `/claims/${encodeURIComponent(id)}`);
+  }
+
+  // Webhooks: their endpoints (subscriptions, deliveries) join here, under their operation ids, when the API serves
+  // them; the types come with the regenerated document.
+
+  // Operations.
+
+  /** Liveness [getHealth]; needs no key. */
+  health(): Promise<Health> {
     return this.request("GET", "/health");
   }
 
-  private async request<T>(method: string, path: string, query?: Record<string, unknown>, body?: unknown): Promise<T> {
+  /** Readiness [getReadiness]; 503 notReady names each dependency that does not hold. */
+  ready(): Promise<Readiness> {
+    return this.request("GET", "/ready");
+  }
+
+  private async request<T>(method: string, path: string, query?: object, body?: unknown): Promise<T> {
     const url = new URL(`${this.baseUrl}${path}`);
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const response = await this.fetchImpl(url, {
+    const response = await this.fetchImpl(url.toString(), {
       method,
       headers: {
         accept: "*/*",
@@ -78,18 +146,19 @@ export class RaffleApi {
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
     const text = await response.text();
-    if (!response.ok) {
-      let problem: Problem | null = null;
-      try {
-        problem = JSON.parse(text) as Problem;
-      } catch {
-        problem = null;
-      }
-      throw new RaffleApiError(response.status, problem?.code ?? "httpError", problem);
-    }
+    if (!response.ok) throw new RaffleApiError(response.status, problemOf(text)?.code ?? "httpError", problemOf(text));
     return JSON.parse(text) as T;
+  }
+}
+
+function problemOf(text: string): Problem | null {
+  try {
+    const parsed = JSON.parse(text) as Problem | null;
+    return parsed !== null && typeof parsed === "object" && typeof parsed.code === "string" ? parsed : null;
+  } catch {
+    return null;
   }
 }

@@ -1,5 +1,5 @@
-import { Contract, type Signer } from "ethers";
-import { Exchange__factory, RaffleTicket__factory, TokenType, buildPurchaseArgs } from "@raffle/chain";
+import { Contract, Interface, type Signer } from "ethers";
+import { EXCHANGE_CLIENT_ABI, TICKET_TRANSFER_ABI, TokenType, buildPurchaseArgs } from "@raffle/chain";
 
 import type { RaffleApi } from "./api-client";
 import type { Round, TicketSignature } from "./types";
@@ -50,15 +50,15 @@ export async function buyTicket(options: BuyTicketOptions): Promise<BoughtTicket
     const allowance: bigint = await token.allowance(account, exchange);
     if (allowance < args.price.amount) await (await token.approve(exchange, args.price.amount)).wait();
   }
-  const tx = await Exchange__factory.connect(exchange, signer).purchaseRaffle(args.params, args.item, args.price, args.signature, {
+  const tx = await new Contract(exchange, EXCHANGE_CLIENT_ABI, signer).purchaseRaffle(args.params, args.item, args.price, args.signature, {
     value: args.value,
   });
   const receipt = (await tx.wait())!;
-  const ticketInterface = RaffleTicket__factory.createInterface();
+  const ticketEvents = new Interface(TICKET_TRANSFER_ABI);
   const minted = receipt.logs
-    .filter((log) => log.address.toLowerCase() === args.item.token.toLowerCase())
-    .map((log) => ticketInterface.parseLog(log))
-    .find((parsed) => parsed?.name === "Transfer");
+    .filter((log: { address: string }) => log.address.toLowerCase() === args.item.token.toLowerCase())
+    .map((log: { topics: string[]; data: string }) => ticketEvents.parseLog(log))
+    .find((parsed: { name: string } | null) => parsed?.name === "Transfer");
   if (!minted) throw new Error(`purchase ${tx.hash} minted no ticket`);
   return { ticketId: minted.args.tokenId as bigint, txHash: tx.hash, round, voucher, value: args.value };
 }

@@ -1,3 +1,4 @@
 export * from "./api-client";
 export * from "./buy-ticket";
 export * from "./types";
+export type { components, operations, paths } from "./generated/openapi";

@@ -1,22 +1,8 @@
-import { ArgumentsHost, Catch, HttpException, HttpStatus, type ExceptionFilter } from "@nestjs/common";
+import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from "@nestjs/common";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-import { ApiProblem } from "./problem";
+import { ApiProblem, problemBody, problems } from "./problem";
 import { jsonLog } from "../services/json-logger";
-
-const CODES_BY_STATUS: Record<number, string> = {
-  400: "badRequest",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "notFound",
-  405: "methodNotAllowed",
-  406: "notAcceptable",
-  408: "requestTimeout",
-  413: "payloadTooLarge",
-  415: "unsupportedMediaType",
-  429: "tooManyRequests",
-  503: "serviceUnavailable",
-};
 
 /** Errors the database driver raises when PostgreSQL is unreachable: the request failed fast, it is not a bug. */
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -32,18 +18,7 @@ export function sendProblem(reply: FastifyReply, problem: ApiProblem, path: stri
     .headers(problem.headers)
     .status(problem.statusCode)
     .type("application/problem+json")
-    .send(
-      JSON.stringify({
-        type: "about:blank",
-        title: HttpStatus[problem.statusCode]?.replace(/_/g, " ").toLowerCase() ?? "error",
-        status: problem.statusCode,
-        statusCode: problem.statusCode,
-        code: problem.code,
-        detail: problem.detail,
-        instance: path,
-        ...(problem.errors ? { errors: problem.errors } : {}),
-      }),
-    );
+    .send(JSON.stringify(problemBody(problem, path)));
 }
 
 /**
@@ -51,8 +26,18 @@ export function sendProblem(reply: FastifyReply, problem: ApiProblem, path: stri
  * the path) is answered as a problem too.
  */
 export function frameworkProblem(error: Error, request: FastifyRequest, reply: FastifyReply): void {
-  const detail = `The request URL could not be read: ${error.message}`;
-  sendProblem(reply, new ApiProblem(400, "badRequest", detail), request.url.split("?")[0]);
+  sendProblem(reply, problems.badRequest(`The request URL could not be read: ${error.message}`), request.url.split("?")[0]);
+}
+
+/**
+ * What Fastify and Nest refuse themselves (an unknown route, a body too large or of another media type, an empty JSON
+ * body), as the catalogue's problem. Any other client error is a 400 badRequest; any other server error, internalError.
+ */
+function frameworkRefusal(status: number, message: string, method: string, path: string): ApiProblem {
+  if (status === 404) return problems.notFound(method, path);
+  if (status === 413) return problems.payloadTooLarge(message);
+  if (status === 415) return problems.unsupportedMediaType(message);
+  return status < 500 ? problems.badRequest(message) : problems.internalError();
 }
 
 /** Renders every error as RFC 9457 problem+json with `code` and `statusCode`; unknown errors never leak details. */
@@ -77,14 +62,8 @@ export class ProblemFilter implements ExceptionFilter {
   private toProblem(exception: unknown, method: string, path: string): ApiProblem {
     if (exception instanceof ApiProblem) return exception;
     // Fastify's own refusals (body too large, unsupported media type, ...) reach here as HttpExceptions.
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const detail = status === 404 ? `Cannot ${method} ${path}.` : exception.message;
-      return new ApiProblem(status, CODES_BY_STATUS[status] ?? (status < 500 ? "badRequest" : "internalError"), detail);
-    }
-    if (isDatabaseUnavailable(exception)) {
-      return new ApiProblem(503, "serviceUnavailable", "The database is unavailable; retry shortly.", undefined, { "Retry-After": "1" });
-    }
-    return new ApiProblem(500, "internalError", "An unexpected error occurred.");
+    if (exception instanceof HttpException) return frameworkRefusal(exception.getStatus(), exception.message, method, path);
+    if (isDatabaseUnavailable(exception)) return problems.serviceUnavailable("database");
+    return problems.internalError();
   }
 }

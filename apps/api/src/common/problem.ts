@@ -1,19 +1,17 @@
-import { HttpException } from "@nestjs/common";
+import { HttpException, HttpStatus } from "@nestjs/common";
 
-/** One bad field of a request, as listed in a validation problem. */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import { PROBLEM_CATALOGUE, type FieldError, type ProblemArgs, type ProblemCode } from "./problem-catalogue";
+
+export type { FieldError, ProblemCode } from "./problem-catalogue";
 
 /**
- * An error the API answers with, as RFC 9457 problem details plus a stable camelCase `code`.
- * Throw it anywhere; the problem filter renders it as `application/problem+json`.
+ * An error the API answers with, as RFC 9457 problem details plus a stable camelCase `code`. Made only by `problems`
+ * (from the catalogue); throw it anywhere, and the problem filter renders it as `application/problem+json`.
  */
 export class ApiProblem extends HttpException {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ProblemCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers: Record<string, string> = {},
@@ -22,41 +20,34 @@ export class ApiProblem extends HttpException {
   }
 }
 
-export const problems = {
-  // RFC 9110 §15.5.2: a 401 must name the scheme the client should use.
-  unauthorized: () =>
-    new ApiProblem(401, "unauthorized", "A valid merchant API key is required: Authorization: Bearer <key>.", undefined, {
-      "WWW-Authenticate": 'Bearer realm="raffle-api"',
-    }),
-  validationFailed: (errors: FieldError[]) => new ApiProblem(400, "validationFailed", "The request has invalid fields.", errors),
-  contractNotFound: (contractId: number) => new ApiProblem(404, "contractNotFound", `No raffle contract ${contractId} for this merchant.`),
-  roundNotFound: (contractId: number) => new ApiProblem(404, "roundNotFound", `Raffle contract ${contractId} has no round yet.`),
-  roundEnded: (contractId: number) => new ApiProblem(409, "roundEnded", `The latest round of raffle contract ${contractId} has ended.`),
-  roundFull: (contractId: number, maxTickets: number) =>
-    new ApiProblem(409, "roundFull", `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`),
-  contractPaused: (contractId: number) => new ApiProblem(409, "contractPaused", `Raffle contract ${contractId} is paused.`),
-  contractInactive: (contractId: number) => new ApiProblem(409, "contractInactive", `Raffle contract ${contractId} is not active.`),
-  exchangePaused: () =>
-    new ApiProblem(409, "exchangePaused", "The platform's Exchange is paused: no purchase or claim goes through until it is unpaused."),
-  signerNotAuthorized: (signer: string, exchange: string) =>
-    new ApiProblem(
-      503,
-      "signerNotAuthorized",
-      `The API's voucher key ${signer} does not hold SIGNER_ROLE on the Exchange ${exchange}, so no voucher it signs would be accepted.`,
-      undefined,
-      { "Retry-After": "30" },
-    ),
-  chainUnavailable: () =>
-    new ApiProblem(503, "chainUnavailable", "The chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified; retry shortly.", undefined, {
-      "Retry-After": "5",
-    }),
-  claimNotFound: (claimId: number) => new ApiProblem(404, "claimNotFound", `No claim ${claimId} for this merchant.`),
-  claimNotCancelable: (claimId: number, status: string) =>
-    new ApiProblem(409, "claimNotCancelable", `Claim ${claimId} is ${status}: only a NEW voucher can be canceled.`),
-  invalidJson: () => new ApiProblem(400, "invalidJson", "The request body is not a JSON object or array."),
-  unsupportedMediaType: (detail: string) => new ApiProblem(415, "unsupportedMediaType", detail),
-  tooManyRequests: (retryAfterSeconds: number, scope: string) =>
-    new ApiProblem(429, "tooManyRequests", `Too many signature requests for this ${scope}; retry later.`, undefined, {
-      "Retry-After": String(retryAfterSeconds),
-    }),
-};
+function problemOf<Code extends ProblemCode>(code: Code, ...args: ProblemArgs<Code>): ApiProblem {
+  const definition = PROBLEM_CATALOGUE[code];
+  const content = (definition.content as (...values: ProblemArgs<Code>) => ReturnType<typeof definition.content>)(...args);
+  return new ApiProblem(definition.status, code, content.detail, content.errors, content.headers);
+}
+
+type ProblemFactories = { [Code in ProblemCode]: (...args: ProblemArgs<Code>) => ApiProblem };
+
+/** `problems.roundNotFound(3)`: one factory per catalogue code. */
+export const problems = Object.fromEntries(
+  (Object.keys(PROBLEM_CATALOGUE) as ProblemCode[]).map((code) => [code, (...args: never[]) => problemOf(code, ...(args as never))]),
+) as ProblemFactories;
+
+/** The catalogue's example problem of `code`, as the OpenAPI document shows it. */
+export function exampleProblem(code: ProblemCode): ApiProblem {
+  return problemOf(code, ...(PROBLEM_CATALOGUE[code].example as never));
+}
+
+/** The RFC 9457 body of `problem` answered to a request for `path`: what the filter sends and the document shows. */
+export function problemBody(problem: ApiProblem, path: string): Record<string, unknown> {
+  return {
+    type: "about:blank",
+    title: HttpStatus[problem.statusCode]?.replace(/_/g, " ").toLowerCase() ?? "error",
+    status: problem.statusCode,
+    statusCode: problem.statusCode,
+    code: problem.code,
+    detail: problem.detail,
+    instance: path,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  };
+}

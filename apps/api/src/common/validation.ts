@@ -1,9 +1,4 @@
-import {
-  ValidationPipe,
-  type ArgumentMetadata,
-  type ValidationError,
-  type ValidationPipeOptions,
-} from "@nestjs/common";
+import { ValidationPipe, type ArgumentMetadata, type ValidationError, type ValidationPipeOptions } from "@nestjs/common";
 
 import { problems, type FieldError } from "./problem";
 

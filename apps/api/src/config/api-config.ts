@@ -99,9 +99,14 @@ export function defaultRedisKeyPrefix(chainId: number): string {
   return `raffle:${chainId}:`;
 }
 
-export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
-  const { deployment, file: deploymentFile } = loadDeploymentFile(env, chainId);
+/**
+ * The API's settings from `env`, with their defaults (written here only). A caller that deployed the platform itself
+ * (the local stack, the tests, the OpenAPI writer) passes its `deployment` instead of a DEPLOYMENT_FILE.
+ */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, givenDeployment?: PlatformDeployment): ApiConfig {
+  const chainId = integer(env, "CHAIN_ID", givenDeployment?.chainId ?? LOCAL_CHAIN_ID, 1);
+  const { deployment, file: deploymentFile } = givenDeployment ? { deployment: givenDeployment, file: undefined } : loadDeploymentFile(env, chainId);
+  if (deployment.chainId !== chainId) throw new ConfigError(`the deployment is for chain ${deployment.chainId}, CHAIN_ID is ${chainId}`);
   const workers = integer(env, "API_WORKERS", 1, 1);
   // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
   if (workers > 1 && !env.REDIS_URL) throw new ConfigError("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");

@@ -32,7 +32,12 @@ describe("the deployment file", () => {
 
   it("refuses addresses that are not checksummed, zero or malformed, and says which", () => {
     const record = deploymentRecord();
-    const file = write({ ...record, exchange: (record.exchange as string).toLowerCase(), admin: "0x0000000000000000000000000000000000000000", signer: "0x12" });
+    const file = write({
+      ...record,
+      exchange: (record.exchange as string).toLowerCase(),
+      admin: "0x0000000000000000000000000000000000000000",
+      signer: "0x12",
+    });
     const message = (() => {
       try {
         load(file);
@@ -49,7 +54,9 @@ describe("the deployment file", () => {
 
   it("refuses a record of another chain and fields of the wrong type", () => {
     const file = write(deploymentRecord({ chainId: 1, deployBlock: "7", vrfIsMock: "yes", vrfKeyHash: "0x11" }));
-    expect(() => load(file)).toThrow(/"chainId" is 1, but CHAIN_ID is 31337; "vrfKeyHash" must be .*; "vrfIsMock" must be true or false; "deployBlock" must be a block number/);
+    expect(() => load(file)).toThrow(
+      /"chainId" is 1, but CHAIN_ID is 31337; "vrfKeyHash" must be .*; "vrfIsMock" must be true or false; "deployBlock" must be a block number/,
+    );
   });
 
   it("names the file when it is missing or not JSON, and the default path when DEPLOYMENT_FILE is unset", () => {
@@ -57,6 +64,8 @@ describe("the deployment file", () => {
     expect(() => load(missing)).toThrow(new RegExp(`^DEPLOYMENT_FILE ${missing} cannot be read \\(ENOENT\\)`));
     const notJson = write("{ exchange: ");
     expect(() => load(notJson)).toThrow(new ConfigError(`DEPLOYMENT_FILE ${notJson} is not valid JSON`));
-    expect(() => loadDeploymentFile({}, 999_999_999)).toThrow(/^deployment file .*999999999\.json \(the default for CHAIN_ID 999999999; set DEPLOYMENT_FILE to use another\) cannot be read/);
+    expect(() => loadDeploymentFile({}, 999_999_999)).toThrow(
+      /^deployment file .*999999999\.json \(the default for CHAIN_ID 999999999; set DEPLOYMENT_FILE to use another\) cannot be read/,
+    );
   });
 });

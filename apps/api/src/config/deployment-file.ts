@@ -35,13 +35,17 @@ const CHECKS: Record<Exclude<keyof PlatformDeployment, "chainId" | "ignitionDepl
  */
 export function loadDeploymentFile(env: NodeJS.ProcessEnv, chainId: number): { deployment: PlatformDeployment; file: string } {
   const file = env.DEPLOYMENT_FILE || deploymentPath(chainId);
-  const source = env.DEPLOYMENT_FILE ? `DEPLOYMENT_FILE ${file}` : `deployment file ${file} (the default for CHAIN_ID ${chainId}; set DEPLOYMENT_FILE to use another)`;
+  const source = env.DEPLOYMENT_FILE
+    ? `DEPLOYMENT_FILE ${file}`
+    : `deployment file ${file} (the default for CHAIN_ID ${chainId}; set DEPLOYMENT_FILE to use another)`;
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ConfigError(`${source} cannot be read (${code}); deploy the platform with \`npm run deploy:platform\` or point DEPLOYMENT_FILE at its record`);
+    throw new ConfigError(
+      `${source} cannot be read (${code}); deploy the platform with \`npm run deploy:platform\` or point DEPLOYMENT_FILE at its record`,
+    );
   }
   let parsed: unknown;
   try {

@@ -137,7 +137,10 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
         message: `the voucher key ${this.signerAddress} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE on the Exchange ${deployment.exchange}: grant it, or configure the key that holds it`,
       });
     } else if (this.signer === "unverified") {
-      problems.push({ field: "signer", message: `the voucher key's SIGNER_ROLE on the Exchange is not verified yet: the chain node has not answered` });
+      problems.push({
+        field: "signer",
+        message: `the voucher key's SIGNER_ROLE on the Exchange is not verified yet: the chain node has not answered`,
+      });
     }
     return problems;
   }

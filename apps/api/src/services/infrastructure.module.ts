@@ -42,8 +42,7 @@ export class InfrastructureModule {
         ExchangeState,
         {
           provide: FastVoucherSigner,
-          useFactory: () =>
-            new FastVoucherSigner(config.signerPrivateKey, config.deployment.chainId, config.deployment.exchange),
+          useFactory: () => new FastVoucherSigner(config.signerPrivateKey, config.deployment.chainId, config.deployment.exchange),
         },
         { provide: RateLimiter, useFactory: () => RateLimiter.create(config.rateLimit) },
         IndexerRunner,

@@ -1,4 +1,4 @@
-import { ApiProblem } from "../common/problem";
+import { problems } from "../common/problem";
 
 /**
  * Fixed-window counters for the sign endpoint. In memory by default (per process); in Redis when REDIS_URL is set,
@@ -105,7 +105,7 @@ export class RateLimiter {
       .countSign(`sign:key:${requester.apiKeyId}`, `sign:account:${requester.merchantId}:${account.toLowerCase()}`, this.limits)
       .catch(() => {
         // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
-        throw new ApiProblem(503, "serviceUnavailable", "Rate limiting is unavailable; retry shortly.", undefined, { "Retry-After": "1" });
+        throw problems.serviceUnavailable("rateLimiter");
       });
   }
 

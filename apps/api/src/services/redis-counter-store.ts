@@ -52,7 +52,11 @@ export class RedisCounterStore implements CounterStore {
     this.redis.on("error", (error: Error) => {
       if (down) return;
       down = true;
-      jsonLog("error", "Redis unreachable: signing is refused until it answers; check REDIS_URL", { component: "rate-limit", redis: redisAt, error: error.message });
+      jsonLog("error", "Redis unreachable: signing is refused until it answers; check REDIS_URL", {
+        component: "rate-limit",
+        redis: redisAt,
+        error: error.message,
+      });
     });
     this.redis.on("ready", () => {
       if (!down) return;

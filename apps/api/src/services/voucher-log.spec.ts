@@ -47,9 +47,7 @@ describe("VoucherLog", () => {
   }
 
   const stored = async (nonces: string[]) =>
-    Number(
-      (await dataSource.query(`SELECT count(*)::int AS n FROM ticket_voucher WHERE nonce = ANY($1)`, [nonces]))[0].n,
-    );
+    Number((await dataSource.query(`SELECT count(*)::int AS n FROM ticket_voucher WHERE nonce = ANY($1)`, [nonces]))[0].n);
 
   it("writes an idle log's row at once, and the rows that arrive meanwhile together in the next INSERT", async () => {
     const log = new VoucherLog(dataSource, { voucherFlushMs: 0 });

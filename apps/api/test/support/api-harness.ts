@@ -1,17 +1,12 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
-import {
-  LOCAL_DEV_KEYS,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type TestWorld,
-} from "@raffle/chain";
+import { setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
 
 import { createApp } from "../../src/app/create-app";
-import { defaultRedisKeyPrefix, type ApiConfig } from "../../src/config/api-config";
+import { loadApiConfig, type ApiConfig } from "../../src/config/api-config";
 import { ApiKeyService } from "../../src/app/auth/api-key.service";
+import { UndocumentedProblems } from "./documented-problems";
 
 /** A real chain, a real PostgreSQL database and the API with its indexer, for end-to-end tests. */
 export interface ApiHarness {
@@ -26,24 +21,28 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
+/**
+ * The API's own defaults (loadApiConfig) for this chain and database, quickened for tests: the indexer polls every
+ * 50 ms, keys are never cached, the chain is checked every second and rate limits stay out of the way.
+ */
 export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: string, overrides: Partial<ApiConfig> = {}): ApiConfig {
-  return {
-    port: 0,
-    workers: 1,
-    databaseUrl: database.url,
-    rpcUrl,
-    deployment: world.deployment,
-    signerPrivateKey: LOCAL_DEV_KEYS.voucherSigner,
-    signatureTtlSeconds: 600,
-    indexer: { enabled: true, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" },
-    readyMaxLagBlocks: 10,
-    chainCheckIntervalMs: 1_000,
-    rateLimit: { windowSeconds: 60, signPerKey: 100_000, signPerAccount: 1_000, redisKeyPrefix: defaultRedisKeyPrefix(world.deployment.chainId) },
-    apiKeyCacheSeconds: 0,
-    readCacheMs: 100,
-    voucherFlushMs: 0,
-    ...overrides,
-  };
+  const config = loadApiConfig(
+    {
+      PORT: "0",
+      DATABASE_URL: database.url,
+      RPC_URL: rpcUrl,
+      INDEXER_POLL_INTERVAL_MS: "50",
+      INDEXER_BATCH_BLOCKS: "500",
+      DEFAULT_RAFFLE_SCHEDULE: "* * * * *",
+      CHAIN_CHECK_INTERVAL_SECONDS: "1",
+      RATE_LIMIT_SIGN_PER_KEY: "100000",
+      RATE_LIMIT_SIGN_PER_ACCOUNT: "1000",
+      API_KEY_CACHE_SECONDS: "0",
+      READ_CACHE_MS: "100",
+    },
+    world.deployment,
+  );
+  return { ...config, ...overrides };
 }
 
 export async function startApiHarness(label: string, overrides: Partial<ApiConfig> = {}): Promise<ApiHarness> {
@@ -53,6 +52,7 @@ export async function startApiHarness(label: string, overrides: Partial<ApiConfi
   const database = await createTestDatabase(label);
   const config = testConfig(world, database, node.rpcUrl, overrides);
   const app = await createApp(config);
+  const undocumented = new UndocumentedProblems(app);
   // Fastify compiles its hooks into the routes when ready; listen() does this, supertest does not.
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
@@ -69,19 +69,7 @@ export async function startApiHarness(label: string, overrides: Partial<ApiConfi
       await app.close();
       await database.drop();
       await node.stop();
+      undocumented.assertNone();
     },
   };
-}
-
-/** Polls until `check` passes (the indexer runs every 50 ms in tests). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }

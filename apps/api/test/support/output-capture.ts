@@ -10,7 +10,9 @@ export async function captureOutput<T>(run: () => Promise<T>): Promise<{ result:
   const spies = [
     jest.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => (keep(chunk), true)),
     jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (keep(chunk), true)),
-    ...(["log", "info", "warn", "error"] as const).map((method) => jest.spyOn(console, method).mockImplementation((...args: unknown[]) => keep(args.join(" ")))),
+    ...(["log", "info", "warn", "error"] as const).map((method) =>
+      jest.spyOn(console, method).mockImplementation((...args: unknown[]) => keep(args.join(" "))),
+    ),
   ];
   try {
     return { result: await run(), lines };

@@ -8,7 +8,6 @@ import {
   Raffle__factory,
   RaffleFactory__factory,
   deployTestRaffle,
-  freePort,
   setUpWorld,
   startTestNode,
   type HardhatNode,
@@ -16,8 +15,9 @@ import {
   type TestWorld,
 } from "@raffle/chain";
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually, freePort } from "@raffle/testing";
 
-import { ApiClient } from "../../src/api-client";
+import { ApiRaffleSource } from "../../src/raffle-source";
 import { loadWorkerConfig, type WorkerConfig } from "../../src/config";
 import { HealthServer } from "../../src/health-server";
 import { MerchantWorker } from "../../src/merchant-worker";
@@ -80,18 +80,6 @@ export function runTsNode(
     child.once("error", reject);
     child.once("exit", (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
 }
 
 export interface RunningWorker {
@@ -183,11 +171,11 @@ export class WorkerStack {
   /** Deploys a raffle (first round started) for `merchant` and waits until the API lists it with `apiKey`. */
   async deployListedRaffle(apiKey: string, merchant: Signer = this.world.merchant): Promise<TestRaffle> {
     const raffle = await deployTestRaffle({ ...this.world, merchant }, "ERC20");
-    const client = new ApiClient({ baseUrl: this.apiUrl, apiKey, chainId: 31337 });
+    const client = new ApiRaffleSource({ baseUrl: this.apiUrl, apiKey, chainId: 31337 });
     await eventually(async () => {
       const listed = await client.listRaffles();
       if (!listed.some((row) => row.address.toLowerCase() === raffle.raffle.toLowerCase())) throw new Error(`raffle ${raffle.raffle} not listed yet`);
-    });
+    }, 20_000);
     return raffle;
   }
 

@@ -74,7 +74,11 @@ export async function deployPlatform(
   const provider = deployer.provider!;
   const chainId = Number((await provider.getNetwork()).chainId);
   const admin = await deployer.getAddress();
-  const target = { chainId, local: isLocalChain(chainId, localChainIds), deployer: { address: admin, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" } };
+  const target = {
+    chainId,
+    local: isLocalChain(chainId, localChainIds),
+    deployer: { address: admin, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" },
+  };
   const problems = platformSettingsProblems(options, target);
   if (problems.length > 0) throw new SettingsError(target, problems);
 

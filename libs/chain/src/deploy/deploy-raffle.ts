@@ -39,9 +39,7 @@ export async function deployMerchantRaffle(
     ticketSymbol: options.ticketSymbol,
   });
   const receipt = (await tx.wait())!;
-  const deployed = receipt.logs
-    .map((log) => factory.interface.parseLog(log))
-    .find((parsed) => parsed?.name === "RaffleDeployed");
+  const deployed = receipt.logs.map((log) => factory.interface.parseLog(log)).find((parsed) => parsed?.name === "RaffleDeployed");
   if (!deployed) throw new Error(`transaction ${tx.hash} emitted no RaffleDeployed event`);
   const result: MerchantRaffle = {
     raffle: deployed.args.raffle as string,

@@ -97,7 +97,13 @@ export function platformPlan(admin: string, settings: DeployPlatformOptions): Pl
     call("AcceptVrfSubscription", "RaffleFactory", "acceptVrfSubscription", [vrf.subscriptionId], "the factory owns the VRF subscription");
   }
   if (settings.drawsPerDay !== undefined) {
-    call("SetDrawsPerDay", "RaffleFactory", "setDrawsPerDay", [settings.drawsPerDay], `each merchant may have ${settings.drawsPerDay} VRF draws a day`);
+    call(
+      "SetDrawsPerDay",
+      "RaffleFactory",
+      "setDrawsPerDay",
+      [settings.drawsPerDay],
+      `each merchant may have ${settings.drawsPerDay} VRF draws a day`,
+    );
   }
   for (const token of settings.priceTokens ?? []) {
     call(`AllowPriceToken_${token}`, "RaffleFactory", "setPriceToken", [token, true], `rounds may be priced in ${token}`);

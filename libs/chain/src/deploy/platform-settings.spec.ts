@@ -12,7 +12,11 @@ const REAL: PlatformSettingsInput = {
   vrfKeyHash: "0x787d74caea10b2b357790d5b5247c2f63d1d91572a9846f780606e4d953677ae",
   vrfSubscriptionId: "73695224490739830815926182485269773582526809004350983370830623188378858758081",
 };
-const sepolia: DeployTarget = { chainId: 11155111, local: false, deployer: { address: own(1).address, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" } };
+const sepolia: DeployTarget = {
+  chainId: 11155111,
+  local: false,
+  deployer: { address: own(1).address, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" },
+};
 const local: DeployTarget = { chainId: 31337, local: true };
 
 function problems(input: PlatformSettingsInput, target: DeployTarget = sepolia): string[] {
@@ -74,7 +78,10 @@ describe("platform settings: dev defaults only on dev chains", () => {
   it("refuses Hardhat's well-known accounts as signer, merchant and deployer off local chains", () => {
     const devSigner = new Wallet(LOCAL_DEV_KEYS.voucherSigner).address;
     const devMerchant = new Wallet(LOCAL_DEV_KEYS.demoMerchant).address;
-    const devDeployer = { ...sepolia, deployer: { address: new Wallet(localDevPrivateKey(0)).address, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" } };
+    const devDeployer = {
+      ...sepolia,
+      deployer: { address: new Wallet(localDevPrivateKey(0)).address, keyConfigured: true, keySetting: "DEPLOYER_PRIVATE_KEY" },
+    };
     const found = problems({ ...REAL, signer: devSigner, merchants: [devMerchant], vrfKeyHash: LOCAL_KEY_HASH }, devDeployer);
     expect(found).toEqual([
       expect.stringMatching(/^signer \(SIGNER_ADDRESS\): .* is Hardhat's public dev account #1/),
@@ -87,7 +94,9 @@ describe("platform settings: dev defaults only on dev chains", () => {
 
   it("refuses a deployer that is a node's unlocked account rather than a configured key", () => {
     const unlocked = { ...sepolia, deployer: { address: own(9).address, keyConfigured: false, keySetting: "DEPLOYER_PRIVATE_KEY" } };
-    expect(problems(REAL, unlocked)).toEqual([expect.stringMatching(/the deployer key: not configured; set DEPLOYER_PRIVATE_KEY \(`npx hardhat vars set/)]);
+    expect(problems(REAL, unlocked)).toEqual([
+      expect.stringMatching(/the deployer key: not configured; set DEPLOYER_PRIVATE_KEY \(`npx hardhat vars set/),
+    ]);
   });
 
   it("lists every problem at once, checks bounds, and never echoes a key", () => {

@@ -12,7 +12,10 @@ export const PLATFORM_SETTINGS = {
   signer: { env: "SIGNER_ADDRESS", what: "the voucher signer (address of the API's signing key; it gets SIGNER_ROLE)" },
   vrfCoordinator: { env: "VRF_COORDINATOR", what: "the network's Chainlink VRF v2.5 coordinator (docs.chain.link/vrf/v2-5/supported-networks)" },
   vrfKeyHash: { env: "VRF_KEY_HASH", what: "the VRF key hash (gas lane) of that coordinator" },
-  vrfSubscriptionId: { env: "VRF_SUBSCRIPTION_ID", what: "a VRF subscription the deployer owns (create it at vrf.chain.link); it is handed to the factory" },
+  vrfSubscriptionId: {
+    env: "VRF_SUBSCRIPTION_ID",
+    what: "a VRF subscription the deployer owns (create it at vrf.chain.link); it is handed to the factory",
+  },
   vrfCallbackGasLimit: { env: "VRF_CALLBACK_GAS_LIMIT", what: "gas for the VRF callback (default 500000)" },
   vrfRequestConfirmations: { env: "VRF_REQUEST_CONFIRMATIONS", what: "blocks the VRF waits (default 1 on local chains, 3 elsewhere)" },
   vrfRandomnessTimeout: { env: "VRF_RANDOMNESS_TIMEOUT", what: "seconds without randomness before refunds open (default 86400)" },

@@ -1,9 +1,10 @@
 import * as path from "node:path";
+import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
 import { LOCAL_CHAIN_ID } from "../deploy/dev-accounts";
 import { startHardhatNode } from "./hardhat-node";
-import { freePort, startNodeProcess, type DevNode } from "./node-process";
+import { startNodeProcess, type DevNode } from "./node-process";
 
 /** Foundry's anvil from npm: the platform package ships the binary (its wrapper's postinstall is blocked by npm). */
 const ANVIL_PACKAGE_BIN = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil";
@@ -20,7 +21,18 @@ export async function startAnvilNode(options: { port?: number; chainId?: number 
     name: "anvil",
     command: path.resolve(contracts, "..", ANVIL_PACKAGE_BIN),
     // 20 accounts, as Hardhat has: suites use well-known accounts past the tenth.
-    args: ["--host", "127.0.0.1", "--port", String(port), "--chain-id", String(options.chainId ?? LOCAL_CHAIN_ID), "--hardfork", "cancun", "--accounts", "20"],
+    args: [
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--chain-id",
+      String(options.chainId ?? LOCAL_CHAIN_ID),
+      "--hardfork",
+      "cancun",
+      "--accounts",
+      "20",
+    ],
     cwd: contracts,
     port,
     readyText: "Listening on",

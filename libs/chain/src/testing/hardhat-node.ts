@@ -1,7 +1,8 @@
 import * as path from "node:path";
+import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
-import { freePort, startNodeProcess, type DevNode } from "./node-process";
+import { startNodeProcess, type DevNode } from "./node-process";
 
 export type HardhatNode = DevNode;
 

@@ -9,13 +9,7 @@ import { RAFFLE_PURCHASE_EXTRA } from "../eip712";
 import { NonceSequence } from "../nonce";
 import type { AssetStruct } from "../purchase-args";
 import { TokenType } from "../token-type";
-import {
-  Exchange__factory,
-  RaffleTicket__factory,
-  Raffle__factory,
-  TestToken__factory,
-  VRFCoordinatorV2_5Mock__factory,
-} from "../typechain";
+import { Exchange__factory, RaffleTicket__factory, Raffle__factory, TestToken__factory, VRFCoordinatorV2_5Mock__factory } from "../typechain";
 import { signPurchaseVoucher } from "../voucher";
 
 /** A local chain with the platform, a price token and funded players: what tests and demos script against. */

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import * as net from "node:net";
 import { JsonRpcProvider } from "ethers";
 
 /** A local JSON-RPC node started by tests or the local stack (Hardhat or anvil). */
@@ -11,16 +10,6 @@ export interface DevNode {
   /** A provider that never caches, so an auto-mining node never answers with stale nonces or blocks. */
   provider: JsonRpcProvider;
   stop(): Promise<void>;
-}
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 export function rpcProvider(rpcUrl: string): JsonRpcProvider {

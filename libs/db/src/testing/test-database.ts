@@ -21,7 +21,10 @@ async function withServer<T>(run: (client: Client) => Promise<T>): Promise<T> {
 
 /** A fresh, uniquely named database, so parallel suites and reruns never see each other's rows. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const safeLabel = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").slice(0, 20);
+  const safeLabel = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .slice(0, 20);
   const name = `raffle_${safeLabel}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   await withServer((client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(TEST_SERVER_URL);

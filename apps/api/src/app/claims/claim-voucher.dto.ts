@@ -12,11 +12,14 @@ export const DEFAULT_CLAIM_TTL_SECONDS = 7 * 24 * 3600;
 export const MAX_CLAIM_TTL_SECONDS = 30 * 24 * 3600;
 
 export class ClaimItemBody {
-  @ApiProperty({ enum: ["ERC20", "ERC721"], description: "ERC20 amounts and ERC721 tokens can be granted." })
+  @ApiProperty({ example: "ERC20", enum: ["ERC20", "ERC721"], description: "ERC20 amounts and ERC721 tokens can be granted." })
   @IsIn(["ERC20", "ERC721"])
   tokenType!: "ERC20" | "ERC721";
 
-  @ApiProperty({ description: "Token contract the merchant opted in for with Exchange.setClaimSource." })
+  @ApiProperty({
+    example: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+    description: "Token contract the merchant opted in for with Exchange.setClaimSource.",
+  })
   @IsEthereumAddress()
   token!: string;
 
@@ -31,7 +34,10 @@ export class ClaimItemBody {
 
 /** A merchant grants items to an account; the account redeems them with Exchange.claim. */
 export class CreateClaimBody {
-  @ApiProperty({ description: "The account that may redeem the voucher (it must send the transaction). Not the zero address." })
+  @ApiProperty({
+    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    description: "The account that may redeem the voucher (it must send the transaction). Not the zero address.",
+  })
   @IsAccountAddress()
   account!: string;
 
@@ -43,7 +49,13 @@ export class CreateClaimBody {
   @Type(() => ClaimItemBody)
   items!: ClaimItemBody[];
 
-  @ApiPropertyOptional({ description: "Seconds the voucher stays valid.", minimum: 1, maximum: MAX_CLAIM_TTL_SECONDS, default: DEFAULT_CLAIM_TTL_SECONDS })
+  @ApiPropertyOptional({
+    example: 86_400,
+    description: "Seconds the voucher stays valid.",
+    minimum: 1,
+    maximum: MAX_CLAIM_TTL_SECONDS,
+    default: DEFAULT_CLAIM_TTL_SECONDS,
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

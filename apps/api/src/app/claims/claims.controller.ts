@@ -1,8 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, type PipeTransform } from "@nestjs/common";
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 
-import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
-import { ApiProblem } from "../../common/problem";
+import {
+  AUTHENTICATED_PROBLEMS,
+  AnswersProblems,
+  BODY_PARSING_PROBLEMS,
+  JSON_BODY_PROBLEMS,
+  PATH_ID_PROBLEMS,
+  QUERY_PROBLEMS,
+} from "../../common/dto/problem.dto";
+import { problems } from "../../common/problem";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { CreateClaimBody } from "./claim-voucher.dto";
@@ -13,21 +20,20 @@ import { ClaimsService } from "./claims.service";
 const claimId: PipeTransform<string, number> = {
   transform: (value) => {
     const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
-    if (id < 1 || id > 2_147_483_647) throw new ApiProblem(404, "claimNotFound", "No such claim for this merchant.");
+    if (id < 1 || id > 2_147_483_647) throw problems.claimNotFound();
     return id;
   },
 };
 
 @ApiTags("claims")
-@ApiBearerAuth()
-@ApiProblemResponses(COMMON_PROBLEMS)
 @Controller("claims")
 export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 
   @Get()
-  @ApiOperation({ summary: "An account's claims with the calling merchant, newest first." })
-  @ApiOkResponse({ type: ClaimListDto })
+  @ApiOperation({ operationId: "listClaims", summary: "An account's claims with the calling merchant, newest first." })
+  @ApiOkResponse({ type: ClaimListDto, description: "One page of the account's claims and their total count." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS)
   async list(@CurrentCaller() caller: Caller, @Query() query: ClaimsQuery): Promise<ClaimListDto> {
     const [rows, count] = await this.claims.list(caller.merchantId, query.account, query.claimStatus, query.skip, query.take);
     return { rows: rows.map(toClaimDto), count };
@@ -35,23 +41,25 @@ export class ClaimsController {
 
   @Post()
   @ApiOperation({
+    operationId: "createClaim",
     summary: "Grant items to an account as a signed claim voucher, redeemable with Exchange.claim.",
     description:
       "The items come from the merchant's wallet, which must have approved the Exchange and opted in per token with Exchange.setClaimSource (and, to mint, be a minter of the collection).",
   })
-  @ApiCreatedResponse({ type: ClaimDto })
-  @ApiProblemResponses({
-    409: "`exchangePaused`: the Exchange is paused, so no claim would go through.",
-    503: "`signerNotAuthorized` (the API's voucher key lacks SIGNER_ROLE on the Exchange) or `chainUnavailable` (not verified yet).",
+  @ApiCreatedResponse({
+    type: ClaimDto,
+    description: "The NEW voucher, with its `nonce`, `signature`, `expiresAt` and the `Exchange.claim` arguments in `parameters`.",
   })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "exchangePaused", "signerNotAuthorized", "chainUnavailable")
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateClaimBody): Promise<ClaimDto> {
     return toClaimDto(await this.claims.createVoucher(caller, body));
   }
 
   @Get(":id")
-  @ApiOperation({ summary: "One claim of the calling merchant." })
-  @ApiParam({ name: "id", description: "Claim id; another merchant's claim is a 404 claimNotFound.", type: Number })
-  @ApiOkResponse({ type: ClaimDto })
+  @ApiOperation({ operationId: "getClaim", summary: "One claim of the calling merchant." })
+  @ApiParam({ name: "id", description: "Claim id; another merchant's claim is a 404 claimNotFound.", type: Number, example: 42 })
+  @ApiOkResponse({ type: ClaimDto, description: "The claim." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "claimNotFound")
   async get(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
     return toClaimDto(await this.claims.get(caller.merchantId, id));
   }
@@ -59,12 +67,14 @@ export class ClaimsController {
   @Delete(":id")
   @HttpCode(200)
   @ApiOperation({
+    operationId: "cancelClaim",
     summary: "Cancel a NEW voucher: the API stops handing out its signature.",
     description:
       "A signature already handed out stays valid on-chain until it expires; to stop it sooner, the merchant revokes its opt-in with Exchange.setClaimSource(token, false) or its allowance.",
   })
-  @ApiParam({ name: "id", description: "Claim id of a NEW voucher.", type: Number })
-  @ApiOkResponse({ type: ClaimDto })
+  @ApiParam({ name: "id", description: "Claim id of a NEW voucher.", type: Number, example: 42 })
+  @ApiOkResponse({ type: ClaimDto, description: "The voucher, now CANCELED (its `signature` withheld)." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "claimNotFound", "claimNotCancelable")
   async cancel(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
     return toClaimDto(await this.claims.cancel(caller.merchantId, id));
   }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { Wallet, ZeroAddress, getAddress } from "ethers";
 import type { DataSource } from "typeorm";
-import { CLAIM_EXTRA, NonceSequence, signClaimVoucher, tokenTypeIndex, type AssetStruct } from "@raffle/chain";
+import { CLAIM_EXTRA, NonceSequence, assetToJson, paramsToJson, signClaimVoucher, tokenTypeIndex, type AssetStruct } from "@raffle/chain";
 import { ClaimEntity, ClaimStatus, ClaimType, MerchantEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
-import { ApiProblem, problems } from "../../common/problem";
+import { problems } from "../../common/problem";
 import { ExchangeState } from "../../services/exchange-state";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { Caller } from "../auth/api-key.service";
@@ -81,15 +81,8 @@ export class ClaimsService {
       created.signature = signature;
       created.parameters = {
         exchange: deployment.exchange,
-        params: {
-          externalId: params.externalId.toString(),
-          expiresAt: params.expiresAt.toString(),
-          nonce,
-          extra: params.extra,
-          receiver: params.receiver,
-          referrer: params.referrer,
-        },
-        items: items.map((item) => ({ tokenType: item.tokenType, token: item.token, tokenId: item.tokenId.toString(), amount: item.amount.toString() })),
+        params: paramsToJson(params),
+        items: items.map(assetToJson),
       };
       return claims.save(created);
     });
@@ -121,7 +114,7 @@ export class ClaimsService {
     if (item.tokenType === "ERC20" && tokenId !== 0n) errors.push({ field: field("tokenId"), message: 'an ERC20 item has tokenId "0"' });
     if (item.tokenType === "ERC20" && amount === 0n) errors.push({ field: field("amount"), message: "an ERC20 item has a positive amount" });
     if (item.tokenType === "ERC721" && amount !== 1n) errors.push({ field: field("amount"), message: 'an ERC721 item has amount "1"' });
-    if (errors.length > 0) throw new ApiProblem(400, "validationFailed", "The request has invalid fields.", errors);
+    if (errors.length > 0) throw problems.validationFailed(errors);
     return { tokenType: tokenTypeIndex(item.tokenType), token: getAddress(item.token), tokenId, amount };
   }
 }

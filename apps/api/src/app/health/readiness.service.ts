@@ -55,7 +55,8 @@ export class ReadinessService {
       this.cursor(),
     ]);
     const problems: FieldError[] = [];
-    if (databaseError !== null) problems.push({ field: "database", message: `the database (${this.databaseTarget()}) does not answer: ${databaseError}` });
+    if (databaseError !== null)
+      problems.push({ field: "database", message: `the database (${this.databaseTarget()}) does not answer: ${databaseError}` });
     if (redisError !== null) {
       problems.push({ field: "redis", message: `Redis at REDIS_URL (${urlOrigin(this.config.rateLimit.redisUrl!)}) does not answer: ${redisError}` });
     }
@@ -64,7 +65,10 @@ export class ReadinessService {
     if (databaseError === null && chain.head !== null) {
       if (cursor === null) problems.push({ field: "indexer", message: "the chain is not indexed yet" });
       else if (lag! > this.config.readyMaxLagBlocks) {
-        problems.push({ field: "indexer", message: `the index is ${lag} blocks behind the chain (READY_MAX_LAG_BLOCKS is ${this.config.readyMaxLagBlocks})` });
+        problems.push({
+          field: "indexer",
+          message: `the index is ${lag} blocks behind the chain (READY_MAX_LAG_BLOCKS is ${this.config.readyMaxLagBlocks})`,
+        });
       }
     }
     return {

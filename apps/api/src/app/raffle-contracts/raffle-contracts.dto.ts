@@ -21,6 +21,6 @@ export class RaffleContractListDto {
   @ApiProperty({ type: [ContractWithMerchantDto], description: "One page of raffle contracts, by id." })
   rows!: ContractWithMerchantDto[];
 
-  @ApiProperty({ description: "Total matching contracts, ignoring skip and take." })
+  @ApiProperty({ example: 2, description: "Total matching contracts, ignoring skip and take." })
   count!: number;
 }

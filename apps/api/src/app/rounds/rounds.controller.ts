@@ -1,10 +1,10 @@
 import { Controller, Get, Query } from "@nestjs/common";
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from "@nestjs/swagger";
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from "@nestjs/swagger";
 import { IsInt, Max, Min } from "class-validator";
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
-import { ApiProblemResponses, COMMON_PROBLEMS } from "../../common/dto/problem.dto";
+import { AUTHENTICATED_PROBLEMS, AnswersProblems, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
 import { RoundDto } from "../../common/dto/round.dto";
 import { ToInteger } from "../../common/validators";
 import { RoundsService } from "./rounds.service";
@@ -19,20 +19,19 @@ export class CurrentRoundQuery {
 }
 
 @ApiTags("rounds")
-@ApiBearerAuth()
-@ApiProblemResponses(COMMON_PROBLEMS)
 @Controller("rounds")
 export class RoundsController {
   constructor(private readonly rounds: RoundsService) {}
 
   @Get("current")
   @ApiOperation({
+    operationId: "getCurrentRound",
     summary: "The current round of a raffle: ticket contract, price and tickets sold.",
     description:
       "The active round (`endTimestamp` null), or, between `endRound` and the next `startRound`, the round that just ended with its `endTimestamp` set (the sign endpoint refuses it with 409 roundEnded). 404 roundNotFound only before the raffle's first round.",
   })
-  @ApiOkResponse({ type: RoundDto })
-  @ApiProblemResponses({ 404: "`contractNotFound` (unknown or another merchant's), `roundNotFound` (no round yet)." })
+  @ApiOkResponse({ type: RoundDto, description: "The current round, with its raffle and ticket contracts and its price." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "roundNotFound")
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
     return this.rounds.current(caller.merchantId, query.contractId);
   }

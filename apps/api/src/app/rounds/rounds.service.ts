@@ -56,19 +56,11 @@ export class RoundsService {
     return this.latestRounds.get(contractId, async () => {
       // Light queries per refresh (the round row, then its contracts; its price is read once) instead of one
       // many-joined query: the refresh runs every READ_CACHE_MS in every API process.
-      const entity = await this.dataSource
-        .getRepository(RoundEntity)
-        .findOne({ where: { contractId }, order: { roundId: "DESC" } });
+      const entity = await this.dataSource.getRepository(RoundEntity).findOne({ where: { contractId }, order: { roundId: "DESC" } });
       if (!entity) return null;
       const price = await this.price(entity.priceId);
-      const contractIds = [
-        entity.contractId,
-        entity.ticketContractId,
-        ...(price?.components ?? []).map((c) => c.contractId),
-      ];
-      const contractRows = await this.dataSource
-        .getRepository(ContractEntity)
-        .findBy({ id: In([...new Set(contractIds)]) });
+      const contractIds = [entity.contractId, entity.ticketContractId, ...(price?.components ?? []).map((c) => c.contractId)];
+      const contractRows = await this.dataSource.getRepository(ContractEntity).findBy({ id: In([...new Set(contractIds)]) });
       const contracts = new Map(contractRows.map((contract) => [contract.id, contract]));
       entity.contract = contracts.get(entity.contractId);
       entity.ticketContract = contracts.get(entity.ticketContractId);

@@ -25,43 +25,12 @@ function candidates(): unknown[] {
     [ALICE],
     { a: ALICE },
   ];
-  const contractIds: unknown[] = [
-    1,
-    3,
-    2_147_483_647,
-    2_147_483_648,
-    0,
-    -1,
-    1.5,
-    "3",
-    3n.toString(),
-    null,
-    Number.NaN,
-    Infinity,
-    1e300,
-    true,
-    [3],
-  ];
-  const referrers: unknown[] = [
-    undefined,
-    BOB,
-    BOB.toLowerCase(),
-    `0x${"0".repeat(40)}`,
-    null,
-    "",
-    "0x12",
-    BOB.replace("6EA", "6ea"),
-    0,
-  ];
+  const contractIds: unknown[] = [1, 3, 2_147_483_647, 2_147_483_648, 0, -1, 1.5, "3", 3n.toString(), null, Number.NaN, Infinity, 1e300, true, [3]];
+  const referrers: unknown[] = [undefined, BOB, BOB.toLowerCase(), `0x${"0".repeat(40)}`, null, "", "0x12", BOB.replace("6EA", "6ea"), 0];
   const bodies: unknown[] = [null, [], "text", 42, [{ account: ALICE, contractId: 1 }]];
   for (const account of accounts) for (const contractId of contractIds) bodies.push({ account, contractId });
   for (const referrer of referrers) bodies.push({ account: ALICE, contractId: 3, referrer });
-  bodies.push(
-    { contractId: 3 },
-    { account: ALICE },
-    { account: ALICE, contractId: 3, extra: 1 },
-    { account: ALICE, contractId: 3, constructor: 1 },
-  );
+  bodies.push({ contractId: 3 }, { account: ALICE }, { account: ALICE, contractId: 3, extra: 1 }, { account: ALICE, contractId: 3, constructor: 1 });
   bodies.push(Object.assign(Object.create({ inherited: true }), { account: ALICE, contractId: 3 }));
   return bodies;
 }
@@ -97,9 +66,7 @@ describe("SignTicketBody fast path", () => {
     const viaFastPath = await pipe.transform(body, BODY);
     expect(viaFastPath).toBeInstanceOf(SignTicketBody);
     expect(viaFastPath).toEqual(await classValidator.transform({ ...body }, BODY));
-    const refusal = await pipe
-      .transform({ account: "0x12", contractId: 0, extra: 1 }, BODY)
-      .catch((error: unknown) => error);
+    const refusal = await pipe.transform({ account: "0x12", contractId: 0, extra: 1 }, BODY).catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: "validationFailed" });
     expect(JSON.stringify(refusal)).toContain("extra");
   });

@@ -51,7 +51,7 @@ export class AssetDto {
   @ApiProperty({ description: "TokenType index: NATIVE=0, ERC20=1, ERC721=2, ERC998=3, ERC1155=4.", example: 2 })
   tokenType!: number;
 
-  @ApiProperty({ description: "Token contract address (zero address for NATIVE)." })
+  @ApiProperty({ example: "0xB7A5bd0345EF1Cc5E66bf61BdeC17D2461fBd968", description: "Token contract address (zero address for NATIVE)." })
   token!: string;
 
   @ApiProperty({ description: "Token id, decimal string.", example: "0" })
@@ -62,20 +62,28 @@ export class AssetDto {
 }
 
 export class PurchaseParamsDto {
-  @ApiProperty({ description: "The round id, decimal string." }) externalId!: string;
-  @ApiProperty({ description: "Expiry in seconds since the epoch, decimal string." }) expiresAt!: string;
-  @ApiProperty({ description: "32-byte nonce, 0x-prefixed hex." }) nonce!: string;
-  @ApiProperty({ description: 'bytes32 of the short string "0x".' }) extra!: string;
-  @ApiProperty({ description: "The raffle contract address." }) receiver!: string;
-  @ApiProperty({ description: "The referrer address (zero when none)." }) referrer!: string;
+  @ApiProperty({ example: "7", description: "The round id, decimal string." }) externalId!: string;
+  @ApiProperty({ example: "1795450200", description: "Expiry in seconds since the epoch, decimal string." }) expiresAt!: string;
+  @ApiProperty({ example: "0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a", description: "32-byte nonce, 0x-prefixed hex." })
+  nonce!: string;
+  @ApiProperty({ example: "0x3078000000000000000000000000000000000000000000000000000000000000", description: 'bytes32 of the short string "0x".' })
+  extra!: string;
+  @ApiProperty({ example: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be", description: "The raffle contract address." }) receiver!: string;
+  @ApiProperty({ example: "0x0000000000000000000000000000000000000000", description: "The referrer address (zero when none)." }) referrer!: string;
 }
 
 /** Spec 2.8 plus the ready-made purchase arguments. */
 export class TicketSignatureDto {
-  @ApiProperty({ description: "32-byte value, 0x-prefixed hex: `params.nonce`." })
+  @ApiProperty({
+    example: "0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a",
+    description: "32-byte value, 0x-prefixed hex: `params.nonce`.",
+  })
   nonce!: string;
 
-  @ApiProperty({ description: "EIP-712 signature, 0x-prefixed hex (65 bytes)." })
+  @ApiProperty({
+    example: "0xb77ba3b1295b073799f4599ea4d4c4c13ced07cadbbf80be8c69cb1ae8fe760102a1c8fa967d17c4e687ee55abcb2cd306a77afe5d21f2c48a16500a242d1d911b",
+    description: "EIP-712 signature, 0x-prefixed hex (65 bytes).",
+  })
   signature!: string;
 
   @ApiProperty({ description: "Seconds-based on-chain expiry: `params.expiresAt`. Never 0.", example: 1_900_000_000 })
@@ -90,6 +98,6 @@ export class TicketSignatureDto {
   @ApiProperty({ type: AssetDto, description: "The exact `price` argument." })
   price!: AssetDto;
 
-  @ApiProperty({ description: "Native value to send with the transaction, wei as a decimal string." })
+  @ApiProperty({ example: "0", description: "Native value to send with the transaction, wei as a decimal string." })
   value!: string;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress } from "ethers";
-import { FastVoucherSigner, NonceSequence, checksumAddress, type AssetStruct } from "@raffle/chain";
+import { FastVoucherSigner, NonceSequence, assetToJson, checksumAddress, paramsToJson } from "@raffle/chain";
 import { ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -12,11 +12,7 @@ import { VoucherLog } from "../../services/voucher-log";
 import type { Caller } from "../auth/api-key.service";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
 import { RoundsService } from "../rounds/rounds.service";
-import type { AssetDto, SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
-
-function assetDto(asset: AssetStruct): AssetDto {
-  return { tokenType: asset.tokenType, token: asset.token, tokenId: asset.tokenId.toString(), amount: asset.amount.toString() };
-}
+import type { SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
 
 /**
  * Signs purchase vouchers after every check a buyer could fail later on-chain (architecture §4), records each one,
@@ -77,16 +73,9 @@ export class TicketSignService {
       nonce,
       signature,
       expiresAt,
-      params: {
-        externalId: params.externalId.toString(),
-        expiresAt: params.expiresAt.toString(),
-        nonce,
-        extra: params.extra,
-        receiver: params.receiver,
-        referrer,
-      },
-      item: assetDto(args.item),
-      price: assetDto(args.price),
+      params: paramsToJson(params),
+      item: assetToJson(args.item),
+      price: assetToJson(args.price),
       value: args.value.toString(),
     };
   }

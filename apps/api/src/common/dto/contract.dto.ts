@@ -14,10 +14,10 @@ export class ContractDto {
   @ApiProperty({ description: "Contract id; pass it as `contractId`.", example: 3 })
   id!: number;
 
-  @ApiProperty({ description: "Creation time (ISO 8601 UTC).", format: "date-time" })
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", description: "Creation time (ISO 8601 UTC).", format: "date-time" })
   createdAt!: string;
 
-  @ApiProperty({ description: "Last update time (ISO 8601 UTC).", format: "date-time" })
+  @ApiProperty({ example: "2026-11-23T16:04:12.000Z", description: "Last update time (ISO 8601 UTC).", format: "date-time" })
   updatedAt!: string;
 
   @ApiProperty({ description: "Contract address (EIP-55).", example: "0xd8058efe0198ae9dD7D563e1b4938Dcbc86A1F81" })
@@ -26,34 +26,37 @@ export class ContractDto {
   @ApiProperty({ description: "Chain id.", example: 31337 })
   chainId!: number;
 
-  @ApiProperty({ description: "Title shown to players." })
+  @ApiProperty({ example: "Demo ERC20 Ticket raffle", description: "Title shown to players." })
   title!: string;
 
-  @ApiProperty({ description: "Serialized rich-text document (spec 2.9): JSON with `blocks` and `entityMap`." })
+  @ApiProperty({
+    example: '{"blocks":[{"key":"b0000","text":"","type":"unstyled","depth":0,"inlineStyleRanges":[],"entityRanges":[],"data":{}}],"entityMap":{}}',
+    description: "Serialized rich-text document (spec 2.9): JSON with `blocks` and `entityMap`.",
+  })
   description!: string;
 
-  @ApiProperty({ description: "Owning merchant id." })
+  @ApiProperty({ example: 1, description: "Owning merchant id." })
   merchantId!: number;
 
-  @ApiProperty({ description: "Image URL; may be empty." })
+  @ApiProperty({ example: "", description: "Image URL; may be empty." })
   imageUrl!: string;
 
-  @ApiProperty({ description: "Token or contract name." })
+  @ApiProperty({ example: "Raffle", description: "Token or contract name." })
   name!: string;
 
-  @ApiProperty({ description: "Token symbol; may be empty." })
+  @ApiProperty({ example: "", description: "Token symbol; may be empty." })
   symbol!: string;
 
-  @ApiProperty({ description: "Decimals: 0 for non-fungible contracts, 18 for the usual fungible ones." })
+  @ApiProperty({ example: 0, description: "Decimals: 0 for non-fungible contracts, 18 for the usual fungible ones." })
   decimals!: number;
 
-  @ApiProperty({ description: "Block where the contract was deployed or registered." })
+  @ApiProperty({ example: 14, description: "Block where the contract was deployed or registered." })
   fromBlock!: number;
 
-  @ApiProperty({ description: "Royalty in basis points." })
+  @ApiProperty({ example: 0, description: "Royalty in basis points." })
   royalty!: number;
 
-  @ApiProperty({ description: "Metadata base URI; may be empty." })
+  @ApiProperty({ example: "", description: "Metadata base URI; may be empty." })
   baseTokenURI!: string;
 
   @ApiProperty({
@@ -65,22 +68,22 @@ export class ContractDto {
   })
   parameters!: Record<string, unknown>;
 
-  @ApiProperty({ description: "Whether the contract is paused on-chain." })
+  @ApiProperty({ example: false, description: "Whether the contract is paused on-chain." })
   isPaused!: boolean;
 
-  @ApiProperty({ enum: ContractStatus, description: "Listing status." })
+  @ApiProperty({ example: "ACTIVE", enum: ContractStatus, description: "Listing status." })
   contractStatus!: ContractStatus;
 
-  @ApiProperty({ enum: ContractType, nullable: true, description: "Token standard; null for a raffle contract." })
+  @ApiProperty({ example: null, enum: ContractType, nullable: true, description: "Token standard; null for a raffle contract." })
   contractType!: ContractType | null;
 
-  @ApiProperty({ enum: ContractFeature, isArray: true, description: "Capabilities of the contract." })
+  @ApiProperty({ example: ["RANDOM", "PAUSABLE"], enum: ContractFeature, isArray: true, description: "Capabilities of the contract." })
   contractFeatures!: ContractFeature[];
 
-  @ApiProperty({ enum: ContractModule, description: "Product module." })
+  @ApiProperty({ example: "RAFFLE", enum: ContractModule, description: "Product module." })
   contractModule!: ContractModule;
 
-  @ApiProperty({ enum: ContractSecurity, description: "Access model." })
+  @ApiProperty({ example: "ACCESS_CONTROL", enum: ContractSecurity, description: "Access model." })
   contractSecurity!: ContractSecurity;
 }
 

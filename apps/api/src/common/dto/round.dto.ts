@@ -1,47 +1,61 @@
 import { ApiProperty } from "@nestjs/swagger";
-import { ContractType, TemplateStatus, TokenStatus, type PriceComponentEntity, type RoundEntity, type TemplateEntity, type TokenEntity } from "@raffle/db";
+import {
+  ContractType,
+  TemplateStatus,
+  TokenStatus,
+  type PriceComponentEntity,
+  type RoundEntity,
+  type TemplateEntity,
+  type TokenEntity,
+} from "@raffle/db";
 
 import { ContractDto, toContractDto } from "./contract.dto";
 
 /** Spec 2.7. */
 export class TokenDto {
-  @ApiProperty({ description: "Token id." }) id!: number;
-  @ApiProperty({ format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
-  @ApiProperty({ format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
-  @ApiProperty({ nullable: true, type: String, description: "Image URL." }) imageUrl!: string | null;
-  @ApiProperty({ type: "object", additionalProperties: true, description: "Token metadata." }) metadata!: Record<string, unknown>;
+  @ApiProperty({ example: 1, description: "Token id." }) id!: number;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
+  @ApiProperty({ example: null, nullable: true, type: String, description: "Image URL." }) imageUrl!: string | null;
+  @ApiProperty({ example: {}, type: "object", additionalProperties: true, description: "Token metadata." }) metadata!: Record<string, unknown>;
   @ApiProperty({ description: "On-chain token id (decimal string).", example: "0" }) tokenId!: string;
-  @ApiProperty({ description: "Royalty in basis points." }) royalty!: number;
-  @ApiProperty({ nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
-  @ApiProperty({ enum: TokenStatus, description: "Token status." }) tokenStatus!: TokenStatus;
-  @ApiProperty({ description: "The template this token was made from." }) templateId!: number;
+  @ApiProperty({ example: 0, description: "Royalty in basis points." }) royalty!: number;
+  @ApiProperty({ example: null, nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
+  @ApiProperty({ example: "MINTED", enum: TokenStatus, description: "Token status." }) tokenStatus!: TokenStatus;
+  @ApiProperty({ example: 2, description: "The template this token was made from." }) templateId!: number;
 }
 
 /** Spec 2.6. */
 export class TemplateDto {
-  @ApiProperty({ description: "Template id." }) id!: number;
-  @ApiProperty({ format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
-  @ApiProperty({ format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
-  @ApiProperty({ description: "Title shown to players." }) title!: string;
-  @ApiProperty({ description: "Serialized rich-text document (spec 2.9)." }) description!: string;
-  @ApiProperty({ description: "Image URL; may be empty." }) imageUrl!: string;
-  @ApiProperty({ nullable: true, type: Number, description: "Price of items made from this template, if any." }) priceId!: number | null;
-  @ApiProperty({ description: "Cap, integer string (0 = none)." }) cap!: string;
-  @ApiProperty({ description: "Amount, integer string." }) amount!: string;
-  @ApiProperty({ nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
-  @ApiProperty({ enum: TemplateStatus, description: "Template status." }) templateStatus!: TemplateStatus;
-  @ApiProperty({ description: "The token contract of the template." }) contractId!: number;
+  @ApiProperty({ example: 2, description: "Template id." }) id!: number;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
+  @ApiProperty({ example: "Demo Gold", description: "Title shown to players." }) title!: string;
+  @ApiProperty({
+    example: '{"blocks":[{"key":"b0000","text":"","type":"unstyled","depth":0,"inlineStyleRanges":[],"entityRanges":[],"data":{}}],"entityMap":{}}',
+    description: "Serialized rich-text document (spec 2.9).",
+  })
+  description!: string;
+  @ApiProperty({ example: "", description: "Image URL; may be empty." }) imageUrl!: string;
+  @ApiProperty({ example: null, nullable: true, type: Number, description: "Price of items made from this template, if any." }) priceId!:
+    number | null;
+  @ApiProperty({ example: "0", description: "Cap, integer string (0 = none)." }) cap!: string;
+  @ApiProperty({ example: "0", description: "Amount, integer string." }) amount!: string;
+  @ApiProperty({ example: null, nullable: true, type: String, description: "IPFS content id." }) cid!: string | null;
+  @ApiProperty({ example: "ACTIVE", enum: TemplateStatus, description: "Template status." }) templateStatus!: TemplateStatus;
+  @ApiProperty({ example: 2, description: "The token contract of the template." }) contractId!: number;
   @ApiProperty({ type: [TokenDto], description: "Tokens made from the template; the first one's `tokenId` is the price's `tokenId`." })
   tokens!: TokenDto[];
 }
 
 /** Spec 2.5. */
 export class PriceComponentDto {
-  @ApiProperty({ description: "Price component id." }) id!: number;
-  @ApiProperty({ enum: ContractType, description: "Token type name; its on-chain index is the TokenType enum." }) tokenType!: ContractType;
-  @ApiProperty({ description: "The token contract id." }) contractId!: number;
-  @ApiProperty({ description: "The template id." }) templateId!: number;
-  @ApiProperty({ nullable: true, type: String, description: "Token id, decimal string." }) tokenId!: string | null;
+  @ApiProperty({ example: 1, description: "Price component id." }) id!: number;
+  @ApiProperty({ example: "ERC20", enum: ContractType, description: "Token type name; its on-chain index is the TokenType enum." })
+  tokenType!: ContractType;
+  @ApiProperty({ example: 2, description: "The token contract id." }) contractId!: number;
+  @ApiProperty({ example: 2, description: "The template id." }) templateId!: number;
+  @ApiProperty({ example: "0", nullable: true, type: String, description: "Token id, decimal string." }) tokenId!: string | null;
   @ApiProperty({ description: "Amount in the token's smallest unit (integer string).", example: "10000000000000000000" }) amount!: string;
   @ApiProperty({ type: ContractDto, description: "The token contract." }) contract!: ContractDto;
   @ApiProperty({ type: TemplateDto, description: "The template, with its tokens." }) template!: TemplateDto;
@@ -49,29 +63,30 @@ export class PriceComponentDto {
 
 /** Spec 2.4. */
 export class PriceDto {
-  @ApiProperty({ description: "Price id." }) id!: number;
+  @ApiProperty({ example: 1, description: "Price id." }) id!: number;
   @ApiProperty({ type: [PriceComponentDto], description: "What one ticket costs; the purchase pays the first component." })
   components!: PriceComponentDto[];
 }
 
 /** Spec 2.3. */
 export class RoundDto {
-  @ApiProperty({ description: "Round id; the purchase passes it as `params.externalId`." }) id!: number;
-  @ApiProperty({ format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
-  @ApiProperty({ format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
-  @ApiProperty({ nullable: true, type: Number, description: "Round number." }) number!: number | null;
-  @ApiProperty({ description: "On-chain round id (decimal string)." }) roundId!: string;
-  @ApiProperty({ description: "The raffle contract id." }) contractId!: number;
-  @ApiProperty({ description: "The ticket contract id." }) ticketContractId!: number;
-  @ApiProperty({ description: "The price id." }) priceId!: number;
-  @ApiProperty({ description: "Ticket cap of the round; 0 means no cap." }) maxTickets!: number;
-  @ApiProperty({ format: "date-time", description: "When the round started (ISO 8601 UTC)." }) startTimestamp!: string;
-  @ApiProperty({ format: "date-time", nullable: true, type: String, description: "Null while the round is active." })
+  @ApiProperty({ example: 7, description: "Round id; the purchase passes it as `params.externalId`." }) id!: number;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ example: "2026-11-23T16:04:12.000Z", format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
+  @ApiProperty({ example: 7, nullable: true, type: Number, description: "Round number." }) number!: number | null;
+  @ApiProperty({ example: "7", description: "On-chain round id (decimal string)." }) roundId!: string;
+  @ApiProperty({ example: 3, description: "The raffle contract id." }) contractId!: number;
+  @ApiProperty({ example: 4, description: "The ticket contract id." }) ticketContractId!: number;
+  @ApiProperty({ example: 1, description: "The price id." }) priceId!: number;
+  @ApiProperty({ example: 1000, description: "Ticket cap of the round; 0 means no cap." }) maxTickets!: number;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "When the round started (ISO 8601 UTC)." })
+  startTimestamp!: string;
+  @ApiProperty({ example: null, format: "date-time", nullable: true, type: String, description: "Null while the round is active." })
   endTimestamp!: string | null;
   @ApiProperty({ type: ContractDto, description: "The raffle contract." }) contract!: ContractDto;
   @ApiProperty({ type: ContractDto, description: "The ticket contract (ERC721)." }) ticketContract!: ContractDto;
   @ApiProperty({ type: PriceDto, description: "The ticket price." }) price!: PriceDto;
-  @ApiProperty({ description: "Tickets sold in the round." }) ticketCount!: number;
+  @ApiProperty({ example: 12, description: "Tickets sold in the round." }) ticketCount!: number;
 }
 
 function toTokenDto(token: TokenEntity): TokenDto {

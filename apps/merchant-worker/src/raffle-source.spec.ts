@@ -1,23 +1,25 @@
-import { freePort } from "@raffle/chain";
+import { freePort } from "@raffle/testing";
 
 import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
 import { raffleRow, startFakeApi, type FakeApi } from "../test/support/fake-api";
-import { ApiClient, ApiError } from "./api-client";
+import { RaffleApiError } from "@raffle/sdk";
+
+import { ApiRaffleSource, isPermanentApiFailure } from "./raffle-source";
 import { backoffDelay, retryWithBackoff } from "./backoff";
 import { WorkerLogger } from "./logger";
 import { MerchantWorker } from "./merchant-worker";
 
 const KEY = "rk_test_key";
 
-describe("ApiClient", () => {
+describe("ApiRaffleSource", () => {
   let api: FakeApi;
   afterEach(() => api?.close());
 
   it("follows every page of GET /raffle/contracts with the bearer key and the chain filter", async () => {
     const rows = Array.from({ length: 230 }, (_, index) => raffleRow(index + 1, "*/2 * * * * *"));
     api = await startFakeApi({ apiKey: KEY, rows: [...rows, raffleRow(999, "0 0 * * *", 1)] });
-    const client = new ApiClient({ baseUrl: api.url, apiKey: KEY, chainId: 31337 });
+    const client = new ApiRaffleSource({ baseUrl: api.url, apiKey: KEY, chainId: 31337 });
     const raffles = await client.listRaffles();
     expect(raffles).toHaveLength(230);
     expect(raffles[0]).toEqual({ id: 1, address: rows[0].address, chainId: 31337, schedule: "*/2 * * * * *" });
@@ -31,16 +33,19 @@ describe("ApiClient", () => {
 
   it("reads a missing or non-string schedule as undefined", async () => {
     api = await startFakeApi({ rows: [raffleRow(1, 42), { ...raffleRow(2, "x"), parameters: {} }] });
-    const raffles = await new ApiClient({ baseUrl: api.url, apiKey: KEY, chainId: 31337 }).listRaffles();
+    const raffles = await new ApiRaffleSource({ baseUrl: api.url, apiKey: KEY, chainId: 31337 }).listRaffles();
     expect(raffles.map((raffle) => raffle.schedule)).toEqual([undefined, undefined]);
   });
 
-  it("reports a rejected key as a fatal ApiError", async () => {
+  it("reports a rejected key as a permanent failure", async () => {
     api = await startFakeApi({ apiKey: KEY });
-    const error = await new ApiClient({ baseUrl: api.url, apiKey: "rk_wrong", chainId: 31337 }).listRaffles().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(401);
-    expect((error as ApiError).fatal).toBe(true);
+    const error = await new ApiRaffleSource({ baseUrl: api.url, apiKey: "rk_wrong", chainId: 31337 })
+      .listRaffles()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RaffleApiError);
+    expect((error as RaffleApiError).status).toBe(401);
+    expect(isPermanentApiFailure(error)).toBe(true);
+    expect(isPermanentApiFailure(new RaffleApiError(503, "serviceUnavailable", null))).toBe(false);
   });
 });
 
@@ -73,12 +78,12 @@ describe("retryWithBackoff", () => {
         "loading",
         async () => {
           calls += 1;
-          throw new ApiError("bad key", 401);
+          throw new RaffleApiError(401, "unauthorized", null);
         },
         new WorkerLogger({ level: "silent" }),
-        { initialDelayMs: 1, maxDelayMs: 1, isFatal: (error) => error instanceof ApiError && error.fatal },
+        { initialDelayMs: 1, maxDelayMs: 1, isFatal: isPermanentApiFailure },
       ),
-    ).rejects.toThrow("bad key");
+    ).rejects.toThrow("401 unauthorized");
     expect(calls).toBe(1);
   });
 
@@ -95,7 +100,7 @@ describe("MerchantWorker start with the API down", () => {
     const worker = new MerchantWorker({
       chainId: 31337,
       merchant: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-      source: new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, chainId: 31337 }),
+      source: new ApiRaffleSource({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, chainId: 31337 }),
       ports: () => new FakeRaffle().port(),
       logger: new WorkerLogger({ level: "debug", sink: logs.sink }),
       refreshIntervalMs: 60_000,

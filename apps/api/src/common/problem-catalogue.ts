@@ -1,0 +1,198 @@
+/** One bad field of a request (or, for `notReady`, one dependency that does not hold). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** What a catalogue entry makes of its arguments: the problem's text, and its field errors and headers if any. */
+export interface ProblemContent {
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+}
+
+interface ProblemDefinition<Args extends unknown[]> {
+  status: number;
+  /** When the API answers it: the OpenAPI document lists this under the status of every route that can answer it. */
+  description: string;
+  content: (...args: Args) => ProblemContent;
+  /** Arguments of the example in the OpenAPI document. */
+  example: Args;
+}
+
+function define<Args extends unknown[]>(definition: ProblemDefinition<Args>): ProblemDefinition<Args> {
+  return definition;
+}
+
+const RETRY_SHORTLY = { "Retry-After": "1" };
+
+/**
+ * Every error the API answers, by its stable camelCase code. Nothing else builds a problem: `problems.<code>(...)`
+ * makes one from here, and the OpenAPI document takes each route's statuses, codes and examples from here, so a new
+ * code cannot be answered without being documented.
+ */
+export const PROBLEM_CATALOGUE = {
+  validationFailed: define({
+    status: 400,
+    description: "a query parameter or body field is invalid; `errors` lists each bad field",
+    content: (errors: FieldError[]) => ({ detail: "The request has invalid fields.", errors }),
+    example: [[{ field: "take", message: "take must not be greater than 100" }]],
+  }),
+  invalidJson: define({
+    status: 400,
+    description: "the body is not a JSON object or array, or holds a `__proto__` or `constructor` key",
+    content: () => ({ detail: "The request body is not a JSON object or array." }),
+    example: [],
+  }),
+  badRequest: define({
+    status: 400,
+    description: "the request URL or framing cannot be read (a broken percent-encoding in the path, for one)",
+    content: (reason: string) => ({ detail: reason }),
+    example: ["The request URL could not be read: '/claims/%E0%A4%A' is not a valid url component"],
+  }),
+  unauthorized: define({
+    status: 401,
+    description: "no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme)",
+    // RFC 9110 §15.5.2: a 401 must name the scheme the client should use.
+    content: () => ({
+      detail: "A valid merchant API key is required: Authorization: Bearer <key>.",
+      headers: { "WWW-Authenticate": 'Bearer realm="raffle-api"' },
+    }),
+    example: [],
+  }),
+  notFound: define({
+    status: 404,
+    description: "no route answers this method and path",
+    content: (method: string, path: string) => ({ detail: `Cannot ${method} ${path}.` }),
+    example: ["GET", "/raffle/contract"],
+  }),
+  contractNotFound: define({
+    status: 404,
+    description: "the raffle contract is unknown or another merchant's",
+    content: (contractId: number) => ({ detail: `No raffle contract ${contractId} for this merchant.` }),
+    example: [3],
+  }),
+  roundNotFound: define({
+    status: 404,
+    description: "the raffle has no round yet",
+    content: (contractId: number) => ({ detail: `Raffle contract ${contractId} has no round yet.` }),
+    example: [3],
+  }),
+  claimNotFound: define({
+    status: 404,
+    description: "the claim is unknown or another merchant's (an id that is not a positive 32-bit integer too)",
+    content: (claimId?: number) => ({
+      detail: claimId === undefined ? "No such claim for this merchant." : `No claim ${claimId} for this merchant.`,
+    }),
+    example: [42],
+  }),
+  roundEnded: define({
+    status: 409,
+    description: "the raffle's latest round has ended and the next one has not started",
+    content: (contractId: number) => ({ detail: `The latest round of raffle contract ${contractId} has ended.` }),
+    example: [3],
+  }),
+  roundFull: define({
+    status: 409,
+    description: "the active round sold all its tickets",
+    content: (contractId: number, maxTickets: number) => ({
+      detail: `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`,
+    }),
+    example: [3, 1000],
+  }),
+  contractPaused: define({
+    status: 409,
+    description: "the raffle contract is paused",
+    content: (contractId: number) => ({ detail: `Raffle contract ${contractId} is paused.` }),
+    example: [3],
+  }),
+  contractInactive: define({
+    status: 409,
+    description: "the raffle contract is not ACTIVE",
+    content: (contractId: number) => ({ detail: `Raffle contract ${contractId} is not active.` }),
+    example: [3],
+  }),
+  exchangePaused: define({
+    status: 409,
+    description: "the platform's Exchange is paused, so no voucher would go through",
+    content: () => ({ detail: "The platform's Exchange is paused: no purchase or claim goes through until it is unpaused." }),
+    example: [],
+  }),
+  claimNotCancelable: define({
+    status: 409,
+    description: "only a NEW voucher can be canceled",
+    content: (claimId: number, status: string) => ({ detail: `Claim ${claimId} is ${status}: only a NEW voucher can be canceled.` }),
+    example: [42, "REDEEMED"],
+  }),
+  payloadTooLarge: define({
+    status: 413,
+    description: "the body is over 16 kB",
+    content: (reason: string) => ({ detail: reason }),
+    example: ["Request body is too large"],
+  }),
+  unsupportedMediaType: define({
+    status: 415,
+    description: "the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`)",
+    content: (reason: string) => ({ detail: reason }),
+    example: ["Content-Encoding gzip is not accepted; send the body uncompressed."],
+  }),
+  tooManyRequests: define({
+    status: 429,
+    description: "too many signatures for this API key or this account; wait `Retry-After` seconds",
+    content: (retryAfterSeconds: number, scope: string) => ({
+      detail: `Too many signature requests for this ${scope}; retry later.`,
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    }),
+    example: [12, "account"],
+  }),
+  internalError: define({
+    status: 500,
+    description: "an unexpected error; the details are logged, never answered",
+    content: () => ({ detail: "An unexpected error occurred." }),
+    example: [],
+  }),
+  serviceUnavailable: define({
+    status: 503,
+    description: "the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`",
+    content: (dependency: "database" | "rateLimiter") => ({
+      detail: dependency === "database" ? "The database is unavailable; retry shortly." : "Rate limiting is unavailable; retry shortly.",
+      headers: RETRY_SHORTLY,
+    }),
+    example: ["database"],
+  }),
+  notReady: define({
+    status: 503,
+    description: "a dependency does not hold; `errors` names each (`database`, `redis`, `chain`, `deployment`, `signer`, `indexer`) and what to fix",
+    content: (dependencies: FieldError[]) => ({
+      detail: `Not ready: ${dependencies.map((dependency) => dependency.message).join("; ")}.`,
+      errors: dependencies,
+      headers: RETRY_SHORTLY,
+    }),
+    example: [[{ field: "indexer", message: "the index is 14 blocks behind the chain (READY_MAX_LAG_BLOCKS is 10)" }]],
+  }),
+  signerNotAuthorized: define({
+    status: 503,
+    description: "the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted",
+    content: (signer: string, exchange: string) => ({
+      detail: `The API's voucher key ${signer} does not hold SIGNER_ROLE on the Exchange ${exchange}, so no voucher it signs would be accepted.`,
+      headers: { "Retry-After": "30" },
+    }),
+    example: ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "0x5FbDB2315678afecb367f032d93F642f64180aa3"],
+  }),
+  chainUnavailable: define({
+    status: 503,
+    description: "the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified",
+    content: () => ({
+      detail: "The chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified; retry shortly.",
+      headers: { "Retry-After": "5" },
+    }),
+    example: [],
+  }),
+};
+
+export type ProblemCode = keyof typeof PROBLEM_CATALOGUE;
+
+export const PROBLEM_CODES = Object.keys(PROBLEM_CATALOGUE) as ProblemCode[];
+
+/** The arguments each code's problem is built from. */
+export type ProblemArgs<Code extends ProblemCode> = Parameters<(typeof PROBLEM_CATALOGUE)[Code]["content"]>;

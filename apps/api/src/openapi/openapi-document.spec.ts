@@ -1,0 +1,101 @@
+import * as fs from "node:fs";
+import type { OpenAPIObject } from "@nestjs/swagger";
+
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, type ProblemCode } from "../common/problem-catalogue";
+import { OPENAPI_FILE, buildOpenApiDocument, openApiText } from "./document-file";
+import { API_KEY_SCHEME } from "./openapi-document";
+
+interface ProblemContent {
+  schema: { allOf: Array<{ properties?: { code?: { enum: string[] } } }> };
+  examples: Record<string, { value: { code: string; status: number; statusCode: number; instance: string } }>;
+}
+interface Operation {
+  operationId: string;
+  security?: unknown[];
+  responses: Record<string, { description: string; content?: Record<string, unknown> }>;
+}
+
+function operations(document: OpenAPIObject): Array<{ method: string; path: string; operation: Operation }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ method, path, operation })),
+  );
+}
+
+function problemContent(response: Operation["responses"][string]): ProblemContent | undefined {
+  return response.content?.["application/problem+json"] as ProblemContent | undefined;
+}
+
+describe("the OpenAPI document", () => {
+  let document: OpenAPIObject;
+  beforeAll(async () => {
+    process.env.LOG_LEVEL ??= "silent";
+    document = await buildOpenApiDocument();
+  });
+
+  it("is the committed apps/api/openapi.json (else run `npm run sdk:generate`)", () => {
+    expect(fs.readFileSync(OPENAPI_FILE, "utf8")).toBe(openApiText(document));
+  });
+
+  it("lists each problem under its catalogue status, with one real example per code", () => {
+    for (const { method, path, operation } of operations(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const content = problemContent(response);
+        if (!content) continue;
+        const codes = content.schema.allOf.flatMap((part) => part.properties?.code?.enum ?? []);
+        expect({ at: `${method} ${path} ${status}`, codes: codes.length > 0 }).toEqual({ at: `${method} ${path} ${status}`, codes: true });
+        for (const code of codes) {
+          expect({ code, status: PROBLEM_CATALOGUE[code as ProblemCode]?.status }).toEqual({ code, status: Number(status) });
+          expect(content.examples[code].value).toMatchObject({ code, status: Number(status), statusCode: Number(status) });
+          expect(content.examples[code].value.instance).toMatch(/^\/[a-z/]+(\/\d+)?$/);
+        }
+        expect(Object.keys(content.examples).sort()).toEqual([...codes].sort());
+      }
+    }
+  });
+
+  it("documents every catalogue code on some route (notFound is answered for paths outside the document)", () => {
+    const documented = new Set(
+      operations(document).flatMap(({ operation }) =>
+        Object.values(operation.responses).flatMap((response) => Object.keys(problemContent(response)?.examples ?? {})),
+      ),
+    );
+    expect(PROBLEM_CODES.filter((code) => !documented.has(code))).toEqual(["notFound"]);
+  });
+
+  it("has servers, readable operation ids and the API key as a bearer rk_ key, not a JWT; /health and /ready need none", () => {
+    expect(document.servers?.length).toBeGreaterThan(0);
+    expect(document.components?.securitySchemes?.[API_KEY_SCHEME]).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "rk_<prefix>_<secret>",
+    });
+    expect(document.security).toEqual([{ [API_KEY_SCHEME]: [] }]);
+    const byId = Object.fromEntries(operations(document).map(({ method, path, operation }) => [operation.operationId, { method, path, operation }]));
+    expect(Object.keys(byId).sort()).toEqual(
+      [
+        "cancelClaim",
+        "createClaim",
+        "getClaim",
+        "getCurrentRound",
+        "getHealth",
+        "getReadiness",
+        "listClaims",
+        "listRaffleContracts",
+        "signTicket",
+      ].sort(),
+    );
+    expect(byId.getHealth.operation.security).toEqual([]);
+    expect(byId.getReadiness.operation.security).toEqual([]);
+    for (const { operation } of Object.values(byId).filter(({ path }) => path !== "/health" && path !== "/ready")) {
+      expect(operation.security).toBeUndefined();
+      expect(operation.responses["401"]).toBeDefined();
+    }
+  });
+
+  it("shows realistic examples: the sign response's nonce is a 0x-prefixed 32-byte hex", () => {
+    const schemas = document.components!.schemas as Record<string, { properties: Record<string, { example?: unknown }> }>;
+    expect(schemas.TicketSignatureDto.properties.nonce.example).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(schemas.TicketSignatureDto.properties.signature.example).toMatch(/^0x[0-9a-f]{130}$/);
+    expect(schemas.PurchaseParamsDto.properties.nonce.example).toBe(schemas.TicketSignatureDto.properties.nonce.example);
+  });
+});

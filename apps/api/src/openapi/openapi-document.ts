@@ -1,0 +1,63 @@
+import type { INestApplication } from "@nestjs/common";
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from "@nestjs/swagger";
+
+import { EXAMPLE_INSTANCE } from "../common/dto/problem.dto";
+import { numbersAsIntegers } from "./openapi-integers";
+
+/** The scheme name of the merchant API key in the document (`components.securitySchemes`). */
+export const API_KEY_SCHEME = "merchantApiKey";
+
+const DESCRIPTION =
+  "Lists a merchant's raffle contracts and claims, reads the current round, signs ticket purchases and grants claim vouchers. " +
+  "Every endpoint but /health and /ready needs `Authorization: Bearer <merchant API key>` and answers only about that merchant's " +
+  "contracts and claims. Errors are RFC 9457 `application/problem+json` with a stable camelCase `code` and `statusCode`; each " +
+  "operation lists every code it can answer. Bodies are UTF-8 `application/json` of at most 16 kB.";
+
+/** The OpenAPI document of `app`, as served at /docs-json and committed as apps/api/openapi.json. */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle("Raffle platform API")
+    .setDescription(DESCRIPTION)
+    .setVersion("1.0.0")
+    .setLicense("UNLICENSED", "https://choosealicense.com/no-permission/")
+    .addServer("http://127.0.0.1:3000", "The local stack (`npm start`); a deployment serves the same paths at its own base URL.")
+    .addBearerAuth(
+      {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "rk_<prefix>_<secret>",
+        description: "A merchant API key, `rk_<prefix>_<secret>`, created with `npm run api-key -- create --merchant <wallet>` and shown once.",
+      },
+      API_KEY_SCHEME,
+    )
+    .addSecurityRequirements(API_KEY_SCHEME)
+    .addTag("raffle", "Raffle contracts and ticket signatures.")
+    .addTag("rounds", "The current round of a raffle.")
+    .addTag("claims", "Raffle prizes and merchant claim vouchers.")
+    .addTag("health", "Liveness and readiness, without an API key.")
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  numbersAsIntegers(document);
+  writeProblemInstances(document);
+  return document;
+}
+
+/** Problem examples name the path they were answered for: the operation's own, with its example path parameters. */
+function writeProblemInstances(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation !== "object" || operation === null || !("responses" in operation)) continue;
+      const parameters: Array<{ in: string; name: string; example?: unknown }> = operation.parameters ?? [];
+      const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+        String(parameters.find((p) => p.in === "path" && p.name === name)?.example ?? 1),
+      );
+      for (const response of Object.values(operation.responses as Record<string, { content?: Record<string, { examples?: object }> }>)) {
+        for (const example of Object.values(response.content?.["application/problem+json"]?.examples ?? {}) as Array<{
+          value: { instance?: string };
+        }>) {
+          if (example.value.instance === EXAMPLE_INSTANCE) example.value.instance = concrete;
+        }
+      }
+    }
+  }
+}

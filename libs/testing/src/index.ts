@@ -1,0 +1,2 @@
+export * from "./eventually";
+export * from "./free-port";

@@ -1,0 +1,21 @@
+// Runs in an empty folder outside the workspace where only the packed SDK and ethers are installed: buys one ticket
+// with buyTicket() and prints what it bought as one JSON line.
+const { JsonRpcProvider, Wallet } = require("ethers");
+const { RaffleApi, buyTicket } = require("@raffle/sdk");
+
+async function main() {
+  const { API_URL, API_KEY, RPC_URL, PLAYER_PRIVATE_KEY, CONTRACT_ID, EXCHANGE } = process.env;
+  const provider = new JsonRpcProvider(RPC_URL, undefined, { cacheTimeout: -1 });
+  const signer = new Wallet(PLAYER_PRIVATE_KEY, provider);
+  const api = new RaffleApi({ baseUrl: API_URL, apiKey: API_KEY });
+  const bought = await buyTicket({ api, signer, contractId: Number(CONTRACT_ID), exchange: EXCHANGE });
+  provider.destroy();
+  console.log(
+    JSON.stringify({ sdk: require.resolve("@raffle/sdk"), ticketId: bought.ticketId.toString(), roundId: bought.round.id, txHash: bought.txHash }),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
