@@ -55,7 +55,8 @@ contract Handler is Checks {
 
     // ================================================================== players
 
-    /// @notice A purchase with a fresh voucher: valid most of the time, else one of the ways a voucher is misused.
+    /// @notice A purchase with a fresh voucher: one of the ways a voucher is misused (modes 1-11), kept for later
+    /// (12), or valid (0, 13-15).
     function buy(uint256 actorSeed, uint256 raffleSeed, uint256 modeSeed) external step {
         actorSeed = _h(actorSeed);
         raffleSeed = _h(raffleSeed);
@@ -85,7 +86,6 @@ contract Handler is Checks {
         uint256 value = _value(v);
         string memory what = "purchase";
         if (mode == 1) {
-            // Expired: signed an hour ago for half an hour.
             v.params.expiresAt = block.timestamp - 1;
             what = "purchase with an expired voucher";
         } else if (mode == 2 && usedNonces.length != 0) {
@@ -125,7 +125,7 @@ contract Handler is Checks {
         }
         _sign(v);
         if (mode == 12) {
-            // The raffle's round may have changed since: keep the voucher for later instead.
+            // Kept for later: by then its round, price, signer or expiry may have changed.
             stash.push(v);
             _count("voucher.stashed");
             return;
