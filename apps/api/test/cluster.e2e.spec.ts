@@ -50,8 +50,9 @@ describe("API with API_WORKERS=2", () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (api.exitCode === null && api.signalCode === null) api.kill("SIGKILL");
-    await harness.close();
+    // Either may be missing when beforeAll failed (no build yet): the chain and the database must still go.
+    if (api && api.exitCode === null && api.signalCode === null) api.kill("SIGKILL");
+    await harness?.close();
   });
 
   it("starts two workers on one port, and only worker 0 runs the indexer", () => {

@@ -16,9 +16,12 @@ class InfrastructureLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(CHAIN_PROVIDER) private readonly provider: JsonRpcProvider,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    // The Redis connection too: left open (reconnecting, when Redis is down) it would keep the process alive.
+    await this.rateLimiter.close();
     this.provider.destroy();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }

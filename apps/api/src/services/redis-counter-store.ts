@@ -82,6 +82,9 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async close(): Promise<void> {
+    // No reconnect after this: with Redis unreachable, the socket of an attempt in flight can close after
+    // disconnect() and have ioredis schedule one more attempt, and so on, keeping the process alive.
+    this.redis.options.retryStrategy = () => null;
     // QUIT lets pending replies arrive; disconnect() also stops the reconnect loop when Redis was never reachable.
     if (this.redis.status === "ready") await this.redis.quit().catch(() => undefined);
     this.redis.disconnect();
