@@ -3,6 +3,7 @@ import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task
 import "@nomicfoundation/hardhat-toolbox";
 import * as path from "node:path";
 
+import { LOCAL_CHAIN_IDS } from "../libs/chain/src/deploy/dev-accounts";
 import { withConfiguredKeys } from "./deploy/keys";
 // Task bodies import the generated bindings lazily: this file loads before any compile, even on a fresh clone.
 import "./tasks";
@@ -33,7 +34,7 @@ declare module "hardhat/types/config" {
 
 /** Chain ids where dev defaults (public keys, the VRF mock) are allowed. Every other chain is treated as real. */
 extendConfig((config, userConfig) => {
-  config.raffle = { localChainIds: userConfig.raffle?.localChainIds ?? [31337] };
+  config.raffle = { localChainIds: userConfig.raffle?.localChainIds ?? [...LOCAL_CHAIN_IDS] };
 });
 
 extendProvider((provider, _config, network) => withConfiguredKeys(provider, network));
@@ -107,7 +108,7 @@ const config: HardhatUserConfig = {
       }
     : { apiKey: etherscanKey },
   sourcify: { enabled: false },
-  raffle: { localChainIds: [31337] },
+  raffle: { localChainIds: [...LOCAL_CHAIN_IDS] },
   typechain: {
     outDir: path.join(__dirname, "../libs/chain/src/typechain"),
     target: "ethers-v6",

@@ -1,3 +1,4 @@
 export * from "./env";
 export * from "./private-key";
 export * from "./url";
+export * from "./chains";

@@ -15,7 +15,7 @@ import {
   RaffleTicketDeployer__factory,
   VRFCoordinatorV2_5Mock__factory,
 } from "../typechain";
-import { LOCAL_CHAIN_ID } from "./dev-accounts";
+import { LOCAL_CHAIN_IDS } from "./dev-accounts";
 import { platformRecord, type PlatformDeployment } from "./deployment";
 import { PlanAddress, PlanEventArg, platformPlan, type PlanContract, type PlanDeployed, type PlanValue } from "./platform-plan";
 import { LOCAL_KEY_HASH, SettingsError, VRF_DEFAULTS, isLocalChain, platformSettingsProblems } from "./platform-settings";
@@ -69,7 +69,7 @@ export async function deployPlatform(
   deployer: Signer,
   options: DeployPlatformOptions,
   progress: Progress = () => undefined,
-  localChainIds: readonly number[] = [LOCAL_CHAIN_ID],
+  localChainIds: readonly number[] = LOCAL_CHAIN_IDS,
 ): Promise<PlatformDeployment> {
   const provider = deployer.provider!;
   const chainId = Number((await provider.getNetwork()).chainId);

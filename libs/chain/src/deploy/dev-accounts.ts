@@ -14,6 +14,10 @@ export const LOCAL_DEV_KEYS = Object.freeze({
 });
 
 export const LOCAL_CHAIN_ID = 31337;
+/** The local stack's second chain (`npm start` runs two), also a dev chain. */
+export const SECOND_LOCAL_CHAIN_ID = 31338;
+/** Chains on which the dev defaults (well-known keys, the VRF mock) are allowed: the local stack's, nowhere else. */
+export const LOCAL_CHAIN_IDS: readonly number[] = Object.freeze([LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID]);
 
 /** The public mnemonic of Hardhat's default accounts. */
 export const LOCAL_DEV_MNEMONIC = "test test test test test test test test test test test junk";

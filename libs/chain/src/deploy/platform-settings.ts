@@ -1,6 +1,6 @@
 import { Wallet, ZeroAddress, ZeroHash, getAddress, isHexString } from "ethers";
 
-import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, wellKnownDevAccountIndex } from "./dev-accounts";
+import { LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, wellKnownDevAccountIndex } from "./dev-accounts";
 import type { DeployPlatformOptions, VrfSettings } from "./deploy-platform";
 
 /**
@@ -191,6 +191,6 @@ export function platformSettingsProblems(settings: DeployPlatformOptions, target
 }
 
 /** Whether `chainId` is a local dev chain under the given list (the Hardhat config's `raffle.localChainIds`). */
-export function isLocalChain(chainId: number, localChainIds: readonly number[] = [LOCAL_CHAIN_ID]): boolean {
+export function isLocalChain(chainId: number, localChainIds: readonly number[] = LOCAL_CHAIN_IDS): boolean {
   return localChainIds.includes(chainId);
 }
