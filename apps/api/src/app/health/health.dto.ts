@@ -19,8 +19,10 @@ class SignerReadinessDto {
 }
 
 class DependencyProblemDto {
-  @ApiProperty({ enum: ["chain", "deployment", "signer", "indexer"], example: "indexer" }) field!: string;
-  @ApiProperty({ example: "the index is 14 blocks behind the chain (READY_MAX_LAG_BLOCKS is 10)" }) message!: string;
+  @ApiProperty({ enum: ["chain", "deployment", "signer", "indexer"], description: "The dependency that does not hold.", example: "indexer" })
+  field!: string;
+  @ApiProperty({ description: "What is wrong, and what to fix.", example: "the index is 14 blocks behind the chain (READY_MAX_LAG_BLOCKS is 10)" })
+  message!: string;
 }
 
 /** One served chain: its node, its index and its voucher key. */
