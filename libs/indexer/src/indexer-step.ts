@@ -51,6 +51,11 @@ export class IndexerStep {
     this.rangeBlocks = Math.min(ctx.batchBlocks, 16);
   }
 
+  /** Another process led meanwhile: what the projector cached may have been rolled back. */
+  forgetCachedRows(): void {
+    this.ctx.projector.forgetCachedRows();
+  }
+
   /** A repeated init() builds a new projector (fresh caches); the batch sizing learnt so far stays. */
   useProjector(projector: Projector): void {
     this.ctx.projector = projector;

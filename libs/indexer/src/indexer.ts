@@ -70,10 +70,13 @@ export class Indexer {
       chainId: this.chainId,
       pollIntervalMs: this.options.pollIntervalMs,
       leadership: this.leadership,
-      registry: this.registry,
       logger: this.logger,
       state: this.state,
       step: () => this.step(),
+      refresh: async () => {
+        await this.registry.load(this.leadership.manager, this.chainId);
+        this.stepper?.forgetCachedRows();
+      },
     });
     this.headWatcher = options.wsUrl ? new HeadWatcher(options.wsUrl, () => this.loop.onNewHead(), this.logger) : null;
   }

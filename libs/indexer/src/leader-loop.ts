@@ -1,7 +1,6 @@
 import type { IndexerStatus, StepResult } from "./indexer-types";
 import type { Leadership } from "./leadership";
 import type { IndexerLogger } from "./logger";
-import type { Registry } from "./registry";
 
 /**
  * Owns the background life of one chain's indexer: the run loop (poll, or wake on a new head), logging a failure once
@@ -12,12 +11,13 @@ export interface LeaderLoopContext {
   chainId: number;
   pollIntervalMs: number;
   leadership: Leadership;
-  registry: Registry;
   logger: IndexerLogger;
   /** The indexer's status, updated in place. */
   state: IndexerStatus;
   /** One step of the indexer (which takes the leadership through `takeLeadership`). */
   step(): Promise<StepResult>;
+  /** Reloads what another leader may have changed meanwhile (the registry, cached rows), on the lock's session. */
+  refresh(): Promise<void>;
 }
 
 export class LeaderLoop {
@@ -54,7 +54,7 @@ export class LeaderLoop {
     const acquired = await leadership.tryAcquire();
     if (acquired) {
       // The former leader may have registered raffles (or rolled some back) since this process last looked.
-      await this.ctx.registry.load(leadership.manager, chainId);
+      await this.ctx.refresh();
       this.ctx.logger.info("indexer leadership acquired", { chainId });
     }
     state.leader = acquired;

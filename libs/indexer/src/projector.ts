@@ -43,6 +43,15 @@ export class Projector {
 
   constructor(private readonly ctx: ProjectorContext) {}
 
+  /**
+   * Forgets the row ids it caches. A rollback (here, or by another process while this one did not lead) may have
+   * deleted the rows they name: a price token first used in a removed block loses its contract row, and a cached id
+   * would then break every later round priced in that token.
+   */
+  forgetCachedRows(): void {
+    this.tokenCache.clear();
+  }
+
   /** Applies one event; returns the contracts it registered, whose logs from this block on must be read too. */
   async apply(manager: EntityManager, event: IndexedEvent): Promise<RegisteredContract[]> {
     const contract = this.ctx.registry.get(event.address);

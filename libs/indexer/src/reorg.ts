@@ -1,6 +1,7 @@
 import type { ChainSource } from "./chain-source";
 import type { Leadership } from "./leadership";
 import type { IndexerLogger } from "./logger";
+import type { Projector } from "./projector";
 import type { RawLogStore } from "./raw-log-store";
 import type { Registry } from "./registry";
 import { undoAfter } from "./undo-log";
@@ -17,6 +18,7 @@ export interface ReorgContext {
   chain: ChainSource;
   store: RawLogStore;
   registry: Registry;
+  projector: Projector;
   leadership: Leadership;
   logger: IndexerLogger;
 }
@@ -44,8 +46,9 @@ export async function rollBackReorg(ctx: ReorgContext, cursorBlock: number): Pro
     await store.dropAbove(manager, ancestor);
     await store.writeCursor(manager, ancestor, ancestorHash);
   });
-  // Raffles registered in the removed blocks are gone from the database: forget them here too.
+  // Raffles registered and price tokens first used in the removed blocks are gone from the database: forget them here too.
   await ctx.registry.load(leadership.manager, chainId);
+  ctx.projector.forgetCachedRows();
   ctx.logger.warn("reorg: rolled back to the common ancestor", { chainId, from: cursorBlock, ancestor });
   return ancestor;
 }
