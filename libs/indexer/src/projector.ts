@@ -43,6 +43,15 @@ export class Projector {
 
   constructor(private readonly ctx: ProjectorContext) {}
 
+  /**
+   * Forgets the row ids it caches. A rollback (here, or by another process while this one did not lead) may have
+   * deleted the rows they name: a price token first used in a removed block loses its contract row, and a cached id
+   * would then break every later round priced in that token.
+   */
+  forgetCachedRows(): void {
+    this.tokenCache.clear();
+  }
+
   /** Applies one event; returns the contracts it registered, whose logs from this block on must be read too. */
   async apply(manager: EntityManager, event: IndexedEvent): Promise<RegisteredContract[]> {
     const contract = this.ctx.registry.get(event.address);
@@ -453,7 +462,12 @@ export class Projector {
     );
   }
 
-  /** A claim voucher was used on-chain: the chain is the truth, even for a voucher the merchant canceled. */
+  /**
+   * A claim voucher was used on-chain: the chain is the truth, even for a voucher the merchant canceled. Matched by
+   * nonce alone, though voucher rows carry no chain id and the Exchange has the same address on every chain: nonces
+   * are unique across all claims (UQ_claim_nonce), and the voucher's EIP-712 domain holds its chain id, so its nonce
+   * can appear in a Claimed event of that one chain only.
+   */
   private async voucherRedeemed(manager: EntityManager, event: IndexedEvent): Promise<void> {
     await manager.query(
       `UPDATE claim SET claim_status = 'REDEEMED', redeemed_tx_hash = $2, updated_at = $3

@@ -124,4 +124,28 @@ describe("indexer reorg handling", () => {
     ]);
     expect(await db.dataSource.query(`SELECT id FROM claim`)).toHaveLength(0);
   });
+  it("indexes a round priced in a token whose first use a reorg removed (no stale cached row id)", async () => {
+    // No NATIVE round so far: the first one creates the native coin's contract row, inside the blocks reorged away.
+    const snapshotId: string = await node.provider.send("evm_snapshot", []);
+    const removed = await deployTestRaffle(world, "NATIVE");
+    await db.indexer.syncToHead();
+    const nativeRows = () => db.dataSource.query(`SELECT contract_type FROM contract WHERE contract_type = 'NATIVE'`);
+    expect(await nativeRows()).toHaveLength(1);
+
+    await node.provider.send("evm_revert", [snapshotId]);
+    for (let i = 0; i < 8; i += 1) await node.provider.send("evm_mine", []);
+    // The same raffle again on the new branch: its first round needs the native coin's row anew.
+    const again = await deployTestRaffle(world, "NATIVE");
+    expect(again.raffle).toBe(removed.raffle);
+    await db.indexer.syncToHead();
+
+    const [round] = await db.dataSource.query(
+      `SELECT r.round_status, tc.contract_type AS price_token
+         FROM round r JOIN contract c ON c.id = r.contract_id JOIN price_component pc ON pc.price_id = r.price_id
+         JOIN contract tc ON tc.id = pc.contract_id WHERE c.address = $1`,
+      [again.raffle],
+    );
+    expect(round).toEqual({ round_status: "ACTIVE", price_token: "NATIVE" });
+    expect(await nativeRows()).toHaveLength(1);
+  });
 });

@@ -39,8 +39,11 @@ export async function startAnvilNode(options: { port?: number; chainId?: number 
   });
 }
 
-/** The node the chain-facing suites run against: Hardhat, or anvil when `TEST_NODE=anvil` (CI runs both). */
-export function startTestNode(options: { port?: number } = {}): Promise<DevNode> {
+/**
+ * The node the chain-facing suites run against: Hardhat, or anvil when `TEST_NODE=anvil` (CI runs both). `chainId`
+ * serves another chain than 31337 (multi-chain suites run two nodes).
+ */
+export function startTestNode(options: { port?: number; chainId?: number } = {}): Promise<DevNode> {
   const kind = process.env.TEST_NODE ?? "hardhat";
   if (kind === "anvil") return startAnvilNode(options);
   if (kind === "hardhat") return startHardhatNode(options);

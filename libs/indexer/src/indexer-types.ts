@@ -1,0 +1,50 @@
+import type { PlatformDeployment } from "@raffle/chain";
+
+import type { IndexerLogger } from "./logger";
+
+/** The indexer's public types: its options, its status and what one step did (re-exported by indexer.ts). */
+
+export interface IndexerOptions {
+  deployment: PlatformDeployment;
+  /** Blocks behind the head that are treated as final (0 on a local chain). */
+  confirmations?: number;
+  /** Most blocks read per batch; each batch is one database transaction. */
+  batchBlocks?: number;
+  pollIntervalMs?: number;
+  /**
+   * The node's WebSocket endpoint (ws:// or wss://). A new head it announces wakes the poll loop at once, so the lag is
+   * the step's own time; polling stays as the fallback while the socket is down.
+   */
+  wsUrl?: string;
+  /** Cron schedule of newly registered raffles. */
+  defaultSchedule?: string;
+  /**
+   * How far below the head a reorg can reach: blocks within it are applied with the undo log, deeper ones without
+   * (and a reorg below them stops the indexer with an error). Default 256 (`DEFAULT_REORG_WINDOW_BLOCKS`). The API
+   * reads it per chain from its configuration (INDEXER_REORG_WINDOW_BLOCKS); the library reads no environment.
+   */
+  reorgWindowBlocks?: number;
+  progressIntervalMs?: number;
+  logger?: IndexerLogger;
+}
+
+export interface IndexerStatus {
+  chainId: number;
+  leader: boolean;
+  cursor: number | null;
+  head: number | null;
+  /** Blocks between the confirmed head and the cursor. */
+  lag: number | null;
+  lastBatchAt: string | null;
+  lastError: string | null;
+  /** New heads announced over the WebSocket that woke the leader or queued its next step (0 without `wsUrl`). */
+  headWakes: number;
+}
+
+export type StepResult =
+  | { kind: "idle" }
+  | { kind: "batch"; from: number; to: number; events: number }
+  | { kind: "reorg"; ancestor: number }
+  | { kind: "retry"; reason: string }
+  /** Another process holds the chain's indexing lock: nothing was read or written. */
+  | { kind: "follower" };

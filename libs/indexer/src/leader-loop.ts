@@ -1,0 +1,141 @@
+import type { IndexerStatus, StepResult } from "./indexer-types";
+import type { Leadership } from "./leadership";
+import type { IndexerLogger } from "./logger";
+
+/**
+ * Owns the background life of one chain's indexer: the run loop (poll, or wake on a new head), logging a failure once
+ * per distinct error, and taking and losing the chain's leadership. Each chain has its own loop, lock and state, so a
+ * failing node or a reorg on one chain never holds up another's loop.
+ */
+export interface LeaderLoopContext {
+  chainId: number;
+  pollIntervalMs: number;
+  leadership: Leadership;
+  logger: IndexerLogger;
+  /** The indexer's status, updated in place. */
+  state: IndexerStatus;
+  /** One step of the indexer (which takes the leadership through `takeLeadership`). */
+  step(): Promise<StepResult>;
+  /** Reloads what another leader may have changed meanwhile (the registry, cached rows), on the lock's session. */
+  refresh(): Promise<void>;
+}
+
+export class LeaderLoop {
+  /** A head was announced since the current step began: the step may not have seen it, so another one follows. */
+  private headArrived = false;
+  /** The error last logged and how many steps in a row failed: an outage is logged once, and its end once. */
+  private failure: { message: string; steps: number } | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private wakeOnHead = false;
+
+  constructor(private readonly ctx: LeaderLoopContext) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Ends the loop after its current step (cutting its sleep short); the caller then releases the leadership. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+  }
+
+  /** Leads if this process holds the lock or can take it now. */
+  async takeLeadership(): Promise<boolean> {
+    const { leadership, state, chainId } = this.ctx;
+    if (leadership.isHeld) return true;
+    if (state.leader) this.lostLeadership();
+    const acquired = await leadership.tryAcquire();
+    if (acquired) {
+      // The former leader may have registered raffles (or rolled some back) since this process last looked.
+      await this.ctx.refresh();
+      this.ctx.logger.info("indexer leadership acquired", { chainId });
+    }
+    state.leader = acquired;
+    return acquired;
+  }
+
+  /** Only the leader is woken: the others would retry the advisory lock on every block. */
+  onNewHead(): void {
+    if (!this.running || !this.ctx.state.leader) return;
+    this.headArrived = true;
+    this.ctx.state.headWakes += 1;
+    if (this.wakeOnHead) this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const { state, leadership, pollIntervalMs } = this.ctx;
+    while (this.running) {
+      // Polls start a poll interval apart whatever a step took, so a new block waits at most one interval for the
+      // step that reads it (sleeping a full interval after each step would add the step's own time to that wait).
+      const stepStarted = Date.now();
+      this.headArrived = false;
+      let failed = false;
+      try {
+        const result = await this.ctx.step();
+        this.recovered();
+        if (result.kind === "batch" || result.kind === "reorg") continue;
+      } catch (error) {
+        this.stepFailed(error);
+        // A failure may mean the lock's session is gone: then this process stops leading before its next step.
+        if (state.leader && !(await leadership.confirm())) this.lostLeadership();
+        failed = true;
+      }
+      const interval = state.leader ? pollIntervalMs : pollIntervalMs * 5;
+      // After a failure, a full interval that no head cuts short: a failing node or database is not retried back to
+      // back, nor on every block.
+      if (failed) await this.sleep(interval, false);
+      else if (!this.headArrived) await this.sleep(Math.max(0, stepStarted + interval - Date.now()), true);
+    }
+  }
+
+  /** Logs a failure once per distinct error, not at every retry of an outage. */
+  private stepFailed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.ctx.state.lastError = message;
+    if (this.failure?.message === message) {
+      this.failure.steps += 1;
+      return;
+    }
+    this.failure = { message, steps: 1 };
+    this.ctx.logger.error("indexer step failed; retrying until it succeeds (logged once per distinct error)", {
+      chainId: this.ctx.chainId,
+      error: message,
+    });
+  }
+
+  private recovered(): void {
+    if (!this.failure) return;
+    this.ctx.logger.info("indexer steps succeed again", { chainId: this.ctx.chainId, failedSteps: this.failure.steps });
+    this.failure = null;
+    this.ctx.state.lastError = null;
+  }
+
+  private lostLeadership(): void {
+    this.ctx.state.leader = false;
+    this.ctx.logger.warn("indexer leadership lost: the lock's database session ended; stepping down", { chainId: this.ctx.chainId });
+  }
+
+  /** Sleeps until the time is up, `stop()`, or (if `wakeOnHead`) a new head. */
+  private sleep(ms: number, wakeOnHead: boolean): Promise<void> {
+    // stop() may have come during the step, when there was no sleep to cut short.
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        this.wakeOnHead = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+      this.wakeOnHead = wakeOnHead;
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import type { EntityManager } from "typeorm";
+import { IndexedEventStatus } from "@raffle/db";
+
+import type { BlockHeader, RawLog } from "./chain-source";
+import { decodeLog } from "./decode";
+import type { IndexedEvent } from "./indexed-event";
+import type { IndexerLogger } from "./logger";
+import type { Registry } from "./registry";
+
+/**
+ * Owns what the indexer keeps of one chain as it was read, before any projection: the raw events (`indexer_event`),
+ * the block headers (`indexer_block`) and the cursor (`indexer_cursor`). Every statement is scoped to this chain's id:
+ * two chains' indexers share the tables, and with CREATE2 even their contract addresses may be equal.
+ */
+
+const RAW_CHUNK = 2_000;
+
+export interface Cursor {
+  blockNumber: number;
+  blockHash: string;
+}
+
+export function logKey(log: { txHash: string; logIndex: number }): string {
+  return `${log.txHash}:${log.logIndex}`;
+}
+
+export class RawLogStore {
+  constructor(
+    private readonly chainId: number,
+    private readonly registry: Registry,
+    private readonly logger: IndexerLogger,
+  ) {}
+
+  /**
+   * Inserts the raw rows of `logs` (unique on chain, tx hash and log index) and returns, by log, the decoded events
+   * of those inserted now and readable. Unreadable logs are stored with their status and reported.
+   */
+  async storeRaw(manager: EntityManager, logs: RawLog[], headers: Map<number, BlockHeader>): Promise<Map<string, IndexedEvent | null>> {
+    const fresh = new Map<string, IndexedEvent | null>();
+    const rows = logs.flatMap((log) => {
+      const contract = this.registry.get(log.address);
+      return contract ? [{ log, decoded: decodeLog(contract.kind, log), timestamp: headers.get(log.blockNumber)!.timestamp }] : [];
+    });
+    for (let start = 0; start < rows.length; start += RAW_CHUNK) {
+      const chunk = rows.slice(start, start + RAW_CHUNK);
+      const inserted: Array<{ tx_hash: string; log_index: number }> = await manager.query(
+        `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name,
+                                    args, topics, data, status)
+         SELECT $1, v.block_number, v.block_hash, v.block_timestamp, v.tx_hash, v.log_index, v.address, v.name,
+                v.args::jsonb, string_to_array(v.topics, ','), v.data, v.status::indexer_event_status_enum
+           FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::int[], $7::text[], $8::text[],
+                       $9::text[], $10::text[], $11::text[], $12::text[])
+             AS v(block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, topics, data, status)
+         ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING tx_hash, log_index`,
+        [
+          this.chainId,
+          chunk.map((row) => row.log.blockNumber),
+          chunk.map((row) => row.log.blockHash),
+          chunk.map((row) => row.timestamp),
+          chunk.map((row) => row.log.txHash),
+          chunk.map((row) => row.log.logIndex),
+          chunk.map((row) => row.log.address),
+          chunk.map((row) => row.decoded.name),
+          chunk.map((row) => (row.decoded.args === null ? null : JSON.stringify(row.decoded.args))),
+          chunk.map((row) => row.log.topics.join(",")),
+          chunk.map((row) => row.log.data),
+          chunk.map((row) => row.decoded.status),
+        ],
+      );
+      const insertedKeys = new Set(inserted.map((row) => `${row.tx_hash}:${row.log_index}`));
+      for (const { log, decoded, timestamp } of chunk) {
+        const key = logKey(log);
+        if (!insertedKeys.has(key)) continue; // seen before: a replayed range changes nothing
+        if (decoded.status !== IndexedEventStatus.APPLIED) {
+          this.logger.warn("skipped a log the indexer cannot read", {
+            chainId: this.chainId,
+            contract: log.address,
+            txHash: log.txHash,
+            logIndex: log.logIndex,
+            status: decoded.status,
+            reason: decoded.reason,
+          });
+          fresh.set(key, null);
+          continue;
+        }
+        fresh.set(key, {
+          chainId: this.chainId,
+          blockNumber: log.blockNumber,
+          blockTimestamp: timestamp,
+          txHash: log.txHash,
+          logIndex: log.logIndex,
+          address: log.address,
+          name: decoded.name!,
+          args: decoded.args!,
+        });
+      }
+    }
+    return fresh;
+  }
+
+  async storeBlocks(manager: EntityManager, headers: BlockHeader[]): Promise<void> {
+    if (headers.length === 0) return;
+    await manager.query(
+      `INSERT INTO indexer_block (chain_id, number, hash, parent_hash, timestamp)
+       SELECT $1, v.number, v.hash, v.parent_hash, v.timestamp
+         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::timestamptz[]) AS v(number, hash, parent_hash, timestamp)
+       ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, parent_hash = EXCLUDED.parent_hash, timestamp = EXCLUDED.timestamp`,
+      [
+        this.chainId,
+        headers.map((header) => header.number),
+        headers.map((header) => header.hash),
+        headers.map((header) => header.parentHash),
+        headers.map((header) => header.timestamp),
+      ],
+    );
+  }
+
+  /** Stored headers at or below `block`, newest first: the candidates for a reorg's common ancestor. */
+  async blocksDownFrom(manager: EntityManager, block: number): Promise<Array<{ number: number; hash: string }>> {
+    const rows: Array<{ number: string; hash: string }> = await manager.query(
+      `SELECT number, hash FROM indexer_block WHERE chain_id = $1 AND number <= $2 ORDER BY number DESC`,
+      [this.chainId, block],
+    );
+    return rows.map((row) => ({ number: Number(row.number), hash: row.hash }));
+  }
+
+  /** Forgets the raw events and headers of every block above `ancestor` (they left the chain). */
+  async dropAbove(manager: EntityManager, ancestor: number): Promise<void> {
+    await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1 AND block_number > $2`, [this.chainId, ancestor]);
+    await manager.query(`DELETE FROM indexer_block WHERE chain_id = $1 AND number > $2`, [this.chainId, ancestor]);
+  }
+
+  async readCursor(manager: EntityManager): Promise<Cursor | null> {
+    const [row] = await manager.query(`SELECT block_number, block_hash FROM indexer_cursor WHERE chain_id = $1`, [this.chainId]);
+    return row ? { blockNumber: Number(row.block_number), blockHash: row.block_hash } : null;
+  }
+
+  async writeCursor(manager: EntityManager, blockNumber: number, blockHash: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO indexer_cursor (chain_id, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (chain_id) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
+      [this.chainId, blockNumber, blockHash],
+    );
+  }
+
+  /** The lowest block a reorg may roll back to: blocks at or below it were applied without, or pruned from, the undo log. */
+  async undoFloor(manager: EntityManager): Promise<number> {
+    const [{ undo_from: undoFrom }] = await manager.query(`SELECT undo_from FROM indexer_cursor WHERE chain_id = $1`, [this.chainId]);
+    return Number(undoFrom);
+  }
+
+  async raiseUndoFloor(manager: EntityManager, floor: number): Promise<void> {
+    await manager.query(`UPDATE indexer_cursor SET undo_from = GREATEST(undo_from, $2) WHERE chain_id = $1`, [this.chainId, floor]);
+  }
+}
