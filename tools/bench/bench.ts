@@ -262,28 +262,32 @@ async function main(): Promise<void> {
         twoChainPort,
       );
       try {
+        // A/B, interleaved: both APIs run (so their idle work is on both sides) and take turns, so the machine's drift
+        // from minute to minute falls on both alike.
         const accounts = Array.from({ length: 2_000 }, () => getAddress(hexlify(randomBytes(20))));
-        const runs: LoadOutcome[] = [];
+        const load = (url: string) =>
+          runLoad({
+            url: `${url}/raffle/ticket/sign`,
+            method: "POST",
+            headers: auth,
+            connections: SIGN_CONNECTIONS,
+            durationSeconds: SIGN_SECONDS,
+            bodies: accounts.map((account) => JSON.stringify({ account, contractId })),
+          });
+        const oneChainRuns: LoadOutcome[] = [];
+        const twoChainRuns: LoadOutcome[] = [];
         for (let run = 0; run < SIGN_RUNS; run += 1) {
-          runs.push(
-            await runLoad({
-              url: `${twoChainApi.url}/raffle/ticket/sign`,
-              method: "POST",
-              headers: auth,
-              connections: SIGN_CONNECTIONS,
-              durationSeconds: SIGN_SECONDS,
-              bodies: accounts.map((account) => JSON.stringify({ account, contractId })),
-            }),
-          );
+          oneChainRuns.push(await load(api.url));
+          twoChainRuns.push(await load(twoChainApi.url));
         }
-        const twoChains = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
-        const oneChain = (results.sign as { requestsPerSecond: number } | undefined)?.requestsPerSecond;
-        results.signTwoChains = { ...figuresOf(twoChains), runs: runs.map(figuresOf), oneChainRequestsPerSecond: oneChain ?? null };
+        const median = (runs: LoadOutcome[]) => [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
+        const [oneChain, twoChains] = [median(oneChainRuns), median(twoChainRuns)];
+        results.signTwoChains = { oneChain: oneChainRuns.map(figuresOf), twoChains: twoChainRuns.map(figuresOf) };
         rows.push({
-          measure: `sign with 2 chains configured (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): req/s, p99`,
-          result: `${twoChains.requestsPerSecond}, ${twoChains.p99Ms} ms${oneChain ? ` (1 chain: ${oneChain})` : ""}`,
-          target: "within the run-to-run drift of 1 chain",
-          met: oneChain ? twoChains.requestsPerSecond >= oneChain * 0.9 && twoChains.non2xx === 0 : null,
+          measure: `sign, 1 chain vs 2 chains configured (interleaved, median of ${SIGN_RUNS}): req/s, p99`,
+          result: `${oneChain.requestsPerSecond}, ${oneChain.p99Ms} ms vs ${twoChains.requestsPerSecond}, ${twoChains.p99Ms} ms`,
+          target: "2 chains within 10%",
+          met: twoChains.requestsPerSecond >= oneChain.requestsPerSecond * 0.9 && twoChains.non2xx === 0,
         });
       } finally {
         await twoChainApi.stop();
