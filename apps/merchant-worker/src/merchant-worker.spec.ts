@@ -168,7 +168,7 @@ describe("MerchantWorker over several chains", () => {
     first.node.up = true;
     await until(() => worker.health().chains[0].state === "failed");
     expect(worker.health().chains[0].lastError?.message).toContain("CHAIN_31337_RPC_URL (http://127.0.0.1:9) serves chain 5");
-    expect(logs.lines.find((line) => line.message.toString().startsWith("chain stopped"))).toMatchObject({ level: "error", chainId: 31337 });
+    expect(logs.lines.find((line) => String(line.message).startsWith("chain stopped"))).toMatchObject({ level: "error", chainId: 31337 });
     await second.tick();
     expect(second.raffle.started).toEqual([1n, 2n]);
     await worker.stop();
