@@ -156,4 +156,25 @@ describe("ChainRotator", () => {
     const blocked = setUp({ caller: "0xstranger" });
     expect(await blocked.worker.runOnce(blocked.raffle.address)).toEqual({ ok: false, found: true });
   });
+
+  it("runOnce of a contract neither listed nor deployed on the chain runs nothing there; one with code is rotated anyway", async () => {
+    const { raffle } = setUp();
+    const deployed = new Set([raffle.address]);
+    const ports: string[] = [];
+    const rotator = new ChainRotator({
+      chainId: 31338,
+      source: { listRaffles: async () => [] },
+      ports: (address) => (ports.push(address), raffle.port()),
+      logger: new WorkerLogger({ level: "silent" }),
+      hasContract: async (address) => deployed.has(address),
+      refreshIntervalMs: 3_600_000,
+      permanentFailureRefreshes: 3,
+      apiRetry: { initialDelayMs: 10, maxDelayMs: 10 },
+    });
+    expect(await rotator.runOnce("0x00000000000000000000000000000000000000ff")).toEqual({ ok: true, found: false });
+    expect(ports).toEqual([]);
+    expect(await rotator.runOnce(raffle.address)).toEqual({ ok: true, found: true });
+    expect(ports).toEqual([raffle.address]);
+    expect(rotator.lastRun(raffle.address)).toMatchObject({ chainId: 31338, status: "rotated" });
+  });
 });

@@ -18,13 +18,8 @@ async function main(): Promise<number | undefined> {
   if (values.contract && !values.once) throw new ConfigError("--contract goes with --once");
   if (values.chain && !values.once) throw new ConfigError("--chain goes with --once");
   const config = loadWorkerConfig();
-  const chainId =
-    values.chain === undefined
-      ? undefined
-      : chainOption(
-          values.chain,
-          config.chains.map((chain) => chain.chainId),
-        );
+  const configured = config.chains.map((chain) => chain.chainId);
+  const chainId = values.chain === undefined ? undefined : chainOption(values.chain, configured);
   if (values.once) return (await runMerchantWorkerOnce(config, { contract: values.contract, chainId })) ? 0 : 1;
 
   const running = await startMerchantWorker(config);
