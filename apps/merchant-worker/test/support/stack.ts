@@ -176,7 +176,8 @@ export class WorkerStack {
           ...chainEnv,
           INDEXER_POLL_INTERVAL_MS: "100",
           DEFAULT_RAFFLE_SCHEDULE: options.defaultSchedule,
-          LOG_LEVEL: "silent",
+          // Errors only: the output is kept for the message of a failed start, never printed otherwise.
+          LOG_LEVEL: "error",
           TS_NODE_PROJECT: API_TSCONFIG,
         },
       });
