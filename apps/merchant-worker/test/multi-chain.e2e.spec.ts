@@ -43,8 +43,11 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
           MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
           CHAIN_IDS: `${FIRST},${SECOND}`,
           CHAIN_31337_RPC_URL: stack.node.rpcUrl,
-          // A provider-style URL whose path holds a key: it must never reach a log line or /health.
-          CHAIN_31338_RPC_URL: `http://127.0.0.1:${downPort}/v3/secret-provider-key`,
+          // A provider-style URL that holds a key (in the query: anvil serves the root path only): it must never
+          // reach a log line or /health.
+          CHAIN_31338_RPC_URL: `http://127.0.0.1:${downPort}/?apiKey=secret-provider-key`,
+          // Short retries, so the node is picked up soon after it comes up.
+          API_RETRY_MAX_DELAY_SECONDS: "2",
         },
         { health: true },
       );
