@@ -1,6 +1,6 @@
 /**
- * `npm run demo`, against a running `npm start`: players buy tickets in both raffles, the round rotates, and the
- * winner claims the prize. Every step prints amounts, transaction hashes and ticket counts.
+ * `npm run demo`, against a running `npm start`: players buy tickets in both raffles of both chains, the round rotates,
+ * and the winner claims the prize. Every step prints amounts, transaction hashes and ticket counts.
  *
  *   npm run demo [-- --rotate-now]   (--rotate-now: rotate with the merchant key instead of waiting for the worker)
  */
@@ -47,38 +47,43 @@ async function buyWithRetry<T>(buy: () => Promise<T>, attempts = 4): Promise<T> 
 
 async function main(): Promise<void> {
   const stack = readStackFile();
-  const provider = rpcProvider(stack.rpcUrl);
+  const providers = new Map(stack.chains.map((chain) => [chain.chainId, rpcProvider(chain.rpcUrl)]));
+  const provider = providers.get(stack.chainId)!;
   const api = new RaffleApi({ baseUrl: stack.apiUrl, apiKey: stack.apiKey });
   const players = stack.players.slice(0, 2).map((player) => new Wallet(player.privateKey, provider));
   try {
-    say("1. Players buy tickets in both raffles");
+    say(`1. Players buy tickets in both raffles of each chain (${stack.chains.map((chain) => chain.chainId).join(", ")})`);
     const rounds = new Map<number, string>();
-    for (const raffle of stack.contracts.raffles) {
-      const contractId = raffle.contractId!;
-      const boughtInRound = new Map<string, number>();
-      for (const player of players) {
-        const bought = await buyWithRetry(() => buyTicket({ api, signer: player, contractId, exchange: stack.contracts.exchange }));
-        const price = bought.round.price.components[0];
-        const unit = price.tokenType === "NATIVE" ? "ETH" : price.contract.symbol;
-        say(
-          `   ${raffle.kind} raffle #${contractId}: ${player.address} bought ticket ${bought.ticketId} of round ${bought.round.roundId}` +
-            ` for ${formatUnits(price.amount, price.contract.decimals || 18)} ${unit} (tx ${bought.txHash})`,
+    for (const chain of stack.chains) {
+      // The same players, on this chain: one API signs for every chain, each voucher under its own chain's Exchange.
+      const buyers = players.map((player) => player.connect(providers.get(chain.chainId)!));
+      for (const raffle of chain.raffles) {
+        const contractId = raffle.contractId!;
+        const boughtInRound = new Map<string, number>();
+        for (const player of buyers) {
+          const bought = await buyWithRetry(() => buyTicket({ api, signer: player, contractId, exchange: chain.exchange }));
+          const price = bought.round.price.components[0];
+          const unit = price.tokenType === "NATIVE" ? "ETH" : price.contract.symbol;
+          say(
+            `   chain ${chain.chainId} ${raffle.kind} raffle #${contractId}: ${player.address} bought ticket ${bought.ticketId} of round ` +
+              `${bought.round.roundId} for ${formatUnits(price.amount, price.contract.decimals || 18)} ${unit} (tx ${bought.txHash})`,
+          );
+          rounds.set(contractId, bought.round.roundId);
+          boughtInRound.set(bought.round.roundId, (boughtInRound.get(bought.round.roundId) ?? 0) + 1);
+        }
+        const lastRound = rounds.get(contractId)!;
+        const count = await until(
+          "the indexer to count the tickets",
+          async () => {
+            const round = await api.currentRound(contractId);
+            // A scheduled rotation may already have closed the round: then its tickets are counted in its last state.
+            if (round.roundId !== lastRound) return boughtInRound.get(lastRound)!;
+            return round.ticketCount >= boughtInRound.get(lastRound)! ? round.ticketCount : null;
+          },
+          30_000,
         );
-        rounds.set(contractId, bought.round.roundId);
-        boughtInRound.set(bought.round.roundId, (boughtInRound.get(bought.round.roundId) ?? 0) + 1);
+        say(`   chain ${chain.chainId} ${raffle.kind} raffle #${contractId}: round ${lastRound} has ${count} tickets`);
       }
-      const lastRound = rounds.get(contractId)!;
-      const count = await until(
-        "the indexer to count the tickets",
-        async () => {
-          const round = await api.currentRound(contractId);
-          // A scheduled rotation may already have closed the round: then its tickets are counted in its last state.
-          if (round.roundId !== lastRound) return boughtInRound.get(lastRound)!;
-          return round.ticketCount >= boughtInRound.get(lastRound)! ? round.ticketCount : null;
-        },
-        30_000,
-      );
-      say(`   ${raffle.kind} raffle #${contractId}: round ${lastRound} has ${count} tickets`);
     }
 
     say("2. The round rotates");
@@ -132,7 +137,7 @@ async function main(): Promise<void> {
     say("   the API lists the claim as REDEEMED");
     say("demo complete");
   } finally {
-    provider.destroy();
+    for (const chainProvider of providers.values()) chainProvider.destroy();
   }
 }
 

@@ -2,9 +2,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Wallet, ZeroAddress, parseEther, parseUnits } from "ethers";
 import {
+  LOCAL_CHAIN_ID,
   LOCAL_DEV_KEYS,
   LOCAL_DRAWS_PER_DAY,
   LOCAL_VRF_SETTINGS,
+  SECOND_LOCAL_CHAIN_ID,
   allowPriceToken,
   TestToken__factory,
   TokenType,
@@ -13,6 +15,7 @@ import {
   localDevPrivateKey,
   startHardhatNode,
   type HardhatNode,
+  type PlatformDeployment,
 } from "@raffle/chain";
 import { createDataSource, startEmbeddedPglite, type EmbeddedPglite } from "@raffle/db";
 import { resetIndexedChain } from "@raffle/indexer";
@@ -20,11 +23,12 @@ import { ApiKeyService, createApp, loadApiConfig, type ApiConfig } from "@raffle
 import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
-import { STACK_DIR, removeStackFile, writeStackFile, type StackFile } from "./stack-file";
+import { STACK_DIR, removeStackFile, writeStackFile, type StackChain, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
   apiPort: number;
+  /** The first chain's port; the second chain listens on the next one. */
   chainPort: number;
   /** Wipe the PGlite folder first. */
   fresh: boolean;
@@ -41,9 +45,20 @@ export interface LocalStack {
 
 /** Player accounts: Hardhat's default accounts #5 to #9, funded with ETH by the node and with GOLD here. */
 const PLAYER_INDEXES = [5, 6, 7, 8, 9];
-const STEPS = 8;
+const STEPS = 7;
+/** The stack's two chains: one API, one database and one worker serve both, as in a multi-chain deployment. */
+const STACK_CHAIN_IDS = [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID];
 
-/** Starts chain, contracts, database, API with indexer, VRF stand-in and the merchant worker on this machine. */
+/** One local chain of the stack, with the platform, the demo token and the demo merchant's raffles on it. */
+interface ChainSetup {
+  node: HardhatNode;
+  deployment: PlatformDeployment;
+  admin: Wallet;
+  priceToken: string;
+  raffles: StackChain["raffles"];
+}
+
+/** Starts two chains, their contracts, the database, the API with its indexers, VRF stand-ins and the worker. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const stoppers: Array<{ name: string; stop: () => Promise<void> | void }> = [];
   const stop = async () => {
@@ -59,113 +74,98 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const step = (index: number, text: string) => options.progress(`[${index}/${STEPS}] ${text}`);
 
   try {
-    step(1, `starting a local Hardhat chain on 127.0.0.1:${options.chainPort}`);
-    // On wall-clock time: the demo and players buy in bursts, and each block must not push the chain's clock ahead.
-    const node: HardhatNode = await startHardhatNode({ port: options.chainPort, wallClock: true });
-    stoppers.push({ name: "chain", stop: () => node.stop() });
-    const provider = node.provider;
-    const admin = new Wallet(LOCAL_DEV_KEYS.platformAdmin, provider);
-    const merchant = new Wallet(LOCAL_DEV_KEYS.demoMerchant, provider);
+    step(1, `starting two local Hardhat chains (${STACK_CHAIN_IDS.join(", ")}) and deploying the platform and demo raffles on each`);
+    const chains = await Promise.all(STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPort + index, options, stoppers)));
+    const [first] = chains;
 
-    step(2, "deploying the platform: VRF coordinator mock, Exchange, RaffleFactory");
-    const deployment = await deployPlatform(
-      await provider.getSigner(0),
-      {
-        signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
-        merchants: [merchant.address],
-        vrf: LOCAL_VRF_SETTINGS,
-        drawsPerDay: LOCAL_DRAWS_PER_DAY,
-      },
-      (message) => options.log(message),
-    );
-
-    step(3, "deploying the demo price token and funding the players");
-    const token = await new TestToken__factory(await provider.getSigner(0)).deploy("Demo Gold", "GOLD", admin.address);
-    await token.waitForDeployment();
-    await allowPriceToken(await provider.getSigner(0), deployment.raffleFactory, await token.getAddress());
-    const players = PLAYER_INDEXES.map((index) => new Wallet(localDevPrivateKey(index)));
-    for (const player of players) await (await token.mint(player.address, parseUnits("10000", 18))).wait();
-
-    step(4, "deploying the demo merchant's two raffles (ERC20 and NATIVE) with their first rounds");
-    const raffles: StackFile["contracts"]["raffles"] = [];
-    for (const kind of ["ERC20", "NATIVE"] as const) {
-      const price =
-        kind === "ERC20"
-          ? { tokenType: TokenType.ERC20, token: await token.getAddress(), tokenId: 0n, amount: parseUnits("10", 18) }
-          : { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: parseEther("0.01") };
-      const deployed = await deployMerchantRaffle(await provider.getSigner(2), {
-        factory: deployment.raffleFactory,
-        commission: 1_000n,
-        timeLagBeforeRelease: 86_400n,
-        ticketName: `Demo ${kind} Ticket`,
-        ticketSymbol: `D${kind === "ERC20" ? "GLD" : "ETH"}`,
-        firstRound: { price, maxTicket: 1_000n },
-      });
-      raffles.push({ kind, contractId: null, raffle: deployed.raffle, ticket: deployed.ticket });
-    }
-
-    step(5, "opening the embedded PGlite database");
+    step(2, "opening the embedded PGlite database");
     const pgliteDir = path.join(STACK_DIR, "pglite");
     if (options.fresh) fs.rmSync(pgliteDir, { recursive: true, force: true });
     const database: EmbeddedPglite = await startEmbeddedPglite(pgliteDir);
     stoppers.push({ name: "database", stop: () => database.stop() });
-    // The local chain starts from genesis on every run: what was indexed from the previous one is gone with it.
+    // The local chains start from genesis on every run: what was indexed from the previous ones is gone with them.
     // Merchants and API keys stay.
     const migrator = await createDataSource(database.url).initialize();
     await migrator.runMigrations({ transaction: "all" });
-    await resetIndexedChain(migrator, deployment.chainId);
+    for (const chain of chains) await resetIndexedChain(migrator, chain.deployment.chainId);
     await migrator.destroy();
 
-    step(6, `starting the API with its indexer on port ${options.apiPort}`);
-    // The API's own defaults (loadApiConfig) for this chain and database; only the stack's differences are written.
+    step(3, `starting the API with one indexer per chain on port ${options.apiPort}`);
+    // The API's own defaults (loadApiConfig) for these chains and this database; only the stack's differences are written.
     const config: ApiConfig = loadApiConfig(
       {
         PORT: String(options.apiPort),
         DATABASE_URL: database.url,
-        RPC_URL: node.rpcUrl,
+        CHAIN_IDS: STACK_CHAIN_IDS.join(","),
+        ...Object.fromEntries(
+          chains.flatMap((chain) => [
+            [`CHAIN_${chain.deployment.chainId}_RPC_URL`, chain.node.rpcUrl],
+            [`CHAIN_${chain.deployment.chainId}_INDEXER_WS_URL`, chain.node.wsUrl],
+          ]),
+        ),
         INDEXER_POLL_INTERVAL_MS: "500",
-        INDEXER_WS_URL: node.wsUrl,
         DEFAULT_RAFFLE_SCHEDULE: options.schedule,
         RATE_LIMIT_SIGN_PER_ACCOUNT: "600",
       },
-      deployment,
+      chains.map((chain) => chain.deployment),
     );
     const app = await createApp(config);
     await app.listen(options.apiPort, "127.0.0.1");
     stoppers.push({ name: "api", stop: () => app.close() });
     const apiUrl = `http://127.0.0.1:${options.apiPort}`;
+    const merchant = new Wallet(LOCAL_DEV_KEYS.demoMerchant);
     const apiKey = (await app.get(ApiKeyService).create(merchant.address, "local stack")).key;
     const api = new RaffleApi({ baseUrl: apiUrl, apiKey });
+
+    step(4, "waiting for the indexers to list the demo raffles of both chains");
     await waitFor(async () => {
-      const listed = await api.listAllRaffleContracts(deployment.chainId);
-      for (const raffle of raffles) raffle.contractId = listed.find((row) => row.address === raffle.raffle)?.id ?? null;
-      return raffles.every((raffle) => raffle.contractId !== null);
+      for (const chain of chains) {
+        const listed = await api.listAllRaffleContracts(chain.deployment.chainId);
+        for (const raffle of chain.raffles) raffle.contractId = listed.find((row) => row.address === raffle.raffle)?.id ?? null;
+      }
+      return chains.every((chain) => chain.raffles.every((raffle) => raffle.contractId !== null));
     }, 30_000);
 
-    step(7, "starting the VRF stand-in");
-    const fulfiller = new VrfFulfiller(deployment.vrfCoordinator, admin, options.log);
-    fulfiller.start();
-    stoppers.push({ name: "VRF stand-in", stop: () => fulfiller.stop() });
+    step(5, "starting the VRF stand-ins");
+    for (const chain of chains) {
+      const fulfiller = new VrfFulfiller(chain.deployment.vrfCoordinator, chain.admin, options.log);
+      fulfiller.start();
+      stoppers.push({ name: `VRF stand-in of chain ${chain.deployment.chainId}`, stop: () => fulfiller.stop() });
+    }
 
-    step(8, "starting the merchant worker");
-    stoppers.push({ name: "merchant worker", stop: await startWorker(apiUrl, apiKey, node.rpcUrl, deployment.chainId, options) });
+    step(6, "starting the merchant worker on both chains");
+    stoppers.push({ name: "merchant worker", stop: await startWorker(apiUrl, apiKey, chains, options) });
 
+    step(7, "writing the stack's facts");
+    const stackChains: StackChain[] = chains.map((chain) => ({
+      chainId: chain.deployment.chainId,
+      rpcUrl: chain.node.rpcUrl,
+      wsUrl: chain.node.wsUrl,
+      exchange: chain.deployment.exchange,
+      factory: chain.deployment.raffleFactory,
+      vrfCoordinator: chain.deployment.vrfCoordinator,
+      priceToken: chain.priceToken,
+      raffles: chain.raffles,
+    }));
+    const players = PLAYER_INDEXES.map((index) => new Wallet(localDevPrivateKey(index)));
     const stack: StackFile = {
       apiUrl,
       docsUrl: `${apiUrl}/docs`,
       apiKey,
-      rpcUrl: node.rpcUrl,
-      chainId: deployment.chainId,
+      // The first chain's facts stay at the top level, as before the stack ran two chains.
+      rpcUrl: first.node.rpcUrl,
+      chainId: first.deployment.chainId,
       databaseUrl: database.url,
       pgliteDir,
       pid: process.pid,
       contracts: {
-        exchange: deployment.exchange,
-        raffleFactory: deployment.raffleFactory,
-        vrfCoordinator: deployment.vrfCoordinator,
-        priceToken: await token.getAddress(),
-        raffles,
+        exchange: first.deployment.exchange,
+        raffleFactory: first.deployment.raffleFactory,
+        vrfCoordinator: first.deployment.vrfCoordinator,
+        priceToken: first.priceToken,
+        raffles: first.raffles,
       },
+      chains: stackChains,
       merchant: { wallet: merchant.address, privateKey: LOCAL_DEV_KEYS.demoMerchant },
       players: players.map((player) => ({ address: player.address, privateKey: player.privateKey })),
     };
@@ -179,19 +179,67 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** Runs the merchant worker next to the stack, with the demo merchant's key; returns how to stop it. */
-async function startWorker(
-  apiUrl: string,
-  apiKey: string,
-  rpcUrl: string,
+/** Starts a local chain and deploys the platform, the demo price token and the demo merchant's two raffles on it. */
+async function startChain(
   chainId: number,
+  port: number,
   options: LocalStackOptions,
-): Promise<() => Promise<void>> {
+  stoppers: Array<{ name: string; stop: () => Promise<void> | void }>,
+): Promise<ChainSetup> {
+  const log = (message: string) => options.log(message, { chainId });
+  // On wall-clock time: the demo and players buy in bursts, and each block must not push the chain's clock ahead.
+  const node: HardhatNode = await startHardhatNode({ port, chainId, wallClock: true });
+  stoppers.push({ name: `chain ${chainId}`, stop: () => node.stop() });
+  const provider = node.provider;
+  const admin = new Wallet(LOCAL_DEV_KEYS.platformAdmin, provider);
+  const merchant = new Wallet(LOCAL_DEV_KEYS.demoMerchant, provider);
+
+  log("deploying the platform: VRF coordinator mock, Exchange, RaffleFactory");
+  const deployment = await deployPlatform(
+    await provider.getSigner(0),
+    {
+      signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
+      merchants: [merchant.address],
+      vrf: LOCAL_VRF_SETTINGS,
+      drawsPerDay: LOCAL_DRAWS_PER_DAY,
+    },
+    log,
+  );
+
+  log("deploying the demo price token and funding the players");
+  const token = await new TestToken__factory(await provider.getSigner(0)).deploy("Demo Gold", "GOLD", admin.address);
+  await token.waitForDeployment();
+  const priceToken = await token.getAddress();
+  await allowPriceToken(await provider.getSigner(0), deployment.raffleFactory, priceToken);
+  for (const index of PLAYER_INDEXES) await (await token.mint(new Wallet(localDevPrivateKey(index)).address, parseUnits("10000", 18))).wait();
+
+  log("deploying the demo merchant's two raffles (ERC20 and NATIVE) with their first rounds");
+  const raffles: StackChain["raffles"] = [];
+  for (const kind of ["ERC20", "NATIVE"] as const) {
+    const price =
+      kind === "ERC20"
+        ? { tokenType: TokenType.ERC20, token: priceToken, tokenId: 0n, amount: parseUnits("10", 18) }
+        : { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: parseEther("0.01") };
+    const deployed = await deployMerchantRaffle(await provider.getSigner(2), {
+      factory: deployment.raffleFactory,
+      commission: 1_000n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: `Demo ${kind} Ticket`,
+      ticketSymbol: `D${kind === "ERC20" ? "GLD" : "ETH"}`,
+      firstRound: { price, maxTicket: 1_000n },
+    });
+    raffles.push({ kind, contractId: null, raffle: deployed.raffle, ticket: deployed.ticket });
+  }
+  return { node, deployment, admin, priceToken, raffles };
+}
+
+/** Runs the merchant worker next to the stack on every chain, with the demo merchant's key; returns how to stop it. */
+async function startWorker(apiUrl: string, apiKey: string, chains: ChainSetup[], options: LocalStackOptions): Promise<() => Promise<void>> {
   const config = loadWorkerConfig({
     API_URL: apiUrl,
     API_KEY: apiKey,
-    CHAIN_ID: String(chainId),
-    RPC_URL: rpcUrl,
+    CHAIN_IDS: chains.map((chain) => chain.deployment.chainId).join(","),
+    ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_RPC_URL`, chain.node.rpcUrl])),
     MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
     REFRESH_INTERVAL_SECONDS: "10",
     HEALTH_PORT: "0",

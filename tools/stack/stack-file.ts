@@ -1,7 +1,22 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** What `npm start` writes to `.local/stack.json` for scripts (the demo, tests, operators). */
+/** One chain of the stack: its node, its platform contracts and the demo merchant's raffles on it. */
+export interface StackChain {
+  chainId: number;
+  rpcUrl: string;
+  wsUrl: string;
+  exchange: string;
+  factory: string;
+  vrfCoordinator: string;
+  priceToken: string;
+  raffles: Array<{ kind: "ERC20" | "NATIVE"; contractId: number | null; raffle: string; ticket: string }>;
+}
+
+/**
+ * What `npm start` writes to `.local/stack.json` for scripts (the demo, tests, operators). `chains` lists every chain;
+ * the top-level chain facts (`rpcUrl`, `chainId`, `contracts`) are the first chain's.
+ */
 export interface StackFile {
   apiUrl: string;
   docsUrl: string;
@@ -19,8 +34,9 @@ export interface StackFile {
     raffleFactory: string;
     vrfCoordinator: string;
     priceToken: string;
-    raffles: Array<{ kind: "ERC20" | "NATIVE"; contractId: number | null; raffle: string; ticket: string }>;
+    raffles: StackChain["raffles"];
   };
+  chains: StackChain[];
   merchant: { wallet: string; privateKey: string };
   players: Array<{ address: string; privateKey: string }>;
 }

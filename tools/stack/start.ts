@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole system on this machine, on embedded defaults.
  *
- *   npm start [-- --fresh]     PORT (API, 3000), CHAIN_PORT (8545), RAFFLE_SCHEDULE ("* * * * *")
+ *   npm start [-- --fresh]     PORT (API, 3000), CHAIN_PORT (8545; the second chain on the next port), RAFFLE_SCHEDULE ("* * * * *")
  */
 import { startLocalStack } from "./local-stack";
 import { STACK_FILE } from "./stack-file";
@@ -24,23 +24,25 @@ async function main(): Promise<void> {
     },
   });
 
-  const [erc20, native] = stack.contracts.raffles;
+  const [erc20] = stack.contracts.raffles;
   const auth = `-H "Authorization: Bearer ${stack.apiKey}"`;
   banner([
-    "The raffle platform is running.",
+    "The raffle platform is running: one API, one database and one merchant worker serve two chains.",
     `  API           ${stack.apiUrl}   (OpenAPI: ${stack.docsUrl})`,
     `  API key       ${stack.apiKey}   (demo merchant ${stack.merchant.wallet})`,
-    `  Chain RPC     ${stack.rpcUrl}   (chain id ${stack.chainId})`,
-    `  Raffles       ERC20 #${erc20.contractId} ${erc20.raffle}, NATIVE #${native.contractId} ${native.raffle}`,
+    ...stack.chains.flatMap((chain) => [
+      `  Chain ${chain.chainId}   ${chain.rpcUrl}   Exchange ${chain.exchange}`,
+      `                raffles ${chain.raffles.map((raffle) => `${raffle.kind} #${raffle.contractId} ${raffle.raffle}`).join(", ")}`,
+    ]),
     "  Players (funded with ETH and GOLD; well-known local keys, never use them elsewhere):",
     ...stack.players.map((player) => `    ${player.address}  ${player.privateKey}`),
     "",
     "Try it:",
-    `  curl -s "${stack.apiUrl}/raffle/contracts?chainId=${stack.chainId}&skip=0&take=25" ${auth}`,
+    `  curl -s "${stack.apiUrl}/raffle/contracts?skip=0&take=25" ${auth}          (every chain; add &chainId=${stack.chainId} for one)`,
     `  curl -s "${stack.apiUrl}/rounds/current?contractId=${erc20.contractId}" ${auth}`,
     `  curl -s -X POST "${stack.apiUrl}/raffle/ticket/sign" ${auth} -H "Content-Type: application/json" -d '{"account":"${stack.players[0].address}","contractId":${erc20.contractId}}'`,
     `  curl -s "${stack.apiUrl}/claims?account=${stack.players[0].address}&skip=0&take=25" ${auth}`,
-    `  curl -s "${stack.apiUrl}/health"`,
+    `  curl -s "${stack.apiUrl}/ready"                                  (each chain's head, index lag and signer)`,
     "",
     `Facts for scripts: ${STACK_FILE}.  Demo: npm run demo.  Stop: Ctrl-C.`,
   ]);

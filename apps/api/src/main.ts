@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     port: config.port,
     worker: workerIndex(),
     pid: process.pid,
-    chainId: config.deployment.chainId,
+    chainIds: config.chains.map((chain) => chain.chainId),
     indexer: indexer.enabled,
     database: config.databaseUrl ? "postgresql" : "pglite",
   });

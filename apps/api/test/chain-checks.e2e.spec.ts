@@ -16,8 +16,7 @@ import { eventually, freePort } from "@raffle/testing";
 
 import { createApp } from "../src/app/create-app";
 import { ApiKeyService } from "../src/app/auth/api-key.service";
-import type { ApiConfig } from "../src/config/api-config";
-import { testConfig } from "./support/api-harness";
+import { testConfig, type TestOverrides } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { captureOutput, plainTextLines } from "./support/output-capture";
 import { expectProblem } from "./support/problem";
@@ -53,7 +52,7 @@ describe("chain checks", () => {
   afterEach(() => proxy.pretendChainId(null));
 
   /** An API on a database of its own, initialized (its first chain check ran), or the reason it refused to start. */
-  async function start(overrides: Partial<ApiConfig> = {}): Promise<{ app: NestFastifyApplication; http: ReturnType<typeof request> }> {
+  async function start(overrides: TestOverrides = {}): Promise<{ app: NestFastifyApplication; http: ReturnType<typeof request> }> {
     const database = await createTestDatabase("chain_checks");
     databases.push(database);
     const app = await createApp(testConfig(world, database, proxy.url, { chainCheckIntervalMs: 200, ...overrides }));
@@ -63,28 +62,30 @@ describe("chain checks", () => {
     return { app, http: request(app.getHttpServer()) };
   }
 
-  const startupError = (overrides: Partial<ApiConfig>) =>
+  const startupError = (overrides: TestOverrides) =>
     start(overrides).then(
       () => "started",
       (error: Error) => error.message,
     );
 
   describe("refuses to start", () => {
-    it("on a node that serves another chain, naming RPC_URL and CHAIN_ID", async () => {
+    it("on a node that serves another chain, naming RPC_URL and the chain", async () => {
       proxy.pretendChainId("0x1");
-      expect(await startupError({})).toMatch(/^RPC_URL \(http:\/\/127\.0\.0\.1:\d+\) serves chain 1, but CHAIN_ID is 31337/);
+      expect(await startupError({})).toMatch(/^RPC_URL \(http:\/\/127\.0\.0\.1:\d+\) serves chain 1, not chain 31337/);
     });
 
     it("with a voucher key that lacks SIGNER_ROLE on the Exchange", async () => {
       const stranger = Wallet.createRandom();
-      expect(await startupError({ signerPrivateKey: stranger.privateKey })).toContain(
-        `the voucher key ${stranger.address} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE on the Exchange ${world.deployment.exchange}`,
+      expect(await startupError({ chain: { signerPrivateKey: stranger.privateKey } })).toContain(
+        `the voucher key ${stranger.address} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE on the Exchange ${world.deployment.exchange} of chain 31337`,
       );
     });
 
     it("when a contract of the deployment has no code on the chain, naming the file and the field", async () => {
       const nowhere = Wallet.createRandom().address;
-      const message = await startupError({ deployment: { ...world.deployment, exchange: nowhere }, deploymentFile: "/etc/raffle/31337.json" });
+      const message = await startupError({
+        chain: { deployment: { ...world.deployment, exchange: nowhere }, deploymentFile: "/etc/raffle/31337.json" },
+      });
       expect(message).toContain(`DEPLOYMENT_FILE /etc/raffle/31337.json names contracts that have no code on chain 31337: exchange ${nowhere}`);
     });
   });
@@ -92,7 +93,7 @@ describe("chain checks", () => {
   it("starts without a reachable node, says so once in the JSON log, names RPC_URL in /ready, and signs nothing", async () => {
     const rpcUrl = `http://127.0.0.1:${await freePort()}`;
     const { result: response, lines } = await captureOutput(async () => {
-      const { http, app } = await start({ rpcUrl });
+      const { http, app } = await start({ chain: { rpcUrl } });
       const key = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
       // Some indexer polls (every 50 ms) and chain checks (every 200 ms) fail meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -100,7 +101,8 @@ describe("chain checks", () => {
         .post("/raffle/ticket/sign")
         .set({ Authorization: `Bearer ${key}` })
         .send({ account: Wallet.createRandom().address, contractId: 1 });
-      expectProblem(signed, 503, "chainUnavailable");
+      // Nothing is indexed from a node that never answered: there is no raffle to sign for.
+      expectProblem(signed, 404, "contractNotFound");
       return http.get("/ready");
     });
     const body = expectProblem(response, 503, "notReady");
@@ -117,7 +119,7 @@ describe("chain checks", () => {
     expect(lines.filter((line) => line.includes("indexer step failed"))).toHaveLength(1);
   });
 
-  it("stops indexing and is not ready while RPC_URL serves another chain, and resumes when it serves CHAIN_ID again", async () => {
+  it("stops indexing and is not ready while RPC_URL serves another chain, and resumes when it serves the configured chain again", async () => {
     const raffle = await deployTestRaffle(world, "NATIVE");
     const { app, http } = await start();
     const key = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
@@ -136,9 +138,7 @@ describe("chain checks", () => {
     proxy.pretendChainId("0x1");
     await buyTicket(world, raffle, world.players[0], 1n);
     const notReady = expectProblem(await http.get("/ready"), 503, "notReady");
-    expect(notReady.errors).toEqual(
-      expect.arrayContaining([{ field: "chain", message: expect.stringMatching(/serves chain 1, but CHAIN_ID is 31337/) }]),
-    );
+    expect(notReady.errors).toEqual(expect.arrayContaining([{ field: "chain", message: expect.stringMatching(/serves chain 1, not chain 31337/) }]));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await ticketCount()).toBe(before);
 
@@ -158,7 +158,7 @@ describe("chain checks", () => {
         .set({ Authorization: `Bearer ${key}` })
         .send({ account: Wallet.createRandom().address, referrer: ZeroAddress, contractId });
     expect((await sign()).status).toBe(200);
-    expect((await http.get("/ready").expect(200)).body.signer).toEqual({
+    expect((await http.get("/ready").expect(200)).body.chains[0].signer).toEqual({
       address: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
       status: "authorized",
     });

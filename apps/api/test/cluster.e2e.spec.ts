@@ -18,7 +18,7 @@ describe("API with API_WORKERS=2", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("api_cluster", {
-      indexer: { enabled: false, confirmations: 0, pollIntervalMs: 50, batchBlocks: 500, defaultSchedule: "* * * * *" },
+      indexer: { enabled: false, pollIntervalMs: 50, defaultSchedule: "* * * * *" },
     });
     const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-cluster-")), "deployment.json");
     fs.writeFileSync(deploymentFile, JSON.stringify(harness.world.deployment));

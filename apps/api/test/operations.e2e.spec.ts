@@ -111,16 +111,24 @@ describe("operations", () => {
 
     it("answers /ready with the indexer's lag, within READY_MAX_LAG_BLOCKS", async () => {
       const { body } = await harness.http.get("/ready").expect(200);
-      expect(body).toMatchObject({
-        status: "ready",
-        database: "up",
-        redis: "notConfigured",
-        chain: { chainId: 31337, head: expect.any(Number) },
-        signer: { address: expect.any(String), status: "authorized" },
-        indexer: { leader: true },
-      });
-      expect(body.indexer.lag).toBeGreaterThanOrEqual(0);
-      expect(body.indexer.lag).toBeLessThanOrEqual(harness.config.readyMaxLagBlocks);
+      expect(body).toMatchObject({ status: "ready", database: "up", redis: "notConfigured" });
+      expect(body.chains).toEqual([
+        expect.objectContaining({
+          chainId: 31337,
+          status: "ready",
+          head: expect.any(Number),
+          cursor: expect.any(Number),
+          signer: { address: expect.any(String), status: "authorized" },
+          leader: true,
+          lastError: null,
+          problems: [],
+        }),
+      ]);
+      expect(body.chains[0].lag).toBeGreaterThanOrEqual(0);
+      expect(body.chains[0].lag).toBeLessThanOrEqual(harness.config.readyMaxLagBlocks);
+      // Asked about one chain: the same chain alone; a chain this API does not serve is a 422.
+      expect((await harness.http.get("/ready").query({ chainId: 31337 }).expect(200)).body.chains).toHaveLength(1);
+      expectProblem(await harness.http.get("/ready").query({ chainId: 137 }), 422, "chainNotServed");
     });
 
     it("answers 503 notReady with Retry-After for a replica whose database was never indexed", async () => {

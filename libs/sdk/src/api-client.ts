@@ -128,9 +128,12 @@ export class RaffleApi {
     return this.request("GET", "/health");
   }
 
-  /** Readiness [getReadiness]; 503 notReady names each dependency that does not hold. */
-  ready(): Promise<Readiness> {
-    return this.request("GET", "/ready");
+  /**
+   * Readiness [getReadiness] of the whole API, or of one served chain: `chains` shows each chain's head, index lag and
+   * signer. 503 notReady names each dependency that does not hold; one chain down only makes the API `degraded`.
+   */
+  ready(chainId?: number): Promise<Readiness> {
+    return this.request("GET", "/ready", { chainId });
   }
 
   private async request<T>(method: string, path: string, query?: object, body?: unknown): Promise<T> {

@@ -23,6 +23,7 @@ export type Claim = Schemas["ClaimDto"];
 export type ClaimStatus = Claim["claimStatus"];
 export type Health = Schemas["HealthDto"];
 export type Readiness = Schemas["ReadinessDto"];
+export type ChainReadiness = Schemas["ChainReadinessDto"];
 /** RFC 9457 problem details with the API's stable code. */
 export type Problem = Schemas["ProblemDto"];
 export type ProblemCode = Schemas["ProblemCode"];

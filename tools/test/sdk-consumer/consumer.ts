@@ -19,7 +19,7 @@ export async function useEveryEndpoint(api: RaffleApi, wallet: Wallet): Promise<
   const { status } = await api.health();
   const readiness = await api.ready();
   const bought = await buyTicket({ api, signer: wallet, contractId: round.contractId, exchange: voucher.params.receiver });
-  return [status, readiness.signer.status, bought.ticketId.toString(), String(fields.length)];
+  return [status, readiness.chains[0].signer.status, bought.ticketId.toString(), String(fields.length)];
 }
 
 export function isRetryable(error: unknown): boolean {

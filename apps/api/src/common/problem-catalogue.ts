@@ -124,6 +124,13 @@ export const PROBLEM_CATALOGUE = {
     content: (claimId: number, status: string) => ({ detail: `Claim ${claimId} is ${status}: only a NEW voucher can be canceled.` }),
     example: [42, "REDEEMED"],
   }),
+  chainNotServed: define({
+    status: 422,
+    description:
+      "the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it",
+    content: (chainId: number, served: number[]) => ({ detail: `Chain ${chainId} is not served by this API; it serves chain ${served.join(", ")}.` }),
+    example: [137, [31337, 8453]],
+  }),
   payloadTooLarge: define({
     status: 413,
     description: "the body is over 16 kB",

@@ -6,6 +6,9 @@ import { ConfigError } from "@raffle/config";
 import { loadApiConfig } from "./api-config";
 import { deploymentRecord } from "../../test/support/deployment-record";
 
+// Hardhat's public dev account #3: a real key shape, never a secret.
+const HARDHAT_KEY_3 = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
+
 describe("API configuration", () => {
   const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-config-")), "deployment.json");
   fs.writeFileSync(deploymentFile, JSON.stringify(deploymentRecord()));
@@ -19,6 +22,7 @@ describe("API configuration", () => {
     const config = load({});
     expect(config.workers).toBe(1);
     expect(config.rateLimit.redisKeyPrefix).toBe("raffle:31337:");
+    expect(config.chains.map((chain) => chain.chainId)).toEqual([31337]);
     expect(load({ REDIS_KEY_PREFIX: "staging:" }).rateLimit.redisKeyPrefix).toBe("staging:");
   });
 
@@ -31,15 +35,75 @@ describe("API configuration", () => {
   });
 
   it("takes the indexer's WebSocket endpoint only as a ws:// or wss:// URL, and never echoes it", () => {
-    expect(load({}).indexer.wsUrl).toBeUndefined();
-    expect(load({ INDEXER_WS_URL: "" }).indexer.wsUrl).toBeUndefined();
-    expect(load({ INDEXER_WS_URL: "ws://127.0.0.1:8545" }).indexer.wsUrl).toBe("ws://127.0.0.1:8545");
-    expect(load({ INDEXER_WS_URL: "wss://node.example.com/v3/key" }).indexer.wsUrl).toBe("wss://node.example.com/v3/key");
+    expect(load({}).chains[0].wsUrl).toBeUndefined();
+    expect(load({ INDEXER_WS_URL: "" }).chains[0].wsUrl).toBeUndefined();
+    expect(load({ INDEXER_WS_URL: "ws://127.0.0.1:8545" }).chains[0].wsUrl).toBe("ws://127.0.0.1:8545");
+    expect(load({ INDEXER_WS_URL: "wss://node.example.com/v3/key" }).chains[0].wsUrl).toBe("wss://node.example.com/v3/key");
     expect(() => load({ INDEXER_WS_URL: "https://node.example.com/v3/secret" })).toThrow(
       new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got a https:// URL"),
     );
     expect(() => load({ INDEXER_WS_URL: "node.example.com/v3/secret" })).toThrow(
       new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got something that is not a URL"),
     );
+  });
+
+  describe("several chains (CHAIN_IDS)", () => {
+    const second = path.join(path.dirname(deploymentFile), "deployment-31338.json");
+    fs.writeFileSync(second, JSON.stringify(deploymentRecord({ chainId: 31338 })));
+    const twoChains = {
+      CHAIN_IDS: "31337,31338",
+      CHAIN_31337_RPC_URL: "http://127.0.0.1:8545",
+      CHAIN_31337_DEPLOYMENT_FILE: deploymentFile,
+      CHAIN_31338_RPC_URL: "http://127.0.0.1:8546",
+      CHAIN_31338_DEPLOYMENT_FILE: second,
+      CHAIN_31338_INDEXER_CONFIRMATIONS: "3",
+    };
+
+    it("serves each listed chain with its own node, deployment and settings, sharing the rest", () => {
+      const config = loadApiConfig({ ...twoChains, SIGNER_PRIVATE_KEY: HARDHAT_KEY_3 });
+      expect(config.chains.map(({ chainId, rpcUrl, confirmations }) => ({ chainId, rpcUrl, confirmations }))).toEqual([
+        { chainId: 31337, rpcUrl: "http://127.0.0.1:8545", confirmations: 0 },
+        { chainId: 31338, rpcUrl: "http://127.0.0.1:8546", confirmations: 3 },
+      ]);
+      expect(config.chains.map((chain) => chain.deployment.chainId)).toEqual([31337, 31338]);
+      expect(config.chains.every((chain) => chain.signerPrivateKey === HARDHAT_KEY_3)).toBe(true);
+      expect(config.chains[1].settingName("RPC_URL")).toBe("CHAIN_31338_RPC_URL");
+      expect(config.rateLimit.redisKeyPrefix).toBe("raffle:31337,31338:");
+    });
+
+    it("names every misconfigured chain and its variable at once", () => {
+      let message = "";
+      try {
+        loadApiConfig({ CHAIN_IDS: "31337,8453", CHAIN_31337_DEPLOYMENT_FILE: deploymentFile, CHAIN_8453_INDEXER_CONFIRMATIONS: "-1" });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      // 31337 is a dev chain: its node defaults to the local one and its key to the dev signer. 8453 gets nothing.
+      expect(message).not.toMatch(/chain 31337/);
+      expect(message).toMatch(/^chain 8453: deployment file .*8453\.json .*set CHAIN_8453_DEPLOYMENT_FILE to use another\) cannot be read/);
+      expect(() =>
+        loadApiConfig({ CHAIN_IDS: "31337,8453", CHAIN_31337_DEPLOYMENT_FILE: deploymentFile, CHAIN_8453_DEPLOYMENT_FILE: deploymentFile }),
+      ).toThrow(/chain 8453: CHAIN_8453_DEPLOYMENT_FILE .* is invalid: "chainId" is 31337, but the file is configured for chain 8453/);
+    });
+
+    it("refuses a shared RPC_URL, and dev defaults off the dev chains, by name", () => {
+      expect(() => loadApiConfig({ ...twoChains, RPC_URL: "http://127.0.0.1:8545" })).toThrow(/RPC_URL cannot be shared by several chains/);
+      const base = path.join(path.dirname(deploymentFile), "deployment-8453.json");
+      fs.writeFileSync(base, JSON.stringify(deploymentRecord({ chainId: 8453 })));
+      const message = (() => {
+        try {
+          loadApiConfig({ CHAIN_IDS: "31337,8453", CHAIN_31337_DEPLOYMENT_FILE: deploymentFile, CHAIN_8453_DEPLOYMENT_FILE: base });
+          return "";
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      expect(message).toContain("CHAIN_8453_RPC_URL is required for chain 8453");
+      expect(message).toContain("SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE is required off the local chains (chain 8453)");
+      expect(() => loadApiConfig({ ...twoChains, CHAIN_31338_RPC_URL: "ftp://node" })).toThrow(
+        /chain 31338: CHAIN_31338_RPC_URL must be an http:\/\/ or https:\/\/ URL, got a ftp:\/\/ URL/,
+      );
+    });
   });
 });

@@ -1,9 +1,30 @@
 import * as fs from "node:fs";
 import { Wallet } from "ethers";
-import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
-import { ConfigError, envFlag as flag, envInteger as integer, parsePrivateKey } from "@raffle/config";
+import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
+import { ConfigError, chainEnvs, envFlag as flag, envInteger as integer, parsePrivateKey, type ChainEnv } from "@raffle/config";
 
 import { loadDeploymentFile } from "./deployment-file";
+
+/** One chain the API serves: its node, its platform deployment, its voucher key and how its indexer reads it. */
+export interface ChainConfig {
+  chainId: number;
+  rpcUrl: string;
+  /** The node's WebSocket endpoint (INDEXER_WS_URL): new heads wake the indexer at once; without it, it only polls. */
+  wsUrl?: string;
+  deployment: PlatformDeployment;
+  /** Where `deployment` was read from, for error messages (absent when a caller builds the config itself). */
+  deploymentFile?: string;
+  /** Private key of the voucher signer (holder of SIGNER_ROLE on this chain's Exchange). Never logged. */
+  signerPrivateKey: string;
+  /** Blocks behind the head that the indexer treats as final. */
+  confirmations: number;
+  batchBlocks: number;
+  /** How the settings of this chain are named in the environment (RPC_URL or CHAIN_<id>_RPC_URL, ...), for messages. */
+  settingName(setting: string): string;
+}
+
+/** Settings that name one chain's node or records: with several chains, each must have its own. */
+const UNSHARED_CHAIN_SETTINGS = ["RPC_URL", "INDEXER_WS_URL", "DEPLOYMENT_FILE"] as const;
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
@@ -13,20 +34,12 @@ export interface ApiConfig {
   /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir?: string;
-  rpcUrl: string;
-  deployment: PlatformDeployment;
-  /** Where `deployment` was read from, for error messages (absent when a caller builds the config itself). */
-  deploymentFile?: string;
-  /** Private key of the voucher signer (holder of SIGNER_ROLE on the Exchange). Never logged. */
-  signerPrivateKey: string;
+  /** Every chain this deployment serves (CHAIN_IDS, or CHAIN_ID alone), in the order listed. */
+  chains: ChainConfig[];
   signatureTtlSeconds: number;
   indexer: {
     enabled: boolean;
-    confirmations: number;
     pollIntervalMs: number;
-    /** The node's WebSocket endpoint (INDEXER_WS_URL): new heads wake the indexer at once; without it, it only polls. */
-    wsUrl?: string;
-    batchBlocks: number;
     defaultSchedule: string;
   };
   readyMaxLagBlocks: number;
@@ -49,25 +62,28 @@ export interface ApiConfig {
 }
 
 /**
- * The signer key: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on 31337. No
- * error here quotes the key, the keystore or the password: they would end up in the "api failed to start" log line.
+ * The signer key of a chain: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file (each may be
+ * given per chain as CHAIN_<id>_...); dev default on the local chains. No error here quotes the key, the keystore or
+ * the password: they would end up in the "api failed to start" log line.
  */
-function signerKey(env: NodeJS.ProcessEnv, chainId: number): string {
-  if (env.SIGNER_PRIVATE_KEY) return parsePrivateKey(env.SIGNER_PRIVATE_KEY, "SIGNER_PRIVATE_KEY");
-  if (env.SIGNER_KEYSTORE_FILE) {
-    if (!env.SIGNER_KEYSTORE_PASSWORD_FILE) throw new ConfigError("SIGNER_KEYSTORE_FILE needs SIGNER_KEYSTORE_PASSWORD_FILE");
-    const keystore = readSecretFile(env.SIGNER_KEYSTORE_FILE, "SIGNER_KEYSTORE_FILE");
-    const password = readSecretFile(env.SIGNER_KEYSTORE_PASSWORD_FILE, "SIGNER_KEYSTORE_PASSWORD_FILE").trim();
+function signerKey(env: NodeJS.ProcessEnv, chain: ChainEnv): string {
+  const [keyName, keystoreName, passwordName] = ["SIGNER_PRIVATE_KEY", "SIGNER_KEYSTORE_FILE", "SIGNER_KEYSTORE_PASSWORD_FILE"].map(chain.name);
+  if (env[keyName]) return parsePrivateKey(env[keyName]!, keyName);
+  const keystoreFile = env[keystoreName];
+  if (keystoreFile) {
+    if (!env[passwordName]) throw new ConfigError(`${keystoreName} needs ${passwordName}`);
+    const keystore = readSecretFile(keystoreFile, keystoreName);
+    const password = readSecretFile(env[passwordName]!, passwordName).trim();
     try {
       return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
     } catch {
       throw new ConfigError(
-        `SIGNER_KEYSTORE_FILE ${env.SIGNER_KEYSTORE_FILE} could not be decrypted with the password in SIGNER_KEYSTORE_PASSWORD_FILE: a wrong password or not a JSON keystore`,
+        `${keystoreName} ${keystoreFile} could not be decrypted with the password in ${passwordName}: a wrong password or not a JSON keystore`,
       );
     }
   }
-  if (chainId === LOCAL_CHAIN_ID) return LOCAL_DEV_KEYS.voucherSigner;
-  throw new ConfigError("SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE is required off the local chain");
+  if (LOCAL_CHAIN_IDS.includes(chain.chainId)) return LOCAL_DEV_KEYS.voucherSigner;
+  throw new ConfigError(`${keyName} or ${keystoreName} is required off the local chains (chain ${chain.chainId})`);
 }
 
 /** A file holding a secret: errors name the setting and the path, never the content. */
@@ -80,33 +96,108 @@ function readSecretFile(file: string, name: string): string {
   }
 }
 
-/** INDEXER_WS_URL, if set: a ws:// or wss:// URL. Errors never echo it: a provider's URL often carries an API key. */
-function indexerWsUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.INDEXER_WS_URL;
+/** The WebSocket URL in `name`, if set: a ws:// or wss:// URL. Errors never echo it: a provider's URL often carries an API key. */
+function wsUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
   if (!raw) return undefined;
   let protocol: string;
   try {
     protocol = new URL(raw).protocol;
   } catch {
-    throw new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got something that is not a URL");
+    throw new ConfigError(`${name} must be a ws:// or wss:// URL, got something that is not a URL`);
   }
-  if (protocol !== "ws:" && protocol !== "wss:") throw new ConfigError(`INDEXER_WS_URL must be a ws:// or wss:// URL, got a ${protocol}// URL`);
+  if (protocol !== "ws:" && protocol !== "wss:") throw new ConfigError(`${name} must be a ws:// or wss:// URL, got a ${protocol}// URL`);
   return raw;
 }
 
-/** Rate-limit keys per chain by default, so the APIs of two chains can share one Redis. */
-export function defaultRedisKeyPrefix(chainId: number): string {
-  return `raffle:${chainId}:`;
+/** The node URL in `name`: an http(s) URL; the local chains' default node when unset there, required elsewhere. */
+function rpcUrl(env: NodeJS.ProcessEnv, name: string, chainId: number): string {
+  const raw = env[name];
+  if (!raw) {
+    if (chainId === LOCAL_CHAIN_ID) return "http://127.0.0.1:8545";
+    throw new ConfigError(`${name} is required for chain ${chainId}`);
+  }
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, got something that is not a URL`);
+  }
+  if (protocol !== "http:" && protocol !== "https:") throw new ConfigError(`${name} must be an http:// or https:// URL, got a ${protocol}// URL`);
+  return raw;
+}
+
+/** One chain's settings, every bad one reported at once; the deployment is `given` when the caller deployed it itself. */
+function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeployment | undefined): ChainConfig {
+  const problems: string[] = [];
+  const read = <T>(reader: () => T): T => {
+    try {
+      return reader();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined as T;
+    }
+  };
+  const deploymentSetting = chain.name("DEPLOYMENT_FILE");
+  const record = read(() => (given ? { deployment: given, file: undefined } : loadDeploymentFile(env, chain.chainId, deploymentSetting)));
+  const local = LOCAL_CHAIN_IDS.includes(chain.chainId);
+  const config: ChainConfig = {
+    chainId: chain.chainId,
+    rpcUrl: read(() => rpcUrl(env, chain.name("RPC_URL"), chain.chainId)),
+    wsUrl: read(() => wsUrl(env, chain.name("INDEXER_WS_URL"))),
+    deployment: record?.deployment,
+    deploymentFile: record?.file,
+    signerPrivateKey: read(() => signerKey(env, chain)),
+    confirmations: read(() => integer(env, chain.name("INDEXER_CONFIRMATIONS"), local ? 0 : 12)),
+    batchBlocks: read(() => integer(env, chain.name("INDEXER_BATCH_BLOCKS"), 2_000, 1)),
+    settingName: chain.name,
+  };
+  if (problems.length > 0) throw new ConfigError(problems.join("; "));
+  return config;
+}
+
+/**
+ * Every chain's settings, each problem of each chain reported at once. Without CHAIN_IDS or CHAIN_ID, the chains of
+ * the `given` deployments are served.
+ */
+function loadChains(env: NodeJS.ProcessEnv, given: PlatformDeployment[]): ChainConfig[] {
+  const implied =
+    env.CHAIN_IDS || env.CHAIN_ID || given.length === 0
+      ? env
+      : { ...env, ...(given.length === 1 ? { CHAIN_ID: String(given[0].chainId) } : { CHAIN_IDS: given.map((d) => d.chainId).join(",") }) };
+  const chainList = chainEnvs(implied, { defaultChainId: LOCAL_CHAIN_ID, unshared: UNSHARED_CHAIN_SETTINGS });
+  const problems: string[] = [];
+  const chains: ChainConfig[] = [];
+  for (const chain of chainList) {
+    try {
+      chains.push(
+        loadChain(
+          env,
+          chain,
+          given.find((deployment) => deployment.chainId === chain.chainId),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(chainList.length > 1 ? `chain ${chain.chainId}: ${error.message}` : error.message);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join("; "));
+  return chains;
+}
+
+/** Rate-limit keys carry the chains served by default, so environments sharing one Redis do not mix. */
+export function defaultRedisKeyPrefix(chainIds: number[]): string {
+  return `raffle:${chainIds.join(",")}:`;
 }
 
 /**
  * The API's settings from `env`, with their defaults (written here only). A caller that deployed the platform itself
- * (the local stack, the tests, the OpenAPI writer) passes its `deployment` instead of a DEPLOYMENT_FILE.
+ * (the local stack, the tests, the OpenAPI writer) passes its deployments instead of deployment files.
  */
-export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, givenDeployment?: PlatformDeployment): ApiConfig {
-  const chainId = integer(env, "CHAIN_ID", givenDeployment?.chainId ?? LOCAL_CHAIN_ID, 1);
-  const { deployment, file: deploymentFile } = givenDeployment ? { deployment: givenDeployment, file: undefined } : loadDeploymentFile(env, chainId);
-  if (deployment.chainId !== chainId) throw new ConfigError(`the deployment is for chain ${deployment.chainId}, CHAIN_ID is ${chainId}`);
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: PlatformDeployment | PlatformDeployment[] = []): ApiConfig {
+  const chains = loadChains(env, Array.isArray(given) ? given : [given]);
   const workers = integer(env, "API_WORKERS", 1, 1);
   // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
   if (workers > 1 && !env.REDIS_URL) throw new ConfigError("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
@@ -116,17 +207,11 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, givenDeploym
     workers,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: env.PGLITE_DIR || undefined,
-    rpcUrl: env.RPC_URL || "http://127.0.0.1:8545",
-    deployment,
-    deploymentFile,
-    signerPrivateKey: signerKey(env, chainId),
+    chains,
     signatureTtlSeconds: integer(env, "SIGNATURE_TTL_SECONDS", 600, 10),
     indexer: {
       enabled: flag(env, "INDEXER_ENABLED", true),
-      confirmations: integer(env, "INDEXER_CONFIRMATIONS", chainId === LOCAL_CHAIN_ID ? 0 : 12),
       pollIntervalMs: integer(env, "INDEXER_POLL_INTERVAL_MS", 1_000, 10),
-      wsUrl: indexerWsUrl(env),
-      batchBlocks: integer(env, "INDEXER_BATCH_BLOCKS", 2_000, 1),
       defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
     },
     readyMaxLagBlocks: integer(env, "READY_MAX_LAG_BLOCKS", 10),
@@ -136,8 +221,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, givenDeploym
       signPerKey: integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1),
       signPerAccount: integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1),
       redisUrl: env.REDIS_URL || undefined,
-      // Several environments may share one Redis: keys carry the chain id unless a prefix is given.
-      redisKeyPrefix: env.REDIS_KEY_PREFIX || defaultRedisKeyPrefix(chainId),
+      // Several environments may share one Redis: keys carry the chain ids unless a prefix is given.
+      redisKeyPrefix: env.REDIS_KEY_PREFIX || defaultRedisKeyPrefix(chains.map((chain) => chain.chainId)),
     },
     apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
     readCacheMs: integer(env, "READ_CACHE_MS", 200),

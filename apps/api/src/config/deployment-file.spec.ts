@@ -55,7 +55,7 @@ describe("the deployment file", () => {
   it("refuses a record of another chain and fields of the wrong type", () => {
     const file = write(deploymentRecord({ chainId: 1, deployBlock: "7", vrfIsMock: "yes", vrfKeyHash: "0x11" }));
     expect(() => load(file)).toThrow(
-      /"chainId" is 1, but CHAIN_ID is 31337; "vrfKeyHash" must be .*; "vrfIsMock" must be true or false; "deployBlock" must be a block number/,
+      /"chainId" is 1, but the file is configured for chain 31337; "vrfKeyHash" must be .*; "vrfIsMock" must be true or false; "deployBlock" must be a block number/,
     );
   });
 
@@ -65,7 +65,7 @@ describe("the deployment file", () => {
     const notJson = write("{ exchange: ");
     expect(() => load(notJson)).toThrow(new ConfigError(`DEPLOYMENT_FILE ${notJson} is not valid JSON`));
     expect(() => loadDeploymentFile({}, 999_999_999)).toThrow(
-      /^deployment file .*999999999\.json \(the default for CHAIN_ID 999999999; set DEPLOYMENT_FILE to use another\) cannot be read/,
+      /^deployment file .*999999999\.json \(the default for chain 999999999; set DEPLOYMENT_FILE to use another\) cannot be read/,
     );
   });
 });

@@ -29,22 +29,25 @@ const CHECKS: Record<Exclude<keyof PlatformDeployment, "chainId" | "ignitionDepl
 };
 
 /**
- * Reads and checks the platform's deployment record: DEPLOYMENT_FILE, else `contracts/deployments/<CHAIN_ID>.json`.
- * Every field is checked (a file without `exchange` would have the API sign vouchers no Exchange accepts), and every
- * error names the file, how it was chosen, and each bad field. Whether the contracts exist is checked on the chain.
+ * Reads and checks the platform's deployment record of `chainId`: the file in the setting `setting` (DEPLOYMENT_FILE,
+ * or CHAIN_<id>_DEPLOYMENT_FILE), else `contracts/deployments/<chainId>.json`. Every field is checked (a file without
+ * `exchange` would have the API sign vouchers no Exchange accepts), and every error names the file, how it was chosen,
+ * and each bad field. Whether the contracts exist is checked on the chain.
  */
-export function loadDeploymentFile(env: NodeJS.ProcessEnv, chainId: number): { deployment: PlatformDeployment; file: string } {
-  const file = env.DEPLOYMENT_FILE || deploymentPath(chainId);
-  const source = env.DEPLOYMENT_FILE
-    ? `DEPLOYMENT_FILE ${file}`
-    : `deployment file ${file} (the default for CHAIN_ID ${chainId}; set DEPLOYMENT_FILE to use another)`;
+export function loadDeploymentFile(
+  env: NodeJS.ProcessEnv,
+  chainId: number,
+  setting = "DEPLOYMENT_FILE",
+): { deployment: PlatformDeployment; file: string } {
+  const file = env[setting] || deploymentPath(chainId);
+  const source = env[setting] ? `${setting} ${file}` : `deployment file ${file} (the default for chain ${chainId}; set ${setting} to use another)`;
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
     throw new ConfigError(
-      `${source} cannot be read (${code}); deploy the platform with \`npm run deploy:platform\` or point DEPLOYMENT_FILE at its record`,
+      `${source} cannot be read (${code}); deploy the platform with \`npm run deploy:platform\` or point ${setting} at its record`,
     );
   }
   let parsed: unknown;
@@ -57,7 +60,8 @@ export function loadDeploymentFile(env: NodeJS.ProcessEnv, chainId: number): { d
   const record = parsed as Record<string, unknown>;
   const problems: string[] = [];
   if (!("chainId" in record)) problems.push('"chainId" is missing');
-  else if (record.chainId !== chainId) problems.push(`"chainId" is ${JSON.stringify(record.chainId)}, but CHAIN_ID is ${chainId}`);
+  else if (record.chainId !== chainId)
+    problems.push(`"chainId" is ${JSON.stringify(record.chainId)}, but the file is configured for chain ${chainId}`);
   for (const [field, check] of Object.entries(CHECKS)) {
     if (!(field in record)) {
       problems.push(`"${field}" is missing`);

@@ -1,13 +1,11 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from "@nestjs/common";
 import { computeAddress, id, type JsonRpcProvider } from "ethers";
 import { Exchange__factory } from "@raffle/chain";
 import { urlOrigin } from "@raffle/config";
 
-import type { ApiConfig } from "../config/api-config";
+import type { ChainConfig } from "../config/api-config";
 import { DEPLOYED_CONTRACT_FIELDS } from "../config/deployment-file";
 import { StartupError } from "./api-database";
 import { jsonLog } from "./json-logger";
-import { API_CONFIG, CHAIN_PROVIDER } from "./tokens";
 
 const SIGNER_ROLE = id("SIGNER_ROLE");
 /** How long /ready waits for the node before calling it unreachable. */
@@ -30,14 +28,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Watches what the API assumes of the chain: the node at RPC_URL answers and serves CHAIN_ID, the deployment's
+ * Watches what the API assumes of one chain: the node at RPC_URL answers and serves that chain, the deployment's
  * contracts have code there, and the voucher key holds SIGNER_ROLE on the Exchange. At start a node that answers
  * with any of these wrong stops the API; afterwards each check repeats every CHAIN_CHECK_INTERVAL_SECONDS (the code
  * again after each reconnect), /ready fails while one does not hold, and the sign endpoint refuses unless the role is
  * confirmed. Each change of state is logged once.
  */
-@Injectable()
-export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ChainMonitor {
   readonly signerAddress: string;
   private readonly rpc: string;
   private reachable: boolean | null = null;
@@ -50,18 +47,15 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
   private refreshing: Promise<void> | null = null;
 
   constructor(
-    @Inject(API_CONFIG) private readonly config: ApiConfig,
-    @Inject(CHAIN_PROVIDER) private readonly provider: JsonRpcProvider,
+    private readonly config: ChainConfig,
+    private readonly provider: JsonRpcProvider,
+    private readonly checkIntervalMs: number,
   ) {
     this.signerAddress = computeAddress(config.signerPrivateKey);
     this.rpc = urlOrigin(config.rpcUrl);
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.start();
-  }
-
-  onApplicationShutdown(): void {
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
@@ -80,11 +74,12 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
       if (deployment.signer !== this.signerAddress) {
         jsonLog("warn", "the deployment file names another signer than the voucher key; the chain's SIGNER_ROLE decides", {
           component: "chain",
+          chainId: deployment.chainId,
           deploymentSigner: deployment.signer,
           signer: this.signerAddress,
         });
       }
-      this.timer = setInterval(() => void this.refresh(), this.config.chainCheckIntervalMs);
+      this.timer = setInterval(() => void this.refresh(), this.checkIntervalMs);
       this.timer.unref();
     })();
     return this.firstCheck;
@@ -114,18 +109,19 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Every chain-side dependency that does not hold, as it was last seen. */
   problems(): DependencyProblem[] {
-    const { deployment } = this.config;
+    const { deployment, settingName } = this.config;
+    const rpcSetting = settingName("RPC_URL");
     const problems: DependencyProblem[] = [];
     if (this.reachable === false) {
-      problems.push({ field: "chain", message: `the chain node at RPC_URL (${this.rpc}) does not answer: ${this.unreachableReason}` });
+      problems.push({ field: "chain", message: `the chain node at ${rpcSetting} (${this.rpc}) does not answer: ${this.unreachableReason}` });
     } else if (this.servedChainId !== null && this.servedChainId !== deployment.chainId) {
       problems.push({
         field: "chain",
-        message: `RPC_URL (${this.rpc}) serves chain ${this.servedChainId}, but CHAIN_ID is ${deployment.chainId}: point RPC_URL at a node of chain ${deployment.chainId}`,
+        message: `${rpcSetting} (${this.rpc}) serves chain ${this.servedChainId}, not chain ${deployment.chainId}: point ${rpcSetting} at a node of chain ${deployment.chainId}`,
       });
     }
     if (this.missingCode && this.missingCode.length > 0) {
-      const source = this.config.deploymentFile ? `DEPLOYMENT_FILE ${this.config.deploymentFile}` : "the deployment";
+      const source = this.config.deploymentFile ? `${settingName("DEPLOYMENT_FILE")} ${this.config.deploymentFile}` : "the deployment";
       problems.push({
         field: "deployment",
         message: `${source} names contracts that have no code on chain ${deployment.chainId}: ${this.missingCode.join(", ")} (deployed to another chain, or the chain was reset?)`,
@@ -134,12 +130,12 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
     if (this.signer === "unauthorized") {
       problems.push({
         field: "signer",
-        message: `the voucher key ${this.signerAddress} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE on the Exchange ${deployment.exchange}: grant it, or configure the key that holds it`,
+        message: `the voucher key ${this.signerAddress} (${settingName("SIGNER_PRIVATE_KEY")} or ${settingName("SIGNER_KEYSTORE_FILE")}) does not hold SIGNER_ROLE on the Exchange ${deployment.exchange} of chain ${deployment.chainId}: grant it, or configure the key that holds it`,
       });
     } else if (this.signer === "unverified") {
       problems.push({
         field: "signer",
-        message: `the voucher key's SIGNER_ROLE on the Exchange is not verified yet: the chain node has not answered`,
+        message: `the voucher key's SIGNER_ROLE on the Exchange of chain ${deployment.chainId} is not verified yet: the chain node has not answered`,
       });
     }
     return problems;
@@ -176,13 +172,14 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
 
   private observe(reachable: true, chainId: number): void {
     if (this.reachable !== true) {
-      if (this.reachable === false) jsonLog("info", "chain node reachable again", { component: "chain", rpc: this.rpc });
+      if (this.reachable === false)
+        jsonLog("info", "chain node reachable again", { component: "chain", chainId: this.config.chainId, rpc: this.rpc });
       this.reachable = true;
     }
     const expected = this.config.deployment.chainId;
     if (chainId !== this.servedChainId) {
       if (chainId !== expected) {
-        jsonLog("error", "RPC_URL serves another chain than CHAIN_ID: fix RPC_URL or CHAIN_ID", {
+        jsonLog("error", `${this.config.settingName("RPC_URL")} serves another chain than configured: fix it`, {
           component: "chain",
           rpc: this.rpc,
           servedChainId: chainId,
@@ -191,7 +188,7 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
         // Whatever was verified was verified elsewhere.
         this.missingCode = null;
       } else if (this.servedChainId !== null) {
-        jsonLog("info", "RPC_URL serves CHAIN_ID again", { component: "chain", rpc: this.rpc, chainId });
+        jsonLog("info", `${this.config.settingName("RPC_URL")} serves the configured chain again`, { component: "chain", rpc: this.rpc, chainId });
       }
       this.servedChainId = chainId;
     }
@@ -201,7 +198,12 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
     const reason = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
     this.unreachableReason = reason.replace(this.config.rpcUrl, this.rpc);
     if (this.reachable !== false) {
-      jsonLog("error", "chain node unreachable: check RPC_URL and the node", { component: "chain", rpc: this.rpc, error: this.unreachableReason });
+      jsonLog("error", `chain node unreachable: check ${this.config.settingName("RPC_URL")} and the node`, {
+        component: "chain",
+        chainId: this.config.chainId,
+        rpc: this.rpc,
+        error: this.unreachableReason,
+      });
     }
     this.reachable = false;
     // After a reconnect the node may be another one: check its contracts again.
@@ -210,8 +212,9 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
 
   private observeCode(missing: string[]): void {
     if (missing.length > 0 && JSON.stringify(missing) !== JSON.stringify(this.missingCode)) {
-      jsonLog("error", "deployment contracts have no code on the chain: fix DEPLOYMENT_FILE or RPC_URL", {
+      jsonLog("error", "deployment contracts have no code on the chain: fix the deployment file or the RPC URL", {
         component: "chain",
+        chainId: this.config.chainId,
         deploymentFile: this.config.deploymentFile,
         missing,
       });
@@ -224,11 +227,12 @@ export class ChainMonitor implements OnApplicationBootstrap, OnApplicationShutdo
     if (status === "unauthorized") {
       jsonLog("error", "the voucher key lacks SIGNER_ROLE on the Exchange: signing is refused until it holds it", {
         component: "chain",
+        chainId: this.config.chainId,
         signer: this.signerAddress,
         exchange: this.config.deployment.exchange,
       });
     } else if (this.signer === "unauthorized") {
-      jsonLog("info", "the voucher key holds SIGNER_ROLE again", { component: "chain", signer: this.signerAddress });
+      jsonLog("info", "the voucher key holds SIGNER_ROLE again", { component: "chain", chainId: this.config.chainId, signer: this.signerAddress });
     }
     this.signer = status;
   }

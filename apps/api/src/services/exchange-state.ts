@@ -3,40 +3,39 @@ import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
 import { problems } from "../common/problem";
-import { ChainMonitor } from "./chain-monitor";
+import type { ServedChain } from "./served-chains";
 import { TtlCache } from "./ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "./tokens";
 
 /**
- * What every voucher needs of the platform's Exchange before it is signed: a voucher key that holds SIGNER_ROLE (the
- * chain monitor's last answer) and an Exchange that is not paused (the indexer follows its Paused / Unpaused events;
- * read every READ_CACHE_MS). A voucher failing either would only revert on-chain.
+ * What every voucher needs of a chain's Exchange before it is signed: a voucher key that holds SIGNER_ROLE (the chain
+ * monitor's last answer) and an Exchange that is not paused (the indexer follows its Paused / Unpaused events; read
+ * every READ_CACHE_MS). A voucher failing either would only revert on-chain.
  */
 @Injectable()
 export class ExchangeState {
-  private readonly paused: TtlCache<"exchange", boolean>;
+  private readonly paused: TtlCache<number, boolean>;
 
   constructor(
-    @Inject(API_CONFIG) private readonly config: ApiConfig,
+    @Inject(API_CONFIG) config: ApiConfig,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    private readonly chain: ChainMonitor,
   ) {
     this.paused = new TtlCache(config.readCacheMs);
   }
 
-  /** Throws the problem that stops signing, if any: 503 for the signer (the platform's fault), 409 for a pause. */
-  async assertCanSign(): Promise<void> {
-    const signer = this.chain.signerStatus();
-    if (signer === "unauthorized") throw problems.signerNotAuthorized(this.chain.signerAddress, this.config.deployment.exchange);
+  /** Throws the problem that stops signing on `chain`, if any: 503 for the signer (the platform's fault), 409 for a pause. */
+  async assertCanSign(chain: ServedChain): Promise<void> {
+    const signer = chain.monitor.signerStatus();
+    if (signer === "unauthorized") throw problems.signerNotAuthorized(chain.monitor.signerAddress, chain.deployment.exchange);
     if (signer === "unverified") throw problems.chainUnavailable();
-    if (await this.isPaused()) throw problems.exchangePaused();
+    if (await this.isPaused(chain)) throw problems.exchangePaused();
   }
 
-  isPaused(): Promise<boolean> {
-    return this.paused.get("exchange", async () => {
+  isPaused(chain: ServedChain): Promise<boolean> {
+    return this.paused.get(chain.chainId, async () => {
       const [row] = await this.dataSource.query(`SELECT is_paused FROM contract WHERE chain_id = $1 AND address = $2`, [
-        this.config.deployment.chainId,
-        this.config.deployment.exchange,
+        chain.chainId,
+        chain.deployment.exchange,
       ]);
       return row?.is_paused === true;
     });

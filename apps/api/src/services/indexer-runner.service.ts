@@ -1,52 +1,67 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from "@nestjs/common";
-import type { JsonRpcProvider } from "ethers";
+import { Inject, Injectable, type OnApplicationBootstrap } from "@nestjs/common";
 import type { DataSource } from "typeorm";
-import { Indexer, type IndexerStatus } from "@raffle/indexer";
+import { Indexer, type IndexerLogger, type IndexerStatus } from "@raffle/indexer";
 
 import type { ApiConfig } from "../config/api-config";
-import { ChainMonitor } from "./chain-monitor";
 import { jsonLog } from "./json-logger";
-import { API_CONFIG, CHAIN_PROVIDER, DATA_SOURCE } from "./tokens";
+import { ServedChains } from "./served-chains";
+import { API_CONFIG, DATA_SOURCE } from "./tokens";
 
-/** Runs the indexer inside the API process (unless INDEXER_ENABLED=false); one leader across replicas. */
+const indexerLogger: IndexerLogger = {
+  info: (message, fields) => jsonLog("info", message, { component: "indexer", ...fields }),
+  warn: (message, fields) => jsonLog("warn", message, { component: "indexer", ...fields }),
+  error: (message, fields) => jsonLog("error", message, { component: "indexer", ...fields }),
+};
+
+/**
+ * Runs one indexer per served chain inside the API process (unless INDEXER_ENABLED=false). Each has its own leader
+ * lock, cursor, reorg handling and head watcher, so one chain's outage or reorg leaves the others alone.
+ */
 @Injectable()
-export class IndexerRunner implements OnApplicationBootstrap, OnApplicationShutdown {
-  readonly indexer: Indexer | null;
+export class IndexerRunner implements OnApplicationBootstrap {
+  private readonly indexers: Map<number, Indexer>;
 
   constructor(
     @Inject(API_CONFIG) config: ApiConfig,
     @Inject(DATA_SOURCE) dataSource: DataSource,
-    @Inject(CHAIN_PROVIDER) provider: JsonRpcProvider,
-    private readonly chain: ChainMonitor,
+    private readonly chains: ServedChains,
   ) {
-    this.indexer = config.indexer.enabled
-      ? new Indexer(dataSource, provider, {
-          deployment: config.deployment,
-          confirmations: config.indexer.confirmations,
-          pollIntervalMs: config.indexer.pollIntervalMs,
-          wsUrl: config.indexer.wsUrl,
-          batchBlocks: config.indexer.batchBlocks,
-          defaultSchedule: config.indexer.defaultSchedule,
-          logger: {
-            info: (message, fields) => jsonLog("info", message, { component: "indexer", ...fields }),
-            warn: (message, fields) => jsonLog("warn", message, { component: "indexer", ...fields }),
-            error: (message, fields) => jsonLog("error", message, { component: "indexer", ...fields }),
-          },
-        })
-      : null;
+    const { enabled, pollIntervalMs, defaultSchedule } = config.indexer;
+    this.indexers = new Map(
+      enabled
+        ? chains.all().map((chain) => [
+            chain.chainId,
+            new Indexer(dataSource, chain.provider, {
+              deployment: chain.deployment,
+              confirmations: chain.config.confirmations,
+              pollIntervalMs,
+              wsUrl: chain.config.wsUrl,
+              batchBlocks: chain.config.batchBlocks,
+              defaultSchedule,
+              logger: indexerLogger,
+            }),
+          ])
+        : [],
+    );
   }
 
-  /** After the chain's first check: a node that serves another chain or lacks the contracts stops the API first. */
+  /** After every chain's first check: a node that serves another chain or lacks the contracts stops the API first. */
   async onApplicationBootstrap(): Promise<void> {
-    await this.chain.start();
-    this.indexer?.start();
+    await this.chains.start();
+    for (const indexer of this.indexers.values()) indexer.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.indexer?.stop();
+  /** Stops every indexer between batches (called on shutdown, before the nodes and the database close). */
+  async stop(): Promise<void> {
+    await Promise.all([...this.indexers.values()].map((indexer) => indexer.stop()));
   }
 
-  status(): IndexerStatus | null {
-    return this.indexer?.status() ?? null;
+  /** The indexer of `chainId`, if this process runs one. */
+  indexer(chainId: number): Indexer | undefined {
+    return this.indexers.get(chainId);
+  }
+
+  status(chainId: number): IndexerStatus | null {
+    return this.indexers.get(chainId)?.status() ?? null;
   }
 }

@@ -1,4 +1,3 @@
 /** Injection tokens of the API's infrastructure. */
 export const API_CONFIG = Symbol("API_CONFIG");
 export const DATA_SOURCE = Symbol("DATA_SOURCE");
-export const CHAIN_PROVIDER = Symbol("CHAIN_PROVIDER");

@@ -4,7 +4,7 @@ import { setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "
 import { createTestDatabase, type TestDatabase } from "@raffle/db";
 
 import { createApp } from "../../src/app/create-app";
-import { loadApiConfig, type ApiConfig } from "../../src/config/api-config";
+import { loadApiConfig, type ApiConfig, type ChainConfig } from "../../src/config/api-config";
 import { ApiKeyService } from "../../src/app/auth/api-key.service";
 import { UndocumentedProblems } from "./documented-problems";
 
@@ -21,11 +21,14 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
+/** Settings a test changes: the API's, and `chain`'s for its one chain. */
+export type TestOverrides = Partial<ApiConfig> & { chain?: Partial<ChainConfig> };
+
 /**
  * The API's own defaults (loadApiConfig) for this chain and database, quickened for tests: the indexer polls every
  * 50 ms, keys are never cached, the chain is checked every second and rate limits stay out of the way.
  */
-export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: string, overrides: Partial<ApiConfig> = {}): ApiConfig {
+export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: string, overrides: TestOverrides = {}): ApiConfig {
   const config = loadApiConfig(
     {
       PORT: "0",
@@ -42,10 +45,11 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
     },
     world.deployment,
   );
-  return { ...config, ...overrides };
+  const { chain, ...rest } = overrides;
+  return { ...config, chains: [{ ...config.chains[0], ...chain }], ...rest };
 }
 
-export async function startApiHarness(label: string, overrides: Partial<ApiConfig> = {}): Promise<ApiHarness> {
+export async function startApiHarness(label: string, overrides: TestOverrides = {}): Promise<ApiHarness> {
   process.env.LOG_LEVEL ??= "silent";
   const node = await startHardhatNode();
   const world = await setUpWorld(node.provider);

@@ -7,17 +7,27 @@ interface JsonRpcMessage {
   result?: unknown;
 }
 
-/** A JSON-RPC proxy in front of a node that can pretend the node serves another chain (answers eth_chainId itself). */
+/**
+ * A JSON-RPC proxy in front of a node that can pretend the node serves another chain (answers eth_chainId itself), or
+ * that the node is down (drops every connection) while the node itself keeps its state.
+ */
 export interface RpcProxy {
   url: string;
   /** A hex chain id to answer eth_chainId with, or null to pass the node's answer through. */
   pretendChainId(chainId: string | null): void;
+  /** While true, every request's connection is dropped unanswered, as by a node that went away. */
+  pretendDown(down: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let chainId: string | null = null;
+  let down = false;
   const server = http.createServer((request, response) => {
+    if (down) {
+      request.socket.destroy();
+      return;
+    }
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", async () => {
@@ -44,6 +54,11 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     pretendChainId: (value) => (chainId = value),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    pretendDown: (value) => (down = value),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's active raffle contracts, optionally on one chain. */
+        /** The caller's active raffle contracts on every chain this API serves, or on one chain. */
         get: operations["listRaffleContracts"];
         put?: never;
         post?: never;
@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a ticket purchase for an account.
-         * @description Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments. Every voucher signed is recorded. The zero address is refused as `account`.
+         * @description Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments, signed for the raffle's own chain (its Exchange and EIP-712 domain). Every voucher signed is recorded. The zero address is refused as `account`.
          */
         post: operations["signTicket"];
         delete?: never;
@@ -128,8 +128,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: every dependency the endpoints need holds.
-         * @description The database and Redis (when configured) answer, the node at RPC_URL answers and serves CHAIN_ID, the deployment's contracts have code, the voucher key holds SIGNER_ROLE, and the index is within READY_MAX_LAG_BLOCKS of the head.
+         * Readiness: the API can serve, and how each chain it serves is doing.
+         * @description 200 while the database and Redis (when configured) answer and at least one served chain is ready: its node answers and serves that chain, the deployment's contracts have code, the voucher key holds SIGNER_ROLE, and the index is within READY_MAX_LAG_BLOCKS of the head. A chain that is not ready makes the answer `degraded`, not 503, so one chain's outage does not take the others' endpoints down. With `chainId`, only that chain counts.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -148,7 +148,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -992,6 +992,11 @@ export interface components {
             /** @description 1 to 20 items, delivered from the merchant's wallet. */
             items: components["schemas"]["ClaimItemBody"][];
             /**
+             * @description The chain the voucher is redeemed on (its Exchange and EIP-712 domain). Required when the API serves several chains.
+             * @example 31337
+             */
+            chainId?: number;
+            /**
              * @description Seconds the voucher stays valid.
              * @default 604800
              * @example 86400
@@ -1006,32 +1011,54 @@ export interface components {
              */
             status: "ok";
         };
-        ChainReadinessDto: {
-            /**
-             * @description The chain served (CHAIN_ID).
-             * @example 31337
-             */
-            chainId: number;
-            /**
-             * @description The node's latest block; null while it does not answer.
-             * @example 1842
-             */
-            head: number | null;
-        };
         SignerReadinessDto: {
             /**
-             * @description The API's voucher key.
+             * @description The API's voucher key on this chain.
              * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
              */
             address: string;
             /**
-             * @description Whether it holds SIGNER_ROLE on the Exchange.
+             * @description Whether it holds SIGNER_ROLE on this chain's Exchange.
              * @example authorized
              * @enum {string}
              */
             status: "authorized" | "unauthorized" | "unverified";
         };
-        IndexerReadinessDto: {
+        DependencyProblemDto: {
+            /**
+             * @description The dependency that does not hold.
+             * @example indexer
+             * @enum {string}
+             */
+            field: "chain" | "deployment" | "signer" | "indexer";
+            /**
+             * @description What is wrong, and what to fix.
+             * @example the index is 14 blocks behind the chain (READY_MAX_LAG_BLOCKS is 10)
+             */
+            message: string;
+        };
+        ChainReadinessDto: {
+            /**
+             * @description A chain this API serves (CHAIN_IDS, or CHAIN_ID).
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * @description `ready` when every check of this chain holds.
+             * @example ready
+             * @enum {string}
+             */
+            status: "ready" | "notReady";
+            /**
+             * @description The node's latest block; null while it does not answer.
+             * @example 1842
+             */
+            head: number | null;
+            /**
+             * @description The last block indexed; null before the first batch.
+             * @example 1842
+             */
+            cursor: number | null;
             /**
              * @description Blocks between the confirmed head and the index; null when unknown.
              * @example 0
@@ -1042,14 +1069,22 @@ export interface components {
              * @example true
              */
             leader: boolean;
+            /**
+             * @description The indexer's last error while its steps fail (this process's indexer).
+             * @example null
+             */
+            lastError: string | null;
+            signer: components["schemas"]["SignerReadinessDto"];
+            /** @description What does not hold on this chain, and what to fix. */
+            problems: components["schemas"]["DependencyProblemDto"][];
         };
         ReadinessDto: {
             /**
-             * @description Always `ready` in a 200 answer; otherwise 503 notReady.
+             * @description `ready` when every chain is ready; `degraded` when some chain is not (its own `status` and `problems` say why).
              * @example ready
              * @enum {string}
              */
-            status: "ready";
+            status: "ready" | "degraded";
             /**
              * @description Whether the database answers.
              * @example up
@@ -1062,9 +1097,8 @@ export interface components {
              * @enum {string}
              */
             redis: "up" | "down" | "notConfigured";
-            chain: components["schemas"]["ChainReadinessDto"];
-            signer: components["schemas"]["SignerReadinessDto"];
-            indexer: components["schemas"]["IndexerReadinessDto"];
+            /** @description Every chain asked about: all served chains, or the one of `chainId`. */
+            chains: components["schemas"]["ChainReadinessDto"][];
         };
     };
     responses: never;
@@ -1082,7 +1116,7 @@ export interface operations {
                 skip?: number;
                 /** @description Records to return. */
                 take?: number;
-                /** @description Only contracts on this chain. */
+                /** @description Only contracts on this chain (one this API serves). Without it, the contracts of every chain it serves. */
                 chainId?: number;
             };
             header?: never;
@@ -1131,6 +1165,22 @@ export interface operations {
                         status: 401;
                         /** @enum {integer} */
                         statusCode: 401;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
                     };
                 };
             };
@@ -1238,6 +1288,22 @@ export interface operations {
                         status: 404;
                         /** @enum {integer} */
                         statusCode: 404;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
                     };
                 };
             };
@@ -1394,6 +1460,22 @@ export interface operations {
                         status: 415;
                         /** @enum {integer} */
                         statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
                     };
                 };
             };
@@ -1649,6 +1731,22 @@ export interface operations {
                         status: 415;
                         /** @enum {integer} */
                         statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
                     };
                 };
             };
@@ -1988,20 +2086,55 @@ export interface operations {
     };
     getReadiness: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Ask about this served chain alone: 503 when it is not ready. */
+                chainId?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every dependency holds. */
+            /** @description The API can serve; `chains` shows each chain. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
                 };
             };
             /** @description `internalError`: an unexpected error; the details are logged, never answered. */

@@ -50,6 +50,18 @@ export class CreateClaimBody {
   items!: ClaimItemBody[];
 
   @ApiPropertyOptional({
+    example: 31337,
+    description: "The chain the voucher is redeemed on (its Exchange and EIP-712 domain). Required when the API serves several chains.",
+    minimum: 1,
+    maximum: 2_147_483_647,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  chainId?: number;
+
+  @ApiPropertyOptional({
     example: 86_400,
     description: "Seconds the voucher stays valid.",
     minimum: 1,

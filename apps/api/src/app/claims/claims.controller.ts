@@ -50,7 +50,7 @@ export class ClaimsController {
     type: ClaimDto,
     description: "The NEW voucher, with its `nonce`, `signature`, `expiresAt` and the `Exchange.claim` arguments in `parameters`.",
   })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "exchangePaused", "signerNotAuthorized", "chainUnavailable")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "exchangePaused", "signerNotAuthorized", "chainUnavailable", "chainNotServed")
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateClaimBody): Promise<ClaimDto> {
     return toClaimDto(await this.claims.createVoucher(caller, body));
   }

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from "@nestjs/common";
-import { Wallet, ZeroAddress, getAddress } from "ethers";
+import { ZeroAddress, getAddress } from "ethers";
 import type { DataSource } from "typeorm";
 import { CLAIM_EXTRA, NonceSequence, assetToJson, paramsToJson, signClaimVoucher, tokenTypeIndex, type AssetStruct } from "@raffle/chain";
 import { ClaimEntity, ClaimStatus, ClaimType, MerchantEntity } from "@raffle/db";
 
-import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
 import { ExchangeState } from "../../services/exchange-state";
-import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import { ServedChains, type ServedChain } from "../../services/served-chains";
+import { DATA_SOURCE } from "../../services/tokens";
 import type { Caller } from "../auth/api-key.service";
 import { DEFAULT_CLAIM_TTL_SECONDS, type CreateClaimBody } from "./claim-voucher.dto";
 
@@ -17,15 +17,12 @@ const UINT256_MAX = (1n << 256n) - 1n;
 @Injectable()
 export class ClaimsService {
   private readonly nonces = new NonceSequence();
-  private readonly signer: Wallet;
 
   constructor(
-    @Inject(API_CONFIG) private readonly config: ApiConfig,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly exchange: ExchangeState,
-  ) {
-    this.signer = new Wallet(config.signerPrivateKey);
-  }
+    private readonly chains: ServedChains,
+  ) {}
 
   list(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ClaimEntity[], number]> {
     return this.dataSource.getRepository(ClaimEntity).findAndCount({
@@ -48,12 +45,13 @@ export class ClaimsService {
    */
   async createVoucher(caller: Caller, body: CreateClaimBody): Promise<ClaimEntity> {
     const items = body.items.map((item, index) => this.toAsset(item, index));
+    const chain = this.voucherChain(body.chainId);
     // Exchange.claim reverts while the Exchange is paused, and for a key without SIGNER_ROLE.
-    await this.exchange.assertCanSign();
+    await this.exchange.assertCanSign(chain);
     const account = getAddress(body.account);
     const expiresAt = Math.floor(Date.now() / 1000) + (body.ttlSeconds ?? DEFAULT_CLAIM_TTL_SECONDS);
     const nonce = this.nonces.take();
-    const { deployment } = this.config;
+    const { deployment } = chain;
 
     return this.dataSource.transaction(async (manager) => {
       const merchant = await manager.getRepository(MerchantEntity).findOneByOrFail({ id: caller.merchantId });
@@ -77,15 +75,26 @@ export class ClaimsService {
         receiver: merchant.wallet,
         referrer: ZeroAddress,
       };
-      const signature = await signClaimVoucher(this.signer, deployment.chainId, deployment.exchange, { account, params, items });
+      const signature = await signClaimVoucher(chain.claimSigner, deployment.chainId, deployment.exchange, { account, params, items });
       created.signature = signature;
       created.parameters = {
+        chainId: deployment.chainId,
         exchange: deployment.exchange,
         params: paramsToJson(params),
         items: items.map(assetToJson),
       };
       return claims.save(created);
     });
+  }
+
+  /** The chain a voucher is for: `chainId`, which may be left out only when this API serves one chain. */
+  private voucherChain(chainId: number | undefined): ServedChain {
+    if (chainId !== undefined) return this.chains.get(chainId);
+    const [only, ...others] = this.chains.all();
+    if (others.length > 0) {
+      throw problems.validationFailed([{ field: "chainId", message: `chainId is required: this API serves chains ${this.chains.ids.join(", ")}` }]);
+    }
+    return only;
   }
 
   /** Withdraws a voucher that was not redeemed. The API stops handing out its signature. */

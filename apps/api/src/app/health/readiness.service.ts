@@ -4,10 +4,11 @@ import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
 import type { FieldError } from "../../common/problem";
-import { ChainMonitor } from "../../services/chain-monitor";
 import { IndexerRunner } from "../../services/indexer-runner.service";
 import { RateLimiter } from "../../services/rate-limiter";
+import { ServedChains, type ServedChain } from "../../services/served-chains";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import type { ChainReadinessDto, ReadinessDto } from "./health.dto";
 
 /** How long /ready waits for the database or Redis before calling it down. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -16,7 +17,7 @@ export interface Readiness {
   ready: boolean;
   /** Every dependency that does not hold, named (`database`, `redis`, `chain`, `deployment`, `signer`, `indexer`). */
   problems: FieldError[];
-  report: Record<string, unknown>;
+  report: ReadinessDto;
 }
 
 async function answers(check: Promise<unknown>): Promise<string | null> {
@@ -36,23 +37,30 @@ async function answers(check: Promise<unknown>): Promise<string | null> {
   }
 }
 
-/** Checks every dependency the endpoints need, at once, and says which do not hold and what to fix. */
+/**
+ * Checks every dependency the endpoints need, at once, and says which do not hold and what to fix. The database and
+ * Redis serve every chain: without them nothing is ready. A chain whose node is down or whose index lags only makes
+ * the API `degraded`: its raffles cannot be signed, but every other chain's endpoints work, so a load balancer must
+ * not take the replica out for it (`/ready?chainId=` asks about one chain alone).
+ */
 @Injectable()
 export class ReadinessService {
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    private readonly chain: ChainMonitor,
+    private readonly chains: ServedChains,
     private readonly rateLimiter: RateLimiter,
-    private readonly indexer: IndexerRunner,
+    private readonly indexers: IndexerRunner,
   ) {}
 
-  async check(): Promise<Readiness> {
-    const [databaseError, redisError, chain, cursor] = await Promise.all([
+  /** Readiness of the whole API, or of one served chain (`chainId`, validated by the caller). */
+  async check(chainId?: number): Promise<Readiness> {
+    const asked = chainId === undefined ? this.chains.all() : [this.chains.get(chainId)];
+    const [databaseError, redisError, cursors, ...chainReports] = await Promise.all([
       answers(this.dataSource.query("SELECT 1")),
       this.rateLimiter.backend === "redis" ? answers(this.rateLimiter.ping()) : Promise.resolve(null),
-      this.chain.probe(),
-      this.cursor(),
+      this.cursors(),
+      ...asked.map((chain) => chain.monitor.probe()),
     ]);
     const problems: FieldError[] = [];
     if (databaseError !== null)
@@ -60,9 +68,35 @@ export class ReadinessService {
     if (redisError !== null) {
       problems.push({ field: "redis", message: `Redis at REDIS_URL (${urlOrigin(this.config.rateLimit.redisUrl!)}) does not answer: ${redisError}` });
     }
-    problems.push(...chain.problems);
-    const lag = chain.head !== null && cursor !== null ? Math.max(0, chain.head - this.config.indexer.confirmations - cursor) : null;
-    if (databaseError === null && chain.head !== null) {
+    const chains = asked.map((chain, index) => this.chainReadiness(chain, chainReports[index], databaseError === null ? cursors : null));
+    const readyChains = chains.filter((chain) => chain.status === "ready").length;
+    const several = this.chains.ids.length > 1;
+    const chainProblems = chains.flatMap((chain) =>
+      chain.problems.map((problem) => (several ? { ...problem, message: `chain ${chain.chainId}: ${problem.message}` } : problem)),
+    );
+    const ready = problems.length === 0 && readyChains > 0;
+    return {
+      ready,
+      // A 503 lists what is wrong with the process and with every chain; a degraded 200 shows the chains' own lists.
+      problems: ready ? [] : [...problems, ...chainProblems],
+      report: {
+        status: readyChains === chains.length ? "ready" : "degraded",
+        database: databaseError === null ? "up" : "down",
+        redis: this.rateLimiter.backend === "redis" ? (redisError === null ? "up" : "down") : "notConfigured",
+        chains,
+      },
+    };
+  }
+
+  private chainReadiness(
+    chain: ServedChain,
+    probe: { head: number | null; problems: FieldError[] },
+    cursors: Map<number, number> | null,
+  ): ChainReadinessDto {
+    const problems = [...probe.problems];
+    const cursor = cursors?.get(chain.chainId) ?? null;
+    const lag = probe.head !== null && cursor !== null ? Math.max(0, probe.head - chain.config.confirmations - cursor) : null;
+    if (cursors !== null && probe.head !== null) {
       if (cursor === null) problems.push({ field: "indexer", message: "the chain is not indexed yet" });
       else if (lag! > this.config.readyMaxLagBlocks) {
         problems.push({
@@ -71,17 +105,17 @@ export class ReadinessService {
         });
       }
     }
+    const indexer = this.indexers.status(chain.chainId);
     return {
-      ready: problems.length === 0,
+      chainId: chain.chainId,
+      status: problems.length === 0 ? "ready" : "notReady",
+      head: probe.head,
+      cursor,
+      lag,
+      leader: indexer?.leader ?? false,
+      lastError: indexer?.lastError ?? null,
+      signer: { address: chain.monitor.signerAddress, status: chain.monitor.signerStatus() },
       problems,
-      report: {
-        status: problems.length === 0 ? "ready" : "notReady",
-        database: databaseError === null ? "up" : "down",
-        redis: this.rateLimiter.backend === "redis" ? (redisError === null ? "up" : "down") : "notConfigured",
-        chain: { chainId: this.config.deployment.chainId, head: chain.head },
-        signer: { address: this.chain.signerAddress, status: this.chain.signerStatus() },
-        indexer: { lag, leader: this.indexer.status()?.leader ?? false },
-      },
     };
   }
 
@@ -89,11 +123,14 @@ export class ReadinessService {
     return this.config.databaseUrl ? `DATABASE_URL ${databaseUrlForLogs(this.config.databaseUrl)}` : "the embedded PGlite database";
   }
 
-  /** The stored cursor: right for leaders and followers alike. Null when missing or unreadable. */
-  private async cursor(): Promise<number | null> {
+  /** The stored cursor of every served chain: right for leaders and followers alike. Null when unreadable. */
+  private async cursors(): Promise<Map<number, number> | null> {
     try {
-      const [row] = await this.dataSource.query(`SELECT block_number FROM indexer_cursor WHERE chain_id = $1`, [this.config.deployment.chainId]);
-      return row ? Number(row.block_number) : null;
+      const rows: Array<{ chain_id: number; block_number: string }> = await this.dataSource.query(
+        `SELECT chain_id, block_number FROM indexer_cursor WHERE chain_id = ANY($1::int[])`,
+        [this.chains.ids],
+      );
+      return new Map(rows.map((row) => [Number(row.chain_id), Number(row.block_number)]));
     } catch {
       return null;
     }

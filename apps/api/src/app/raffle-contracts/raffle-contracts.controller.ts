@@ -13,9 +13,12 @@ export class RaffleContractsController {
   constructor(private readonly contracts: RaffleContractsService) {}
 
   @Get()
-  @ApiOperation({ operationId: "listRaffleContracts", summary: "The caller's active raffle contracts, optionally on one chain." })
+  @ApiOperation({
+    operationId: "listRaffleContracts",
+    summary: "The caller's active raffle contracts on every chain this API serves, or on one chain.",
+  })
   @ApiOkResponse({ type: RaffleContractListDto, description: "One page of raffle contracts and their total count." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS)
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "chainNotServed")
   list(@CurrentCaller() caller: Caller, @Query() query: RaffleContractsQuery): Promise<RaffleContractListDto> {
     return this.contracts.list(caller.merchantId, query.chainId, query.skip, query.take);
   }

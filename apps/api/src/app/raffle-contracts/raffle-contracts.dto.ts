@@ -7,7 +7,12 @@ import { ContractWithMerchantDto } from "../../common/dto/contract.dto";
 
 export class RaffleContractsQuery extends PaginationQuery {
   // Chain ids are stored as PostgreSQL integer: a larger value must be a 400, not a database error.
-  @ApiPropertyOptional({ description: "Only contracts on this chain.", example: 31337, minimum: 1, maximum: 2_147_483_647 })
+  @ApiPropertyOptional({
+    description: "Only contracts on this chain (one this API serves). Without it, the contracts of every chain it serves.",
+    example: 31337,
+    minimum: 1,
+    maximum: 2_147_483_647,
+  })
   @IsOptional()
   @ToInteger()
   @IsInt()

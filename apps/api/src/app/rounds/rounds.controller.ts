@@ -31,7 +31,7 @@ export class RoundsController {
       "The active round (`endTimestamp` null), or, between `endRound` and the next `startRound`, the round that just ended with its `endTimestamp` set (the sign endpoint refuses it with 409 roundEnded). 404 roundNotFound only before the raffle's first round.",
   })
   @ApiOkResponse({ type: RoundDto, description: "The current round, with its raffle and ticket contracts and its price." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "roundNotFound")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "roundNotFound", "chainNotServed")
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
     return this.rounds.current(caller.merchantId, query.contractId);
   }

@@ -18,7 +18,8 @@ export class TicketSignController {
     operationId: "signTicket",
     summary: "Sign a ticket purchase for an account.",
     description:
-      "Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments. Every voucher signed is recorded. " +
+      "Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments, signed for the raffle's own chain " +
+      "(its Exchange and EIP-712 domain). Every voucher signed is recorded. " +
       "The zero address is refused as `account`.",
   })
   @ApiOkResponse({ type: TicketSignatureDto, description: "The signed voucher and the exact `purchaseRaffle` arguments." })
@@ -35,6 +36,7 @@ export class TicketSignController {
     "tooManyRequests",
     "signerNotAuthorized",
     "chainUnavailable",
+    "chainNotServed",
   )
   sign(@CurrentCaller() caller: Caller, @Body() body: SignTicketBody): Promise<TicketSignatureDto> {
     return this.tickets.sign(caller, body);

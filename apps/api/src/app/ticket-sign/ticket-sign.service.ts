@@ -1,12 +1,13 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress } from "ethers";
-import { FastVoucherSigner, NonceSequence, assetToJson, checksumAddress, paramsToJson } from "@raffle/chain";
+import { NonceSequence, assetToJson, checksumAddress, paramsToJson } from "@raffle/chain";
 import { ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
 import { ExchangeState } from "../../services/exchange-state";
 import { RateLimiter } from "../../services/rate-limiter";
+import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG } from "../../services/tokens";
 import { VoucherLog } from "../../services/voucher-log";
 import type { Caller } from "../auth/api-key.service";
@@ -25,7 +26,7 @@ export class TicketSignService {
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
     private readonly voucherLog: VoucherLog,
-    private readonly signer: FastVoucherSigner,
+    private readonly chains: ServedChains,
     private readonly rateLimiter: RateLimiter,
     private readonly exchange: ExchangeState,
     private readonly contracts: RaffleContractsService,
@@ -35,9 +36,11 @@ export class TicketSignService {
   async sign(caller: Caller, body: SignTicketBody): Promise<TicketSignatureDto> {
     const account = checksumAddress(body.account);
     const referrer = body.referrer ? checksumAddress(body.referrer) : ZeroAddress;
-    await this.exchange.assertCanSign();
     const raffle = await this.contracts.findOwnRaffle(caller.merchantId, body.contractId);
     if (!raffle) throw problems.contractNotFound(body.contractId);
+    // The raffle's own chain: its Exchange, its signer key, its EIP-712 domain.
+    const chain = this.chains.get(raffle.chainId);
+    await this.exchange.assertCanSign(chain);
     if (raffle.contractStatus !== ContractStatus.ACTIVE) throw problems.contractInactive(body.contractId);
     if (raffle.isPaused) throw problems.contractPaused(body.contractId);
     const latest = await this.rounds.latest(raffle.id);
@@ -56,7 +59,7 @@ export class TicketSignService {
     // sign is exactly what the buyer will send.
     const args = latest.purchase;
     const params = { ...args.params, expiresAt: BigInt(expiresAt), nonce, referrer };
-    const signature = this.signer.sign({ account, params, item: args.item, price: args.price });
+    const signature = chain.voucherSigner.sign({ account, params, item: args.item, price: args.price });
 
     await this.voucherLog.record({
       nonce,

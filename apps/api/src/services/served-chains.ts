@@ -1,0 +1,94 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from "@nestjs/common";
+import { Wallet, type JsonRpcProvider } from "ethers";
+import { FastVoucherSigner } from "@raffle/chain";
+
+import type { ApiConfig, ChainConfig } from "../config/api-config";
+import { problems } from "../common/problem";
+import { StartupError } from "./api-database";
+import { ChainMonitor } from "./chain-monitor";
+import { chainProvider } from "./chain-provider";
+import { API_CONFIG } from "./tokens";
+
+/** What the API holds for one chain it serves: its node, the checks of that node, and the keys that sign for it. */
+export class ServedChain {
+  readonly chainId: number;
+  readonly provider: JsonRpcProvider;
+  readonly monitor: ChainMonitor;
+  /** Purchase vouchers, under this chain's EIP-712 domain (its id and its Exchange). */
+  readonly voucherSigner: FastVoucherSigner;
+  /** Claim vouchers (rare: ethers' own signer is fast enough). */
+  readonly claimSigner: Wallet;
+
+  constructor(
+    readonly config: ChainConfig,
+    checkIntervalMs: number,
+  ) {
+    this.chainId = config.chainId;
+    this.provider = chainProvider(config.rpcUrl, config.chainId);
+    this.monitor = new ChainMonitor(config, this.provider, checkIntervalMs);
+    this.voucherSigner = new FastVoucherSigner(config.signerPrivateKey, config.chainId, config.deployment.exchange);
+    this.claimSigner = new Wallet(config.signerPrivateKey);
+  }
+
+  get deployment() {
+    return this.config.deployment;
+  }
+}
+
+/**
+ * Every chain this deployment serves. A raffle, a claim or a query of another chain is refused (`chainNotServed`):
+ * its vouchers would carry a domain no Exchange of that chain accepts.
+ */
+@Injectable()
+export class ServedChains implements OnApplicationBootstrap {
+  private readonly byId: Map<number, ServedChain>;
+  private started: Promise<void> | null = null;
+
+  constructor(@Inject(API_CONFIG) config: ApiConfig) {
+    this.byId = new Map(config.chains.map((chain) => [chain.chainId, new ServedChain(chain, config.chainCheckIntervalMs)]));
+  }
+
+  get ids(): number[] {
+    return [...this.byId.keys()];
+  }
+
+  all(): ServedChain[] {
+    return [...this.byId.values()];
+  }
+
+  /** The chain `chainId`, or the `chainNotServed` problem. */
+  get(chainId: number): ServedChain {
+    const chain = this.byId.get(chainId);
+    if (!chain) throw problems.chainNotServed(chainId, this.ids);
+    return chain;
+  }
+
+  /**
+   * The first check of every chain, at once. A node that answers wrongly (another chain, no contracts, no signer role)
+   * stops the API, each such chain named; a node that does not answer yet does not: it may come up later.
+   */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      const results = await Promise.allSettled(this.all().map((chain) => chain.monitor.start()));
+      const failures = results.flatMap((result, index) =>
+        result.status === "rejected" ? [{ chain: this.all()[index], error: result.reason as Error }] : [],
+      );
+      if (failures.length === 0) return;
+      const several = this.byId.size > 1;
+      throw new StartupError(failures.map(({ chain, error }) => (several ? `chain ${chain.chainId}: ${error.message}` : error.message)).join("; "));
+    })();
+    return this.started;
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.start();
+  }
+
+  /** Stops the checks and closes the nodes' connections (after the indexers stopped). */
+  close(): void {
+    for (const chain of this.all()) {
+      chain.monitor.stop();
+      chain.provider.destroy();
+    }
+  }
+}
