@@ -1,97 +1,21 @@
 import { Wallet } from "ethers";
-import { LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID, buyTicket, startHardhatNode, startAnvilNode, type HardhatNode } from "@raffle/chain";
+import { LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID, buyTicket } from "@raffle/chain";
 import { eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";
 import { WorkerStack } from "./support/stack";
+import { TcpGate } from "./support/tcp-gate";
 
 const EVERY_2_SECONDS = "*/2 * * * * *";
 const FIRST = 31337;
 const SECOND = SECOND_LOCAL_CHAIN_ID;
 const MERCHANT = new Wallet(LOCAL_DEV_KEYS.demoMerchant).address;
 
-function startSecondNode(port: number): Promise<HardhatNode> {
-  return process.env.TEST_NODE === "anvil" ? startAnvilNode({ port, chainId: SECOND }) : startHardhatNode({ port, chainId: SECOND });
-}
-
 async function health(port: number | undefined): Promise<HealthReport> {
   return (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as HealthReport;
 }
 
 describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, () => {
-  describe("when one chain's node is down (API of one chain)", () => {
-    let stack: WorkerStack;
-    let apiKey: string;
-    let secondNode: HardhatNode | undefined;
-
-    beforeAll(async () => {
-      stack = await WorkerStack.start("worker_node_down", { defaultSchedule: EVERY_2_SECONDS });
-      apiKey = await stack.apiKey(MERCHANT);
-    });
-
-    afterAll(async () => {
-      await stack?.close();
-      await secondNode?.stop();
-    });
-
-    it("starts and rotates the chain that answers, retries the other in the background, and picks it up when it answers", async () => {
-      const raffle = await stack.deployListedRaffle(apiKey);
-      const downPort = await freePort();
-      const running = await stack.worker(
-        {
-          API_KEY: apiKey,
-          MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
-          CHAIN_IDS: `${FIRST},${SECOND}`,
-          CHAIN_31337_RPC_URL: stack.node.rpcUrl,
-          // A provider-style URL that holds a key (in the query: anvil serves the root path only): it must never
-          // reach a log line or /health.
-          CHAIN_31338_RPC_URL: `http://127.0.0.1:${downPort}/?apiKey=secret-provider-key`,
-          // Short retries, so the node is picked up soon after it comes up.
-          API_RETRY_MAX_DELAY_SECONDS: "2",
-        },
-        { health: true },
-      );
-      const startedAt = Date.now();
-      await running.worker.start();
-      expect(Date.now() - startedAt).toBeLessThan(10_000);
-
-      await eventually(async () => expect(await stack.currentRoundId(raffle.raffle)).toBeGreaterThanOrEqual(3n), 30_000);
-      const down = await health(running.healthPort);
-      expect(down.status).toBe("degraded");
-      expect(down.chains.map((chain) => [chain.chainId, chain.state, chain.reachable])).toEqual([
-        [FIRST, "running", true],
-        [SECOND, "connecting", false],
-      ]);
-      expect(down.chains[0]).toMatchObject({ raffles: 1, lastRotation: { contract: raffle.raffle, status: "rotated" } });
-      expect(down.chains[1].lastError?.message).toMatch(/ECONNREFUSED|connect|fetch failed/i);
-
-      // The node of the second chain comes up: the worker reaches it without a restart, and all is well again.
-      secondNode = await startSecondNode(downPort);
-      const back = await eventually(
-        async () => {
-          const report = await health(running.healthPort);
-          expect(report.chains[1]).toMatchObject({ chainId: SECOND, state: "running", reachable: true });
-          return report;
-        },
-        30_000,
-        250,
-      );
-      await running.close();
-
-      expect(back.chains[0].state).toBe("running");
-      const lines = running.logs.lines;
-      expect(lines.filter((line) => line.message === "reaching the chain's node failed; retrying").every((line) => line.chainId === SECOND)).toBe(
-        true,
-      );
-      expect(lines.filter((line) => line.contract !== undefined).every((line) => line.chainId === FIRST)).toBe(true);
-      expect(lines.filter((line) => line.message === "round started").length).toBeGreaterThanOrEqual(2);
-      expect(JSON.stringify(lines) + JSON.stringify(down)).not.toContain("secret-provider-key");
-      const events = await stack.roundEvents(raffle.raffle);
-      const lastRound = await stack.currentRoundId(raffle.raffle);
-      for (let round = 1n; round < lastRound; round += 1n) expect(events.ended.get(round)).toBe(1);
-    });
-  });
-
   describe("with the API serving both chains (CHAIN_IDS=31337,31338)", () => {
     let stack: WorkerStack;
     let apiKey: string;
@@ -168,6 +92,81 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
       expect(await once.worker.runOnce(address, SECOND)).toBe(true);
       expect([await stack.currentRoundId(address, FIRST), await stack.currentRoundId(address, SECOND)]).toEqual([before[0] + 1n, before[1] + 2n]);
       await once.close();
+    });
+
+    it("starts and rotates one chain while the other chain's node is down, and picks that chain up once its node answers", async () => {
+      const first = await stack.deployListedRaffle(apiKey, undefined, FIRST);
+      const second = await stack.deployListedRaffle(apiKey, undefined, SECOND);
+      const secondNode = stack.chain(SECOND).node;
+      // The second chain's node, as the worker sees it: refusing connections until the gate opens.
+      const gate = new TcpGate(await freePort(), { host: "127.0.0.1", port: secondNode.port });
+      try {
+        const running = await stack.worker(
+          {
+            API_KEY: apiKey,
+            MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
+            CHAIN_IDS: `${FIRST},${SECOND}`,
+            CHAIN_31337_RPC_URL: stack.chain(FIRST).node.rpcUrl,
+            // A provider-style URL that holds a key (in the query: anvil serves the root path only): it must never
+            // reach a log line or /health.
+            CHAIN_31338_RPC_URL: `${gate.url}/?apiKey=secret-provider-key`,
+            // Short retries, so the node is picked up soon after it comes up.
+            API_RETRY_MAX_DELAY_SECONDS: "2",
+          },
+          { health: true },
+        );
+        const startedAt = Date.now();
+        await running.worker.start();
+        expect(Date.now() - startedAt).toBeLessThan(10_000);
+
+        await eventually(async () => expect(await stack.currentRoundId(first.raffle, FIRST)).toBeGreaterThanOrEqual(3n), 30_000);
+        const down = await health(running.healthPort);
+        expect(await stack.currentRoundId(second.raffle, SECOND)).toBe(1n);
+        expect(down.status).toBe("degraded");
+        expect(down.chains.map((chain) => [chain.chainId, chain.state, chain.reachable])).toEqual([
+          [FIRST, "running", true],
+          [SECOND, "connecting", false],
+        ]);
+        // Each chain lists this test's raffle and the previous test's.
+        expect(down.chains[0]).toMatchObject({ raffles: 2, lastRotation: { status: "rotated" } });
+        expect(down.chains[1].lastError?.message).toMatch(/ECONNREFUSED|connect|fetch failed/i);
+
+        // The node answers again: the worker reaches it without a restart and rotates that chain's raffle too.
+        await gate.open();
+        await eventually(async () => expect(await stack.currentRoundId(second.raffle, SECOND)).toBeGreaterThanOrEqual(3n), 40_000);
+        const back = await eventually(
+          async () => {
+            const report = await health(running.healthPort);
+            expect(report.status).toBe("ok");
+            return report;
+          },
+          15_000,
+          250,
+        );
+        await running.close();
+
+        expect(back.chains.map((chain) => [chain.chainId, chain.state, chain.reachable, chain.raffles])).toEqual([
+          [FIRST, "running", true, 2],
+          [SECOND, "running", true, 2],
+        ]);
+        const lines = running.logs.lines;
+        const retries = lines.filter((line) => line.message === "reaching the chain's node failed; retrying");
+        expect(retries.length).toBeGreaterThan(0);
+        expect(retries.every((line) => line.chainId === SECOND)).toBe(true);
+        expect(lines.filter((line) => line.contract !== undefined && line.chainId === undefined)).toEqual([]);
+        expect(JSON.stringify(lines) + JSON.stringify(down) + JSON.stringify(back)).not.toContain("secret-provider-key");
+        for (const [address, chainId] of [
+          [first.raffle, FIRST],
+          [second.raffle, SECOND],
+        ] as const) {
+          const events = await stack.roundEvents(address, chainId);
+          const lastRound = await stack.currentRoundId(address, chainId);
+          for (let round = 1n; round <= lastRound; round += 1n) expect(events.started.get(round)).toBe(1);
+          for (let round = 1n; round < lastRound; round += 1n) expect(events.ended.get(round)).toBe(1);
+        }
+      } finally {
+        await gate.close();
+      }
     });
   });
 });
