@@ -1,10 +1,9 @@
 import { Wallet } from "ethers";
 import { LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID, buyTicket } from "@raffle/chain";
-import { eventually, freePort } from "@raffle/testing";
+import { TcpGate, eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";
 import { WorkerStack } from "./support/stack";
-import { TcpGate } from "./support/tcp-gate";
 
 const EVERY_2_SECONDS = "*/2 * * * * *";
 const FIRST = 31337;
@@ -99,7 +98,7 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
       const second = await stack.deployListedRaffle(apiKey, undefined, SECOND);
       const secondNode = stack.chain(SECOND).node;
       // The second chain's node, as the worker sees it: refusing connections until the gate opens.
-      const gate = new TcpGate(await freePort(), { host: "127.0.0.1", port: secondNode.port });
+      const gate = new TcpGate({ host: "127.0.0.1", port: secondNode.port }, await freePort());
       try {
         const running = await stack.worker(
           {
@@ -109,7 +108,7 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
             CHAIN_31337_RPC_URL: stack.chain(FIRST).node.rpcUrl,
             // A provider-style URL that holds a key (in the query: anvil serves the root path only): it must never
             // reach a log line or /health.
-            CHAIN_31338_RPC_URL: `${gate.url}/?apiKey=secret-provider-key`,
+            CHAIN_31338_RPC_URL: `${gate.rpcUrl}/?apiKey=secret-provider-key`,
             // Short retries, so the node is picked up soon after it comes up.
             API_RETRY_MAX_DELAY_SECONDS: "2",
           },
@@ -165,7 +164,7 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
           for (let round = 1n; round < lastRound; round += 1n) expect(events.ended.get(round)).toBe(1);
         }
       } finally {
-        await gate.close();
+        await gate.cut();
       }
     });
   });
