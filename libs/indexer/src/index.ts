@@ -8,3 +8,4 @@ export * from "./projector";
 export * from "./registry";
 export * from "./undo-log";
 export * from "./reset";
+export * from "./webhook-outbox";

@@ -13,6 +13,7 @@ import { Projector } from "./projector";
 import { Registry } from "./registry";
 import { pruneUndoLog, recordUndoFor, stopRecordingUndo, undoAfter } from "./undo-log";
 import { TokenMetadataReader } from "./token-metadata";
+import { retractWebhookMessages, writeWebhookMessages } from "./webhook-outbox";
 
 export interface IndexerOptions {
   deployment: PlatformDeployment;
@@ -296,6 +297,8 @@ export class Indexer {
       }
     }
     await this.projector!.applyPurchases(manager, purchases);
+    // Webhooks: the batch's messages go into the outbox in this same transaction (webhook-outbox.ts).
+    await writeWebhookMessages(manager, this.chainId, [...fresh.values()], (block) => headers.get(block)!.hash);
     if (undoable) await stopRecordingUndo(manager);
     await this.storeBlocks(manager, [...headers.values()]);
     await this.writeCursor(manager, to, headers.get(to)!.hash);
@@ -437,6 +440,8 @@ export class Indexer {
     }
     const ancestorHash = ancestor >= 0 ? (await this.chain.header(ancestor)).hash : "0x";
     await this.leadership.transaction(async (manager) => {
+      // Webhooks: events above the ancestor that were announced get a `removed: true` message (webhook-outbox.ts).
+      await retractWebhookMessages(manager, this.chainId, ancestor);
       await undoAfter(manager, this.chainId, ancestor);
       await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1 AND block_number > $2`, [this.chainId, ancestor]);
       await manager.query(`DELETE FROM indexer_block WHERE chain_id = $1 AND number > $2`, [this.chainId, ancestor]);

@@ -4,6 +4,7 @@ import { LOCAL_CHAIN_ID, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle
 import { ConfigError, envFlag as flag, envInteger as integer, parsePrivateKey } from "@raffle/config";
 
 import { loadDeploymentFile } from "./deployment-file";
+import { loadWebhookConfig, type WebhookConfig } from "./webhook-config";
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
@@ -46,6 +47,7 @@ export interface ApiConfig {
    * INSERT is done.
    */
   voucherFlushMs: number;
+  webhooks: WebhookConfig;
 }
 
 /**
@@ -142,5 +144,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, givenDeploym
     apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
     readCacheMs: integer(env, "READ_CACHE_MS", 200),
     voucherFlushMs: integer(env, "VOUCHER_FLUSH_MS", 0),
+    webhooks: loadWebhookConfig(env, [chainId]),
   };
 }
