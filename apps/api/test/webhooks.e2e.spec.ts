@@ -17,6 +17,7 @@ import { loadWebhookConfig } from "../src/config/webhook-config";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
+import { startSiblingApp } from "./support/sibling-app";
 import { WebhookReceiver } from "./support/webhook-receiver";
 
 /** The API with its indexer and delivery loop on a real chain and PostgreSQL, sending to receivers on 127.0.0.1. */
@@ -289,5 +290,26 @@ describe("webhooks", () => {
       "validationFailed",
     );
     expectProblem(await harness.http.get("/webhooks").query({ take: 1000 }).set(auth()), 400, "validationFailed");
+  });
+
+  it("without WEBHOOK_ALLOW_PRIVATE_URLS, refuses http and hosts resolving to loopback, private, link-local or metadata addresses", async () => {
+    const strict = await startSiblingApp(harness, { webhooks: { ...harness.config.webhooks, allowPrivateUrls: false, deliveryEnabled: false } });
+    try {
+      const post = (url: string) => strict.http.post("/webhooks").set(auth()).send({ url });
+      expectProblem(await post(receiver.url), 400, "webhookUrlInvalid");
+      for (const url of [
+        "https://127.0.0.1/hooks",
+        "https://localhost:8443/hooks",
+        "https://169.254.169.254/latest/meta-data",
+        "https://[::1]/x",
+        "https://192.168.0.10/",
+      ]) {
+        const problem = expectProblem(await post(url), 400, "webhookUrlRefused");
+        expect(problem.errors).toEqual([{ field: "url", message: expect.stringMatching(/resolves to a loopback, private/) }]);
+      }
+      expect((await strict.http.get("/webhooks").set(auth(otherKey)).expect(200)).body.count).toBe(0);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -27,6 +27,7 @@ export function sendWebhook(
 ): Promise<SendOutcome> {
   return new Promise((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (outcome: SendOutcome) => {
       if (settled) return;
       settled = true;
@@ -77,7 +78,7 @@ export function sendWebhook(
         response.on("error", done);
       },
     );
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       request.destroy();
       finish({ statusCode: null, error: `timeout after ${options.timeoutMs} ms`, ok: false });
     }, options.timeoutMs);
