@@ -6,7 +6,15 @@ export interface ReceivedMessage {
   id: string;
   headers: Record<string, string>;
   raw: string;
-  body: Record<string, unknown> & { id: string; type: string; removed: boolean; eventId: string; blockNumber: number; logIndex: number };
+  body: Record<string, unknown> & {
+    id: string;
+    type: string;
+    removed: boolean;
+    eventId: string;
+    blockNumber: number;
+    logIndex: number;
+    data: Record<string, unknown>;
+  };
   /** The status this receiver answered. */
   status: number;
   /** Verified with the secret(s) known when it arrived. */
