@@ -36,14 +36,6 @@ const webhookId: PipeTransform<string, number> = {
   },
 };
 
-/** `:deliveryId` is a positive 64-bit integer, kept as a decimal string. */
-const deliveryId: PipeTransform<string, string> = {
-  transform: (value) => {
-    if (!/^[1-9]\d{0,17}$/.test(value)) throw problems.deliveryNotFound(0);
-    return value;
-  },
-};
-
 const SIGNING =
   "Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package.";
 
@@ -129,12 +121,10 @@ export class WebhooksController {
   @ApiParam({ name: "deliveryId", description: "Delivery id.", type: String, example: "42" })
   @ApiOkResponse({ type: DeliveryDto, description: "The delivery after the attempt." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound", "deliveryNotFound")
-  async retry(
-    @CurrentCaller() caller: Caller,
-    @Param("id", webhookId) id: number,
-    @Param("deliveryId", deliveryId) delivery: string,
-  ): Promise<DeliveryDto> {
+  async retry(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Param("deliveryId") delivery: string): Promise<DeliveryDto> {
     await this.webhooks.row(caller.merchantId, id);
+    // A delivery id is a positive 64-bit integer; anything else is the same 404 as an unknown one.
+    if (!/^[1-9]\d{0,17}$/.test(delivery)) throw problems.deliveryNotFound(id);
     if (!(await this.delivery.retryNow(id, delivery))) throw problems.deliveryNotFound(id, delivery);
     return this.webhooks.delivery(caller.merchantId, id, delivery);
   }
