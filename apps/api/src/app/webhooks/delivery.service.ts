@@ -68,6 +68,7 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
     while (this.running) {
       let sent = 0;
       try {
+        await this.failExpiredOfDisabled();
         const claimed = await this.claimDue(this.config.concurrency);
         sent = claimed.length;
         await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
@@ -94,6 +95,20 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
         resolve();
       };
     });
+  }
+
+  /**
+   * A disabled endpoint is sent nothing: its PENDING deliveries past the retry horizon become FAILED, as they would
+   * have after their last attempt. (A manual retry that succeeds re-enables the endpoint.)
+   */
+  private async failExpiredOfDisabled(): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_delivery d SET status = 'FAILED', failed_at = now(), last_error = COALESCE(d.last_error, 'endpoint disabled')
+         FROM webhook_endpoint e
+        WHERE e.id = d.endpoint_id AND e.disabled_at IS NOT NULL AND d.status = 'PENDING'
+          AND d.created_at < now() - $1 * interval '1 millisecond'`,
+      [this.config.retryHorizonMs],
+    );
   }
 
   /** Takes up to `limit` due deliveries, the oldest PENDING one of each endpoint, and leases them. */
