@@ -127,6 +127,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         INDEXER_WS_URL: node.wsUrl,
         DEFAULT_RAFFLE_SCHEDULE: options.schedule,
         RATE_LIMIT_SIGN_PER_ACCOUNT: "600",
+        // Webhooks to http:// and 127.0.0.1 (a game backend on this machine): fine locally, refused by default elsewhere.
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       },
       deployment,
     );
