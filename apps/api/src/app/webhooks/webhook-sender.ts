@@ -4,6 +4,12 @@ import { isIP } from "node:net";
 
 import { guardedLookup, isPrivateAddress } from "./url-guard";
 
+/**
+ * Connections are kept alive between deliveries to the same receiver (no TCP and TLS handshake per message). A reused
+ * socket was checked when it was opened; a new one goes through the guarded lookup again.
+ */
+const AGENTS = { "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }), "https:": new https.Agent({ keepAlive: true, maxSockets: 16 }) };
+
 /** Bytes of a receiver's answer that are read (and kept, shortened, as the last error): the rest is dropped. */
 export const MAX_RESPONSE_BYTES = 4_096;
 
@@ -56,7 +62,7 @@ export function sendWebhook(
           "user-agent": "raffle-webhooks/1",
         },
         lookup: options.allowPrivate ? undefined : guardedLookup,
-        agent: false,
+        agent: AGENTS[url.protocol as "http:" | "https:"],
       },
       (response) => {
         const chunks: Buffer[] = [];
