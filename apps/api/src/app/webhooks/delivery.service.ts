@@ -1,3 +1,4 @@
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from "@nestjs/common";
 import type { DataSource } from "typeorm";
 
@@ -23,6 +24,9 @@ interface ClaimedDelivery {
   previous_secret: string | null;
   previous_secret_until: Date | null;
 }
+
+/** Event-loop utilization above which the process counts as busy serving requests (see `busy`). */
+const BUSY_UTILIZATION = 0.5;
 
 const CLAIMED_COLUMNS = `d.id, d.endpoint_id, d.message_id, d.attempts, d.created_at, m.body, e.url, e.secret, e.previous_secret, e.previous_secret_until`;
 
@@ -63,8 +67,18 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
     await this.loop;
   }
 
+  /**
+   * Deliveries are background work: while this process's event loop is busy (serving requests, above all the sign
+   * endpoint), the loop sends one batch per poll interval instead of back to back, so a backlog never takes the
+   * requests' time. An idle process drains the backlog at full speed.
+   */
+  private busy(since: EventLoopUtilization): boolean {
+    return performance.eventLoopUtilization(since).utilization > BUSY_UTILIZATION;
+  }
+
   private async run(): Promise<void> {
     let failure: string | null = null;
+    let since = performance.eventLoopUtilization();
     while (this.running) {
       let sent = 0;
       try {
@@ -82,7 +96,9 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
         if (message !== failure) jsonLog("error", "webhook delivery loop failed; retrying", { component: "webhooks", error: message });
         failure = message;
       }
-      if (sent === 0 && this.running) await this.sleep(this.config.pollIntervalMs);
+      const busy = this.busy(since);
+      since = performance.eventLoopUtilization();
+      if ((sent === 0 || busy) && this.running) await this.sleep(this.config.pollIntervalMs);
     }
   }
 
