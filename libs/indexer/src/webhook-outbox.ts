@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { EntityManager } from "typeorm";
+import { tokenTypeName } from "@raffle/chain";
 
 import type { EventArgs, JsonValue } from "./decode";
 import type { IndexedEvent } from "./indexed-event";
@@ -71,6 +72,18 @@ export function webhookEventId(chainId: number, txHash: string, logIndex: number
   return `${chainId}:${txHash}:${logIndex}`;
 }
 
+/** Event arguments as the API shows them: assets' `tokenType` by name (`ERC20`), not the on-chain index. */
+function apiShape(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(apiShape);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).map(([key, item]) => [key, apiShape(item)] as const);
+  const shaped: { [key: string]: JsonValue } = Object.fromEntries(entries);
+  if (typeof shaped.tokenType === "string" && /^\d+$/.test(shaped.tokenType) && "token" in shaped && "amount" in shaped) {
+    shaped.tokenType = tokenTypeName(BigInt(shaped.tokenType));
+  }
+  return shaped;
+}
+
 interface Subject {
   merchantId: number;
   contractId: number | null;
@@ -112,12 +125,20 @@ export async function writeWebhookMessages(
     return contracts.get(address)!;
   };
 
+  // An event already announced (and not retracted) in the same block is not announced again: a chain indexed anew
+  // after a reset replays its history, which must not reach the game backends a second time. (A local chain restarted
+  // from genesis may repeat transaction hashes, but in blocks of other hashes: those are new events.)
+  const announced = await announcedEvents(
+    manager,
+    candidates.map((event) => webhookEventId(chainId, event.txHash, event.logIndex)),
+  );
   const rows: Array<{ message: WebhookMessageBody; merchantId: number; endpointIds: number[] }> = [];
   const createdAt = new Date().toISOString();
   for (const event of candidates) {
     const type = TYPE_OF_EVENT[event.name];
     const subject = await subjectOf(manager, event, type, contractAt);
-    if (!subject) continue;
+    const eventId = webhookEventId(chainId, event.txHash, event.logIndex);
+    if (!subject || announced.get(`${subject.merchantId}/${eventId}`) === blockHashOf(event.blockNumber)) continue;
     const endpointIds = endpoints
       .filter((endpoint) => endpoint.merchant_id === subject.merchantId && endpoint.events.includes(type))
       .map((endpoint) => endpoint.id);
@@ -130,7 +151,7 @@ export async function writeWebhookMessages(
         id: newWebhookMessageId(),
         type,
         removed: false,
-        eventId: webhookEventId(chainId, event.txHash, event.logIndex),
+        eventId,
         chainId,
         contractId: subject.contractId,
         roundId: typeof roundId === "string" ? roundId : null,
@@ -147,6 +168,18 @@ export async function writeWebhookMessages(
   return rows.length;
 }
 
+/** Block hash, by `<merchantId>/<eventId>`, of the given events whose latest message is an announcement, not a retraction. */
+async function announcedEvents(manager: EntityManager, eventIds: string[]): Promise<Map<string, string>> {
+  const rows: Array<{ merchant_id: number; event_id: string; block_hash: string }> = await manager.query(
+    `SELECT merchant_id, event_id, block_hash FROM (
+       SELECT DISTINCT ON (event_id, merchant_id) merchant_id, event_id, removed, body::jsonb ->> 'blockHash' AS block_hash
+         FROM webhook_message WHERE event_id = ANY($1::text[]) ORDER BY event_id, merchant_id, seq DESC) latest
+      WHERE NOT removed`,
+    [eventIds],
+  );
+  return new Map(rows.map((row) => [`${row.merchant_id}/${row.event_id}`, row.block_hash]));
+}
+
 /** The merchant, API contract id and facts of an event; null when it concerns no merchant (the platform's pause). */
 async function subjectOf(
   manager: EntityManager,
@@ -154,7 +187,7 @@ async function subjectOf(
   type: WebhookEventType,
   contractAt: (address: string) => Promise<{ id: number; merchantId: number; module: string } | null>,
 ): Promise<Subject | null> {
-  const data: Record<string, JsonValue | number | null> = { ...(event.args as EventArgs) };
+  const data: Record<string, JsonValue | number | null> = { ...(apiShape(event.args as EventArgs) as EventArgs) };
   if (type === "raffle.deployed") {
     const raffle = await contractAt(String(event.args.raffle));
     return raffle && { merchantId: raffle.merchantId, contractId: raffle.id, data };
