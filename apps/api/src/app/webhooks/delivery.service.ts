@@ -79,10 +79,17 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
   private async run(): Promise<void> {
     let failure: string | null = null;
     let since = performance.eventLoopUtilization();
+    // The sweep of disabled endpoints needs no precision: an idle poll is then one statement (the embedded PGlite
+    // serves every connection through one session, so less chatter is fewer queued queries).
+    const sweepIntervalMs = Math.min(60_000, Math.max(this.config.pollIntervalMs, this.config.retryHorizonMs / 4));
+    let nextSweep = 0;
     while (this.running) {
       let sent = 0;
       try {
-        await this.failExpiredOfDisabled();
+        if (Date.now() >= nextSweep) {
+          await this.failExpiredOfDisabled();
+          nextSweep = Date.now() + sweepIntervalMs;
+        }
         const claimed = await this.claimDue(this.config.concurrency);
         sent = claimed.length;
         const attempts = await Promise.all(claimed.map(async (delivery) => ({ delivery, outcome: await this.send(delivery) })));
