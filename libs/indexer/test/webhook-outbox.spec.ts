@@ -29,8 +29,11 @@ describe("webhook outbox", () => {
   });
 
   afterAll(async () => {
-    await db?.close();
-    await node?.stop();
+    try {
+      await db?.close();
+    } finally {
+      await node?.stop();
+    }
   });
 
   const messages = async () =>
