@@ -5,6 +5,7 @@ import { ConfigError, ConfigProblems, chainEnvs, envFlag as flag, envInteger as 
 import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer";
 
 import { loadDeploymentFile } from "./deployment-file";
+import { loadWebhookConfig, type WebhookConfig } from "./webhook-config";
 
 /** One chain the API serves: its node, its platform deployment, its voucher key and how its indexer reads it. */
 export interface ChainConfig {
@@ -62,6 +63,7 @@ export interface ApiConfig {
    * INSERT is done.
    */
   voucherFlushMs: number;
+  webhooks: WebhookConfig;
 }
 
 /**
@@ -226,6 +228,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     apiKeyCacheSeconds: read(() => integer(env, "API_KEY_CACHE_SECONDS", 5)),
     readCacheMs: read(() => integer(env, "READ_CACHE_MS", 200)),
     voucherFlushMs: read(() => integer(env, "VOUCHER_FLUSH_MS", 0)),
+    webhooks: read(() => loadWebhookConfig(env, (chains ?? []).map((chain) => chain.chainId))),
   };
   problems.check();
   return config;
