@@ -228,12 +228,16 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     apiKeyCacheSeconds: read(() => integer(env, "API_KEY_CACHE_SECONDS", 5)),
     readCacheMs: read(() => integer(env, "READ_CACHE_MS", 200)),
     voucherFlushMs: read(() => integer(env, "VOUCHER_FLUSH_MS", 0)),
-    webhooks: read(() =>
-      loadWebhookConfig(
-        env,
-        (chains ?? []).map((chain) => chain.chainId),
-      ),
-    ),
+    // Whether the webhook key may take its dev default depends on the chains: without valid ones, only their problems
+    // are reported (this config is never returned then).
+    webhooks: chains
+      ? read(() =>
+          loadWebhookConfig(
+            env,
+            chains.map((chain) => chain.chainId),
+          ),
+        )
+      : (undefined as unknown as WebhookConfig),
   };
   problems.check();
   return config;
