@@ -199,6 +199,7 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
 
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const serviceEnv = { ...merchantEnv, PORT: String(port), API_URL: `http://127.0.0.1:${port}` };
+    expectOk(await runCommand(W.webhookKey, serviceEnv));
     api = await startCommand(W.api, serviceEnv, /api listening/);
     const apiKey = /rk_[A-Za-z0-9_-]+/.exec(expectOk(await runCommand(W.apiKey, serviceEnv)))![0];
     const client = new RaffleApi({ baseUrl: serviceEnv.API_URL, apiKey });
