@@ -3,7 +3,7 @@ import cluster from "node:cluster";
 import { loadApiConfig } from "./config/api-config";
 import { createApp } from "./app/create-app";
 import { runClusterPrimary, workerIndex } from "./cluster";
-import { jsonLog } from "./services/json-logger";
+import { jsonLog } from "./logging/logger";
 
 async function main(): Promise<void> {
   const config = loadApiConfig();

@@ -3,6 +3,7 @@ import { NestFactory } from "@nestjs/core";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { SwaggerModule } from "@nestjs/swagger";
 import type { DataSource } from "typeorm";
+import { rootLogger, setLogLevel } from "@raffle/config";
 
 import type { ApiConfig } from "../config/api-config";
 import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from "../common/json-body";
@@ -10,7 +11,8 @@ import { ProblemFilter, frameworkProblem } from "../common/problem.filter";
 import { logRequests, requestIdOf } from "../common/request-log";
 import { createValidationPipe } from "../common/validation";
 import { openApiDatabase } from "../services/api-database";
-import { JsonLogger } from "../services/json-logger";
+import { JsonLogger } from "../logging/logger";
+import { ApiMetrics } from "../metrics/api-metrics";
 import { createOpenApiDocument } from "../openapi/openapi-document";
 import { AppModule } from "./app.module";
 
@@ -33,13 +35,18 @@ export async function createApp(config: ApiConfig): Promise<NestFastifyApplicati
  * writer builds it on a DataSource it never opens.
  */
 export async function createAppOn(config: ApiConfig, dataSource: DataSource): Promise<NestFastifyApplication> {
+  setLogLevel(config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Ids come from requestIdOf, which checks the caller's header before echoing it into logs.
     requestIdHeader: false,
     genReqId: requestIdOf,
     frameworkErrors: frameworkProblem,
-    logger: false,
+    // Fastify's own lines (its errors and warnings) go through the platform's pino logger; each request is logged once,
+    // by logRequests, so Fastify's two lines per request are off.
+    loggerInstance: rootLogger(),
+    disableRequestLogging: true,
+    requestIdLogLabel: "requestId",
     routerOptions: { ignoreTrailingSlash: true },
   });
   acceptJsonBodiesOnly(adapter.getInstance());
@@ -51,7 +58,9 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     abortOnError: false,
   });
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ProblemFilter());
+  const metrics = app.get(ApiMetrics);
+  metrics.instrument(adapter.getInstance());
+  app.useGlobalFilters(new ProblemFilter(metrics));
   SwaggerModule.setup("docs", app, createOpenApiDocument(app), { jsonDocumentUrl: "docs-json" });
   return app;
 }
