@@ -2,8 +2,9 @@ import "reflect-metadata";
 import { NestFactory } from "@nestjs/core";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { SwaggerModule } from "@nestjs/swagger";
+import { LogController } from "fastify";
 import type { DataSource } from "typeorm";
-import { rootLogger, setLogLevel } from "@raffle/config";
+import { rootLogger } from "@raffle/config";
 
 import type { ApiConfig } from "../config/api-config";
 import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from "../common/json-body";
@@ -35,7 +36,6 @@ export async function createApp(config: ApiConfig): Promise<NestFastifyApplicati
  * writer builds it on a DataSource it never opens.
  */
 export async function createAppOn(config: ApiConfig, dataSource: DataSource): Promise<NestFastifyApplication> {
-  setLogLevel(config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     // Ids come from requestIdOf, which checks the caller's header before echoing it into logs.
@@ -45,8 +45,7 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     // Fastify's own lines (its errors and warnings) go through the platform's pino logger; each request is logged once,
     // by logRequests, so Fastify's two lines per request are off.
     loggerInstance: rootLogger(),
-    disableRequestLogging: true,
-    requestIdLogLabel: "requestId",
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
     routerOptions: { ignoreTrailingSlash: true },
   });
   acceptJsonBodiesOnly(adapter.getInstance());

@@ -90,7 +90,7 @@ describe("the OpenAPI document", () => {
     expect(byId.getReadiness.operation.security).toEqual([]);
     expect(byId.getStatus.operation.security).toEqual([]);
     expect(byId.getMetrics.operation.security).toEqual([]);
-    expect(Object.keys(byId.getMetrics.operation.responses["200"].content)).toEqual(["text/plain; version=0.0.4; charset=utf-8"]);
+    expect(Object.keys(byId.getMetrics.operation.responses["200"].content ?? {})).toEqual(["text/plain; version=0.0.4; charset=utf-8"]);
     for (const { operation } of Object.values(byId).filter(({ path }) => !["/health", "/ready", "/status", "/metrics"].includes(path))) {
       expect(operation.security).toBeUndefined();
       expect(operation.responses["401"]).toBeDefined();

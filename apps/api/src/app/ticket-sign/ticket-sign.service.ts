@@ -9,6 +9,7 @@ import { ExchangeState } from "../../services/exchange-state";
 import { RateLimiter } from "../../services/rate-limiter";
 import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG } from "../../services/tokens";
+import { jsonLog } from "../../logging/logger";
 import { ApiMetrics } from "../../metrics/api-metrics";
 import { VoucherLog } from "../../services/voucher-log";
 import type { Caller } from "../auth/api-key.service";
@@ -74,6 +75,8 @@ export class TicketSignService {
       expiresAt,
     });
     this.metrics.voucherSigned(chain.chainId);
+    // The request's id is added by the logger (see request-log.ts); the signature itself is never logged.
+    jsonLog("debug", "voucher signed", { chainId: chain.chainId, contractId: raffle.id, roundId: round.id, nonce, expiresAt });
 
     return {
       nonce,
