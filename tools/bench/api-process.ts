@@ -58,8 +58,17 @@ function processTree(pid: number): number[] {
 /** Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't. */
 export async function startApiProcess(env: Record<string, string>, port: number): Promise<ApiProcess> {
   if (!fs.existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\``);
-  const deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-")), "deployment.json");
-  fs.writeFileSync(deploymentFile, env.DEPLOYMENT_JSON);
+  // Each `<PREFIX>DEPLOYMENT_JSON` (DEPLOYMENT_JSON, CHAIN_<id>_DEPLOYMENT_JSON) becomes the file of `<PREFIX>DEPLOYMENT_FILE`.
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-"));
+  const deploymentFiles = Object.fromEntries(
+    Object.entries(env)
+      .filter(([name]) => name.endsWith("DEPLOYMENT_JSON"))
+      .map(([name, json]) => {
+        const file = path.join(folder, `${name.toLowerCase()}.json`);
+        fs.writeFileSync(file, json);
+        return [name.replace(/DEPLOYMENT_JSON$/, "DEPLOYMENT_FILE"), file];
+      }),
+  );
   const child: ChildProcess = spawn(
     process.execPath,
     [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), COMPILED_MAIN],
@@ -68,7 +77,7 @@ export async function startApiProcess(env: Record<string, string>, port: number)
       env: {
         ...process.env,
         ...env,
-        DEPLOYMENT_FILE: deploymentFile,
+        ...deploymentFiles,
         PORT: String(port),
         LOG_LEVEL: "silent",
       },

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { Wallet, getAddress, hexlify, randomBytes, toQuantity, verifyTypedData } from "ethers";
 import {
   LOCAL_DEV_KEYS,
+  SECOND_LOCAL_CHAIN_ID,
   PURCHASE_TYPES,
   deployTestRaffle,
   exchangeDomain,
@@ -50,7 +51,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
  */
 const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,reads,indexer,gas").split(",").map((part) => part.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,reads,indexer,gas").split(",").map((part) => part.trim()));
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -272,6 +273,62 @@ async function main(): Promise<void> {
         { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
       );
       results.memory = { apiPeakRssMiB: Math.round(peakRss) };
+    }
+
+    if (PARTS.has("chains")) {
+      // 1b. The same sign load against an API that serves a second chain as well: serving more chains must not slow
+      // the sign path (a raffle's chain is one map lookup away).
+      say(`1b. POST /raffle/ticket/sign with two chains configured: ${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}`);
+      const secondNode = await startHardhatNode({ chainId: SECOND_LOCAL_CHAIN_ID });
+      const secondWorld = await setUpWorld(secondNode.provider);
+      const twoChainPort = await freePort();
+      const twoChainApi = await startApiProcess(
+        {
+          DATABASE_URL: db.url,
+          CHAIN_IDS: `${world.deployment.chainId},${SECOND_LOCAL_CHAIN_ID}`,
+          [`CHAIN_${world.deployment.chainId}_RPC_URL`]: node.rpcUrl,
+          [`CHAIN_${world.deployment.chainId}_DEPLOYMENT_JSON`]: JSON.stringify(world.deployment),
+          [`CHAIN_${SECOND_LOCAL_CHAIN_ID}_RPC_URL`]: secondNode.rpcUrl,
+          [`CHAIN_${SECOND_LOCAL_CHAIN_ID}_DEPLOYMENT_JSON`]: JSON.stringify(secondWorld.deployment),
+          INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
+          RATE_LIMIT_SIGN_PER_KEY: "1000000000",
+          RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
+          ...(API_WORKERS > 1 ? { API_WORKERS: String(API_WORKERS), REDIS_URL, REDIS_KEY_PREFIX: `raffle-bench-2-${process.pid}:` } : {}),
+        },
+        twoChainPort,
+      );
+      try {
+        // A/B, interleaved: both APIs run (so their idle work is on both sides) and take turns, so the machine's drift
+        // from minute to minute falls on both alike.
+        const accounts = Array.from({ length: 2_000 }, () => getAddress(hexlify(randomBytes(20))));
+        const load = (url: string) =>
+          runLoad({
+            url: `${url}/raffle/ticket/sign`,
+            method: "POST",
+            headers: auth,
+            connections: SIGN_CONNECTIONS,
+            durationSeconds: SIGN_SECONDS,
+            bodies: accounts.map((account) => JSON.stringify({ account, contractId })),
+          });
+        const oneChainRuns: LoadOutcome[] = [];
+        const twoChainRuns: LoadOutcome[] = [];
+        for (let run = 0; run < SIGN_RUNS; run += 1) {
+          oneChainRuns.push(await load(api.url));
+          twoChainRuns.push(await load(twoChainApi.url));
+        }
+        const median = (runs: LoadOutcome[]) => [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
+        const [oneChain, twoChains] = [median(oneChainRuns), median(twoChainRuns)];
+        results.signTwoChains = { oneChain: oneChainRuns.map(figuresOf), twoChains: twoChainRuns.map(figuresOf) };
+        rows.push({
+          measure: `sign, 1 chain vs 2 chains configured (interleaved, median of ${SIGN_RUNS}): req/s, p99`,
+          result: `${oneChain.requestsPerSecond}, ${oneChain.p99Ms} ms vs ${twoChains.requestsPerSecond}, ${twoChains.p99Ms} ms`,
+          target: "2 chains within 10%",
+          met: twoChains.requestsPerSecond >= oneChain.requestsPerSecond * 0.9 && twoChains.non2xx === 0,
+        });
+      } finally {
+        await twoChainApi.stop();
+        await secondNode.stop();
+      }
     }
 
     if (PARTS.has("reads")) {

@@ -4,12 +4,11 @@
  * duplicate, and the indexer never stops.
  */
 import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain";
-import { freePort } from "@raffle/testing";
+import { TcpGate } from "@raffle/testing";
 import { createTestDatabase, openDatabase } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 
 import { printResult } from "./result";
-import { TcpProxy } from "./tcp-proxy";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -17,11 +16,11 @@ async function main(): Promise<void> {
   const node = await startHardhatNode();
   const world = await setUpWorld(node.provider);
   const raffle = await deployTestRaffle(world, "NATIVE", 0n);
-  const proxy = new TcpProxy(await freePort(), { host: "127.0.0.1", port: node.port });
-  await proxy.up();
+  const proxy = new TcpGate({ host: "127.0.0.1", port: node.port });
+  await proxy.open();
   const database = await createTestDatabase("chain_outage");
   const dataSource = await openDatabase({ url: database.url, poolSize: 4 });
-  const provider = rpcProvider(`http://127.0.0.1:${proxy.port}`);
+  const provider = rpcProvider(proxy.rpcUrl);
   const errors: string[] = [];
   const indexer = new Indexer(dataSource, provider, {
     deployment: world.deployment,
@@ -33,10 +32,10 @@ async function main(): Promise<void> {
     indexer.start();
     for (let i = 0; i < 5; i += 1) await buyTicket(world, raffle, world.players[i % 4], 1n);
     say("taking the node away from the indexer for 5 s while players keep buying");
-    await proxy.down();
+    await proxy.cut();
     for (let i = 0; i < 10; i += 1) await buyTicket(world, raffle, world.players[i % 4], 1n);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    await proxy.up();
+    await proxy.open();
     for (let i = 0; i < 5; i += 1) await buyTicket(world, raffle, world.players[i % 4], 1n);
     const head = await node.provider.getBlockNumber();
     const deadline = Date.now() + 30_000;
@@ -58,7 +57,7 @@ async function main(): Promise<void> {
   } finally {
     await indexer.stop();
     provider.destroy();
-    await proxy.down();
+    await proxy.cut();
     await dataSource.destroy();
     await database.drop();
     await node.stop();

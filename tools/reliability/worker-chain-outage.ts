@@ -6,11 +6,10 @@
  * The node stays away for several ticks. Afterwards the worker must finish the cut rotation and keep rotating, the
  * chain must show every round started once and ended once, and no transaction of the merchant may be stuck.
  */
-import { freePort } from "@raffle/testing";
+import { TcpGate } from "@raffle/testing";
 
 import { printResult } from "./result";
 import { RpcGate } from "./rpc-gate";
-import { TcpProxy } from "./tcp-proxy";
 import {
   cleanUpOnSignals,
   currentRound,
@@ -55,19 +54,19 @@ async function main(): Promise<void> {
   const { node } = world;
   const raffle = world.raffle.raffle;
   const gate = new RpcGate(node.rpcUrl);
-  const proxy = new TcpProxy(await freePort(), { host: "127.0.0.1", port: await gate.listen() });
+  const proxy = new TcpGate({ host: "127.0.0.1", port: await gate.listen() });
   const cleanup = async () => {
     await killAllWorkers();
-    await proxy.down();
+    await proxy.cut();
     await gate.close();
     await world.close();
   };
   cleanUpOnSignals(cleanup);
   const rows: Row[] = [];
   try {
-    await proxy.up();
+    await proxy.open();
     const fromBlock = (await node.provider.getBlockNumber()) + 1;
-    const worker = spawnWorker(world, `http://127.0.0.1:${proxy.port}`, [], {
+    const worker = spawnWorker(world, proxy.rpcUrl, [], {
       REFRESH_INTERVAL_SECONDS: "2",
       API_RETRY_MAX_DELAY_SECONDS: "2",
       TX_RECEIPT_TIMEOUT_SECONDS: "10",
@@ -92,7 +91,7 @@ async function main(): Promise<void> {
         after: async (tx) => {
           if (tx.call !== call || cut) return;
           cut = { round: await roundId(), from: Date.now() };
-          await proxy.down();
+          await proxy.cut();
         },
       };
       await waitFor(`the worker's next ${call}`, () => cut !== undefined || diedEarly, 30_000);
@@ -103,7 +102,7 @@ async function main(): Promise<void> {
         statuses.push(await health());
         await sleep(1_000);
       }
-      await proxy.up();
+      await proxy.open();
       outages.push({ call, ...cut!, to: Date.now(), health: statuses });
       // The cut rotation finished, and one more after it.
       await rotatedTo(cut!.round + 2);

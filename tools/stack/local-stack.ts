@@ -28,8 +28,8 @@ import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
   apiPort: number;
-  /** The first chain's port; the second chain listens on the next one. */
-  chainPort: number;
+  /** The ports of the two chains' nodes, in the order of the stack's chains (31337, 31338). */
+  chainPorts: [number, number];
   /** Wipe the PGlite folder first. */
   fresh: boolean;
   /** Cron schedule of the demo raffles. */
@@ -75,7 +75,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   try {
     step(1, `starting two local Hardhat chains (${STACK_CHAIN_IDS.join(", ")}) and deploying the platform and demo raffles on each`);
-    const chains = await Promise.all(STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPort + index, options, stoppers)));
+    const chains = await Promise.all(STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPorts[index], options, stoppers)));
     const [first] = chains;
 
     step(2, "opening the embedded PGlite database");

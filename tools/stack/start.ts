@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole system on this machine, on embedded defaults.
  *
- *   npm start [-- --fresh]     PORT (API, 3000), CHAIN_PORT (8545; the second chain on the next port), RAFFLE_SCHEDULE ("* * * * *")
+ *   npm start [-- --fresh]     PORT (API, 3000), CHAIN_PORT (8545), SECOND_CHAIN_PORT (CHAIN_PORT + 1), RAFFLE_SCHEDULE ("* * * * *")
  */
 import { startLocalStack } from "./local-stack";
 import { STACK_FILE } from "./stack-file";
@@ -13,9 +13,10 @@ function banner(lines: string[]): void {
 async function main(): Promise<void> {
   process.env.LOG_LEVEL ??= "silent";
   const verbose = process.argv.includes("--verbose");
+  const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
   const { stack, stop } = await startLocalStack({
     apiPort: Number(process.env.PORT ?? 3000),
-    chainPort: Number(process.env.CHAIN_PORT ?? 8545),
+    chainPorts: [chainPort, Number(process.env.SECOND_CHAIN_PORT ?? chainPort + 1)],
     fresh: process.argv.includes("--fresh"),
     schedule: process.env.RAFFLE_SCHEDULE ?? "* * * * *",
     progress: (step) => process.stdout.write(`${step}\n`),

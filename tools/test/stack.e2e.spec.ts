@@ -54,11 +54,12 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
   });
 
   it("boots the whole system, runs the demo end to end, buys with the packed SDK installed elsewhere, and stops cleanly on Ctrl-C", async () => {
-    const [apiPort, chainPort] = [await freePort(), await freePort()];
+    const [apiPort, chainPort, secondChainPort] = [await freePort(), await freePort(), await freePort()];
     const env = {
       ...process.env,
       PORT: String(apiPort),
       CHAIN_PORT: String(chainPort),
+      SECOND_CHAIN_PORT: String(secondChainPort),
       STACK_DIR: stackDir,
       RAFFLE_SCHEDULE: "*/5 * * * * *",
     };
@@ -66,13 +67,25 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const sdk = installedSdk(consumerDir);
     sdk.catch(() => undefined); // awaited below; this only keeps an early failure from being reported as unhandled
     const boot = await waitForOutput(stack, "\nready\n", 240_000);
-    for (const step of ["[1/8]", "[4/8]", "[6/8]", "[8/8]"]) expect(boot).toContain(step);
+    for (const step of ["[1/7]", "[3/7]", "[6/7]", "[7/7]"]) expect(boot).toContain(step);
     expect(boot).toContain(`http://127.0.0.1:${apiPort}/docs`);
     expect(boot).toMatch(/API key\s+rk_[0-9a-f]{12}_/);
 
     const facts = JSON.parse(fs.readFileSync(path.join(stackDir, "stack.json"), "utf8")) as StackFile;
     expect(facts).toMatchObject({ apiUrl: `http://127.0.0.1:${apiPort}`, rpcUrl: `http://127.0.0.1:${chainPort}`, chainId: 31337 });
     expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE"]);
+    // Two chains, both served by the one API: each with its node, platform and two indexed demo raffles.
+    expect(facts.chains.map((chain) => [chain.chainId, chain.rpcUrl])).toEqual([
+      [31337, `http://127.0.0.1:${chainPort}`],
+      [31338, `http://127.0.0.1:${secondChainPort}`],
+    ]);
+    for (const chain of facts.chains) {
+      expect(chain.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE"]);
+      expect(chain.raffles.every((raffle) => Number.isInteger(raffle.contractId))).toBe(true);
+      expect(chain).toMatchObject({ exchange: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), factory: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
+    }
+    expect(facts.chains[0].raffles).toEqual(facts.contracts.raffles);
+    expect(boot).toContain("Chain 31338");
     expect(facts.players.length).toBeGreaterThanOrEqual(2);
 
     // `npm run api-key` as the README says, while the stack runs: the key lands in the stack's database and works.
@@ -83,13 +96,17 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     });
     expect({ code: created.code, output: created.code === 0 ? "" : created.output }).toEqual({ code: 0, output: "" });
     const cliKey = created.output.match(/rk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/)![0];
-    const listed = await fetch(`${facts.apiUrl}/raffle/contracts?chainId=31337`, { headers: { Authorization: `Bearer ${cliKey}` } });
+    const listed = await fetch(`${facts.apiUrl}/raffle/contracts`, { headers: { Authorization: `Bearer ${cliKey}` } });
     expect(listed.status).toBe(200);
+    const listedChains = ((await listed.json()) as { rows: Array<{ chainId: number }> }).rows.map((row) => row.chainId);
+    expect([...new Set(listedChains)].sort()).toEqual([31337, 31338]);
 
     const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 240_000 });
     expect({ code: demo.code, output: demo.code === 0 ? "" : demo.output }).toEqual({ code: 0, output: "" });
     expect(demo.output).toContain("demo complete");
-    expect(demo.output.match(/bought ticket \d+ of round \d+ for [\d.]+ (GOLD|ETH) \(tx 0x[0-9a-f]{64}\)/g)).toHaveLength(4);
+    // Two players in two raffles on each of the two chains.
+    expect(demo.output.match(/bought ticket \d+ of round \d+ for [\d.]+ (GOLD|ETH) \(tx 0x[0-9a-f]{64}\)/g)).toHaveLength(8);
+    expect(demo.output.match(/chain 31338 (ERC20|NATIVE) raffle #\d+: round \d+ has [12] tickets/g)).toHaveLength(2);
     expect(demo.output).toMatch(/round \d+ has [12] tickets/);
     expect(demo.output).toMatch(/round (\d+) ended, round (\d+) is open/);
     expect(demo.output).toMatch(/won ticket \d+: [\d.]+ GOLD after commission/);
@@ -138,5 +155,6 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     // Nothing of the stack is left: neither the API nor the chain answers.
     expect(await portIsOpen(apiPort)).toBe(false);
     expect(await portIsOpen(chainPort)).toBe(false);
+    expect(await portIsOpen(secondChainPort)).toBe(false);
   });
 });

@@ -2,32 +2,20 @@ import "reflect-metadata";
 import type { INestApplicationContext } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 
-import { retryWithBackoff } from "./backoff";
-import { ChainConnection } from "./chain-connection";
 import type { WorkerConfig } from "./config";
 import { HealthServer } from "./health-server";
-import { NestJsonLogger, WorkerLogger, errorMessage } from "./logger";
+import { NestJsonLogger, WorkerLogger } from "./logger";
 import { MerchantWorker } from "./merchant-worker";
 import { WorkerModule, type WorkerModuleOptions } from "./worker.module";
 
 /**
- * The worker's Nest standalone context, once the node at RPC_URL has confirmed it serves CHAIN_ID (retried with
- * backoff while the node is unreachable; a wrong chain is fatal).
+ * The worker's Nest standalone context, not yet started. Nodes are reached when it starts (or runs once), each chain
+ * on its own, so a node that is down never holds up the others.
  */
 export async function createWorkerContext(config: WorkerConfig, options: WorkerModuleOptions = {}): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(WorkerModule.register(config, options), {
+  return NestFactory.createApplicationContext(WorkerModule.register(config, options), {
     logger: new NestJsonLogger(new WorkerLogger({ level: config.logLevel, sink: options.logSink })),
   });
-  try {
-    await retryWithBackoff("checking the chain id of RPC_URL", () => app.get(ChainConnection).verifyChainId(), app.get(WorkerLogger), {
-      ...config.apiRetry,
-      isFatal: (error) => errorMessage(error).startsWith("RPC_URL serves chain"),
-    });
-    return app;
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
 }
 
 export interface RunningMerchantWorker {
@@ -38,7 +26,10 @@ export interface RunningMerchantWorker {
   stop(): Promise<void>;
 }
 
-/** Starts the worker as `npm start` does (schedules, list refresh, /health) and returns how to stop it. */
+/**
+ * Starts the worker as `npm start` does (/health first, then every chain's schedules and list refresh) and returns how
+ * to stop it. Resolves once every chain runs or retries its unreachable node in the background.
+ */
 export async function startMerchantWorker(config: WorkerConfig, options: WorkerModuleOptions = {}): Promise<RunningMerchantWorker> {
   const app = await createWorkerContext(config, options);
   try {
@@ -54,11 +45,15 @@ export async function startMerchantWorker(config: WorkerConfig, options: WorkerM
   }
 }
 
-/** `--once`: one rotation of every raffle (or of `contract`); resolves false when one failed. */
-export async function runMerchantWorkerOnce(config: WorkerConfig, contract?: string, options: WorkerModuleOptions = {}): Promise<boolean> {
+/** `--once`: one rotation of every raffle of every chain (or of `chainId`, or of `contract`); resolves false when one failed. */
+export async function runMerchantWorkerOnce(
+  config: WorkerConfig,
+  target: { contract?: string; chainId?: number } = {},
+  options: WorkerModuleOptions = {},
+): Promise<boolean> {
   const app = await createWorkerContext(config, options);
   try {
-    return await app.get(MerchantWorker).runOnce(contract);
+    return await app.get(MerchantWorker).runOnce(target.contract, target.chainId);
   } finally {
     await app.close();
   }

@@ -18,15 +18,21 @@ describe("loadWorkerConfig", () => {
     expect(config).toMatchObject({
       apiUrl: "http://127.0.0.1:3000",
       apiKey: "rk_abc",
-      chainId: 31337,
-      rpcUrl: "http://127.0.0.1:8545",
-      confirmations: 1,
       refreshIntervalMs: 60_000,
       healthPort: 8081,
-      fees: { maxFeePerGas: 500_000_000_000n, bumpPercent: 25, receiptTimeoutMs: 60_000 },
       permanentFailureRefreshes: 60,
       scheduleTimeZone: "UTC",
     });
+    expect(config.chains).toEqual([
+      {
+        chainId: 31337,
+        rpcUrl: "http://127.0.0.1:8545",
+        rpcUrlSetting: "RPC_URL",
+        confirmations: 1,
+        fees: { maxFeePerGas: 500_000_000_000n, bumpPercent: 25, receiptTimeoutMs: 60_000 },
+        receiptPollMs: 200,
+      },
+    ]);
     expect(config.merchantKey.reveal()).toBe(KEY);
   });
 
@@ -48,19 +54,27 @@ describe("loadWorkerConfig", () => {
     });
     expect(config).toMatchObject({
       apiUrl: "https://api.example.com",
-      chainId: 137,
-      confirmations: 3,
+      chains: [
+        {
+          chainId: 137,
+          rpcUrl: "https://rpc.example.com",
+          rpcUrlSetting: "RPC_URL",
+          confirmations: 3,
+          fees: { maxFeePerGas: 1_500_000_000n, bumpPercent: 12.5, receiptTimeoutMs: 30_000 },
+          receiptPollMs: 2_000,
+        },
+      ],
       refreshIntervalMs: 15_000,
       healthPort: 0,
-      fees: { maxFeePerGas: 1_500_000_000n, bumpPercent: 12.5, receiptTimeoutMs: 30_000 },
       permanentFailureRefreshes: 5,
       scheduleTimeZone: "Europe/Paris",
       apiRetry: { maxDelayMs: 10_000 },
     });
   });
 
-  it("defaults to 2 confirmations off the local chain", () => {
-    expect(loadWorkerConfig({ ...base, CHAIN_ID: "1" }).confirmations).toBe(2);
+  it("defaults to 2 confirmations off the local dev chains", () => {
+    expect(loadWorkerConfig({ ...base, CHAIN_ID: "1", RPC_URL: "https://node" }).chains[0].confirmations).toBe(2);
+    expect(loadWorkerConfig({ ...base, CHAIN_ID: "31338" }).chains[0]).toMatchObject({ confirmations: 1, rpcUrl: "http://127.0.0.1:8545" });
   });
 
   it.each([

@@ -1,8 +1,8 @@
 import * as fs from "node:fs";
 import { inspect } from "node:util";
 import { Wallet } from "ethers";
-import { LOCAL_CHAIN_ID } from "@raffle/chain";
-import { ConfigError, envDecimal as decimal, envInteger as integer, envRequired as required } from "@raffle/config";
+import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS } from "@raffle/chain";
+import { ConfigError, chainEnvs, envDecimal as decimal, envInteger as integer, envRequired as required, type ChainEnv } from "@raffle/config";
 
 import { parseLogThreshold, type LogThreshold } from "./logger";
 
@@ -40,27 +40,34 @@ export interface FeeSettings {
   receiptTimeoutMs: number;
 }
 
-/** Everything the worker reads from its environment, parsed once at start-up. */
+/** One chain the worker rotates raffles on: its own node, confirmations and fees (gas prices differ per chain). */
+export interface WorkerChainConfig {
+  chainId: number;
+  rpcUrl: string;
+  /** The variable `rpcUrl` was read from (RPC_URL or CHAIN_<id>_RPC_URL), so errors name what to fix. */
+  rpcUrlSetting: string;
+  /** Blocks a receipt must be buried under before the next step (1 = mined). */
+  confirmations: number;
+  fees: FeeSettings;
+  /** How often pending transactions are polled for a receipt. */
+  receiptPollMs: number;
+}
+
+/** Everything the worker reads from its environment, parsed once at start-up. One key and one API for every chain. */
 export interface WorkerConfig {
   apiUrl: string;
   apiKey: string;
-  chainId: number;
-  rpcUrl: string;
+  chains: WorkerChainConfig[];
   merchantKey: MerchantKey;
-  /** Blocks a receipt must be buried under before the next step (1 = mined). */
-  confirmations: number;
   refreshIntervalMs: number;
   /** Port of the /health endpoint; 0 picks a free one (reported in the logs). */
   healthPort: number;
-  fees: FeeSettings;
   /** A raffle that failed for good (missing role) is retried after this many list refreshes, or when its listing changes. */
   permanentFailureRefreshes: number;
   /** IANA zone in which schedules are read. */
   scheduleTimeZone: string;
-  /** Backoff of the raffle list requests while the API is unreachable. */
+  /** Backoff of the raffle list requests while the API is unreachable (and of a chain's node while it is). */
   apiRetry: { initialDelayMs: number; maxDelayMs: number };
-  /** How often pending transactions are polled for a receipt. */
-  receiptPollMs: number;
   logLevel: LogThreshold;
 }
 
@@ -92,30 +99,79 @@ function merchantKey(env: NodeJS.ProcessEnv): MerchantKey {
   throw new ConfigError("MERCHANT_PRIVATE_KEY or MERCHANT_KEYSTORE_FILE (with MERCHANT_KEYSTORE_PASSWORD_FILE) is required");
 }
 
+/** The node a lone dev chain is assumed to run on when no RPC URL is given (Hardhat's and anvil's default port). */
+const DEV_RPC_URL = "http://127.0.0.1:8545";
+
+/** Settings that name one chain's node: never shared when several chains are listed. */
+const UNSHARED_CHAIN_SETTINGS = ["RPC_URL"];
+
+/** Runs `read`, turning a ConfigError into a collected problem, so every problem is reported at once. */
+function collecting<T>(problems: string[], read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
+    return undefined;
+  }
+}
+
+function chainConfig(env: NodeJS.ProcessEnv, chain: ChainEnv, alone: boolean, problems: string[]): WorkerChainConfig | undefined {
+  const name = (setting: string) => chain.name(setting);
+  const devChain = LOCAL_CHAIN_IDS.includes(chain.chainId);
+  const rpcUrlSetting = name("RPC_URL");
+  const rpcUrl = collecting(problems, () => {
+    const value = env[rpcUrlSetting];
+    if (value) return value;
+    // Two dev chains cannot both be on the default port: the default only holds for a lone dev chain.
+    if (devChain && alone) return DEV_RPC_URL;
+    const why = devChain ? "each of several chains needs its own node" : `chain ${chain.chainId} is not a local dev chain`;
+    throw new ConfigError(`${rpcUrlSetting} is required (${why})`);
+  });
+  const confirmations = collecting(problems, () => integer(env, name("CONFIRMATIONS"), devChain ? 1 : 2, 1));
+  const maxFeePerGasGwei = collecting(problems, () => decimal(env, name("MAX_FEE_PER_GAS_GWEI"), 500, 0.000000001));
+  const bumpPercent = collecting(problems, () => decimal(env, name("FEE_BUMP_PERCENT"), 25, 12.5));
+  const receiptTimeoutSeconds = collecting(problems, () => integer(env, name("TX_RECEIPT_TIMEOUT_SECONDS"), 60, 1));
+  if (rpcUrl === undefined || confirmations === undefined || maxFeePerGasGwei === undefined) return undefined;
+  if (bumpPercent === undefined || receiptTimeoutSeconds === undefined) return undefined;
+  return {
+    chainId: chain.chainId,
+    rpcUrl,
+    rpcUrlSetting,
+    confirmations,
+    fees: { maxFeePerGas: gweiToWei(maxFeePerGasGwei), bumpPercent, receiptTimeoutMs: receiptTimeoutSeconds * 1_000 },
+    // A dev chain mines at once: polling fast keeps local runs and tests quick.
+    receiptPollMs: devChain ? 200 : 2_000,
+  };
+}
+
+/**
+ * Reads the worker's settings. Chains come from CHAIN_IDS (each chain's settings as CHAIN_<id>_<SETTING>, falling back
+ * to the plain shared <SETTING>), or from today's CHAIN_ID and RPC_URL as a list of one. Every problem of every chain
+ * is reported in one ConfigError, each naming its variable.
+ */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const chainId = integer(env, "CHAIN_ID", LOCAL_CHAIN_ID, 1);
-  const bumpPercent = decimal(env, "FEE_BUMP_PERCENT", 25, 12.5);
+  const problems: string[] = [];
+  const chainEnvList = collecting(problems, () => chainEnvs(env, { defaultChainId: LOCAL_CHAIN_ID, unshared: UNSHARED_CHAIN_SETTINGS })) ?? [];
+  const chains = chainEnvList.map((chain) => chainConfig(env, chain, chainEnvList.length === 1, problems));
+  const apiKey = collecting(problems, () => required(env, "API_KEY"));
+  const key = collecting(problems, () => merchantKey(env));
+  const refreshIntervalSeconds = collecting(problems, () => integer(env, "REFRESH_INTERVAL_SECONDS", 60, 1));
+  const healthPort = collecting(problems, () => integer(env, "HEALTH_PORT", 8081));
+  const permanentFailureRefreshes = collecting(problems, () => integer(env, "PERMANENT_FAILURE_RETRY_REFRESHES", 60, 1));
+  const apiRetryMaxDelaySeconds = collecting(problems, () => integer(env, "API_RETRY_MAX_DELAY_SECONDS", 30, 1));
+  // A shared setting read by several chains would report the same problem once per chain.
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)].join("; "));
   return {
     apiUrl: (env.API_URL || "http://127.0.0.1:3000").replace(/\/+$/, ""),
-    apiKey: required(env, "API_KEY"),
-    chainId,
-    rpcUrl: env.RPC_URL || "http://127.0.0.1:8545",
-    merchantKey: merchantKey(env),
-    confirmations: integer(env, "CONFIRMATIONS", chainId === LOCAL_CHAIN_ID ? 1 : 2, 1),
-    refreshIntervalMs: integer(env, "REFRESH_INTERVAL_SECONDS", 60, 1) * 1_000,
-    healthPort: integer(env, "HEALTH_PORT", 8081),
-    fees: {
-      maxFeePerGas: gweiToWei(decimal(env, "MAX_FEE_PER_GAS_GWEI", 500, 0.000000001)),
-      bumpPercent,
-      receiptTimeoutMs: integer(env, "TX_RECEIPT_TIMEOUT_SECONDS", 60, 1) * 1_000,
-    },
-    permanentFailureRefreshes: integer(env, "PERMANENT_FAILURE_RETRY_REFRESHES", 60, 1),
+    apiKey: apiKey!,
+    chains: chains as WorkerChainConfig[],
+    merchantKey: key!,
+    refreshIntervalMs: refreshIntervalSeconds! * 1_000,
+    healthPort: healthPort!,
+    permanentFailureRefreshes: permanentFailureRefreshes!,
     scheduleTimeZone: env.SCHEDULE_TIMEZONE || "UTC",
-    apiRetry: {
-      initialDelayMs: 500,
-      maxDelayMs: integer(env, "API_RETRY_MAX_DELAY_SECONDS", 30, 1) * 1_000,
-    },
-    receiptPollMs: chainId === LOCAL_CHAIN_ID ? 200 : 2_000,
+    apiRetry: { initialDelayMs: 500, maxDelayMs: apiRetryMaxDelaySeconds! * 1_000 },
     logLevel: parseLogThreshold(env.LOG_LEVEL),
   };
 }

@@ -1,22 +1,27 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
+import type { ChainHealth } from "./chain-runner";
 import type { RaffleRunRecord } from "./run-status";
 
 export interface HealthReport {
   status: "ok" | "degraded";
-  chainId: number;
   merchant: string;
   startedAt: string;
-  lastRefresh?: { time: string; ok: boolean; raffles?: number; error?: string };
+  /** One entry per configured chain, in CHAIN_IDS order. */
+  chains: ChainHealth[];
+  /** The last run of every raffle of every chain (each record names its chainId). */
   raffles: RaffleRunRecord[];
 }
 
 const UNHEALTHY: ReadonlySet<string> = new Set(["failed", "failedPermanently", "invalidSchedule"]);
 
-/** `degraded` when the last list refresh failed or any raffle's last run did not succeed. */
-export function overallStatus(raffles: RaffleRunRecord[], lastRefresh?: HealthReport["lastRefresh"]): HealthReport["status"] {
-  if (lastRefresh && !lastRefresh.ok) return "degraded";
+/**
+ * `degraded` when a chain does not run (node unreachable, or stopped by a fatal error), when a chain's last list
+ * refresh failed, or when any raffle's last run did not succeed.
+ */
+export function overallStatus(chains: ChainHealth[], raffles: RaffleRunRecord[]): HealthReport["status"] {
+  if (chains.some((chain) => chain.state !== "running" || !chain.reachable || chain.lastRefresh?.ok === false)) return "degraded";
   return raffles.some((raffle) => UNHEALTHY.has(raffle.status)) ? "degraded" : "ok";
 }
 

@@ -2,7 +2,10 @@
  * The merchant worker: rotates the merchant's raffle rounds on their schedules, with the merchant's own key.
  *
  *   npm start                                  # run on the schedules, serve /health on HEALTH_PORT
- *   npm start -- --once [--contract 0x...]     # one rotation of every raffle (or of one), then exit; 1 if one failed
+ *   npm start -- --once [--contract 0x...] [--chain <id>]
+ *                                              # one rotation of every raffle of every chain (or of one contract, or of
+ *                                              # one chain), then exit; 1 if one failed. A contract without --chain is
+ *                                              # rotated on every configured chain that has it.
  */
 import { parseArgs } from "node:util";
 
@@ -11,10 +14,13 @@ import { ConfigError, loadWorkerConfig } from "./config";
 import { WorkerLogger, errorMessage, parseLogThreshold } from "./logger";
 
 async function main(): Promise<number | undefined> {
-  const { values } = parseArgs({ options: { once: { type: "boolean", default: false }, contract: { type: "string" } } });
+  const { values } = parseArgs({ options: { once: { type: "boolean", default: false }, contract: { type: "string" }, chain: { type: "string" } } });
   if (values.contract && !values.once) throw new ConfigError("--contract goes with --once");
+  if (values.chain && !values.once) throw new ConfigError("--chain goes with --once");
   const config = loadWorkerConfig();
-  if (values.once) return (await runMerchantWorkerOnce(config, values.contract)) ? 0 : 1;
+  const configured = config.chains.map((chain) => chain.chainId);
+  const chainId = values.chain === undefined ? undefined : chainOption(values.chain, configured);
+  if (values.once) return (await runMerchantWorkerOnce(config, { contract: values.contract, chainId })) ? 0 : 1;
 
   const running = await startMerchantWorker(config);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -27,6 +33,13 @@ async function main(): Promise<number | undefined> {
     });
   }
   return undefined;
+}
+
+/** `--chain <id>`: one of the configured chains. */
+function chainOption(raw: string, configured: number[]): number {
+  const chainId = Number(raw);
+  if (!configured.includes(chainId)) throw new ConfigError(`--chain ${raw} is not a configured chain (configured: ${configured.join(", ")})`);
+  return chainId;
 }
 
 main().then(

@@ -1,31 +1,52 @@
 import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
-import type { RaffleListing } from "./raffle-source";
+import { ChainMismatchError } from "./chain-connection";
+import { ChainRotator } from "./chain-rotator";
+import { ChainRunner, type ChainNode } from "./chain-runner";
+import { ConfigError } from "./config";
 import { WorkerLogger } from "./logger";
 import { MerchantWorker } from "./merchant-worker";
-import type { RaffleRoundsPort } from "./rotation";
 
-/** A worker over in-memory raffles and a stubbed list, with timers the test fires by hand. */
-function setUp(options: { caller?: string; permanentFailureRefreshes?: number } = {}) {
-  const raffle = new FakeRaffle();
+/** CREATE2 gives a raffle the same address on every chain: both chains list this one. */
+const SAME_ADDRESS = "0x00000000000000000000000000000000000000aa";
+
+/** A node that answers, is down, or serves another chain, as the test says. */
+class StubNode implements ChainNode {
+  up = true;
+  calls = 0;
+  constructor(
+    readonly chainId: number,
+    public servedChainId = chainId,
+  ) {}
+
+  async verifyChainId(): Promise<void> {
+    this.calls += 1;
+    if (!this.up) throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+    if (this.servedChainId !== this.chainId) {
+      throw new ChainMismatchError(
+        { chainId: this.chainId, rpcUrl: "http://127.0.0.1:9/secret-path", rpcUrlSetting: `CHAIN_${this.chainId}_RPC_URL` },
+        this.servedChainId,
+      );
+    }
+  }
+
+  destroy(): void {}
+}
+
+/** One chain over an in-memory raffle, with timers the test fires by hand. */
+function chain(chainId: number, logger: WorkerLogger) {
+  const raffle = new FakeRaffle(SAME_ADDRESS);
   raffle.startFirstRound();
-  let listings: RaffleListing[] = [{ id: 7, address: raffle.address, chainId: 31337, schedule: "*/2 * * * * *" }];
+  const node = new StubNode(chainId);
   const timers: Array<{ fire: () => void; stopped: boolean }> = [];
-  const simulations = { count: 0 };
-  const logs = new LogCapture();
-  let decorate = (port: RaffleRoundsPort) => port;
-  const worker = new MerchantWorker({
-    chainId: 31337,
-    merchant: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
-    source: { listRaffles: async () => listings },
-    ports: () => {
-      const port = raffle.port(options.caller ?? "merchant");
-      const counted = { ...port, simulateEndRound: () => (simulations.count++, port.simulateEndRound()) };
-      return decorate(counted);
-    },
-    logger: new WorkerLogger({ level: "debug", sink: logs.sink }),
+  const chainLogger = logger.child({ chainId });
+  const rotator = new ChainRotator({
+    chainId,
+    source: { listRaffles: async () => [{ id: 1, address: SAME_ADDRESS, chainId, schedule: "*/2 * * * * *" }] },
+    ports: () => raffle.port(),
+    logger: chainLogger,
     refreshIntervalMs: 3_600_000,
-    permanentFailureRefreshes: options.permanentFailureRefreshes ?? 3,
+    permanentFailureRefreshes: 3,
     apiRetry: { initialDelayMs: 10, maxDelayMs: 10 },
     timers: (_schedule, _zone, onTick) => {
       const timer = { fire: () => onTick(Math.floor(Date.now() / 1_000)), stopped: false };
@@ -33,119 +54,151 @@ function setUp(options: { caller?: string; permanentFailureRefreshes?: number } 
       return { stop: () => void (timer.stopped = true) };
     },
   });
-  const liveTimer = () => timers.filter((timer) => !timer.stopped).at(-1)!;
-  /** Fires the raffle's timer and waits for the run it started. */
+  const runner = new ChainRunner({
+    chainId,
+    node,
+    rotator,
+    logger: chainLogger,
+    retry: { initialDelayMs: 20, maxDelayMs: 20 },
+    probeIntervalMs: 50,
+    singleRunAttempts: 2,
+  });
   const tick = async () => {
-    liveTimer().fire();
-    await worker.idle();
+    for (const timer of timers.filter((candidate) => !candidate.stopped)) timer.fire();
+    await rotator.idle();
   };
-  return {
-    raffle,
-    worker,
-    logs,
-    simulations,
-    tick,
-    setListings: (next: RaffleListing[]) => (listings = next),
-    decorate: (next: (port: RaffleRoundsPort) => RaffleRoundsPort) => (decorate = next),
-    refresh: () => (worker as unknown as { scheduler: { refresh(): Promise<unknown> } }).scheduler.refresh(),
-  };
+  return { raffle, node, runner, tick, armed: () => timers.filter((timer) => !timer.stopped).length };
 }
 
-describe("MerchantWorker", () => {
-  it("rotates a raffle at each tick and reports the last run per raffle", async () => {
-    const { raffle, worker, tick } = setUp();
+function setUp() {
+  const logs = new LogCapture();
+  const logger = new WorkerLogger({ level: "debug", sink: logs.sink });
+  const first = chain(31337, logger);
+  const second = chain(31338, logger);
+  const worker = new MerchantWorker({ merchant: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", chains: [first.runner, second.runner], logger });
+  return { logs, first, second, worker };
+}
+
+const until = async (check: () => boolean, timeoutMs = 5_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe("MerchantWorker over several chains", () => {
+  it("rotates the same raffle address on each chain, each run and record keyed by its chain", async () => {
+    const { first, second, worker } = setUp();
     await worker.start();
-    await tick();
-    await tick();
-    expect(raffle.started).toEqual([1n, 2n, 3n]);
-    expect(raffle.ended).toEqual([1n, 2n]);
-    const [record] = worker.health().raffles;
-    expect(record).toMatchObject({ contract: raffle.address, contractId: 7, status: "rotated", roundId: "2", newRoundId: "3", runs: 2 });
-    expect(record.txHashes).toHaveLength(2);
-    expect(worker.health().status).toBe("ok");
+    await first.tick();
+    await second.tick();
+    await second.tick();
+    expect(first.raffle.started).toEqual([1n, 2n]);
+    expect(second.raffle.started).toEqual([1n, 2n, 3n]);
+    const report = worker.health();
+    expect(report.status).toBe("ok");
+    expect(report.raffles.map((record) => [record.chainId, record.contract, record.newRoundId])).toEqual([
+      [31337, SAME_ADDRESS, "2"],
+      [31338, SAME_ADDRESS, "3"],
+    ]);
+    expect(worker.lastRun(31338, SAME_ADDRESS)).toMatchObject({ runs: 2 });
     await worker.stop();
   });
 
-  it("skips a tick while the previous run of the same raffle is still under way", async () => {
-    const { raffle, worker, decorate } = setUp();
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    decorate((port) => ({ ...port, endRound: async () => (await gate, port.endRound()) }));
-    const listing = { id: 7, address: raffle.address, chainId: 31337, schedule: "*/2 * * * * *" };
-    const first = worker.runRaffle(listing);
-    expect(await worker.runRaffle(listing)).toBeUndefined();
-    release();
-    await first;
-    expect(raffle.ended).toEqual([1n]);
-    expect(raffle.started).toEqual([1n, 2n]);
+  it("starts and rotates the other chain while one chain's node is down, then picks the down chain up in the background", async () => {
+    const { first, second, worker, logs } = setUp();
+    first.node.up = false;
+    await worker.start();
+    expect(second.armed()).toBe(1);
+    expect(first.armed()).toBe(0);
+    await second.tick();
+    expect(second.raffle.started).toEqual([1n, 2n]);
+
+    const down = worker.health();
+    expect(down.status).toBe("degraded");
+    expect(down.chains[0]).toMatchObject({ chainId: 31337, state: "connecting", reachable: false, raffles: 0 });
+    expect(down.chains[0].lastError?.message).toContain("ECONNREFUSED");
+    expect(down.chains[1]).toMatchObject({ chainId: 31338, state: "running", reachable: true, raffles: 1, lastRotation: { status: "rotated" } });
+    const retries = logs.lines.filter((line) => line.message === "reaching the chain's node failed; retrying");
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(retries.every((line) => line.chainId === 31337)).toBe(true);
+
+    first.node.up = true;
+    await until(() => first.armed() === 1);
+    await first.tick();
+    expect(first.raffle.started).toEqual([1n, 2n]);
+    expect(worker.health().chains[0]).toMatchObject({ state: "running", reachable: true });
+    await worker.stop();
+    // Stopped: no more attempts on the nodes.
+    const calls = first.node.calls;
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(first.node.calls).toBe(calls);
   });
 
-  it("reports a missing role once, then stops simulating until N refreshes pass", async () => {
-    const { worker, tick, simulations, logs, refresh } = setUp({ caller: "0xstranger", permanentFailureRefreshes: 2 });
+  it("tells an outage of a running chain's node on /health, and its end", async () => {
+    const { first, worker, logs } = setUp();
     await worker.start();
-    for (let i = 0; i < 5; i += 1) await tick();
-    expect(simulations.count).toBe(1);
-    const [record] = worker.health().raffles;
-    expect(record).toMatchObject({ status: "failedPermanently", errorCode: "missingRole", skippedTicks: 4, runs: 1, retryAfterRefreshes: 2 });
-    expect(record.error).toContain("merchant key 0xstranger lacks ROUND_MANAGER_ROLE on raffle");
+    first.node.up = false;
+    await until(() => worker.health().chains[0].reachable === false);
     expect(worker.health().status).toBe("degraded");
-    expect(logs.messages("error")).toHaveLength(1);
-
-    await refresh();
-    await tick();
-    expect(simulations.count).toBe(1);
-    expect(worker.health().raffles[0].retryAfterRefreshes).toBe(1);
-    await refresh();
-    await tick();
-    // After the allowance, one more attempt, which fails again and blocks again.
-    expect(simulations.count).toBe(2);
-    expect(worker.health().raffles[0].status).toBe("failedPermanently");
+    expect(logs.lines.find((line) => line.message === "chain's node unreachable")).toMatchObject({ chainId: 31337, level: "warn" });
+    first.node.up = true;
+    await until(() => worker.health().status === "ok");
+    expect(logs.lines.find((line) => line.message === "chain's node reachable again")).toMatchObject({ chainId: 31337 });
     await worker.stop();
   });
 
-  it("tries a permanently failed raffle again as soon as its listing changes", async () => {
-    const { raffle, worker, tick, simulations, refresh, setListings } = setUp({ caller: "0xstranger", permanentFailureRefreshes: 100 });
+  it("refuses to start when a node serves another chain, naming the chain's RPC URL variable but not its path", async () => {
+    const { second, worker } = setUp();
+    second.node.servedChainId = 1;
+    const error = await worker.start().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      "CHAIN_31338_RPC_URL (http://127.0.0.1:9) serves chain 1, not chain 31338: point CHAIN_31338_RPC_URL at a node of chain 31338",
+    );
+    await worker.stop();
+  });
+
+  it("stops only that chain when its node comes back serving another chain", async () => {
+    const { first, second, worker, logs } = setUp();
+    first.node.up = false;
     await worker.start();
-    await tick();
-    await tick();
-    expect(simulations.count).toBe(1);
-    setListings([{ id: 7, address: raffle.address, chainId: 31337, schedule: "*/3 * * * * *" }]);
-    await refresh();
-    await tick();
-    expect(simulations.count).toBe(2);
+    first.node.servedChainId = 5;
+    first.node.up = true;
+    await until(() => worker.health().chains[0].state === "failed");
+    expect(worker.health().chains[0].lastError?.message).toContain("CHAIN_31337_RPC_URL (http://127.0.0.1:9) serves chain 5");
+    expect(logs.lines.find((line) => String(line.message).startsWith("chain stopped"))).toMatchObject({ level: "error", chainId: 31337 });
+    await second.tick();
+    expect(second.raffle.started).toEqual([1n, 2n]);
     await worker.stop();
   });
 
-  it("keeps retrying an ordinary failure at every tick", async () => {
-    const { worker, tick, simulations, decorate } = setUp();
-    decorate((port) => ({
-      ...port,
-      endRound: async () => {
-        throw new Error("RPC timeout");
-      },
-    }));
-    await worker.start();
-    await tick();
-    await tick();
-    expect(simulations.count).toBe(2);
-    expect(worker.health().raffles[0]).toMatchObject({ status: "failed", error: "RPC timeout" });
-    await worker.stop();
+  it("--once runs every chain and fails when one chain's node stays down; the other chain still rotates", async () => {
+    const { first, second, worker } = setUp();
+    second.node.up = false;
+    expect(await worker.runOnce()).toBe(false);
+    expect(first.raffle.started).toEqual([1n, 2n]);
+    expect(second.raffle.started).toEqual([1n]);
+    expect(second.node.calls).toBe(2);
+
+    second.node.up = true;
+    expect(await worker.runOnce()).toBe(true);
+    expect(second.raffle.started).toEqual([1n, 2n]);
   });
 
-  it("records an invalid schedule in the health report", async () => {
-    const { raffle, worker, setListings } = setUp();
-    setListings([{ id: 7, address: raffle.address, chainId: 31337, schedule: "61 * * * *" }]);
-    await worker.start();
-    expect(worker.health()).toMatchObject({ status: "degraded", raffles: [{ status: "invalidSchedule", errorCode: "invalidSchedule" }] });
-    await worker.stop();
-  });
-
-  it("runOnce rotates every raffle once and says whether all succeeded", async () => {
-    const ok = setUp();
-    expect(await ok.worker.runOnce()).toBe(true);
-    expect(ok.raffle.started).toEqual([1n, 2n]);
-
-    const blocked = setUp({ caller: "0xstranger" });
-    expect(await blocked.worker.runOnce(blocked.raffle.address)).toBe(false);
+  it("--once --contract rotates that address on every chain that has it, or on the one chain asked for", async () => {
+    const { first, second, worker } = setUp();
+    expect(await worker.runOnce(SAME_ADDRESS)).toBe(true);
+    expect([first.raffle.started, second.raffle.started]).toEqual([
+      [1n, 2n],
+      [1n, 2n],
+    ]);
+    expect(await worker.runOnce(SAME_ADDRESS, 31338)).toBe(true);
+    expect([first.raffle.started, second.raffle.started]).toEqual([
+      [1n, 2n],
+      [1n, 2n, 3n],
+    ]);
+    expect(() => worker.chain(5)).toThrow("chain 5 is not configured (chains: 31337, 31338)");
   });
 });

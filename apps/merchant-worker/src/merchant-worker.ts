@@ -1,176 +1,96 @@
-import { isPermanentApiFailure, type RaffleListing, type RaffleSource } from "./raffle-source";
-import { retryWithBackoff, type BackoffOptions } from "./backoff";
-import { WorkerError } from "./errors";
+import { ConfigError } from "@raffle/config";
+
+import type { ChainRunner } from "./chain-runner";
 import { overallStatus, type HealthReport } from "./health-server";
 import { errorMessage, type WorkerLogger } from "./logger";
-import { rotateRound, type RaffleRoundsPort, type RotationHooks } from "./rotation";
-import { RaffleScheduler, type TimerFactory } from "./scheduler";
-import { RunStatusStore, type RaffleRunRecord } from "./run-status";
-
-/** Builds the chain port of one raffle; the logger carries the raffle's fields. */
-export type RoundsPortFactory = (address: string, logger: WorkerLogger) => RaffleRoundsPort;
+import type { RaffleRunRecord } from "./run-status";
 
 export interface MerchantWorkerOptions {
-  chainId: number;
   merchant: string;
-  source: RaffleSource;
-  ports: RoundsPortFactory;
+  /** One runner per configured chain, in CHAIN_IDS order. */
+  chains: ChainRunner[];
   logger: WorkerLogger;
-  refreshIntervalMs: number;
-  permanentFailureRefreshes: number;
-  apiRetry: Omit<BackoffOptions, "isFatal" | "signal">;
-  scheduleTimeZone?: string;
-  timers?: TimerFactory;
-  /** Fault injection for tests. */
-  hooks?: RotationHooks;
 }
 
 /**
- * The merchant's round automation: loads its raffles from the API (retrying while the API is down), runs each on
- * its schedule with one lock per raffle, refreshes the list periodically, and keeps the last run of every raffle.
+ * The merchant's round automation on every configured chain: one isolated runner per chain (its own node, nonces,
+ * raffle list and schedules), one merchant key and one API for all. /health and `--once` cover every chain.
  */
 export class MerchantWorker {
-  readonly status = new RunStatusStore();
-  private readonly busy = new Set<string>();
-  private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly stopping = new AbortController();
   private readonly startedAt = new Date().toISOString();
-  private scheduler?: RaffleScheduler;
-  private lastRefresh?: HealthReport["lastRefresh"];
 
   constructor(private readonly options: MerchantWorkerOptions) {}
 
-  /** Loads the raffles (with backoff while the API is unreachable) and schedules them; resolves once scheduled. */
-  async start(): Promise<void> {
-    const { logger } = this.options;
-    logger.info("merchant worker starting", { merchant: this.options.merchant });
-    const scheduler = new RaffleScheduler({
-      source: this.options.source,
-      logger,
-      timers: this.options.timers,
-      timeZone: this.options.scheduleTimeZone,
-      onTick: (raffle, tickSecond) => this.track(this.runRaffle(raffle, tickSecond)),
-      onInvalidSchedule: (raffle, problem) => this.status.invalidSchedule(raffle, problem),
-      onRefreshError: (error) => (this.lastRefresh = { time: new Date().toISOString(), ok: false, error: errorMessage(error) }),
-      onRefresh: (raffles, summary) => {
-        this.lastRefresh = { time: new Date().toISOString(), ok: true, raffles: raffles.length };
-        for (const raffle of this.status.refreshed(raffles)) {
-          logger.info("retrying a raffle that failed permanently", { contract: raffle.address, contractId: raffle.id });
-        }
-        if (summary.added.length + summary.changed.length + summary.removed.length > 0) logger.info("raffle list refreshed", { ...summary });
-      },
-    });
-    this.scheduler = scheduler;
-    await this.withApiRetry("loading the raffle list", () => scheduler.refresh());
-    if (this.stopping.signal.aborted) return;
-    scheduler.startRefreshing(this.options.refreshIntervalMs);
-    logger.info("merchant worker started", { raffles: scheduler.snapshot().length, refreshIntervalMs: this.options.refreshIntervalMs });
+  get chainIds(): number[] {
+    return this.options.chains.map((chain) => chain.chainId);
+  }
+
+  /** The runner of one chain; throws when the chain is not configured. */
+  chain(chainId: number): ChainRunner {
+    const runner = this.options.chains.find((chain) => chain.chainId === chainId);
+    if (!runner) throw new ConfigError(`chain ${chainId} is not configured (chains: ${this.chainIds.join(", ")})`);
+    return runner;
   }
 
   /**
-   * One rotation of every raffle (or of `contract` only), then done. Resolves false when a rotation failed.
-   * `contract` need not be listed by the API: the merchant asked for it by address.
+   * Starts every chain at once. Resolves when each chain runs or retries its unreachable node in the background;
+   * rejects when a chain fails fatally at its first attempt (node of another chain, refused API key).
    */
-  async runOnce(contract?: string): Promise<boolean> {
-    const listed = await this.withApiRetry("loading the raffle list", () => this.options.source.listRaffles());
-    let raffles = listed;
-    if (contract) {
-      raffles = listed.filter((raffle) => raffle.address.toLowerCase() === contract.toLowerCase());
-      if (raffles.length === 0) {
-        this.options.logger.warn("contract is not among the merchant's raffles listed by the API; rotating it anyway", { contract });
-        raffles = [{ id: 0, address: contract, chainId: this.options.chainId, schedule: undefined }];
+  async start(): Promise<void> {
+    const { logger } = this.options;
+    logger.info("merchant worker starting", { merchant: this.options.merchant, chainIds: this.chainIds });
+    await Promise.all(this.options.chains.map((chain) => chain.start()));
+    const chains = this.options.chains.map((chain) => chain.health()).map(({ chainId, state, raffles }) => ({ chainId, state, raffles }));
+    logger.info("merchant worker started", { chains });
+  }
+
+  /**
+   * One rotation of every raffle of every chain (or of `chainId` only), then done. With `contract`, each chain that
+   * lists it or holds its code rotates it. Resolves false when a chain or a rotation failed, or when no chain has
+   * `contract`; a node of another chain is a configuration error, thrown once every other chain has run.
+   */
+  async runOnce(contract?: string, chainId?: number): Promise<boolean> {
+    const chains = chainId === undefined ? this.options.chains : [this.chain(chainId)];
+    const results = await Promise.allSettled(chains.map((chain) => chain.runOnce(contract)));
+    const configError = results.find((result) => result.status === "rejected" && result.reason instanceof ConfigError);
+    if (configError) throw (configError as PromiseRejectedResult).reason;
+    let ok = true;
+    for (const [index, result] of results.entries()) {
+      if (result.status === "fulfilled") ok &&= result.value.ok;
+      else {
+        ok = false;
+        this.options.logger.error("chain's run failed", { chainId: chains[index].chainId, error: errorMessage(result.reason) });
       }
     }
-    const records = await Promise.all(raffles.map((raffle) => this.runRaffle(raffle)));
-    const ok = records.every((record) => record !== undefined && !["failed", "failedPermanently"].includes(record.status));
-    this.options.logger.info("single run finished", { raffles: raffles.length, ok });
+    const found = results.some((result) => result.status !== "fulfilled" || result.value.found);
+    if (contract && !found) {
+      this.options.logger.error("contract is neither listed nor deployed on any configured chain", {
+        contract,
+        chainIds: chains.map((c) => c.chainId),
+      });
+      return false;
+    }
     return ok;
   }
 
-  /** One run of one raffle; never throws. Undefined when skipped because a run of the same raffle is under way. */
-  async runRaffle(raffle: RaffleListing, tickSecond?: number): Promise<RaffleRunRecord | undefined> {
-    const key = raffle.address.toLowerCase();
-    const logger = this.options.logger.child({ contract: raffle.address, contractId: raffle.id });
-    if (this.busy.has(key)) {
-      logger.debug("previous run of this raffle still under way; tick skipped");
-      return undefined;
-    }
-    if (this.status.isBlocked(key)) {
-      // Reported once when it failed; every further tick is a quiet skip until the block is lifted.
-      this.status.skippedTick(key);
-      logger.debug("raffle failed permanently; tick skipped");
-      return this.status.get(key);
-    }
-    this.busy.add(key);
-    this.status.started(raffle);
-    const txHashes: string[] = [];
-    try {
-      const outcome = await rotateRound(this.options.ports(raffle.address, logger), {
-        logger,
-        hooks: this.options.hooks,
-        tickSecond,
-        txHashes,
-      });
-      return this.status.succeeded(raffle, outcome);
-    } catch (error) {
-      const fields = { error: errorMessage(error), code: error instanceof WorkerError ? error.code : undefined, txHashes };
-      if (error instanceof WorkerError && error.permanent) {
-        const retryAfterRefreshes = this.options.permanentFailureRefreshes;
-        logger.error("rotation failed permanently; raffle skipped until its listing changes or list refreshes pass", {
-          ...fields,
-          retryAfterRefreshes,
-        });
-        return this.status.failedPermanently(raffle, error, retryAfterRefreshes);
-      }
-      logger.error("rotation failed; it is retried at the next tick", fields);
-      return this.status.failed(raffle, error, txHashes);
-    } finally {
-      this.busy.delete(key);
-    }
+  /** The last run of the raffle at `address` on `chainId`. */
+  lastRun(chainId: number, address: string): RaffleRunRecord | undefined {
+    return this.chain(chainId).rotator.lastRun(address);
   }
 
   health(): HealthReport {
-    const raffles = this.status.snapshot();
-    return {
-      status: overallStatus(raffles, this.lastRefresh),
-      chainId: this.options.chainId,
-      merchant: this.options.merchant,
-      startedAt: this.startedAt,
-      lastRefresh: this.lastRefresh,
-      raffles,
-    };
+    const chains = this.options.chains.map((chain) => chain.health());
+    const raffles = this.options.chains.flatMap((chain) => chain.rotator.report().runs);
+    return { status: overallStatus(chains, raffles), merchant: this.options.merchant, startedAt: this.startedAt, chains, raffles };
   }
 
-  /** Resolves when the runs started by ticks so far have finished. */
+  /** Resolves when the runs started by ticks so far have finished, on every chain. */
   async idle(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.all(this.options.chains.map((chain) => chain.idle()));
   }
 
-  /** Stops the timers and waits (up to `graceMs`) for runs under way; an interrupted run is finished by the next one. */
-  async stop(graceMs = 10_000): Promise<void> {
-    this.stopping.abort();
-    this.scheduler?.stop();
-    if (this.inFlight.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs).unref()))]);
-    clearTimeout(timer);
-  }
-
-  private track(run: Promise<unknown>): void {
-    this.inFlight.add(run);
-    void run.finally(() => this.inFlight.delete(run));
-  }
-
-  private async withApiRetry<T>(what: string, task: () => Promise<T>): Promise<T> {
-    try {
-      return await retryWithBackoff(what, task, this.options.logger, {
-        ...this.options.apiRetry,
-        isFatal: isPermanentApiFailure,
-        signal: this.stopping.signal,
-      });
-    } catch (error) {
-      this.lastRefresh = { time: new Date().toISOString(), ok: false, error: errorMessage(error) };
-      throw error;
-    }
+  /** Stops every chain (timers, background retries, runs under way within a grace period) and closes the nodes. */
+  async stop(): Promise<void> {
+    await Promise.all(this.options.chains.map((chain) => chain.stop()));
   }
 }

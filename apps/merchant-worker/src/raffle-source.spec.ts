@@ -8,7 +8,7 @@ import { RaffleApiError } from "@raffle/sdk";
 import { ApiRaffleSource, isPermanentApiFailure } from "./raffle-source";
 import { backoffDelay, retryWithBackoff } from "./backoff";
 import { WorkerLogger } from "./logger";
-import { MerchantWorker } from "./merchant-worker";
+import { ChainRotator } from "./chain-rotator";
 
 const KEY = "rk_test_key";
 
@@ -92,14 +92,13 @@ describe("retryWithBackoff", () => {
   });
 });
 
-describe("MerchantWorker start with the API down", () => {
+describe("ChainRotator start with the API down", () => {
   it("retries with backoff until the API listens, then schedules the raffles", async () => {
     const port = await freePort();
     const logs = new LogCapture();
     const armed: string[] = [];
-    const worker = new MerchantWorker({
+    const worker = new ChainRotator({
       chainId: 31337,
-      merchant: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
       source: new ApiRaffleSource({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, chainId: 31337 }),
       ports: () => new FakeRaffle().port(),
       logger: new WorkerLogger({ level: "debug", sink: logs.sink }),
@@ -114,14 +113,14 @@ describe("MerchantWorker start with the API down", () => {
     const retries = logs.lines.filter((line) => line.message === "loading the raffle list failed; retrying");
     expect(retries.length).toBeGreaterThanOrEqual(3);
     expect(retries.map((line) => line.retryInMs).slice(0, 3)).toEqual([100, 200, 400]);
-    expect(worker.health().lastRefresh).toBeUndefined();
+    expect(worker.report().lastRefresh).toBeUndefined();
 
     const api = await startFakeApi({ port, apiKey: KEY, rows: [raffleRow(1, "*/2 * * * * *")] });
     try {
       await started;
       expect(armed).toEqual(["*/2 * * * * *"]);
-      expect(worker.health().lastRefresh).toMatchObject({ ok: true, raffles: 1 });
-      expect(logs.messages()).toContain("merchant worker started");
+      expect(worker.report().lastRefresh).toMatchObject({ ok: true, raffles: 1 });
+      expect(logs.messages()).toContain("chain rotations started");
     } finally {
       await worker.stop();
       await api.close();

@@ -9,6 +9,11 @@ export interface RaffleListing {
   schedule: string | undefined;
 }
 
+/** The identity of a listed raffle: CREATE2 gives a raffle the same address on every chain, so the address alone is not one. */
+export function raffleKey(raffle: Pick<RaffleListing, "chainId" | "address">): string {
+  return `${raffle.chainId}:${raffle.address.toLowerCase()}`;
+}
+
 /** Where the scheduler gets the merchant's raffles: the API, or a stub in tests. */
 export interface RaffleSource {
   listRaffles(): Promise<RaffleListing[]>;

@@ -1,4 +1,4 @@
-import type { RaffleListing } from "./raffle-source";
+import { raffleKey, type RaffleListing } from "./raffle-source";
 import { WorkerError } from "./errors";
 import { errorMessage } from "./logger";
 import type { RotationOutcome, RotationStatus } from "./rotation";
@@ -7,6 +7,7 @@ export type RunStatus = "running" | RotationStatus | "failed" | "failedPermanent
 
 /** What /health reports for one raffle: its last run. */
 export interface RaffleRunRecord {
+  chainId: number;
   contract: string;
   contractId: number;
   schedule?: string;
@@ -26,6 +27,9 @@ export interface RaffleRunRecord {
   retryAfterRefreshes?: number;
 }
 
+/** A raffle as the store knows it: by chain and address (the same address can be a raffle on two chains). */
+export type RaffleRef = Pick<RaffleListing, "chainId" | "address">;
+
 interface Block {
   schedule: string | undefined;
   refreshesLeft: number;
@@ -40,16 +44,16 @@ export class RunStatusStore {
   private readonly records = new Map<string, RaffleRunRecord>();
   private readonly blocks = new Map<string, Block>();
 
-  get(address: string): RaffleRunRecord | undefined {
-    return this.records.get(address.toLowerCase());
+  get(raffle: RaffleRef): RaffleRunRecord | undefined {
+    return this.records.get(raffleKey(raffle));
   }
 
   snapshot(): RaffleRunRecord[] {
     return [...this.records.values()].map((record) => ({ ...record, txHashes: [...record.txHashes] }));
   }
 
-  isBlocked(address: string): boolean {
-    return this.blocks.has(address.toLowerCase());
+  isBlocked(raffle: RaffleRef): boolean {
+    return this.blocks.has(raffleKey(raffle));
   }
 
   started(raffle: RaffleListing): void {
@@ -73,12 +77,12 @@ export class RunStatusStore {
   }
 
   failedPermanently(raffle: RaffleListing, error: unknown, retryAfterRefreshes: number): RaffleRunRecord {
-    this.blocks.set(raffle.address.toLowerCase(), { schedule: raffle.schedule, refreshesLeft: retryAfterRefreshes });
+    this.blocks.set(raffleKey(raffle), { schedule: raffle.schedule, refreshesLeft: retryAfterRefreshes });
     return Object.assign(this.record(raffle), { status: "failedPermanently", time: now(), retryAfterRefreshes, ...describe(error) });
   }
 
-  skippedTick(address: string): void {
-    const record = this.get(address);
+  skippedTick(raffle: RaffleRef): void {
+    const record = this.get(raffle);
     if (record) record.skippedTicks += 1;
   }
 
@@ -91,7 +95,7 @@ export class RunStatusStore {
    * whose schedule changed or whose refresh allowance ran out. Returns the raffles given another chance.
    */
   refreshed(raffles: RaffleListing[]): RaffleListing[] {
-    const listed = new Map(raffles.map((raffle) => [raffle.address.toLowerCase(), raffle]));
+    const listed = new Map(raffles.map((raffle) => [raffleKey(raffle), raffle]));
     for (const key of this.records.keys()) if (!listed.has(key)) this.records.delete(key);
     const released: RaffleListing[] = [];
     for (const [key, block] of this.blocks) {
@@ -113,10 +117,19 @@ export class RunStatusStore {
   }
 
   private record(raffle: RaffleListing): RaffleRunRecord {
-    const key = raffle.address.toLowerCase();
+    const key = raffleKey(raffle);
     let record = this.records.get(key);
     if (!record) {
-      record = { contract: raffle.address, contractId: raffle.id, status: "running", time: now(), txHashes: [], runs: 0, skippedTicks: 0 };
+      record = {
+        chainId: raffle.chainId,
+        contract: raffle.address,
+        contractId: raffle.id,
+        status: "running",
+        time: now(),
+        txHashes: [],
+        runs: 0,
+        skippedTicks: 0,
+      };
       this.records.set(key, record);
     }
     record.schedule = raffle.schedule;

@@ -123,6 +123,20 @@ describe("RaffleScheduler", () => {
     scheduler.stop();
   });
 
+  it("keys raffles by chain and address: the same address on two chains is two raffles", async () => {
+    const { scheduler, setList, live, ticks } = setUp();
+    setList([listing(A, "*/2 * * * * *"), { ...listing(A, "*/3 * * * * *"), chainId: 31338 }]);
+    expect((await scheduler.refresh()).added).toEqual([A, A]);
+    expect(scheduler.snapshot().map((entry) => entry.raffle.chainId)).toEqual([31337, 31338]);
+    expect(live().map((timer) => timer.schedule)).toEqual(["*/2 * * * * *", "*/3 * * * * *"]);
+    // Dropping it from one chain leaves the other chain's timer alone.
+    setList([{ ...listing(A, "*/3 * * * * *"), chainId: 31338 }]);
+    expect((await scheduler.refresh()).removed).toEqual([A]);
+    live()[0].fire();
+    expect(ticks).toEqual([[A, "*/3 * * * * *"]]);
+    scheduler.stop();
+  });
+
   it("keeps its timers when a refresh fails", async () => {
     const { scheduler, setList, source, live } = setUp();
     setList([listing(A, "*/2 * * * * *")]);

@@ -1,6 +1,6 @@
 import { CronTime, validateCronExpression } from "cron";
 
-import type { RaffleListing, RaffleSource } from "./raffle-source";
+import { raffleKey, type RaffleListing, type RaffleSource } from "./raffle-source";
 import { errorMessage, type WorkerLogger } from "./logger";
 
 /** A running timer of one raffle. */
@@ -139,7 +139,7 @@ export class RaffleScheduler {
     const summary: RefreshSummary = { raffles: raffles.length, added: [], changed: [], removed: [], invalid: [] };
     const seen = new Set<string>();
     for (const raffle of raffles) {
-      const key = raffle.address.toLowerCase();
+      const key = raffleKey(raffle);
       seen.add(key);
       const current = this.entries.get(key);
       if (current && current.raffle.schedule === raffle.schedule) {

@@ -69,7 +69,12 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     await running.close();
 
     const record = report.raffles.find((entry) => entry.contract === raffle.raffle)!;
-    expect(report).toMatchObject({ chainId: 31337, merchant: new Wallet(LOCAL_DEV_KEYS.demoMerchant).address, lastRefresh: { ok: true } });
+    expect(report).toMatchObject({
+      status: "ok",
+      merchant: new Wallet(LOCAL_DEV_KEYS.demoMerchant).address,
+      chains: [{ chainId: 31337, state: "running", reachable: true, lastRefresh: { ok: true }, lastRotation: { status: "rotated" } }],
+    });
+    expect(record.chainId).toBe(31337);
     expect(record).toMatchObject({ schedule: EVERY_2_SECONDS, roundId: "1", newRoundId: "2" });
     expect(record.txHashes).toHaveLength(2);
     expect(Date.parse(record.time)).not.toBeNaN();
@@ -90,7 +95,7 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
       },
     });
     expect(await crashing.worker.runOnce(raffle.raffle)).toBe(false);
-    const failed = crashing.worker.status.get(raffle.raffle)!;
+    const failed = crashing.worker.lastRun(31337, raffle.raffle)!;
     expect(failed).toMatchObject({ status: "failed", error: "injected crash after endRound" });
     expect(failed.txHashes).toHaveLength(1);
     await crashing.close();
@@ -101,8 +106,8 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
 
     const restarted = await stack.worker(merchantEnv());
     expect(await restarted.worker.runOnce(raffle.raffle)).toBe(true);
-    expect(restarted.worker.status.get(raffle.raffle)).toMatchObject({ status: "rotated", roundId: "1", newRoundId: "2" });
-    expect(restarted.worker.status.get(raffle.raffle)!.txHashes).toHaveLength(1);
+    expect(restarted.worker.lastRun(31337, raffle.raffle)).toMatchObject({ status: "rotated", roundId: "1", newRoundId: "2" });
+    expect(restarted.worker.lastRun(31337, raffle.raffle)!.txHashes).toHaveLength(1);
     await restarted.close();
 
     info = await stack.raffle(raffle.raffle).getCurrentRoundInfo();
@@ -167,13 +172,13 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     );
     await running.worker.start();
     const firstFailure = await eventually(async () => {
-      const record = running.worker.status.get(raffle.raffle);
+      const record = running.worker.lastRun(31337, raffle.raffle);
       expect(record?.status).toBe("failedPermanently");
       return record!;
     }, 15_000);
     expect(firstFailure.error).toBe(`merchant key ${stranger} lacks ROUND_MANAGER_ROLE on raffle ${raffle.raffle}`);
     // Several more ticks (and list refreshes) pass without another attempt.
-    await eventually(async () => expect(running.worker.status.get(raffle.raffle)!.skippedTicks).toBeGreaterThanOrEqual(3), 15_000);
+    await eventually(async () => expect(running.worker.lastRun(31337, raffle.raffle)!.skippedTicks).toBeGreaterThanOrEqual(3), 15_000);
     const report = (await (await fetch(`http://127.0.0.1:${running.healthPort}/health`)).json()) as HealthReport;
     await running.close();
 

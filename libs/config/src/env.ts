@@ -32,3 +32,29 @@ export function envRequired(env: Env, name: string): string {
   if (!value) throw new ConfigError(`${name} is required`);
   return value;
 }
+
+/**
+ * Collects every bad setting instead of stopping at the first: `read` runs one reader and keeps its ConfigError;
+ * `check` throws them all at once, so an operator fixes the whole environment in one go.
+ */
+export class ConfigProblems {
+  private readonly problems: string[] = [];
+
+  read<T>(reader: () => T): T {
+    try {
+      return reader();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.problems.push(error.message);
+      return undefined as T;
+    }
+  }
+
+  add(problem: string): void {
+    this.problems.push(problem);
+  }
+
+  check(): void {
+    if (this.problems.length > 0) throw new ConfigError(this.problems.join("; "));
+  }
+}

@@ -8,3 +8,4 @@ export * from "./projector";
 export * from "./registry";
 export * from "./undo-log";
 export * from "./reset";
+export { DEFAULT_REORG_WINDOW_BLOCKS } from "./indexer-options";

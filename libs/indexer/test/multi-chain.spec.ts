@@ -8,7 +8,7 @@ import { Indexer } from "../src/indexer";
 import type { IndexerLogger } from "../src/logger";
 import { indexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
-import { TcpGate } from "./support/tcp-gate";
+import { TcpGate } from "@raffle/testing";
 
 const LOCK_NAMESPACE = 0x72616666;
 

@@ -1,2 +1,3 @@
 export * from "./eventually";
 export * from "./free-port";
+export * from "./tcp-gate";

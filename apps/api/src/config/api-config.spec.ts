@@ -34,6 +34,16 @@ describe("API configuration", () => {
     expect(() => load({ API_WORKERS: "0" })).toThrow(ConfigError);
   });
 
+  it("reports every bad setting at once, each by name", () => {
+    expect(() => load({ PORT: "x", READ_CACHE_MS: "-1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
+      new ConfigError(
+        'INDEXER_WS_URL must be a ws:// or wss:// URL, got a http:// URL; INDEXER_REORG_WINDOW_BLOCKS must be an integer >= 1, got "0"; ' +
+          'PORT must be an integer >= 0, got "x"; READ_CACHE_MS must be an integer >= 0, got "-1"',
+      ),
+    );
+    expect(load({ INDEXER_REORG_WINDOW_BLOCKS: "64" }).chains[0].reorgWindowBlocks).toBe(64);
+  });
+
   it("takes the indexer's WebSocket endpoint only as a ws:// or wss:// URL, and never echoes it", () => {
     expect(load({}).chains[0].wsUrl).toBeUndefined();
     expect(load({ INDEXER_WS_URL: "" }).chains[0].wsUrl).toBeUndefined();

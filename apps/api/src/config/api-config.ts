@@ -3,6 +3,7 @@ import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
 import {
   ConfigError,
+  ConfigProblems,
   chainEnvs,
   envFlag as flag,
   envInteger as integer,
@@ -11,6 +12,7 @@ import {
   type ChainEnv,
   type LogLevel,
 } from "@raffle/config";
+import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer";
 
 import { loadDeploymentFile } from "./deployment-file";
 
@@ -28,6 +30,8 @@ export interface ChainConfig {
   /** Blocks behind the head that the indexer treats as final. */
   confirmations: number;
   batchBlocks: number;
+  /** How far below the head a reorg can be undone (INDEXER_REORG_WINDOW_BLOCKS); deeper ones stop the indexer. */
+  reorgWindowBlocks: number;
   /** How the settings of this chain are named in the environment (RPC_URL or CHAIN_<id>_RPC_URL, ...), for messages. */
   settingName(setting: string): string;
 }
@@ -142,16 +146,8 @@ function rpcUrl(env: NodeJS.ProcessEnv, name: string, chainId: number): string {
 
 /** One chain's settings, every bad one reported at once; the deployment is `given` when the caller deployed it itself. */
 function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeployment | undefined): ChainConfig {
-  const problems: string[] = [];
-  const read = <T>(reader: () => T): T => {
-    try {
-      return reader();
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems.push(error.message);
-      return undefined as T;
-    }
-  };
+  const problems = new ConfigProblems();
+  const read = problems.read.bind(problems);
   const deploymentSetting = chain.name("DEPLOYMENT_FILE");
   const record = read(() => (given ? { deployment: given, file: undefined } : loadDeploymentFile(env, chain.chainId, deploymentSetting)));
   const local = LOCAL_CHAIN_IDS.includes(chain.chainId);
@@ -164,9 +160,10 @@ function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeplo
     signerPrivateKey: read(() => signerKey(env, chain)),
     confirmations: read(() => integer(env, chain.name("INDEXER_CONFIRMATIONS"), local ? 0 : 12)),
     batchBlocks: read(() => integer(env, chain.name("INDEXER_BATCH_BLOCKS"), 2_000, 1)),
+    reorgWindowBlocks: read(() => integer(env, chain.name("INDEXER_REORG_WINDOW_BLOCKS"), DEFAULT_REORG_WINDOW_BLOCKS, 1)),
     settingName: chain.name,
   };
-  if (problems.length > 0) throw new ConfigError(problems.join("; "));
+  problems.check();
   return config;
 }
 
@@ -180,7 +177,7 @@ function loadChains(env: NodeJS.ProcessEnv, given: PlatformDeployment[]): ChainC
       ? env
       : { ...env, ...(given.length === 1 ? { CHAIN_ID: String(given[0].chainId) } : { CHAIN_IDS: given.map((d) => d.chainId).join(",") }) };
   const chainList = chainEnvs(implied, { defaultChainId: LOCAL_CHAIN_ID, unshared: UNSHARED_CHAIN_SETTINGS });
-  const problems: string[] = [];
+  const problems = new ConfigProblems();
   const chains: ChainConfig[] = [];
   for (const chain of chainList) {
     try {
@@ -193,10 +190,10 @@ function loadChains(env: NodeJS.ProcessEnv, given: PlatformDeployment[]): ChainC
       );
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      problems.push(chainList.length > 1 ? `chain ${chain.chainId}: ${error.message}` : error.message);
+      problems.add(chainList.length > 1 ? `chain ${chain.chainId}: ${error.message}` : error.message);
     }
   }
-  if (problems.length > 0) throw new ConfigError(problems.join("; "));
+  problems.check();
   return chains;
 }
 
@@ -218,37 +215,42 @@ function logLevelSetting(env: NodeJS.ProcessEnv): LogLevel {
  * (the local stack, the tests, the OpenAPI writer) passes its deployments instead of deployment files.
  */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: PlatformDeployment | PlatformDeployment[] = []): ApiConfig {
-  const chains = loadChains(env, Array.isArray(given) ? given : [given]);
-  const workers = integer(env, "API_WORKERS", 1, 1);
+  // Every bad setting is reported at once, each by name.
+  const problems = new ConfigProblems();
+  const read = problems.read.bind(problems);
+  const chains = read(() => loadChains(env, Array.isArray(given) ? given : [given]));
+  const workers = read(() => integer(env, "API_WORKERS", 1, 1));
   // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
-  if (workers > 1 && !env.REDIS_URL) throw new ConfigError("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
-  if (workers > 1 && !env.DATABASE_URL) throw new ConfigError("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
-  return {
-    port: integer(env, "PORT", 3000),
+  if (workers > 1 && !env.REDIS_URL) problems.add("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
+  if (workers > 1 && !env.DATABASE_URL) problems.add("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
+  const config: ApiConfig = {
+    port: read(() => integer(env, "PORT", 3000)),
     workers,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: env.PGLITE_DIR || undefined,
     chains,
-    signatureTtlSeconds: integer(env, "SIGNATURE_TTL_SECONDS", 600, 10),
+    signatureTtlSeconds: read(() => integer(env, "SIGNATURE_TTL_SECONDS", 600, 10)),
     indexer: {
-      enabled: flag(env, "INDEXER_ENABLED", true),
-      pollIntervalMs: integer(env, "INDEXER_POLL_INTERVAL_MS", 1_000, 10),
+      enabled: read(() => flag(env, "INDEXER_ENABLED", true)),
+      pollIntervalMs: read(() => integer(env, "INDEXER_POLL_INTERVAL_MS", 1_000, 10)),
       defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
     },
-    readyMaxLagBlocks: integer(env, "READY_MAX_LAG_BLOCKS", 10),
-    logLevel: logLevelSetting(env),
-    metricsEnabled: flag(env, "METRICS_ENABLED", true),
-    chainCheckIntervalMs: integer(env, "CHAIN_CHECK_INTERVAL_SECONDS", 15, 1) * 1000,
+    readyMaxLagBlocks: read(() => integer(env, "READY_MAX_LAG_BLOCKS", 10)),
+    logLevel: read(() => logLevelSetting(env)),
+    metricsEnabled: read(() => flag(env, "METRICS_ENABLED", true)),
+    chainCheckIntervalMs: read(() => integer(env, "CHAIN_CHECK_INTERVAL_SECONDS", 15, 1)) * 1000,
     rateLimit: {
-      windowSeconds: integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
-      signPerKey: integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1),
-      signPerAccount: integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1),
+      windowSeconds: read(() => integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1)),
+      signPerKey: read(() => integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1)),
+      signPerAccount: read(() => integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1)),
       redisUrl: env.REDIS_URL || undefined,
       // Several environments may share one Redis: keys carry the chain ids unless a prefix is given.
-      redisKeyPrefix: env.REDIS_KEY_PREFIX || defaultRedisKeyPrefix(chains.map((chain) => chain.chainId)),
+      redisKeyPrefix: env.REDIS_KEY_PREFIX || defaultRedisKeyPrefix((chains ?? []).map((chain) => chain.chainId)),
     },
-    apiKeyCacheSeconds: integer(env, "API_KEY_CACHE_SECONDS", 5),
-    readCacheMs: integer(env, "READ_CACHE_MS", 200),
-    voucherFlushMs: integer(env, "VOUCHER_FLUSH_MS", 0),
+    apiKeyCacheSeconds: read(() => integer(env, "API_KEY_CACHE_SECONDS", 5)),
+    readCacheMs: read(() => integer(env, "READ_CACHE_MS", 200)),
+    voucherFlushMs: read(() => integer(env, "VOUCHER_FLUSH_MS", 0)),
   };
+  problems.check();
+  return config;
 }

@@ -39,6 +39,7 @@ export class IndexerRunner implements OnApplicationBootstrap {
               pollIntervalMs,
               wsUrl: chain.config.wsUrl,
               batchBlocks: chain.config.batchBlocks,
+              reorgWindowBlocks: chain.config.reorgWindowBlocks,
               defaultSchedule,
               logger: indexerLogger,
               onReorg: ({ chainId, depth }) => metrics.reorg(chainId, depth),

@@ -9,6 +9,8 @@ import {
   RaffleFactory__factory,
   deployTestRaffle,
   setUpWorld,
+  startAnvilNode,
+  startHardhatNode,
   startTestNode,
   type HardhatNode,
   type TestRaffle,
@@ -92,32 +94,78 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
+/** A local node of `chainId` (Hardhat, or anvil with TEST_NODE=anvil); the default test node without one. */
+function startChainNode(chainId?: number): Promise<HardhatNode> {
+  if (chainId === undefined) return startTestNode();
+  return process.env.TEST_NODE === "anvil" ? startAnvilNode({ chainId }) : startHardhatNode({ chainId });
+}
+
+/** One chain of the stack: its node and the platform deployed on it. */
+export interface StackChain {
+  chainId: number;
+  node: HardhatNode;
+  world: TestWorld;
+}
+
 /**
- * A Hardhat chain with the platform, a fresh PostgreSQL database, and the real API (with its indexer) running as a
- * child process, the way a merchant's worker meets them in production.
+ * Local chains with the platform (one, 31337, unless `chainIds` lists several), a fresh PostgreSQL database, and the
+ * real API (with its indexer) running as a child process, the way a merchant's worker meets them in production.
  */
 export class WorkerStack {
   private readonly workers = new Set<RunningWorker>();
 
   private constructor(
-    readonly node: HardhatNode,
-    readonly world: TestWorld,
+    readonly chains: StackChain[],
     readonly database: TestDatabase,
     private readonly api: Child,
     readonly apiUrl: string,
     private readonly tmpDir: string,
   ) {}
 
-  static async start(label: string, options: { defaultSchedule: string }): Promise<WorkerStack> {
-    const node = await startTestNode();
-    const cleanups: Array<() => Promise<unknown>> = [() => node.stop()];
+  /** The first chain's node and platform (the only ones of a one-chain stack). */
+  get node(): HardhatNode {
+    return this.chains[0].node;
+  }
+
+  get world(): TestWorld {
+    return this.chains[0].world;
+  }
+
+  chain(chainId: number): StackChain {
+    const chain = this.chains.find((candidate) => candidate.chainId === chainId);
+    if (!chain) throw new Error(`the stack has no chain ${chainId}`);
+    return chain;
+  }
+
+  static async start(label: string, options: { defaultSchedule: string; chainIds?: number[] }): Promise<WorkerStack> {
+    const several = options.chainIds !== undefined && options.chainIds.length > 1;
+    const chainIds = options.chainIds ?? [31337];
+    const cleanups: Array<() => Promise<unknown>> = [];
     try {
-      const [world, database] = await Promise.all([setUpWorld(node.provider), createTestDatabase(label)]);
+      const started = await Promise.allSettled(chainIds.map((chainId) => startChainNode(options.chainIds ? chainId : undefined)));
+      const nodes: HardhatNode[] = [];
+      for (const result of started) {
+        if (result.status !== "fulfilled") continue;
+        cleanups.push(() => result.value.stop());
+        nodes.push(result.value);
+      }
+      const notStarted = started.find((result) => result.status === "rejected");
+      if (notStarted) throw notStarted.reason;
+      const database = await createTestDatabase(label);
       cleanups.push(() => database.drop());
+      const chains: StackChain[] = [];
+      for (const [index, chainId] of chainIds.entries()) chains.push({ chainId, node: nodes[index], world: await setUpWorld(nodes[index].provider) });
       const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "merchant-worker-e2e-"));
       cleanups.push(async () => fs.rmSync(tmpDir, { recursive: true, force: true }));
-      const deploymentFile = path.join(tmpDir, "deployment.json");
-      fs.writeFileSync(deploymentFile, JSON.stringify(world.deployment));
+      const chainEnv: Record<string, string> = several ? { CHAIN_IDS: chainIds.join(",") } : { CHAIN_ID: String(chainIds[0]) };
+      for (const chain of chains) {
+        const deploymentFile = path.join(tmpDir, `deployment-${chain.chainId}.json`);
+        fs.writeFileSync(deploymentFile, JSON.stringify(chain.world.deployment));
+        // The API's multi-chain convention: CHAIN_<id>_<SETTING> for each chain of CHAIN_IDS.
+        const prefix = several ? `CHAIN_${chain.chainId}_` : "";
+        chainEnv[`${prefix}RPC_URL`] = chain.node.rpcUrl;
+        chainEnv[`${prefix}DEPLOYMENT_FILE`] = deploymentFile;
+      }
       const port = await freePort();
       const api = spawnChild(process.execPath, ["-r", "ts-node/register/transpile-only", API_MAIN], {
         cwd: ROOT,
@@ -125,12 +173,11 @@ export class WorkerStack {
           ...process.env,
           PORT: String(port),
           DATABASE_URL: database.url,
-          RPC_URL: node.rpcUrl,
-          CHAIN_ID: "31337",
-          DEPLOYMENT_FILE: deploymentFile,
+          ...chainEnv,
           INDEXER_POLL_INTERVAL_MS: "100",
           DEFAULT_RAFFLE_SCHEDULE: options.defaultSchedule,
-          LOG_LEVEL: "silent",
+          // Errors only: the output is kept for the message of a failed start, never printed otherwise.
+          LOG_LEVEL: "error",
           TS_NODE_PROJECT: API_TSCONFIG,
         },
       });
@@ -147,7 +194,7 @@ export class WorkerStack {
       ).catch((error: unknown) => {
         throw new Error(`the API did not become healthy: ${(error as Error).message}\n${api.output().slice(-2_000)}`);
       });
-      return new WorkerStack(node, world, database, api, apiUrl, tmpDir);
+      return new WorkerStack(chains, database, api, apiUrl, tmpDir);
     } catch (error) {
       for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
       throw error;
@@ -168,10 +215,11 @@ export class WorkerStack {
     await (await factory.grantRole(await factory.MERCHANT_ROLE(), await merchant.getAddress())).wait();
   }
 
-  /** Deploys a raffle (first round started) for `merchant` and waits until the API lists it with `apiKey`. */
-  async deployListedRaffle(apiKey: string, merchant: Signer = this.world.merchant): Promise<TestRaffle> {
-    const raffle = await deployTestRaffle({ ...this.world, merchant }, "ERC20");
-    const client = new ApiRaffleSource({ baseUrl: this.apiUrl, apiKey, chainId: 31337 });
+  /** Deploys a raffle (first round started) for `merchant` and waits until the API lists it with `apiKey` on its chain. */
+  async deployListedRaffle(apiKey: string, merchant?: Signer, chainId = this.chains[0].chainId): Promise<TestRaffle> {
+    const { world } = this.chain(chainId);
+    const raffle = await deployTestRaffle({ ...world, merchant: merchant ?? world.merchant }, "ERC20");
+    const client = new ApiRaffleSource({ baseUrl: this.apiUrl, apiKey, chainId });
     await eventually(async () => {
       const listed = await client.listRaffles();
       if (!listed.some((row) => row.address.toLowerCase() === raffle.raffle.toLowerCase())) throw new Error(`raffle ${raffle.raffle} not listed yet`);
@@ -179,11 +227,19 @@ export class WorkerStack {
     return raffle;
   }
 
+  /** The worker's chain settings for every chain of the stack: today's CHAIN_ID and RPC_URL for one chain. */
+  workerChainEnv(): Record<string, string> {
+    if (this.chains.length === 1) return { CHAIN_ID: String(this.chains[0].chainId), RPC_URL: this.node.rpcUrl };
+    const env: Record<string, string> = { CHAIN_IDS: this.chains.map((chain) => chain.chainId).join(",") };
+    for (const chain of this.chains) env[`CHAIN_${chain.chainId}_RPC_URL`] = chain.node.rpcUrl;
+    return env;
+  }
+
   workerConfig(env: Record<string, string>): WorkerConfig {
     return loadWorkerConfig({
       API_URL: this.apiUrl,
-      CHAIN_ID: "31337",
-      RPC_URL: this.node.rpcUrl,
+      // A test that lists its own chains (CHAIN_IDS) gives every chain's settings itself.
+      ...(env.CHAIN_IDS ? {} : this.workerChainEnv()),
       REFRESH_INTERVAL_SECONDS: "1",
       HEALTH_PORT: "0",
       TX_RECEIPT_TIMEOUT_SECONDS: "10",
@@ -212,17 +268,17 @@ export class WorkerStack {
     return running;
   }
 
-  raffle(address: string) {
-    return Raffle__factory.connect(address, this.node.provider);
+  raffle(address: string, chainId = this.chains[0].chainId) {
+    return Raffle__factory.connect(address, this.chain(chainId).node.provider);
   }
 
-  async currentRoundId(address: string): Promise<bigint> {
-    return (await this.raffle(address).getCurrentRoundInfo()).roundId;
+  async currentRoundId(address: string, chainId?: number): Promise<bigint> {
+    return (await this.raffle(address, chainId).getCurrentRoundInfo()).roundId;
   }
 
   /** RoundStarted and RoundEnded events of a raffle, counted per round id. */
-  async roundEvents(address: string): Promise<{ started: Map<bigint, number>; ended: Map<bigint, number> }> {
-    const raffle = this.raffle(address);
+  async roundEvents(address: string, chainId?: number): Promise<{ started: Map<bigint, number>; ended: Map<bigint, number> }> {
+    const raffle = this.raffle(address, chainId);
     const count = (events: Array<{ args: { roundId: bigint } }>) => {
       const counts = new Map<bigint, number>();
       for (const event of events) counts.set(event.args.roundId, (counts.get(event.args.roundId) ?? 0) + 1);
@@ -233,13 +289,14 @@ export class WorkerStack {
   }
 
   /** Receipts of every transaction sent from `account` since `fromBlock`. */
-  async receiptsFrom(account: string, fromBlock: number) {
-    const head = await this.node.provider.getBlockNumber();
+  async receiptsFrom(account: string, fromBlock: number, chainId = this.chains[0].chainId) {
+    const { provider } = this.chain(chainId).node;
+    const head = await provider.getBlockNumber();
     const receipts = [];
     for (let number = fromBlock; number <= head; number += 1) {
-      const block = await this.node.provider.getBlock(number, true);
+      const block = await provider.getBlock(number, true);
       for (const tx of block!.prefetchedTransactions) {
-        if (tx.from.toLowerCase() === account.toLowerCase()) receipts.push((await this.node.provider.getTransactionReceipt(tx.hash))!);
+        if (tx.from.toLowerCase() === account.toLowerCase()) receipts.push((await provider.getTransactionReceipt(tx.hash))!);
       }
     }
     return receipts;
@@ -249,7 +306,7 @@ export class WorkerStack {
     for (const running of [...this.workers]) await running.close().catch(() => undefined);
     await this.api.stop();
     await this.database.drop();
-    await this.node.stop();
+    for (const chain of this.chains) await chain.node.stop();
     fs.rmSync(this.tmpDir, { recursive: true, force: true });
   }
 }

@@ -2,17 +2,19 @@ import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 
 /**
- * A TCP pass-through in front of a node (HTTP and WebSocket JSON-RPC alike) that a test can cut and restore: cut, it
+ * A TCP pass-through in front of a node (HTTP and WebSocket JSON-RPC alike) that can be cut and restored: cut, it
  * drops every open connection and refuses new ones, as a node that went down does to its clients; the node itself
- * keeps running with its state, which a restarted Hardhat node would not. (tools/reliability/tcp-proxy.ts does the
- * same for the reliability scripts; a library's tests cannot import from tools/.)
+ * keeps running with its state (a restarted Hardhat node would not), and the gate's address never changes.
  */
 export class TcpGate {
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
-  private port = 0;
 
-  constructor(private readonly target: { host: string; port: number }) {}
+  /** `port` 0 (the default) takes a free port at the first `open()`, kept for every later one. */
+  constructor(
+    private readonly target: { host: string; port: number },
+    private port = 0,
+  ) {}
 
   get rpcUrl(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -22,7 +24,7 @@ export class TcpGate {
     return `ws://127.0.0.1:${this.port}`;
   }
 
-  /** Opens the gate; the first call picks a free port, later calls reopen on the same one. */
+  /** Opens the gate (again); resolves once it listens. */
   async open(): Promise<void> {
     if (this.server) return;
     const server = net.createServer((client) => {

@@ -1,0 +1,62 @@
+import { urlOrigin } from "@raffle/config";
+
+import { ChainConnection } from "./chain-connection";
+import { ChainRaffleRounds } from "./chain-raffle-rounds";
+import { ChainRotator, type RoundsPortFactory } from "./chain-rotator";
+import { ChainRunner } from "./chain-runner";
+import type { WorkerChainConfig, WorkerConfig } from "./config";
+import type { WorkerLogger } from "./logger";
+import { ApiRaffleSource, type RaffleSource } from "./raffle-source";
+import type { RaffleRoundsPort, RotationHooks } from "./rotation";
+import type { TimerFactory } from "./scheduler";
+import { TxSender } from "./tx-sender";
+
+/** Seams for tests: fault injection, call counting, stubbed timers or raffle lists. */
+export interface ChainSeams {
+  hooks?: RotationHooks;
+  timers?: TimerFactory;
+  /** The raffle list of a chain; the API (filtered by chain id) by default. */
+  source?: (chainId: number) => RaffleSource;
+  /** Wraps each raffle's chain port (to count or fail calls). */
+  decoratePort?: (port: RaffleRoundsPort) => RaffleRoundsPort;
+}
+
+/**
+ * Everything one chain runs on, built for that chain alone: its provider and wallet, its transaction sender (so its
+ * nonce count), its raffle list (the API asked with its chain id) and its schedules. Nothing is shared across chains
+ * but the merchant key, the API and the logger's sink.
+ */
+export function createChainRunner(config: WorkerConfig, chain: WorkerChainConfig, baseLogger: WorkerLogger, seams: ChainSeams = {}): ChainRunner {
+  const logger = baseLogger.child({ chainId: chain.chainId });
+  const connection = new ChainConnection(chain, config.merchantKey);
+  const sender = new TxSender(connection.wallet, {
+    chainId: chain.chainId,
+    confirmations: chain.confirmations,
+    fees: chain.fees,
+    pollMs: chain.receiptPollMs,
+  });
+  const decorate = seams.decoratePort ?? ((port: RaffleRoundsPort) => port);
+  const ports: RoundsPortFactory = (address, portLogger) => decorate(new ChainRaffleRounds(address, connection.wallet, sender, portLogger));
+  const rotator = new ChainRotator({
+    chainId: chain.chainId,
+    source: seams.source?.(chain.chainId) ?? new ApiRaffleSource({ baseUrl: config.apiUrl, apiKey: config.apiKey, chainId: chain.chainId }),
+    ports,
+    logger,
+    hasContract: (address) => connection.hasContract(address),
+    refreshIntervalMs: config.refreshIntervalMs,
+    permanentFailureRefreshes: config.permanentFailureRefreshes,
+    apiRetry: config.apiRetry,
+    scheduleTimeZone: config.scheduleTimeZone,
+    timers: seams.timers,
+    hooks: seams.hooks,
+  });
+  logger.debug("chain configured", { node: `${chain.rpcUrlSetting} (${urlOrigin(chain.rpcUrl)})`, confirmations: chain.confirmations });
+  return new ChainRunner({
+    chainId: chain.chainId,
+    node: connection,
+    rotator,
+    logger,
+    retry: config.apiRetry,
+    probeIntervalMs: config.refreshIntervalMs,
+  });
+}
