@@ -160,6 +160,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   const healthPort = collecting(problems, () => integer(env, "HEALTH_PORT", 8081));
   const permanentFailureRefreshes = collecting(problems, () => integer(env, "PERMANENT_FAILURE_RETRY_REFRESHES", 60, 1));
   const apiRetryMaxDelaySeconds = collecting(problems, () => integer(env, "API_RETRY_MAX_DELAY_SECONDS", 30, 1));
+  const logLevel = collecting(problems, () => parseLogThreshold(env.LOG_LEVEL));
   // A shared setting read by several chains would report the same problem once per chain.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)].join("; "));
   return {
@@ -172,6 +173,6 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     permanentFailureRefreshes: permanentFailureRefreshes!,
     scheduleTimeZone: env.SCHEDULE_TIMEZONE || "UTC",
     apiRetry: { initialDelayMs: 500, maxDelayMs: apiRetryMaxDelaySeconds! * 1_000 },
-    logLevel: parseLogThreshold(env.LOG_LEVEL),
+    logLevel: logLevel!,
   };
 }

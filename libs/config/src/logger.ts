@@ -1,6 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type Logger } from "pino";
 
+import { ConfigError } from "./env";
+
+export type { Logger };
+
 /**
  * The one logger of the API, the indexer and the merchant worker: pino, one JSON object per line on stdout,
  * `{ level, time, ...fields, message }`. Written synchronously to the file descriptor (pino's SonicBoom), so a slow
@@ -17,7 +21,7 @@ export function parseLogLevel(raw: string | undefined, setting = "LOG_LEVEL"): L
   if (raw === undefined || raw.trim() === "") return "info";
   const level = raw.trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new Error(`${setting} must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+  throw new ConfigError(`${setting} must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
 }
 
 const REDACTED = "[redacted]";
@@ -67,20 +71,21 @@ interface LineSink {
 let sink: LineSink | null = null;
 /** Where lines go: stdout's file descriptor, unless a test redirected them. */
 const output: LineSink = { write: (line) => (sink ??= pino.destination({ dest: 1, sync: true })).write(line) };
+
+/** Writes a finished line where the process's log lines go (for a logger that filters its lines before writing). */
+export function writeLogLine(line: string): void {
+  output.write(line);
+}
 let root: Logger | null = null;
 
-/** The process's pino logger (Fastify's too). Its level comes from LOG_LEVEL at first use, or `setLogLevel`. */
-export function rootLogger(): Logger {
-  if (root) return root;
-  let level: LogLevel;
-  try {
-    level = parseLogLevel(process.env.LOG_LEVEL);
-  } catch {
-    level = "info"; // The apps' configuration refuses a bad LOG_LEVEL at start, with its message.
-  }
-  root = pino(
+/**
+ * A pino logger with the platform's line shape, redaction and context: the process's own (`rootLogger`), or one of an
+ * app's that writes its lines to `write` (tests) and has its own level.
+ */
+export function createLogger(options: { level: LogLevel; write?: (line: string) => void }): Logger {
+  return pino(
     {
-      level,
+      level: options.level,
       base: undefined,
       messageKey: "message",
       timestamp: pino.stdTimeFunctions.isoTime,
@@ -96,8 +101,20 @@ export function rootLogger(): Logger {
         },
       },
     },
-    output,
+    options.write ? { write: options.write } : output,
   );
+}
+
+/** The process's pino logger (Fastify's too). Its level comes from LOG_LEVEL at first use, or `setLogLevel`. */
+export function rootLogger(): Logger {
+  if (root) return root;
+  let level: LogLevel;
+  try {
+    level = parseLogLevel(process.env.LOG_LEVEL);
+  } catch {
+    level = "info"; // The apps' configuration refuses a bad LOG_LEVEL at start, with its message.
+  }
+  root = createLogger({ level });
   return root;
 }
 
