@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { NestFactory } from "@nestjs/core";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { SwaggerModule } from "@nestjs/swagger";
-import { LogController } from "fastify";
+import { LogController, type FastifyBaseLogger } from "fastify";
 import type { DataSource } from "typeorm";
 import { rootLogger } from "@raffle/config";
 
@@ -45,6 +45,9 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     // Fastify's own lines (its errors and warnings) go through the platform's pino logger; each request is logged once,
     // by logRequests, so Fastify's two lines per request are off.
     loggerInstance: rootLogger(),
+    // No child logger per request (it costs on the sign path): the request's id reaches every line through the log
+    // context that logRequests enters (see request-log.ts), Fastify's own lines included.
+    childLoggerFactory: (logger: FastifyBaseLogger) => logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
     routerOptions: { ignoreTrailingSlash: true },
   });
