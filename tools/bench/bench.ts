@@ -27,6 +27,7 @@ import { ApiKeyService, ApiMetrics } from "@raffle/api";
 import { startApiProcess } from "./api-process";
 import { figuresOf, runLoad, type LoadOutcome, type LoadResult } from "./load";
 import { generatePurchases } from "./purchases";
+import { startWebhookLoad } from "./webhook-load";
 
 const ROOT = path.resolve(__dirname, "../..");
 const RESULTS_FILE = path.join(ROOT, "bench/results.json");
@@ -51,7 +52,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
  */
 const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,reads,indexer,gas").split(",").map((part) => part.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,indexer,gas").split(",").map((part) => part.trim()));
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -137,6 +138,8 @@ async function main(): Promise<void> {
     INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
     RATE_LIMIT_SIGN_PER_KEY: "1000000000",
     RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
+    // The webhook part's receiver is on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     ...(API_WORKERS > 1 ? { API_WORKERS: String(API_WORKERS), REDIS_URL, REDIS_KEY_PREFIX: `raffle-bench-${process.pid}:` } : {}),
   };
   const api = await startApiProcess(apiEnv, port);
@@ -306,6 +309,23 @@ async function main(): Promise<void> {
         { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
       );
       results.memory = { apiPeakRssMiB: Math.round(peakRss) };
+
+      if (PARTS.has("webhooks")) {
+        // 1b. The same sign load while the API's delivery loops send a webhook backlog (8 endpoints, one process).
+        const webhooks = await startWebhookLoad(keyDataSource, api.url, auth, 8, 20_000);
+        const deliveredBefore = webhooks.delivered();
+        const withWebhooks = (await signLoad(SIGN_CONNECTIONS)).requestsPerSecond;
+        const deliveriesPerSecond = Math.round((webhooks.delivered() - deliveredBefore) / SIGN_SECONDS);
+        await webhooks.stop();
+        const ratio = withWebhooks / Math.max(sign.requestsPerSecond, 1);
+        results.signWithWebhooks = { requestsPerSecond: withWebhooks, ratioToWithout: Number(ratio.toFixed(3)), deliveriesPerSecond };
+        rows.push({
+          measure: `sign with webhooks delivering (${deliveriesPerSecond} deliveries/s): requests/s`,
+          result: `${withWebhooks} (${(ratio * 100).toFixed(0)}% of without)`,
+          target: ">= 90% of sign",
+          met: ratio >= 0.9 && deliveriesPerSecond > 0,
+        });
+      }
     }
 
     if (PARTS.has("chains")) {

@@ -9,6 +9,7 @@ import { Raffle__factory, assetFromChain, rpcProvider } from "@raffle/chain";
 import { RaffleApi, buyTicket, type Claim } from "@raffle/sdk";
 
 import { readStackFile } from "../stack/stack-file";
+import { startDemoWebhookReceiver } from "./webhook-receiver";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const provider = providers.get(stack.chainId)!;
   const api = new RaffleApi({ baseUrl: stack.apiUrl, apiKey: stack.apiKey });
   const players = stack.players.slice(0, 2).map((player) => new Wallet(player.privateKey, provider));
+  const webhooks = await startDemoWebhookReceiver(stack.apiUrl, stack.apiKey, say);
   try {
     say(`1. Players buy tickets in both raffles of each chain (${stack.chains.map((chain) => chain.chainId).join(", ")})`);
     const rounds = new Map<number, string>();
@@ -137,6 +139,7 @@ async function main(): Promise<void> {
     say("   the API lists the claim as REDEEMED");
     say("demo complete");
   } finally {
+    await webhooks.stop();
     for (const chainProvider of providers.values()) chainProvider.destroy();
   }
 }

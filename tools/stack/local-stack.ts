@@ -106,6 +106,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         INDEXER_POLL_INTERVAL_MS: "500",
         DEFAULT_RAFFLE_SCHEDULE: options.schedule,
         RATE_LIMIT_SIGN_PER_ACCOUNT: "600",
+        // Webhooks to http:// and 127.0.0.1 (a game backend on this machine): fine locally, refused by default elsewhere.
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       },
       chains.map((chain) => chain.deployment),
     );

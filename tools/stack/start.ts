@@ -45,6 +45,10 @@ async function main(): Promise<void> {
     `  curl -s "${stack.apiUrl}/claims?account=${stack.players[0].address}&skip=0&take=25" ${auth}`,
     `  curl -s "${stack.apiUrl}/ready"                                  (each chain's head, index lag and signer)`,
     "",
+    "Webhooks (this stack allows http:// and private hosts: WEBHOOK_ALLOW_PRIVATE_URLS=true; production requires https to public hosts):",
+    `  curl -s -X POST "${stack.apiUrl}/webhooks" ${auth} -H "Content-Type: application/json" -d '{"url":"http://127.0.0.1:4000/webhooks"}'   # keep the "secret"`,
+    `  curl -s "${stack.apiUrl}/webhooks/1/deliveries" ${auth}   # verify messages with verifyWebhook(secret, headers, rawBody) from @raffle/sdk`,
+    "",
     `Facts for scripts: ${STACK_FILE}.  Demo: npm run demo.  Stop: Ctrl-C.`,
   ]);
   process.stdout.write("ready\n");

@@ -111,6 +111,9 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(demo.output).toMatch(/round (\d+) ended, round (\d+) is open/);
     expect(demo.output).toMatch(/won ticket \d+: [\d.]+ GOLD after commission/);
     expect(demo.output).toContain("the API lists the claim as REDEEMED");
+    // The demo's game backend got the purchases, the draw and the claim as webhooks, each signature verified.
+    for (const type of ["ticket.purchased", "round.drawn", "prize.claimed"]) expect(demo.output).toContain(`[webhook ✓ signature] ${type}`);
+    expect(demo.output).not.toContain("[webhook ✗]");
 
     // buyTicket() of the packed SDK, from a folder that holds nothing of the workspace. The worker rotates the round
     // every 5 s, which can end it between the voucher and the purchase: then a client buys in the next round.

@@ -8,6 +8,7 @@ import type { Projector } from "./projector";
 import { logKey, type RawLogStore } from "./raw-log-store";
 import type { Registry } from "./registry";
 import { pruneUndoLog, recordUndoFor, stopRecordingUndo } from "./undo-log";
+import { writeWebhookMessages } from "./webhook-outbox";
 
 /**
  * Owns the application of one batch (a block range of one chain) inside the caller's transaction: raw rows, the
@@ -70,6 +71,8 @@ export class BatchApplier {
       }
     }
     await projector.applyPurchases(manager, purchases);
+    // Webhooks: the batch's messages go into the outbox in this same transaction (webhook-outbox.ts).
+    await writeWebhookMessages(manager, this.ctx.chainId, [...fresh.values()], (block) => headers.get(block)!.hash);
     if (undoable) await stopRecordingUndo(manager);
     await store.storeBlocks(manager, [...headers.values()]);
     await store.writeCursor(manager, to, headers.get(to)!.hash);

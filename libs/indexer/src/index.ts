@@ -9,3 +9,4 @@ export * from "./registry";
 export * from "./undo-log";
 export * from "./reset";
 export { DEFAULT_REORG_WINDOW_BLOCKS } from "./indexer-options";
+export * from "./webhook-outbox";

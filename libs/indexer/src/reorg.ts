@@ -5,6 +5,7 @@ import type { Projector } from "./projector";
 import type { RawLogStore } from "./raw-log-store";
 import type { Registry } from "./registry";
 import { undoAfter } from "./undo-log";
+import { retractWebhookMessages } from "./webhook-outbox";
 
 /**
  * Owns the rollback of one chain's index after a reorg: finding the common ancestor among the stored headers, undoing
@@ -42,6 +43,8 @@ export async function rollBackReorg(ctx: ReorgContext, cursorBlock: number): Pro
   }
   const ancestorHash = ancestor >= 0 ? (await chain.header(ancestor)).hash : "0x";
   await leadership.transaction(async (manager) => {
+    // Webhooks: events above the ancestor that were announced get a `removed: true` message (webhook-outbox.ts).
+    await retractWebhookMessages(manager, chainId, ancestor);
     await undoAfter(manager, chainId, ancestor);
     await store.dropAbove(manager, ancestor);
     await store.writeCursor(manager, ancestor, ancestorHash);

@@ -17,8 +17,10 @@ const ROOT = path.resolve(SDK, "../..");
 const STAGE = path.join(SDK, ".build");
 const DIST = path.join(SDK, "dist");
 const CHAIN_CLIENT = path.join(ROOT, "libs/chain/src/client.ts");
-/** What the installed package may require besides its own files. */
+/** What the installed package may require besides its own files: ethers as a peer, and its own dependencies. */
 const PEERS = { ethers: "^6.17.0" };
+/** Runtime dependencies installed with the package (`standardwebhooks` for verifyWebhook), from package.json. */
+const DEPENDENCIES = JSON.parse(fs.readFileSync(path.join(SDK, "package.json"), "utf8")).dependencies ?? {};
 
 const specifiersOf = (source) => [...source.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gm)].map((match) => match[1]);
 const relativeImport = (fromFile, toFile) => {
@@ -56,7 +58,7 @@ function copySdkSources(dir, targetDir, chainClient) {
     else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".spec.ts")) {
       const source = fs.readFileSync(file, "utf8").replace(/from "@raffle\/chain"/g, `from "${relativeImport(target, chainClient)}"`);
       for (const specifier of specifiersOf(source)) {
-        if (!specifier.startsWith(".") && !(specifier in PEERS))
+        if (!specifier.startsWith(".") && !(specifier in PEERS) && !(specifier in DEPENDENCIES))
           throw new Error(`${path.relative(ROOT, file)} imports ${specifier}, which the package cannot carry`);
       }
       fs.mkdirSync(targetDir, { recursive: true });
@@ -78,6 +80,7 @@ function manifest() {
     sideEffects: false,
     engines: { node: ">=18" },
     peerDependencies: PEERS,
+    dependencies: DEPENDENCIES,
   };
 }
 

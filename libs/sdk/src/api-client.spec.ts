@@ -44,6 +44,13 @@ describe("RaffleApi", () => {
     await api.getClaim(42);
     await api.createClaim({ account: "0x2", items: [{ tokenType: "ERC20", token: "0x3", tokenId: "0", amount: "1" }] });
     await api.cancelClaim(42);
+    await api.createWebhook({ url: "https://game.test/hooks", events: ["round.drawn"] });
+    await api.listWebhooks({ take: 10 });
+    await api.getWebhook(7);
+    await api.rotateWebhookSecret(7);
+    await api.listWebhookDeliveries(7, { skip: 25 });
+    await api.retryWebhookDelivery(7, "42");
+    await api.deleteWebhook(7);
     await api.health();
     await api.ready();
     expect(calls.map((call) => `${call.method} ${call.url.pathname}${call.url.search}`)).toEqual([
@@ -54,10 +61,18 @@ describe("RaffleApi", () => {
       "GET /claims/42",
       "POST /claims",
       "DELETE /claims/42",
+      "POST /webhooks",
+      "GET /webhooks?take=10",
+      "GET /webhooks/7",
+      "POST /webhooks/7/secret",
+      "GET /webhooks/7/deliveries?skip=25",
+      "POST /webhooks/7/deliveries/42/retry",
+      "DELETE /webhooks/7",
       "GET /health",
       "GET /ready",
     ]);
     expect(calls.filter((call) => call.body !== undefined).map((call) => call.headers["content-type"])).toEqual([
+      "application/json",
       "application/json",
       "application/json",
     ]);

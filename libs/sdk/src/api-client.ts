@@ -3,6 +3,7 @@ import type {
   ClaimsQuery,
   ContractWithMerchant,
   CreateClaimRequest,
+  CreateWebhookRequest,
   Health,
   List,
   Problem,
@@ -11,7 +12,11 @@ import type {
   Readiness,
   Round,
   SignTicketRequest,
+  RotatedWebhookSecret,
   TicketSignature,
+  Webhook,
+  WebhookDelivery,
+  WebhookWithSecret,
 } from "./types";
 
 /** The part of `fetch` the client uses: the global one of Node 18+ and browsers fits, and so does a test double. */
@@ -118,8 +123,42 @@ export class RaffleApi {
     return this.request("DELETE", `/claims/${encodeURIComponent(id)}`);
   }
 
-  // Webhooks: their endpoints (subscriptions, deliveries) join here, under their operation ids, when the API serves
-  // them; the types come with the regenerated document.
+  // Webhooks. Verify what arrives at the endpoint with `verifyWebhook` (verify-webhook.ts).
+
+  /** Registers an endpoint; the answer's `secret` is shown only here [createWebhook]. */
+  createWebhook(body: CreateWebhookRequest): Promise<WebhookWithSecret> {
+    return this.request("POST", "/webhooks", undefined, body);
+  }
+
+  /** One page of the merchant's endpoints, without secrets [listWebhooks]. */
+  listWebhooks(query: { skip?: number; take?: number } = {}): Promise<List<Webhook>> {
+    return this.request("GET", "/webhooks", query);
+  }
+
+  /** One endpoint [getWebhook]. */
+  getWebhook(id: number): Promise<Webhook> {
+    return this.request("GET", `/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** Deletes an endpoint and its pending deliveries [deleteWebhook]. */
+  deleteWebhook(id: number): Promise<Webhook> {
+    return this.request("DELETE", `/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** A new signing secret; the previous one signs alongside until `previousSecretExpiresAt` [rotateWebhookSecret]. */
+  rotateWebhookSecret(id: number): Promise<RotatedWebhookSecret> {
+    return this.request("POST", `/webhooks/${encodeURIComponent(id)}/secret`);
+  }
+
+  /** One page of an endpoint's deliveries, newest first [listWebhookDeliveries]. */
+  listWebhookDeliveries(id: number, query: { skip?: number; take?: number } = {}): Promise<List<WebhookDelivery>> {
+    return this.request("GET", `/webhooks/${encodeURIComponent(id)}/deliveries`, query);
+  }
+
+  /** Sends one delivery again now and answers it after the attempt [retryWebhookDelivery]. */
+  retryWebhookDelivery(id: number, deliveryId: string): Promise<WebhookDelivery> {
+    return this.request("POST", `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`);
+  }
 
   // Operations.
 

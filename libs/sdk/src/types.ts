@@ -24,6 +24,14 @@ export type ClaimStatus = Claim["claimStatus"];
 export type Health = Schemas["HealthDto"];
 export type Readiness = Schemas["ReadinessDto"];
 export type ChainReadiness = Schemas["ChainReadinessDto"];
+export type Webhook = Schemas["WebhookDto"];
+export type WebhookWithSecret = Schemas["WebhookWithSecretDto"];
+export type RotatedWebhookSecret = Schemas["RotatedSecretDto"];
+export type WebhookDelivery = Schemas["DeliveryDto"];
+/** One of the message types (`ticket.purchased`, `round.drawn`, ...). */
+export type WebhookEventType = Schemas["WebhookMessageDto"]["type"];
+/** The JSON body of a webhook request; its `id` equals the `webhook-id` header. */
+export type WebhookMessage = Schemas["WebhookMessageDto"];
 /** RFC 9457 problem details with the API's stable code. */
 export type Problem = Schemas["ProblemDto"];
 export type ProblemCode = Schemas["ProblemCode"];
@@ -54,3 +62,4 @@ export type CurrentRoundQuery = QueryOf<"getCurrentRound">;
 export type ClaimsQuery = QueryOf<"listClaims">;
 export type SignTicketRequest = JsonBodyOf<"signTicket">;
 export type CreateClaimRequest = JsonBodyOf<"createClaim">;
+export type CreateWebhookRequest = JsonBodyOf<"createWebhook">;

@@ -10,6 +10,7 @@ import { HealthModule } from "./health/health.module";
 import { RaffleContractsModule } from "./raffle-contracts/raffle-contracts.module";
 import { RoundsModule } from "./rounds/rounds.module";
 import { TicketSignModule } from "./ticket-sign/ticket-sign.module";
+import { WebhooksModule } from "./webhooks/webhooks.module";
 
 @Module({})
 export class AppModule {
@@ -25,6 +26,7 @@ export class AppModule {
         ClaimsModule,
         HealthModule,
         MetricsModule,
+        WebhooksModule,
       ],
     };
   }

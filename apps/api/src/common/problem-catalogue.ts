@@ -86,6 +86,34 @@ export const PROBLEM_CATALOGUE = {
     }),
     example: [42],
   }),
+  webhookNotFound: define({
+    status: 404,
+    description: "the webhook endpoint is unknown or another merchant's",
+    content: (webhookId?: number) => ({
+      detail: webhookId === undefined ? "No such webhook for this merchant." : `No webhook ${webhookId} for this merchant.`,
+    }),
+    example: [7],
+  }),
+  deliveryNotFound: define({
+    status: 404,
+    description: "the delivery is unknown or not of this webhook",
+    content: (webhookId: number, deliveryId?: string) => ({
+      detail: deliveryId === undefined ? `No such delivery of webhook ${webhookId}.` : `No delivery ${deliveryId} of webhook ${webhookId}.`,
+    }),
+    example: [7, "42"],
+  }),
+  webhookUrlInvalid: define({
+    status: 400,
+    description: "the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials",
+    content: (reason: string) => ({ detail: `The webhook URL is not accepted: ${reason}.`, errors: [{ field: "url", message: reason }] }),
+    example: ["url must be an https:// URL"],
+  }),
+  webhookUrlRefused: define({
+    status: 400,
+    description: "the webhook URL's host resolves to a loopback, private, link-local or metadata address, or does not resolve",
+    content: (reason: string) => ({ detail: `The webhook URL is refused: ${reason}.`, errors: [{ field: "url", message: reason }] }),
+    example: ["the host 169.254.169.254 resolves to a loopback, private, link-local or reserved address"],
+  }),
   roundEnded: define({
     status: 409,
     description: "the raffle's latest round has ended and the next one has not started",

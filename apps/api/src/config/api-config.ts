@@ -15,6 +15,7 @@ import {
 import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer";
 
 import { loadDeploymentFile } from "./deployment-file";
+import { loadWebhookConfig, type WebhookConfig } from "./webhook-config";
 
 /** One chain the API serves: its node, its platform deployment, its voucher key and how its indexer reads it. */
 export interface ChainConfig {
@@ -76,6 +77,7 @@ export interface ApiConfig {
    * INSERT is done.
    */
   voucherFlushMs: number;
+  webhooks: WebhookConfig;
 }
 
 /**
@@ -250,6 +252,12 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     apiKeyCacheSeconds: read(() => integer(env, "API_KEY_CACHE_SECONDS", 5)),
     readCacheMs: read(() => integer(env, "READ_CACHE_MS", 200)),
     voucherFlushMs: read(() => integer(env, "VOUCHER_FLUSH_MS", 0)),
+    webhooks: read(() =>
+      loadWebhookConfig(
+        env,
+        (chains ?? []).map((chain) => chain.chainId),
+      ),
+    ),
   };
   problems.check();
   return config;

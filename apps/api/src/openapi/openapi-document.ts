@@ -2,6 +2,7 @@ import type { INestApplication } from "@nestjs/common";
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from "@nestjs/swagger";
 
 import { EXAMPLE_INSTANCE } from "../common/dto/problem.dto";
+import { describeWebhookMessages } from "../app/webhooks/webhook-openapi";
 import { numbersAsIntegers } from "./openapi-integers";
 
 /** The scheme name of the merchant API key in the document (`components.securitySchemes`). */
@@ -35,10 +36,12 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag("rounds", "The current round of a raffle.")
     .addTag("claims", "Raffle prizes and merchant claim vouchers.")
     .addTag("health", "Liveness, readiness, the indexers' status and Prometheus metrics, without an API key.")
+    .addTag("webhooks", "Signed messages pushed to the merchant's endpoints as tickets, draws and prizes happen (Standard Webhooks).")
     .build();
   const document = SwaggerModule.createDocument(app, config);
   numbersAsIntegers(document);
   writeProblemInstances(document);
+  describeWebhookMessages(document);
   return document;
 }
 

@@ -9,6 +9,7 @@ import { TemplateEntity } from "./template.entity";
 import { TicketVoucherEntity } from "./ticket-voucher.entity";
 import { TicketEntity } from "./ticket.entity";
 import { TokenEntity } from "./token.entity";
+import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookMessageEntity } from "./webhook.entity";
 
 export * from "./api-key.entity";
 export * from "./base.entity";
@@ -22,6 +23,7 @@ export * from "./template.entity";
 export * from "./ticket-voucher.entity";
 export * from "./ticket.entity";
 export * from "./token.entity";
+export * from "./webhook.entity";
 
 export const ENTITIES = [
   MerchantEntity,
@@ -38,4 +40,7 @@ export const ENTITIES = [
   IndexerCursorEntity,
   IndexerBlockEntity,
   IndexerEventEntity,
+  WebhookEndpointEntity,
+  WebhookMessageEntity,
+  WebhookDeliveryEntity,
 ];

@@ -3,6 +3,7 @@ import { ClaimVouchers1763800000000 } from "./1763800000000-claim-vouchers";
 import { PrizeRedemptionTx1763900000000 } from "./1763900000000-prize-redemption-tx";
 import { TicketPrizeSettled1763950000000 } from "./1763950000000-ticket-prize-settled";
 import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
+import { Webhooks1764200000000 } from "./1764200000000-webhooks";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -12,6 +13,7 @@ export const MIGRATIONS: Function[] = [
   PrizeRedemptionTx1763900000000,
   TicketPrizeSettled1763950000000,
   IndexerUndoLog1764000000000,
+  Webhooks1764200000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

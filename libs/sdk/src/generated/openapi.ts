@@ -140,18 +140,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
+    "/webhooks": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** The calling merchant's webhook endpoints, newest first (no secrets). */
+        get: operations["listWebhooks"];
+        put?: never;
         /**
-         * Prometheus metrics of this process, in the text exposition format.
-         * @description Request latency by route template and status, vouchers signed, 429 and 503 answers, RPC and database errors, and per chain the indexer's head, indexed block, lag in blocks and seconds, events indexed, reorgs and their depth. The README's operations section lists every metric and the alerts to set on them. 404 notFound when METRICS_ENABLED=false.
+         * Register an endpoint that is sent the calling merchant's events as signed messages.
+         * @description Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package. Delivery is at least once, retried with exponential backoff for 24 hours on any non-2xx answer, timeout (10 s) or connection error; per endpoint in chain order. A reorg that removes an announced event sends a message with `removed: true` and the same `eventId`.
          */
-        get: operations["getMetrics"];
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint of the calling merchant (no secret). */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint: nothing more is sent to it, its pending deliveries are dropped. */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret; the previous one keeps signing alongside for a grace period (default 24 h).
+         * @description During the grace period `webhook-signature` carries one `v1,` signature per secret, so a receiver holding either verifies.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's deliveries, newest first: attempts, last answer, next attempt. */
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -160,20 +216,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/status": {
+    "/webhooks/{id}/deliveries/{deliveryId}/retry": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * The indexer of every served chain: cursor, head, lag, last error and leadership.
-         * @description What this process's indexers know, without a database or node query: cheap enough to poll. /ready says whether the API can serve.
-         */
-        get: operations["getStatus"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Send one delivery again now (delivered, pending or failed), ahead of the endpoint's order; answers once the attempt is done.
+         * @description A 2xx answer to it also re-enables a disabled endpoint.
+         */
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -188,7 +244,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -1140,71 +1196,358 @@ export interface components {
             /** @description Every chain asked about: all served chains, or the one of `chainId`. */
             chains: components["schemas"]["ChainReadinessDto"][];
         };
-        ChainIndexerStatusDto: {
+        WebhookMessageDto: {
             /**
-             * @description A chain this API serves.
+             * @description Unique per message; equals the `webhook-id` header.
+             * @example msg_5f0c1e2d3c4b5a69788796a5b4c3d2e1
+             */
+            id: string;
+            /**
+             * @description Message type.
+             * @example ticket.purchased
+             * @enum {string}
+             */
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused";
+            /**
+             * @description True when a reorg removed the event announced by an earlier message with the same `eventId`.
+             * @example false
+             */
+            removed: boolean;
+            /**
+             * @description The chain event: `<chainId>:<txHash>:<logIndex>`.
+             * @example 31337:0x5c50...9a1e:3
+             */
+            eventId: string;
+            /**
+             * @description Chain id.
              * @example 31337
              */
             chainId: number;
             /**
-             * @description Whether this process runs an indexer for the chain (INDEXER_ENABLED, and one API worker only).
-             * @example true
+             * @description The raffle's API contract id.
+             * @example 3
              */
-            running: boolean;
+            contractId: number | null;
             /**
-             * @description Whether this process holds the chain's indexing leadership (only the leader indexes).
-             * @example true
+             * @description On-chain round id (decimal string), for round and ticket events.
+             * @example 1
              */
-            leader: boolean;
+            roundId: string | null;
             /**
-             * @description The last block indexed; null before the indexer read it.
-             * @example 1842
+             * @description Block of the event.
+             * @example 120
              */
-            cursor: number | null;
+            blockNumber: number;
             /**
-             * @description The chain's head as the indexer last read it; null before that.
-             * @example 1842
+             * @description Hash of that block.
+             * @example 0x6f1c...
              */
-            head: number | null;
+            blockHash: string;
             /**
-             * @description Blocks between the confirmed head and the cursor.
-             * @example 0
+             * @description Transaction hash.
+             * @example 0x5c50...
              */
-            lagBlocks: number | null;
+            txHash: string;
             /**
-             * @description Age in seconds of the last indexed block while the index is behind; 0 when caught up.
-             * @example 0
+             * @description Log index in the block.
+             * @example 3
              */
-            lagSeconds: number | null;
+            logIndex: number;
             /**
-             * @description When this process last applied a batch (ISO 8601).
-             * @example 2026-11-23T20:00:00.000Z
+             * Format: date-time
+             * @description When the message was written.
+             * @example 2026-11-23T16:00:00.000Z
              */
-            lastBatchAt: string | null;
+            createdAt: string;
             /**
-             * @description The last error while the indexer's steps fail; null once they succeed.
+             * @description The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winner`, `prize` and `claimId`, `claim.redeemed` adds `claimId` and `items`.
+             * @example {
+             *       "roundId": "1",
+             *       "ticketId": "1000001",
+             *       "account": "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+             *       "serial": "1",
+             *       "externalId": "7"
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        CreateWebhookBody: {
+            /**
+             * @description Where messages are POSTed. https:// is required, and a host resolving to a loopback, private, link-local or metadata address is refused (unless the API runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).
+             * @example https://game.example.com/raffle/webhooks
+             */
+            url: string;
+            /**
+             * @description Message types to receive; all types when omitted.
+             * @example [
+             *       "ticket.purchased",
+             *       "round.drawn"
+             *     ]
+             */
+            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            /**
+             * @description Free text for the merchant.
+             * @default
+             * @example Game server (production)
+             */
+            description?: string;
+        };
+        WebhookWithSecretDto: {
+            /**
+             * @description Webhook id.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description Where messages are POSTed.
+             * @example https://game.example.com/raffle/webhooks
+             */
+            url: string;
+            /**
+             * @description Message types received.
+             * @example [
+             *       "ticket.purchased",
+             *       "round.drawn"
+             *     ]
+             */
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            /**
+             * @description Free text.
+             * @example Game server (production)
+             */
+            description: string;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601 UTC).
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled.
+             * @example null
+             */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last successful one; null while it answers 2xx.
+             * @example null
+             */
+            failingSince: string | null;
+            /**
+             * @description Signing secret (Standard Webhooks form). Shown only in this answer; store it to verify `webhook-signature`.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookDto: {
+            /**
+             * @description Webhook id.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description Where messages are POSTed.
+             * @example https://game.example.com/raffle/webhooks
+             */
+            url: string;
+            /**
+             * @description Message types received.
+             * @example [
+             *       "ticket.purchased",
+             *       "round.drawn"
+             *     ]
+             */
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            /**
+             * @description Free text.
+             * @example Game server (production)
+             */
+            description: string;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601 UTC).
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled.
+             * @example null
+             */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last successful one; null while it answers 2xx.
+             * @example null
+             */
+            failingSince: string | null;
+        };
+        WebhookListDto: {
+            /** @description The merchant's webhooks, newest first (no secrets). */
+            rows: components["schemas"]["WebhookDto"][];
+            /**
+             * @description Total count.
+             * @example 1
+             */
+            count: number;
+        };
+        RotatedSecretDto: {
+            /**
+             * @description Webhook id.
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description Where messages are POSTed.
+             * @example https://game.example.com/raffle/webhooks
+             */
+            url: string;
+            /**
+             * @description Message types received.
+             * @example [
+             *       "ticket.purchased",
+             *       "round.drawn"
+             *     ]
+             */
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            /**
+             * @description Free text.
+             * @example Game server (production)
+             */
+            description: string;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601 UTC).
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled.
+             * @example null
+             */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last successful one; null while it answers 2xx.
+             * @example null
+             */
+            failingSince: string | null;
+            /**
+             * @description Signing secret (Standard Webhooks form). Shown only in this answer; store it to verify `webhook-signature`.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret keeps signing alongside the new one (both signatures are sent).
+             * @example 2026-11-24T16:00:00.000Z
+             */
+            previousSecretExpiresAt: string;
+        };
+        DeliveryDto: {
+            /**
+             * @description Delivery id (decimal string).
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description Message id: the body's `id` and the `webhook-id` header.
+             * @example msg_5f0c1e2d3c4b5a69788796a5b4c3d2e1
+             */
+            messageId: string;
+            /**
+             * @description Message type.
+             * @example ticket.purchased
+             * @enum {string}
+             */
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused";
+            /**
+             * @description True for a retraction (a reorg removed the event).
+             * @example false
+             */
+            removed: boolean;
+            /**
+             * @description The chain event (chain, tx, log index); the same for its retraction.
+             * @example 31337:0x5c50...9a1e:3
+             */
+            eventId: string;
+            /**
+             * @description PENDING (retrying), DELIVERED (a 2xx answer) or FAILED (retries exhausted).
+             * @example DELIVERED
+             * @enum {string}
+             */
+            status: "PENDING" | "DELIVERED" | "FAILED";
+            /**
+             * @description Attempts made.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * @description HTTP status of the last attempt; null if none came (timeout, connection error).
+             * @example 200
+             */
+            lastStatusCode: number | null;
+            /**
+             * @description Why the last attempt failed, shortened.
              * @example null
              */
             lastError: string | null;
             /**
-             * @description Events indexed by this process since it started.
-             * @example 120
+             * Format: date-time
+             * @description When the next attempt is due; null once delivered or failed.
+             * @example null
              */
-            eventsIndexed: number;
+            nextAttemptAt: string | null;
             /**
-             * @description Reorgs rolled back by this process since it started.
-             * @example 0
+             * @description A 2xx answer was received.
+             * @example true
              */
-            reorgs: number;
+            delivered: boolean;
             /**
-             * @description Indexer steps that failed since it started (each is retried).
-             * @example 0
+             * Format: date-time
+             * @description When it was delivered.
+             * @example 2026-11-23T16:00:01.000Z
              */
-            failedSteps: number;
+            deliveredAt: string | null;
+            /**
+             * @description Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h).
+             * @example false
+             */
+            failed: boolean;
+            /**
+             * Format: date-time
+             * @description When the message was written.
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            createdAt: string;
         };
-        StatusDto: {
-            /** @description Every chain this API serves, in configuration order. */
-            chains: components["schemas"]["ChainIndexerStatusDto"][];
+        DeliveryListDto: {
+            /** @description The webhook's deliveries, newest first. */
+            rows: components["schemas"]["DeliveryDto"][];
+            /**
+             * @description Total count.
+             * @example 12
+             */
+            count: number;
         };
     };
     responses: never;
@@ -2279,30 +2622,279 @@ export interface operations {
             };
         };
     };
-    getMetrics: {
+    listWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Records to return. */
+                take?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every metric, in the Prometheus text exposition format (version 0.0.4). */
+            /** @description One page of endpoints and their total count; `disabled` marks one that failed for days. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example # HELP raffle_api_vouchers_signed_total Purchase vouchers signed, by chain.
-                     *     # TYPE raffle_api_vouchers_signed_total counter
-                     *     raffle_api_vouchers_signed_total{chainId="31337"} 42
-                     */
-                    "text/plain; version=0.0.4; charset=utf-8": string;
+                    "application/json": components["schemas"]["WebhookListDto"];
                 };
             };
-            /** @description `notFound`: no route answers this method and path. */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its signing `secret`, shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecretDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host resolves to a loopback, private, link-local or metadata address, or does not resolve. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest" | "webhookUrlInvalid" | "webhookUrlRefused";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id; another merchant's is a 404 webhookNotFound. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2310,7 +2902,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
-                        code: "notFound";
+                        code: "webhookNotFound";
                         /** @enum {integer} */
                         status: 404;
                         /** @enum {integer} */
@@ -2334,24 +2926,127 @@ export interface operations {
                     };
                 };
             };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
         };
     };
-    getStatus: {
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Every served chain's indexer, as this process sees it. */
+            /** @description The deleted endpoint. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatusDto"];
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
                 };
             };
             /** @description `internalError`: an unexpected error; the details are logged, never answered. */
@@ -2367,6 +3062,416 @@ export interface operations {
                         status: 500;
                         /** @enum {integer} */
                         statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new `secret`, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecretDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Records to return. */
+                take?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries and their total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+                /** @description Delivery id. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after the attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. `deliveryNotFound`: the delivery is unknown or not of this webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound" | "deliveryNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
                     };
                 };
             };

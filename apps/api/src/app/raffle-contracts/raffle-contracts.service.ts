@@ -4,7 +4,6 @@ import { ContractEntity, ContractModule, ContractStatus } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { toContractWithMerchantDto } from "../../common/dto/contract.dto";
-import { problems } from "../../common/problem";
 import { ServedChains } from "../../services/served-chains";
 import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";

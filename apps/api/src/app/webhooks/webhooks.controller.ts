@@ -1,0 +1,131 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, type PipeTransform } from "@nestjs/common";
+import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
+
+import {
+  AUTHENTICATED_PROBLEMS,
+  AnswersProblems,
+  BODY_PARSING_PROBLEMS,
+  JSON_BODY_PROBLEMS,
+  PATH_ID_PROBLEMS,
+  QUERY_PROBLEMS,
+} from "../../common/dto/problem.dto";
+import { PaginationQuery } from "../../common/pagination.dto";
+import { problems } from "../../common/problem";
+import type { Caller } from "../auth/api-key.service";
+import { CurrentCaller } from "../auth/current-caller.decorator";
+import { WebhookDelivery } from "./delivery.service";
+import {
+  CreateWebhookBody,
+  DeliveriesQuery,
+  DeliveryDto,
+  DeliveryListDto,
+  RotatedSecretDto,
+  WebhookDto,
+  WebhookListDto,
+  WebhookMessageDto,
+  WebhookWithSecretDto,
+} from "./webhooks.dto";
+import { WebhooksService } from "./webhooks.service";
+
+/** `:id` must be a positive 32-bit integer; anything else is the same 404 as an unknown webhook. */
+const webhookId: PipeTransform<string, number> = {
+  transform: (value) => {
+    const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
+    if (id < 1 || id > 2_147_483_647) throw problems.webhookNotFound();
+    return id;
+  },
+};
+
+const SIGNING =
+  "Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package.";
+
+@ApiTags("webhooks")
+@ApiExtraModels(WebhookMessageDto)
+@Controller("webhooks")
+export class WebhooksController {
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly delivery: WebhookDelivery,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    operationId: "createWebhook",
+    summary: "Register an endpoint that is sent the calling merchant's events as signed messages.",
+    description: `${SIGNING} Delivery is at least once, retried with exponential backoff for 24 hours on any non-2xx answer, timeout (10 s) or connection error; per endpoint in chain order. A reorg that removes an announced event sends a message with \`removed: true\` and the same \`eventId\`.`,
+  })
+  @ApiCreatedResponse({ type: WebhookWithSecretDto, description: "The endpoint and its signing `secret`, shown only here." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "webhookUrlInvalid", "webhookUrlRefused")
+  create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookBody): Promise<WebhookWithSecretDto> {
+    return this.webhooks.create(caller.merchantId, body);
+  }
+
+  @Get()
+  @ApiOperation({ operationId: "listWebhooks", summary: "The calling merchant's webhook endpoints, newest first (no secrets)." })
+  @ApiOkResponse({ type: WebhookListDto, description: "One page of endpoints and their total count; `disabled` marks one that failed for days." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS)
+  list(@CurrentCaller() caller: Caller, @Query() query: PaginationQuery): Promise<WebhookListDto> {
+    return this.webhooks.list(caller.merchantId, query.skip, query.take);
+  }
+
+  @Get(":id")
+  @ApiOperation({ operationId: "getWebhook", summary: "One webhook endpoint of the calling merchant (no secret)." })
+  @ApiParam({ name: "id", description: "Webhook id; another merchant's is a 404 webhookNotFound.", type: Number, example: 7 })
+  @ApiOkResponse({ type: WebhookDto, description: "The endpoint." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "webhookNotFound")
+  get(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number): Promise<WebhookDto> {
+    return this.webhooks.get(caller.merchantId, id);
+  }
+
+  @Delete(":id")
+  @HttpCode(200)
+  @ApiOperation({ operationId: "deleteWebhook", summary: "Delete an endpoint: nothing more is sent to it, its pending deliveries are dropped." })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiOkResponse({ type: WebhookDto, description: "The deleted endpoint." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound")
+  remove(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number): Promise<WebhookDto> {
+    return this.webhooks.remove(caller.merchantId, id);
+  }
+
+  @Post(":id/secret")
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: "rotateWebhookSecret",
+    summary: "Rotate the signing secret; the previous one keeps signing alongside for a grace period (default 24 h).",
+    description: "During the grace period `webhook-signature` carries one `v1,` signature per secret, so a receiver holding either verifies.",
+  })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiOkResponse({ type: RotatedSecretDto, description: "The endpoint and its new `secret`, shown only here." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound")
+  rotate(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number): Promise<RotatedSecretDto> {
+    return this.webhooks.rotateSecret(caller.merchantId, id);
+  }
+
+  @Get(":id/deliveries")
+  @ApiOperation({ operationId: "listWebhookDeliveries", summary: "The endpoint's deliveries, newest first: attempts, last answer, next attempt." })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiOkResponse({ type: DeliveryListDto, description: "One page of deliveries and their total count." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...QUERY_PROBLEMS, "webhookNotFound")
+  deliveries(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Query() query: DeliveriesQuery): Promise<DeliveryListDto> {
+    return this.webhooks.deliveries(caller.merchantId, id, query.skip, query.take);
+  }
+
+  @Post(":id/deliveries/:deliveryId/retry")
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: "retryWebhookDelivery",
+    summary: "Send one delivery again now (delivered, pending or failed), ahead of the endpoint's order; answers once the attempt is done.",
+    description: "A 2xx answer to it also re-enables a disabled endpoint.",
+  })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiParam({ name: "deliveryId", description: "Delivery id.", type: String, example: "42" })
+  @ApiOkResponse({ type: DeliveryDto, description: "The delivery after the attempt." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound", "deliveryNotFound")
+  async retry(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Param("deliveryId") delivery: string): Promise<DeliveryDto> {
+    await this.webhooks.row(caller.merchantId, id);
+    // A delivery id is a positive 64-bit integer; anything else is the same 404 as an unknown one.
+    if (!/^[1-9]\d{0,17}$/.test(delivery)) throw problems.deliveryNotFound(id);
+    if (!(await this.delivery.retryNow(id, delivery))) throw problems.deliveryNotFound(id, delivery);
+    return this.webhooks.delivery(caller.merchantId, id, delivery);
+  }
+}

@@ -1,0 +1,152 @@
+import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength } from "class-validator";
+
+import { PaginationQuery } from "../../common/pagination.dto";
+
+export class CreateWebhookBody {
+  @ApiProperty({
+    example: "https://game.example.com/raffle/webhooks",
+    description:
+      "Where messages are POSTed. https:// is required, and a host resolving to a loopback, private, link-local or metadata address is refused (unless the API runs with WEBHOOK_ALLOW_PRIVATE_URLS=true).",
+    maxLength: 2048,
+  })
+  @IsString()
+  @MaxLength(2048)
+  url!: string;
+
+  @ApiPropertyOptional({
+    enum: WEBHOOK_EVENT_TYPES,
+    isArray: true,
+    example: ["ticket.purchased", "round.drawn"],
+    description: "Message types to receive; all types when omitted.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  events?: WebhookEventType[];
+
+  @ApiPropertyOptional({ example: "Game server (production)", description: "Free text for the merchant.", maxLength: 500, default: "" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string;
+}
+
+export class WebhookDto {
+  @ApiProperty({ example: 7, description: "Webhook id." }) id!: number;
+  @ApiProperty({ example: "https://game.example.com/raffle/webhooks", description: "Where messages are POSTed." }) url!: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true, example: ["ticket.purchased", "round.drawn"], description: "Message types received." })
+  events!: WebhookEventType[];
+  @ApiProperty({ example: "Game server (production)", description: "Free text." }) description!: string;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
+  @ApiProperty({ example: false, description: "True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it." })
+  disabled!: boolean;
+  @ApiProperty({ example: null, nullable: true, type: String, format: "date-time", description: "When it was disabled." }) disabledAt!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    format: "date-time",
+    description: "First failed attempt since the last successful one; null while it answers 2xx.",
+  })
+  failingSince!: string | null;
+}
+
+export class WebhookWithSecretDto extends WebhookDto {
+  @ApiProperty({
+    example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    description: "Signing secret (Standard Webhooks form). Shown only in this answer; store it to verify `webhook-signature`.",
+  })
+  secret!: string;
+}
+
+export class WebhookListDto {
+  @ApiProperty({ type: [WebhookDto], description: "The merchant's webhooks, newest first (no secrets)." }) rows!: WebhookDto[];
+  @ApiProperty({ example: 1, description: "Total count." }) count!: number;
+}
+
+export class RotatedSecretDto extends WebhookWithSecretDto {
+  @ApiProperty({
+    example: "2026-11-24T16:00:00.000Z",
+    format: "date-time",
+    description: "Until when the previous secret keeps signing alongside the new one (both signatures are sent).",
+  })
+  previousSecretExpiresAt!: string;
+}
+
+export const DELIVERY_STATUSES = ["PENDING", "DELIVERED", "FAILED"] as const;
+
+export class DeliveryDto {
+  @ApiProperty({ example: "42", description: "Delivery id (decimal string)." }) id!: string;
+  @ApiProperty({ example: "msg_5f0c1e2d3c4b5a69788796a5b4c3d2e1", description: "Message id: the body's `id` and the `webhook-id` header." })
+  messageId!: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, example: "ticket.purchased", description: "Message type." }) type!: WebhookEventType;
+  @ApiProperty({ example: false, description: "True for a retraction (a reorg removed the event)." }) removed!: boolean;
+  @ApiProperty({ example: "31337:0x5c50...9a1e:3", description: "The chain event (chain, tx, log index); the same for its retraction." })
+  eventId!: string;
+  @ApiProperty({
+    enum: DELIVERY_STATUSES,
+    example: "DELIVERED",
+    description: "PENDING (retrying), DELIVERED (a 2xx answer) or FAILED (retries exhausted).",
+  })
+  status!: (typeof DELIVERY_STATUSES)[number];
+  @ApiProperty({ example: 1, description: "Attempts made." }) attempts!: number;
+  @ApiProperty({
+    example: 200,
+    nullable: true,
+    type: Number,
+    description: "HTTP status of the last attempt; null if none came (timeout, connection error).",
+  })
+  lastStatusCode!: number | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: "Why the last attempt failed, shortened." }) lastError!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    format: "date-time",
+    description: "When the next attempt is due; null once delivered or failed.",
+  })
+  nextAttemptAt!: string | null;
+  @ApiProperty({ example: true, description: "A 2xx answer was received." }) delivered!: boolean;
+  @ApiProperty({ example: "2026-11-23T16:00:01.000Z", nullable: true, type: String, format: "date-time", description: "When it was delivered." })
+  deliveredAt!: string | null;
+  @ApiProperty({ example: false, description: "Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h)." }) failed!: boolean;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "When the message was written." }) createdAt!: string;
+}
+
+export class DeliveryListDto {
+  @ApiProperty({ type: [DeliveryDto], description: "The webhook's deliveries, newest first." }) rows!: DeliveryDto[];
+  @ApiProperty({ example: 12, description: "Total count." }) count!: number;
+}
+
+export class DeliveriesQuery extends PaginationQuery {}
+
+/** Body of every message (`data` holds the event's facts: amounts as decimal strings, addresses checksummed). */
+export class WebhookMessageDto {
+  @ApiProperty({ example: "msg_5f0c1e2d3c4b5a69788796a5b4c3d2e1", description: "Unique per message; equals the `webhook-id` header." }) id!: string;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, example: "ticket.purchased", description: "Message type." }) type!: WebhookEventType;
+  @ApiProperty({ example: false, description: "True when a reorg removed the event announced by an earlier message with the same `eventId`." })
+  removed!: boolean;
+  @ApiProperty({ example: "31337:0x5c50...9a1e:3", description: "The chain event: `<chainId>:<txHash>:<logIndex>`." }) eventId!: string;
+  @ApiProperty({ example: 31337, description: "Chain id." }) chainId!: number;
+  @ApiProperty({ example: 3, nullable: true, type: Number, description: "The raffle's API contract id." }) contractId!: number | null;
+  @ApiProperty({ example: "1", nullable: true, type: String, description: "On-chain round id (decimal string), for round and ticket events." })
+  roundId!: string | null;
+  @ApiProperty({ example: 120, description: "Block of the event." }) blockNumber!: number;
+  @ApiProperty({ example: "0x6f1c...", description: "Hash of that block." }) blockHash!: string;
+  @ApiProperty({ example: "0x5c50...", description: "Transaction hash." }) txHash!: string;
+  @ApiProperty({ example: 3, description: "Log index in the block." }) logIndex!: number;
+  @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "When the message was written." }) createdAt!: string;
+  @ApiProperty({
+    type: "object",
+    additionalProperties: true,
+    example: { roundId: "1", ticketId: "1000001", account: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", serial: "1", externalId: "7" },
+    description:
+      "The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winner`, `prize` and `claimId`, `claim.redeemed` adds `claimId` and `items`.",
+  })
+  data!: Record<string, unknown>;
+}

@@ -1,0 +1,28 @@
+import { ConfigError } from "@raffle/config";
+
+import { loadWebhookConfig } from "./webhook-config";
+
+describe("webhook config", () => {
+  it("has the documented defaults: 10 s timeout, 24 h of retries, private URLs refused", () => {
+    const config = loadWebhookConfig({}, [31337]);
+    expect(config).toMatchObject({ timeoutMs: 10_000, retryHorizonMs: 86_400_000, allowPrivateUrls: false, deliveryEnabled: true });
+    expect(config.encryptionKey).toHaveLength(32);
+  });
+
+  it("needs WEBHOOK_ENCRYPTION_KEY off the local dev chains, and names it without echoing a bad value", () => {
+    expect(() => loadWebhookConfig({}, [1])).toThrow(
+      new ConfigError("WEBHOOK_ENCRYPTION_KEY is required off the local dev chains: 32 bytes as 64 hex digits or base64"),
+    );
+    expect(() => loadWebhookConfig({}, [31337, 8453])).toThrow(/WEBHOOK_ENCRYPTION_KEY is required/);
+    const bad = "c2hvcnQta2V5LXZhbHVl";
+    expect(() => loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: bad }, [1])).toThrow(/must be 32 bytes/);
+    try {
+      loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: bad }, [1]);
+    } catch (error) {
+      expect((error as Error).message).not.toContain(bad);
+    }
+    const hex = "ab".repeat(32);
+    expect(loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: hex }, [1]).encryptionKey.toString("hex")).toBe(hex);
+    expect(loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: Buffer.from(hex, "hex").toString("base64") }, [1]).encryptionKey.toString("hex")).toBe(hex);
+  });
+});

@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import { LOCAL_CHAIN_IDS } from "@raffle/chain";
+import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/config";
+
+/** Webhook delivery settings (all WEBHOOK_*), parsed once at start-up. Tests shorten the times. */
+export interface WebhookConfig {
+  /** The delivery loop runs in this process (WEBHOOK_DELIVERY_ENABLED); any number of replicas may run it. */
+  deliveryEnabled: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: loopback, private and link-local hosts and plain http are accepted (local stack, tests). */
+  allowPrivateUrls: boolean;
+  /** AES-256-GCM key of the endpoint secrets at rest (WEBHOOK_ENCRYPTION_KEY, 32 bytes hex or base64). Never logged. */
+  encryptionKey: Buffer;
+  pollIntervalMs: number;
+  /** One attempt's limit: connect, send and answer (WEBHOOK_TIMEOUT_MS, default 10 s). */
+  timeoutMs: number;
+  /** A delivery is retried until this long after its message was written, then FAILED (WEBHOOK_RETRY_HORIZON_MS, 24 h). */
+  retryHorizonMs: number;
+  /** First retry delay; each next one doubles, with jitter, up to `retryMaxDelayMs`. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** An endpoint whose attempts have all failed for this long is disabled (WEBHOOK_DISABLE_AFTER_MS, 5 days). */
+  disableAfterMs: number;
+  /** How long a rotated-out secret keeps signing alongside the new one (WEBHOOK_SECRET_GRACE_MS, 24 h). */
+  secretGraceMs: number;
+  /** Deliveries sent at once by one process. */
+  concurrency: number;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Only for chains that are all local dev chains: a fixed, public key, so a dev database survives restarts. Anywhere
+ * else a missing key stops the API at start.
+ */
+const DEV_ENCRYPTION_KEY = createHash("sha256").update("raffle local dev webhook secret key (public; local chains only)").digest();
+
+/** WEBHOOK_ENCRYPTION_KEY as 32 bytes; errors name the setting, never its value. */
+function encryptionKey(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]): Buffer {
+  const raw = env.WEBHOOK_ENCRYPTION_KEY;
+  if (!raw) {
+    if (servedChainIds.length > 0 && servedChainIds.every((chainId) => LOCAL_CHAIN_IDS.includes(chainId))) return DEV_ENCRYPTION_KEY;
+    throw new ConfigError("WEBHOOK_ENCRYPTION_KEY is required off the local dev chains: 32 bytes as 64 hex digits or base64");
+  }
+  const key = /^(0x)?[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw.replace(/^0x/, ""), "hex") : Buffer.from(raw, "base64");
+  if (key.length !== 32) throw new ConfigError("WEBHOOK_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64 of 32 bytes");
+  return key;
+}
+
+export function loadWebhookConfig(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]): WebhookConfig {
+  return {
+    deliveryEnabled: flag(env, "WEBHOOK_DELIVERY_ENABLED", true),
+    allowPrivateUrls: flag(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
+    encryptionKey: encryptionKey(env, servedChainIds),
+    pollIntervalMs: integer(env, "WEBHOOK_POLL_INTERVAL_MS", 500, 10),
+    timeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100),
+    retryHorizonMs: integer(env, "WEBHOOK_RETRY_HORIZON_MS", 24 * HOUR, 0),
+    retryBaseMs: integer(env, "WEBHOOK_RETRY_BASE_MS", 5_000, 1),
+    retryMaxDelayMs: integer(env, "WEBHOOK_RETRY_MAX_DELAY_MS", HOUR, 1),
+    disableAfterMs: integer(env, "WEBHOOK_DISABLE_AFTER_MS", 5 * 24 * HOUR, 0),
+    secretGraceMs: integer(env, "WEBHOOK_SECRET_GRACE_MS", 24 * HOUR, 0),
+    concurrency: integer(env, "WEBHOOK_CONCURRENCY", 8, 1),
+  };
+}
