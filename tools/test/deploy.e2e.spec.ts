@@ -41,14 +41,17 @@ const W = {
     `MERCHANT_KEYSTORE_FILE="$SECRETS/merchant.json" MERCHANT_KEYSTORE_PASSWORD_FILE="$SECRETS/merchant.password" ` +
       `npm run deploy:raffle -- --network sepolia --ticket-name "Gold Raffle" --ticket-symbol GOLD --max-ticket 100`,
   ),
-  api: r(`SIGNER_KEYSTORE_FILE="$SECRETS/signer.json" SIGNER_KEYSTORE_PASSWORD_FILE="$SECRETS/signer.password" node dist/apps/api/src/main.js`),
+  webhookKey: r(`openssl rand -hex 32 > "$SECRETS/webhook.key"`),
+  api: r(
+    `WEBHOOK_ENCRYPTION_KEY_FILE="$SECRETS/webhook.key" SIGNER_KEYSTORE_FILE="$SECRETS/signer.json" SIGNER_KEYSTORE_PASSWORD_FILE="$SECRETS/signer.password" node dist/apps/api/src/main.js`,
+  ),
   apiKey: r("npm run api-key -- create --merchant $MERCHANT_ADDRESS"),
   worker: r(
     `MERCHANT_KEYSTORE_FILE="$SECRETS/merchant.json" MERCHANT_KEYSTORE_PASSWORD_FILE="$SECRETS/merchant.password" node dist/apps/merchant-worker/src/main.js --once`,
   ),
 };
 const WALKTHROUGH = [W.setRpc, W.setDeployer, W.setExplorerKey, W.signerPassword, W.signerKeystore, W.deploy, W.verify];
-const WALKTHROUGH_MERCHANT = [W.merchantPassword, W.merchantKeystore, W.grant, W.fundVrf, W.deployRaffle, W.api, W.apiKey, W.worker];
+const WALKTHROUGH_MERCHANT = [W.merchantPassword, W.merchantKeystore, W.grant, W.fundVrf, W.deployRaffle, W.webhookKey, W.api, W.apiKey, W.worker];
 
 const SEPOLIA = 11155111;
 const AMOY = 80002;

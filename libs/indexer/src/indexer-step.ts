@@ -99,7 +99,15 @@ export class IndexerStep {
     this.adaptRange(logs.length);
     // Blocks the window reaches get the undo log; older ones are final enough to skip its cost (a backfill).
     const undoable = to > head - this.ctx.reorgWindowBlocks;
-    const applied = await leadership.transaction((manager) => this.batch.apply(manager, logs, headers, to, undoable));
+    const applied = await leadership
+      .transaction((manager) => this.batch.apply(manager, logs, headers, to, undoable))
+      .catch(async (error) => {
+        // The batch rolled back: rows it created (price tokens, raffles registered mid-batch) are gone, so what this
+        // process remembered of them must go too, or every retry would fail on their foreign keys.
+        this.ctx.projector.forgetCachedRows();
+        await this.ctx.registry.load(leadership.manager, this.ctx.chainId).catch(() => undefined);
+        throw error;
+      });
     await expireVouchers(this.ctx.dataSource);
     state.cursor = to;
     state.lag = Math.max(0, safeHead - to);

@@ -252,16 +252,16 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     apiKeyCacheSeconds: read(() => integer(env, "API_KEY_CACHE_SECONDS", 5)),
     readCacheMs: read(() => integer(env, "READ_CACHE_MS", 200)),
     voucherFlushMs: read(() => integer(env, "VOUCHER_FLUSH_MS", 0)),
-    // With no chain list (its own problems are reported), whether a webhook key is needed cannot be told: not checked.
-    webhooks:
-      chains === undefined
-        ? (undefined as unknown as WebhookConfig)
-        : read(() =>
-            loadWebhookConfig(
-              env,
-              chains.map((chain) => chain.chainId),
-            ),
+    // Whether the webhook key may take its dev default depends on the chains: without valid ones, only their problems
+    // are reported (this config is never returned then).
+    webhooks: chains
+      ? read(() =>
+          loadWebhookConfig(
+            env,
+            chains.map((chain) => chain.chainId),
           ),
+        )
+      : (undefined as unknown as WebhookConfig),
   };
   problems.check();
   return config;

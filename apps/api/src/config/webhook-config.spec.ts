@@ -1,3 +1,6 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
 
 import { loadWebhookConfig } from "./webhook-config";
@@ -11,11 +14,13 @@ describe("webhook config", () => {
 
   it("needs WEBHOOK_ENCRYPTION_KEY off the local dev chains, and names it without echoing a bad value", () => {
     expect(() => loadWebhookConfig({}, [1])).toThrow(
-      new ConfigError("WEBHOOK_ENCRYPTION_KEY is required off the local dev chains: 32 bytes as 64 hex digits or base64"),
+      new ConfigError(
+        "WEBHOOK_ENCRYPTION_KEY (or WEBHOOK_ENCRYPTION_KEY_FILE) is required off the local dev chains: 32 bytes as 64 hex digits or base64",
+      ),
     );
-    expect(() => loadWebhookConfig({}, [31337, 8453])).toThrow(/WEBHOOK_ENCRYPTION_KEY is required/);
+    expect(() => loadWebhookConfig({}, [31337, 8453])).toThrow(/WEBHOOK_ENCRYPTION_KEY \(or WEBHOOK_ENCRYPTION_KEY_FILE\) is required/);
     const bad = "c2hvcnQta2V5LXZhbHVl";
-    expect(() => loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: bad }, [1])).toThrow(/must be 32 bytes/);
+    expect(() => loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: bad }, [1])).toThrow(/must hold 32 bytes/);
     try {
       loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: bad }, [1]);
     } catch (error) {
@@ -24,5 +29,15 @@ describe("webhook config", () => {
     const hex = "ab".repeat(32);
     expect(loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: hex }, [1]).encryptionKey.toString("hex")).toBe(hex);
     expect(loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: Buffer.from(hex, "hex").toString("base64") }, [1]).encryptionKey.toString("hex")).toBe(hex);
+  });
+
+  it("reads the key from WEBHOOK_ENCRYPTION_KEY_FILE (a mounted secret), naming the file when it cannot", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-webhook-key-")), "webhook.key");
+    const hex = "cd".repeat(32);
+    fs.writeFileSync(file, `${hex}\n`);
+    expect(loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY_FILE: file }, [1]).encryptionKey.toString("hex")).toBe(hex);
+    expect(() => loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY_FILE: `${file}.missing` }, [1])).toThrow(
+      new ConfigError(`WEBHOOK_ENCRYPTION_KEY_FILE ${file}.missing cannot be read (ENOENT)`),
+    );
   });
 });

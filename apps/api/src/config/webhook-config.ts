@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import { LOCAL_CHAIN_IDS } from "@raffle/chain";
 import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/config";
 
@@ -34,15 +35,30 @@ const HOUR = 3_600_000;
  */
 const DEV_ENCRYPTION_KEY = createHash("sha256").update("raffle local dev webhook secret key (public; local chains only)").digest();
 
-/** WEBHOOK_ENCRYPTION_KEY as 32 bytes; errors name the setting, never its value. */
-function encryptionKey(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]): Buffer {
-  const raw = env.WEBHOOK_ENCRYPTION_KEY;
-  if (!raw) {
-    if (servedChainIds.length > 0 && servedChainIds.every((chainId) => LOCAL_CHAIN_IDS.includes(chainId))) return DEV_ENCRYPTION_KEY;
-    throw new ConfigError("WEBHOOK_ENCRYPTION_KEY is required off the local dev chains: 32 bytes as 64 hex digits or base64");
+/** The key's text: WEBHOOK_ENCRYPTION_KEY, or the file in WEBHOOK_ENCRYPTION_KEY_FILE (a mounted secret). */
+function encryptionKeyText(env: NodeJS.ProcessEnv): { text: string; name: string } | null {
+  if (env.WEBHOOK_ENCRYPTION_KEY) return { text: env.WEBHOOK_ENCRYPTION_KEY, name: "WEBHOOK_ENCRYPTION_KEY" };
+  const file = env.WEBHOOK_ENCRYPTION_KEY_FILE;
+  if (!file) return null;
+  try {
+    return { text: fs.readFileSync(file, "utf8").trim(), name: `WEBHOOK_ENCRYPTION_KEY_FILE ${file}` };
+  } catch (error) {
+    throw new ConfigError(`WEBHOOK_ENCRYPTION_KEY_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
   }
+}
+
+/** The key of the webhook secrets as 32 bytes; errors name the setting, never its value. */
+function encryptionKey(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]): Buffer {
+  const given = encryptionKeyText(env);
+  if (!given) {
+    if (servedChainIds.length > 0 && servedChainIds.every((chainId) => LOCAL_CHAIN_IDS.includes(chainId))) return DEV_ENCRYPTION_KEY;
+    throw new ConfigError(
+      "WEBHOOK_ENCRYPTION_KEY (or WEBHOOK_ENCRYPTION_KEY_FILE) is required off the local dev chains: 32 bytes as 64 hex digits or base64",
+    );
+  }
+  const raw = given.text;
   const key = /^(0x)?[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw.replace(/^0x/, ""), "hex") : Buffer.from(raw, "base64");
-  if (key.length !== 32) throw new ConfigError("WEBHOOK_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64 of 32 bytes");
+  if (key.length !== 32) throw new ConfigError(`${given.name} must hold 32 bytes: 64 hex digits or base64 of 32 bytes`);
   return key;
 }
 
