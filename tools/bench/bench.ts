@@ -22,7 +22,7 @@ import {
 import { freePort } from "@raffle/testing";
 import { createTestDatabase, openDatabase, startEmbeddedPglite } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
-import { ApiKeyService } from "@raffle/api";
+import { ApiKeyService, ApiMetrics } from "@raffle/api";
 
 import { startApiProcess } from "./api-process";
 import { figuresOf, runLoad, type LoadOutcome, type LoadResult } from "./load";
@@ -46,6 +46,11 @@ const POLL_MS = 250;
 /** API processes (API_WORKERS); more than one shares rate limits through Redis at BENCH_REDIS_URL. */
 const API_WORKERS = Number(process.env.BENCH_API_WORKERS ?? 2);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+/**
+ * The sign load also runs against a second API process with METRICS_ENABLED=false, its runs alternating with the
+ * metrics-on ones (this machine's speed drifts), to show what the metrics cost. BENCH_METRICS_COMPARE=false skips it.
+ */
+const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,indexer,gas").split(",").map((part) => part.trim()));
 
@@ -75,6 +80,29 @@ async function database(label: string): Promise<{ url: string; drop: () => Promi
   }
 }
 
+/**
+ * Nanoseconds of metrics work one sign request costs (the request hook's histogram observation and the vouchers
+ * counter), timed in a loop in this process: a figure the machine's drift barely moves, unlike two load runs.
+ */
+function metricsNanosPerSignRequest(): number {
+  const metrics = new ApiMetrics(true);
+  let hook: (request: unknown, reply: unknown, done: () => void) => void = () => undefined;
+  metrics.instrument({ addHook: (_name: string, handler: typeof hook) => (hook = handler) } as never);
+  const request = { routeOptions: { url: "/raffle/ticket/sign" }, method: "POST" };
+  const reply = { statusCode: 200, elapsedTime: 0 };
+  const loop = (count: number) => {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < count; i += 1) {
+      reply.elapsedTime = (i % 64) / 4;
+      hook(request, reply, () => undefined);
+      metrics.voucherSigned(31337);
+    }
+    return Number(process.hrtime.bigint() - started) / count;
+  };
+  loop(200_000);
+  return Math.min(loop(1_000_000), loop(1_000_000));
+}
+
 /** Runs tools/bench/bare-ethers-sign.js in its own process over the same voucher. */
 function bareEthersSignsPerSecond(voucher: PurchaseVoucher, chainId: bigint, exchange: string, seconds: number): number {
   const domain = { ...exchangeDomain(chainId, exchange), chainId: chainId.toString() };
@@ -101,22 +129,21 @@ async function main(): Promise<void> {
   const apiKey = (await new ApiKeyService(keyDataSource, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
   const port = await freePort();
   say("starting the API in its own process");
-  const api = await startApiProcess(
-    {
-      DATABASE_URL: db.url,
-      RPC_URL: node.rpcUrl,
-      INDEXER_WS_URL: node.wsUrl,
-      CHAIN_ID: String(world.deployment.chainId),
-      DEPLOYMENT_JSON: JSON.stringify(world.deployment),
-      INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
-      RATE_LIMIT_SIGN_PER_KEY: "1000000000",
-      RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
-      // The webhook part's receiver is on 127.0.0.1.
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      ...(API_WORKERS > 1 ? { API_WORKERS: String(API_WORKERS), REDIS_URL, REDIS_KEY_PREFIX: `raffle-bench-${process.pid}:` } : {}),
-    },
-    port,
-  );
+  const apiEnv: Record<string, string> = {
+    DATABASE_URL: db.url,
+    RPC_URL: node.rpcUrl,
+    INDEXER_WS_URL: node.wsUrl,
+    CHAIN_ID: String(world.deployment.chainId),
+    DEPLOYMENT_JSON: JSON.stringify(world.deployment),
+    INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
+    RATE_LIMIT_SIGN_PER_KEY: "1000000000",
+    RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
+    // The webhook part's receiver is on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    ...(API_WORKERS > 1 ? { API_WORKERS: String(API_WORKERS), REDIS_URL, REDIS_KEY_PREFIX: `raffle-bench-${process.pid}:` } : {}),
+  };
+  const api = await startApiProcess(apiEnv, port);
+  let apiWithoutMetrics: Awaited<ReturnType<typeof startApiProcess>> | null = null;
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   try {
     // Wait until the indexer has registered the raffle.
@@ -133,10 +160,14 @@ async function main(): Promise<void> {
       // Random addresses without Wallet.createRandom, which derives each from a mnemonic (slow, and nothing here
       // needs their keys).
       const accounts = Array.from({ length: 2_000 }, () => getAddress(hexlify(randomBytes(20))));
-      const signLoad = (connections: number) => {
-        say(`1. POST /raffle/ticket/sign: ${connections} connections for ${SIGN_SECONDS} s`);
+      if (METRICS_COMPARE) {
+        say("starting a second API process with METRICS_ENABLED=false (no indexer) for the comparison");
+        apiWithoutMetrics = await startApiProcess({ ...apiEnv, METRICS_ENABLED: "false", INDEXER_ENABLED: "false" }, await freePort());
+      }
+      const signLoad = (connections: number, target = api, label = "metrics on") => {
+        say(`1. POST /raffle/ticket/sign (${label}): ${connections} connections for ${SIGN_SECONDS} s`);
         return runLoad({
-          url: `${api.url}/raffle/ticket/sign`,
+          url: `${target.url}/raffle/ticket/sign`,
           method: "POST",
           headers: auth,
           connections,
@@ -146,11 +177,20 @@ async function main(): Promise<void> {
         });
       };
       // This machine's speed drifts from minute to minute: the median of a few runs is steadier than any one.
-      const apiCpuBefore = api.cpuSeconds();
+      const median = (of: LoadOutcome[]) => [...of].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(of.length / 2)];
       const runs: LoadOutcome[] = [];
-      for (let run = 0; run < SIGN_RUNS; run += 1) runs.push(await signLoad(SIGN_CONNECTIONS));
-      const apiCpuSeconds = api.cpuSeconds() - apiCpuBefore;
-      const sign = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
+      const runsWithoutMetrics: LoadOutcome[] = [];
+      let apiCpuSeconds = 0;
+      for (let run = 0; run < SIGN_RUNS; run += 1) {
+        const apiCpuBefore = api.cpuSeconds();
+        runs.push(await signLoad(SIGN_CONNECTIONS));
+        apiCpuSeconds += api.cpuSeconds() - apiCpuBefore;
+        if (apiWithoutMetrics) runsWithoutMetrics.push(await signLoad(SIGN_CONNECTIONS, apiWithoutMetrics, "metrics off"));
+      }
+      await apiWithoutMetrics?.stop();
+      const sign = median(runs);
+      const signWithoutMetrics = runsWithoutMetrics.length > 0 ? median(runsWithoutMetrics) : null;
+      const metricsCostPercent = signWithoutMetrics ? (1 - sign.requestsPerSecond / signWithoutMetrics.requestsPerSecond) * 100 : null;
       const allRequests = runs.reduce((sum, run) => sum + run.requests, 0);
       const samples = sign.samples.map(({ requestBody, responseBody }) => ({
         account: JSON.parse(requestBody).account as string,
@@ -177,6 +217,8 @@ async function main(): Promise<void> {
           )
         : 0;
       const queued = SIGN_CONNECTIONS === CONNECTIONS ? null : figuresOf(await signLoad(CONNECTIONS));
+      const metricsNanos = metricsNanosPerSignRequest();
+      const metricsShareOfCpu = metricsNanos / 1000 / Math.max(apiCpuMicrosPerRequest, 1);
       results.sign = {
         ...figuresOf(sign),
         connections: SIGN_CONNECTIONS,
@@ -188,19 +230,46 @@ async function main(): Promise<void> {
         bareEthersSignsPerSecond: Math.round(bare),
         apiCpuMicrosPerRequest: Math.round(apiCpuMicrosPerRequest),
         loadGeneratorCpuMicrosPerRequest: Math.round(loadCpuMicrosPerRequest),
+        metricsEnabled: true,
+        withoutMetrics: signWithoutMetrics && { ...figuresOf(signWithoutMetrics), runs: runsWithoutMetrics.map(figuresOf) },
+        metricsCostPercent: metricsCostPercent === null ? null : Math.round(metricsCostPercent * 10) / 10,
+        metricsNanosPerRequest: Math.round(metricsNanos),
+        metricsShareOfApiCpuPercent: Math.round(metricsShareOfCpu * 1000) / 10,
       };
       rows.push(
         {
-          measure: `sign (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): requests/s`,
+          measure: `sign, metrics on (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): requests/s`,
           result: String(sign.requestsPerSecond),
           target: ">= 3000",
           met: sign.requestsPerSecond >= 3_000,
         },
         {
-          measure: `sign (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): p50 / p99`,
+          measure: `sign, metrics on (${SIGN_CONNECTIONS} connections, median of ${SIGN_RUNS}): p50 / p99`,
           result: `${sign.p50Ms} / ${sign.p99Ms} ms`,
           target: "p99 <= 25 ms",
           met: sign.p99Ms <= 25,
+        },
+        ...(signWithoutMetrics && metricsCostPercent !== null
+          ? [
+              {
+                measure: `sign, metrics off (METRICS_ENABLED=false, median of ${SIGN_RUNS}): req/s, p50 / p99`,
+                result: `${signWithoutMetrics.requestsPerSecond}, ${signWithoutMetrics.p50Ms} / ${signWithoutMetrics.p99Ms} ms`,
+                target: "",
+                met: null,
+              },
+              {
+                measure: "metrics cost on the sign figure (req/s, off vs on, alternating runs)",
+                result: `${metricsCostPercent.toFixed(1)}%`,
+                target: "<= 5%",
+                met: metricsCostPercent <= 5,
+              },
+            ]
+          : []),
+        {
+          measure: "metrics work per sign request (in-process loop) / share of the API's CPU per request",
+          result: `${Math.round(metricsNanos)} ns / ${(metricsShareOfCpu * 100).toFixed(1)}%`,
+          target: "<= 5%",
+          met: metricsShareOfCpu <= 0.05,
         },
         {
           measure: "sign: non-2xx / errors",
@@ -457,6 +526,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    await apiWithoutMetrics?.stop();
     await api.stop();
     await keyDataSource.destroy();
     await db.drop();

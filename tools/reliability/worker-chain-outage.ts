@@ -128,9 +128,9 @@ async function main(): Promise<void> {
       });
       const answered = outage.health.filter((status) => status !== "no answer").length;
       rows.push({
-        check: `outage after ${outage.call}: /health answered throughout, degraded`,
+        check: `outage after ${outage.call}: /health answered throughout, degraded or unavailable (503)`,
         result: outage.health.join(" "),
-        ok: answered === outage.health.length && outage.health.includes("degraded"),
+        ok: answered === outage.health.length && (outage.health.includes("degraded") || outage.health.includes("unavailable")),
       });
     }
     const events = await roundEvents(node, raffle);

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 
-import { jsonLog } from "./services/json-logger";
+import { jsonLog } from "./logging/logger";
 
 /** Which worker a process is (0 when not clustered): worker 0 runs the indexer, the others only serve requests. */
 export function workerIndex(): number {

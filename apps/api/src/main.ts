@@ -1,12 +1,15 @@
 import cluster from "node:cluster";
+import { setLogLevel } from "@raffle/config";
 
 import { loadApiConfig } from "./config/api-config";
 import { createApp } from "./app/create-app";
 import { runClusterPrimary, workerIndex } from "./cluster";
-import { jsonLog } from "./services/json-logger";
+import { jsonLog } from "./logging/logger";
 
 async function main(): Promise<void> {
   const config = loadApiConfig();
+  // LOG_LEVEL was checked by loadApiConfig: a bad value stops the API with its message instead of logging at info.
+  setLogLevel(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runClusterPrimary(config.workers);
   // One indexer is enough (a second one would only wait for the leadership lock).
   const indexer = { ...config.indexer, enabled: config.indexer.enabled && workerIndex() === 0 };

@@ -166,7 +166,7 @@ describe("authentication and merchant isolation", () => {
     expect((await harness.http.get("/claims").query({ account: alice }).set(bearer(keyB)).expect(200)).body).toEqual({ rows: [], count: 0 });
   });
 
-  it.each(["/health", "/ready", "/docs", "/docs-json"])("serves %s without a key", async (path) => {
+  it.each(["/health", "/ready", "/status", "/metrics", "/docs", "/docs-json"])("serves %s without a key", async (path) => {
     expect((await harness.http.get(path)).status).toBe(200);
   });
 

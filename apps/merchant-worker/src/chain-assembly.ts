@@ -10,6 +10,7 @@ import { ApiRaffleSource, type RaffleSource } from "./raffle-source";
 import type { RaffleRoundsPort, RotationHooks } from "./rotation";
 import type { TimerFactory } from "./scheduler";
 import { TxSender } from "./tx-sender";
+import { GasBalanceWatch, type WorkerMetrics } from "./worker-metrics";
 
 /** Seams for tests: fault injection, call counting, stubbed timers or raffle lists. */
 export interface ChainSeams {
@@ -26,7 +27,13 @@ export interface ChainSeams {
  * nonce count), its raffle list (the API asked with its chain id) and its schedules. Nothing is shared across chains
  * but the merchant key, the API and the logger's sink.
  */
-export function createChainRunner(config: WorkerConfig, chain: WorkerChainConfig, baseLogger: WorkerLogger, seams: ChainSeams = {}): ChainRunner {
+export function createChainRunner(
+  config: WorkerConfig,
+  chain: WorkerChainConfig,
+  baseLogger: WorkerLogger,
+  seams: ChainSeams = {},
+  metrics?: WorkerMetrics,
+): ChainRunner {
   const logger = baseLogger.child({ chainId: chain.chainId });
   const connection = new ChainConnection(chain, config.merchantKey);
   const sender = new TxSender(connection.wallet, {
@@ -34,7 +41,17 @@ export function createChainRunner(config: WorkerConfig, chain: WorkerChainConfig
     confirmations: chain.confirmations,
     fees: chain.fees,
     pollMs: chain.receiptPollMs,
+    onFeeBump: metrics && ((to) => metrics.feeBumped(chain.chainId, to)),
   });
+  const balance =
+    metrics &&
+    new GasBalanceWatch({
+      chainId: chain.chainId,
+      merchant: connection.wallet.address,
+      read: () => connection.provider.getBalance(connection.wallet.address),
+      metrics,
+      logger,
+    });
   const decorate = seams.decoratePort ?? ((port: RaffleRoundsPort) => port);
   const ports: RoundsPortFactory = (address, portLogger) => decorate(new ChainRaffleRounds(address, connection.wallet, sender, portLogger));
   const rotator = new ChainRotator({
@@ -49,6 +66,7 @@ export function createChainRunner(config: WorkerConfig, chain: WorkerChainConfig
     scheduleTimeZone: config.scheduleTimeZone,
     timers: seams.timers,
     hooks: seams.hooks,
+    onRunFinished: metrics && ((record) => metrics.runFinished(record)),
   });
   logger.debug("chain configured", { node: `${chain.rpcUrlSetting} (${urlOrigin(chain.rpcUrl)})`, confirmations: chain.confirmations });
   return new ChainRunner({
@@ -58,5 +76,6 @@ export function createChainRunner(config: WorkerConfig, chain: WorkerChainConfig
     logger,
     retry: config.apiRetry,
     probeIntervalMs: config.refreshIntervalMs,
+    afterNodeAnswered: balance && (() => balance.check()),
   });
 }

@@ -24,6 +24,8 @@ export interface ChainRotatorOptions {
   timers?: TimerFactory;
   /** Fault injection for tests. */
   hooks?: RotationHooks;
+  /** Called with every finished run (for the metrics). */
+  onRunFinished?: (record: RaffleRunRecord) => void;
 }
 
 export interface LastRefresh {
@@ -199,6 +201,7 @@ export class ChainRotator {
   private finished(record: RaffleRunRecord): RaffleRunRecord {
     this.lastRotation = { time: record.time, contract: record.contract, status: record.status };
     if (record.error !== undefined) this.lastError = { time: record.time, message: record.error, contract: record.contract };
+    this.options.onRunFinished?.(record);
     return record;
   }
 

@@ -39,6 +39,8 @@ export interface ChainRunnerOptions {
   probeIntervalMs: number;
   /** `--once` gives an unreachable node this many attempts before counting the chain as failed. */
   singleRunAttempts?: number;
+  /** Runs after each successful contact with the node (start, probes): the gas balance check. Never awaited. */
+  afterNodeAnswered?: () => Promise<void>;
 }
 
 /** Errors no retry can fix: a node of another chain, a refused API key. */
@@ -162,6 +164,7 @@ export class ChainRunner {
     }
     if (!this.reachable && this.lastNodeError) this.options.logger.info("chain's node reachable again");
     this.reachable = true;
+    this.options.afterNodeAnswered?.().catch(() => undefined);
   }
 
   private nodeFailed(error: unknown): void {

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import { inspect } from "node:util";
-import { Wallet } from "ethers";
+import { Wallet, parseEther } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS } from "@raffle/chain";
 import { ConfigError, chainEnvs, envDecimal as decimal, envInteger as integer, envRequired as required, type ChainEnv } from "@raffle/config";
 
@@ -69,6 +69,8 @@ export interface WorkerConfig {
   /** Backoff of the raffle list requests while the API is unreachable (and of a chain's node while it is). */
   apiRetry: { initialDelayMs: number; maxDelayMs: number };
   logLevel: LogThreshold;
+  /** LOW_GAS_BALANCE_ETH in wei: below it on a chain, the worker warns (once) and the gauge shows it. */
+  lowGasBalanceWei: bigint;
 }
 
 export { ConfigError };
@@ -97,6 +99,18 @@ function merchantKey(env: NodeJS.ProcessEnv): MerchantKey {
     }
   }
   throw new ConfigError("MERCHANT_PRIVATE_KEY or MERCHANT_KEYSTORE_FILE (with MERCHANT_KEYSTORE_PASSWORD_FILE) is required");
+}
+
+/** An amount of the chain's native token, written in ether units (18 decimals), as wei. */
+function etherSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
+  const raw = env[name] || fallback;
+  try {
+    const wei = parseEther(raw.trim());
+    if (wei >= 0n) return wei;
+  } catch {
+    // Reported below, in the setting's words.
+  }
+  throw new ConfigError(`${name} must be an amount >= 0 in ether units (e.g. 0.05), got "${raw}"`);
 }
 
 /** The node a lone dev chain is assumed to run on when no RPC URL is given (Hardhat's and anvil's default port). */
@@ -160,6 +174,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   const healthPort = collecting(problems, () => integer(env, "HEALTH_PORT", 8081));
   const permanentFailureRefreshes = collecting(problems, () => integer(env, "PERMANENT_FAILURE_RETRY_REFRESHES", 60, 1));
   const apiRetryMaxDelaySeconds = collecting(problems, () => integer(env, "API_RETRY_MAX_DELAY_SECONDS", 30, 1));
+  const logLevel = collecting(problems, () => parseLogThreshold(env.LOG_LEVEL));
+  const lowGasBalanceWei = collecting(problems, () => etherSetting(env, "LOW_GAS_BALANCE_ETH", "0.05"));
   // A shared setting read by several chains would report the same problem once per chain.
   if (problems.length > 0) throw new ConfigError([...new Set(problems)].join("; "));
   return {
@@ -172,6 +188,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     permanentFailureRefreshes: permanentFailureRefreshes!,
     scheduleTimeZone: env.SCHEDULE_TIMEZONE || "UTC",
     apiRetry: { initialDelayMs: 500, maxDelayMs: apiRetryMaxDelaySeconds! * 1_000 },
-    logLevel: parseLogThreshold(env.LOG_LEVEL),
+    logLevel: logLevel!,
+    lowGasBalanceWei: lowGasBalanceWei!,
   };
 }

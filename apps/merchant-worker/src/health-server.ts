@@ -2,10 +2,12 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
 import type { ChainHealth } from "./chain-runner";
+import type { WorkerMetrics } from "./worker-metrics";
 import type { RaffleRunRecord } from "./run-status";
 
 export interface HealthReport {
-  status: "ok" | "degraded";
+  /** `unavailable` (HTTP 503): a chain's node or the API cannot be reached; `degraded` (200): some raffle's run failed. */
+  status: "ok" | "degraded" | "unavailable";
   merchant: string;
   startedAt: string;
   /** One entry per configured chain, in CHAIN_IDS order. */
@@ -17,17 +19,19 @@ export interface HealthReport {
 const UNHEALTHY: ReadonlySet<string> = new Set(["failed", "failedPermanently", "invalidSchedule"]);
 
 /**
- * `degraded` when a chain does not run (node unreachable, or stopped by a fatal error), when a chain's last list
- * refresh failed, or when any raffle's last run did not succeed.
+ * `unavailable` when the worker cannot do its job: a chain does not run (node unreachable, or stopped by a fatal
+ * error) or a chain's last raffle list refresh failed (the API is unreachable or refuses the key). `degraded` when
+ * only some raffle's last run did not succeed: that is the raffle's problem, which a restart would not fix.
  */
 export function overallStatus(chains: ChainHealth[], raffles: RaffleRunRecord[]): HealthReport["status"] {
-  if (chains.some((chain) => chain.state !== "running" || !chain.reachable || chain.lastRefresh?.ok === false)) return "degraded";
+  if (chains.some((chain) => chain.state !== "running" || !chain.reachable || chain.lastRefresh?.ok === false)) return "unavailable";
   return raffles.some((raffle) => UNHEALTHY.has(raffle.status)) ? "degraded" : "ok";
 }
 
 /**
- * `GET /health`: the worker answers (always 200, so a misconfigured raffle never gets the process restarted) with
- * the last run of every raffle. Plain node:http: one route needs no framework.
+ * `GET /health`: the last run of every raffle and every chain's state; 503 while the worker cannot do its job (a
+ * chain's node or the API unreachable), 200 otherwise, `degraded` included (a misconfigured raffle never gets the
+ * process restarted). `GET /metrics`: Prometheus metrics. Plain node:http: two routes need no framework.
  */
 export class HealthServer {
   private server?: http.Server;
@@ -36,17 +40,28 @@ export class HealthServer {
     private readonly report: () => HealthReport,
     private readonly port: number,
     private readonly host = "0.0.0.0",
+    private readonly metrics?: WorkerMetrics,
   ) {}
 
   /** Starts listening and resolves with the bound port (useful with port 0). */
   listen(): Promise<number> {
     const server = http.createServer((request, response) => {
       const path = (request.url ?? "/").split("?")[0];
+      if (request.method === "GET" && path === "/metrics" && this.metrics) {
+        const metrics = this.metrics;
+        metrics.exposition().then(
+          (text) => response.writeHead(200, { "content-type": metrics.contentType, "cache-control": "no-store" }).end(text),
+          () => response.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ code: "internalError" })),
+        );
+        return;
+      }
       if (request.method !== "GET" || path !== "/health") {
         response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ code: "notFound" }));
         return;
       }
-      response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(this.report()));
+      const report = this.report();
+      const status = report.status === "unavailable" ? 503 : 200;
+      response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" }).end(JSON.stringify(report));
     });
     this.server = server;
     return new Promise((resolve, reject) => {

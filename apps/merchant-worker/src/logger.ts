@@ -1,46 +1,51 @@
 import type { LoggerService } from "@nestjs/common";
+import { createLogger, parseLogLevel, writeLogLine, type LineLevel, type LogLevel, type Logger } from "@raffle/config";
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogThreshold = LogLevel | "silent";
+export type { LogLevel };
+/** LOG_LEVEL: pino's levels, the same meaning as in the API (fatal, error, warn, info, debug, trace, silent). */
+export type LogThreshold = LogLevel;
 export type LogFields = Record<string, unknown>;
 
-const RANK: Record<LogThreshold, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-
 export interface LoggerOptions {
-  level?: LogThreshold;
+  level?: LogLevel;
   /** Where each JSON line goes; stdout by default. Tests pass their own to read the lines. */
   sink?: (line: string) => void;
   /** Strings that must never reach a log line (the merchant key); they are masked wherever they appear. */
   secrets?: readonly string[];
 }
 
-export function parseLogThreshold(raw: string | undefined, fallback: LogThreshold = "info"): LogThreshold {
-  const value = (raw ?? "").toLowerCase();
-  return value in RANK ? (value as LogThreshold) : fallback;
+/** LOG_LEVEL, checked: anything but a pino level is a configuration error (see @raffle/config). */
+export function parseLogThreshold(raw: string | undefined): LogLevel {
+  return parseLogLevel(raw);
 }
 
 /**
- * Structured logs: one JSON object per line with `time`, `level`, `message` and context fields
- * (chainId, contract, roundId, txHash, ...). `child` adds fields to every line of a scope.
+ * Structured logs through the platform's pino logger (@raffle/config: the API's line shape and redaction): one JSON
+ * object per line with `level`, `time`, context fields (chainId, contract, roundId, txHash, ...) and `message`.
+ * `child` adds fields to every line of a scope.
  */
 export class WorkerLogger {
-  private readonly threshold: number;
-  private readonly sink: (line: string) => void;
-  private readonly secrets: readonly string[];
+  private readonly pino: Logger;
 
-  constructor(
-    options: LoggerOptions = {},
-    private readonly context: LogFields = {},
-  ) {
-    this.threshold = RANK[options.level ?? "info"];
-    this.sink = options.sink ?? ((line) => process.stdout.write(line));
+  constructor(options: LoggerOptions = {}, context: LogFields = {}) {
     // Keys are matched without their 0x prefix and case-insensitively, so no spelling of one slips through.
-    this.secrets = (options.secrets ?? []).map((secret) => secret.toLowerCase().replace(/^0x/, "")).filter((s) => s.length >= 16);
+    const secrets = (options.secrets ?? []).map((secret) => secret.toLowerCase().replace(/^0x/, "")).filter((s) => s.length >= 16);
+    const patterns = secrets.map((secret) => new RegExp(secret, "gi"));
+    const sink = options.sink;
+    const write =
+      patterns.length === 0 && !sink
+        ? undefined
+        : (line: string) => {
+            for (const pattern of patterns) line = line.replace(pattern, "[redacted]");
+            (sink ?? writeLogLine)(line);
+          };
+    const base = createLogger({ level: options.level ?? "info", write });
+    this.pino = Object.keys(context).length > 0 ? base.child(context) : base;
   }
 
   child(fields: LogFields): WorkerLogger {
     const child = Object.create(WorkerLogger.prototype) as WorkerLogger;
-    Object.assign(child, this, { context: { ...this.context, ...fields } });
+    Object.assign(child, { pino: this.pino.child(jsonSafe(fields)) });
     return child;
   }
 
@@ -60,19 +65,19 @@ export class WorkerLogger {
     this.write("error", message, fields);
   }
 
-  private write(level: LogLevel, message: string, fields: LogFields = {}): void {
-    if (RANK[level] < this.threshold) return;
-    let line = JSON.stringify({ time: new Date().toISOString(), level, message, ...this.context, ...fields }, jsonSafe);
-    for (const secret of this.secrets) line = line.replace(new RegExp(secret, "gi"), "[redacted]");
-    this.sink(`${line}\n`);
+  private write(level: LineLevel, message: string, fields: LogFields = {}): void {
+    if (this.pino.isLevelEnabled(level)) this.pino[level](jsonSafe(fields), message);
   }
 }
 
-/** bigint as decimal strings, errors as their message. */
-function jsonSafe(_key: string, value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  if (value instanceof Error) return value.message;
-  return value;
+/** bigint as decimal strings, errors as their message (one level deep: the worker's fields are flat). */
+function jsonSafe(fields: LogFields): LogFields {
+  let copy: LogFields | null = null;
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === "bigint") (copy ??= { ...fields })[key] = value.toString();
+    else if (value instanceof Error) (copy ??= { ...fields })[key] = value.message;
+  }
+  return copy ?? fields;
 }
 
 export function errorMessage(error: unknown): string {

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 
 import { runMerchantWorkerOnce, startMerchantWorker } from "./bootstrap";
 import { ConfigError, loadWorkerConfig } from "./config";
-import { WorkerLogger, errorMessage, parseLogThreshold } from "./logger";
+import { WorkerLogger, errorMessage, parseLogThreshold, type LogThreshold } from "./logger";
 
 async function main(): Promise<number | undefined> {
   const { values } = parseArgs({ options: { once: { type: "boolean", default: false }, contract: { type: "string" }, chain: { type: "string" } } });
@@ -35,6 +35,15 @@ async function main(): Promise<number | undefined> {
   return undefined;
 }
 
+/** LOG_LEVEL for the failure line itself: a bad LOG_LEVEL is the failure, reported at info's threshold. */
+function levelOrInfo(raw: string | undefined): LogThreshold {
+  try {
+    return parseLogThreshold(raw);
+  } catch {
+    return "info";
+  }
+}
+
 /** `--chain <id>`: one of the configured chains. */
 function chainOption(raw: string, configured: number[]): number {
   const chainId = Number(raw);
@@ -48,7 +57,7 @@ main().then(
   },
   (error: unknown) => {
     const message = error instanceof ConfigError ? "invalid configuration" : "merchant worker failed";
-    new WorkerLogger({ level: parseLogThreshold(process.env.LOG_LEVEL) }).error(message, { error: errorMessage(error) });
+    new WorkerLogger({ level: levelOrInfo(process.env.LOG_LEVEL) }).error(message, { error: errorMessage(error) });
     process.exitCode = error instanceof ConfigError ? 2 : 1;
   },
 );

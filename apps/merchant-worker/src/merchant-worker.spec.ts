@@ -116,7 +116,7 @@ describe("MerchantWorker over several chains", () => {
     expect(second.raffle.started).toEqual([1n, 2n]);
 
     const down = worker.health();
-    expect(down.status).toBe("degraded");
+    expect(down.status).toBe("unavailable");
     expect(down.chains[0]).toMatchObject({ chainId: 31337, state: "connecting", reachable: false, raffles: 0 });
     expect(down.chains[0].lastError?.message).toContain("ECONNREFUSED");
     expect(down.chains[1]).toMatchObject({ chainId: 31338, state: "running", reachable: true, raffles: 1, lastRotation: { status: "rotated" } });
@@ -141,7 +141,7 @@ describe("MerchantWorker over several chains", () => {
     await worker.start();
     first.node.up = false;
     await until(() => worker.health().chains[0].reachable === false);
-    expect(worker.health().status).toBe("degraded");
+    expect(worker.health().status).toBe("unavailable");
     expect(logs.lines.find((line) => line.message === "chain's node unreachable")).toMatchObject({ chainId: 31337, level: "warn" });
     first.node.up = true;
     await until(() => worker.health().status === "ok");

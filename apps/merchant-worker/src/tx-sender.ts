@@ -26,6 +26,8 @@ export interface TxSenderOptions {
   confirmations: number;
   fees: FeeSettings;
   pollMs: number;
+  /** Called when a transaction to `to` was replaced with a higher fee (for the metrics). */
+  onFeeBump?: (to: string) => void;
 }
 
 /** Nodes refuse a replacement that raises the fee by less than this (geth 10 %, others 12.5 %): 1/8. */
@@ -216,6 +218,7 @@ export class TxSender {
       const hash = await this.broadcast(intent, pending.nonce, pending.gasLimit, fees);
       pending.hashes.push(hash);
       pending.fees = fees;
+      this.options.onFeeBump?.(intent.to);
       log.warn("transaction not mined in time; replaced with a higher fee", {
         ...fields,
         txHash: hash,

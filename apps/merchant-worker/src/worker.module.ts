@@ -6,6 +6,7 @@ import type { WorkerConfig } from "./config";
 import { HealthServer } from "./health-server";
 import { WorkerLogger } from "./logger";
 import { MerchantWorker } from "./merchant-worker";
+import { WorkerMetrics } from "./worker-metrics";
 
 /** Seams for tests: log capture, fault injection, call counting, stubbed raffle lists. */
 export interface WorkerModuleOptions extends ChainSeams {
@@ -36,20 +37,24 @@ export class WorkerModule {
           provide: WorkerLogger,
           useFactory: () => new WorkerLogger({ level: config.logLevel, sink: options.logSink, secrets: [config.merchantKey.reveal()] }),
         },
+        { provide: WorkerMetrics, useFactory: () => new WorkerMetrics(config.lowGasBalanceWei) },
         {
           provide: MerchantWorker,
-          inject: [WorkerLogger],
-          useFactory: (logger: WorkerLogger) =>
+          inject: [WorkerLogger, WorkerMetrics],
+          useFactory: (logger: WorkerLogger, metrics: WorkerMetrics) =>
             new MerchantWorker({
               merchant: new Wallet(config.merchantKey.reveal()).address,
-              chains: config.chains.map((chain) => createChainRunner(config, chain, logger, options)),
+              chains: config.chains.map((chain) => createChainRunner(config, chain, logger, options, metrics)),
               logger,
             }),
         },
         {
           provide: HealthServer,
-          inject: [MerchantWorker],
-          useFactory: (worker: MerchantWorker) => new HealthServer(() => worker.health(), config.healthPort),
+          inject: [MerchantWorker, WorkerMetrics],
+          useFactory: (worker: MerchantWorker, metrics: WorkerMetrics) => {
+            metrics.observeHealth(() => worker.health());
+            return new HealthServer(() => worker.health(), config.healthPort, undefined, metrics);
+          },
         },
         {
           provide: WorkerShutdown,
@@ -57,7 +62,7 @@ export class WorkerModule {
           useFactory: (worker: MerchantWorker, health: HealthServer) => new WorkerShutdown(worker, health),
         },
       ],
-      exports: [MerchantWorker, HealthServer, WorkerLogger],
+      exports: [MerchantWorker, HealthServer, WorkerLogger, WorkerMetrics],
     };
   }
 }

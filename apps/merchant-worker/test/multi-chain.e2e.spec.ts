@@ -121,7 +121,7 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
         await eventually(async () => expect(await stack.currentRoundId(first.raffle, FIRST)).toBeGreaterThanOrEqual(3n), 30_000);
         const down = await health(running.healthPort);
         expect(await stack.currentRoundId(second.raffle, SECOND)).toBe(1n);
-        expect(down.status).toBe("degraded");
+        expect(down.status).toBe("unavailable");
         expect(down.chains.map((chain) => [chain.chainId, chain.state, chain.reachable])).toEqual([
           [FIRST, "running", true],
           [SECOND, "connecting", false],

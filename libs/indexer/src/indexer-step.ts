@@ -2,7 +2,7 @@ import type { DataSource } from "typeorm";
 
 import { BatchApplier } from "./batch";
 import type { ChainSource } from "./chain-source";
-import type { IndexerStatus, StepResult } from "./indexer-types";
+import type { IndexerOptions, IndexerStatus, StepResult } from "./indexer-types";
 import type { Leadership } from "./leadership";
 import type { IndexerLogger } from "./logger";
 import type { Projector } from "./projector";
@@ -32,6 +32,7 @@ export interface StepContext {
   logger: IndexerLogger;
   /** The indexer's status, updated in place. */
   state: IndexerStatus;
+  onReorg?: IndexerOptions["onReorg"];
 }
 
 const TARGET_LOGS_PER_BATCH = 2_000;
@@ -75,9 +76,12 @@ export class IndexerStep {
     if (cursor.blockNumber >= 0 && (await chain.hashAt(cursor.blockNumber)) !== cursor.blockHash) {
       const ancestor = await rollBackReorg(this.ctx, cursor.blockNumber);
       state.cursor = ancestor;
+      state.reorgs += 1;
+      this.ctx.onReorg?.({ chainId, from: cursor.blockNumber, ancestor, depth: cursor.blockNumber - ancestor });
       return { kind: "reorg", ancestor };
     }
     if (cursor.blockNumber >= safeHead) {
+      state.lagSeconds = 0;
       await expireVouchers(this.ctx.dataSource);
       return { kind: "idle" };
     }
@@ -107,6 +111,8 @@ export class IndexerStep {
     await expireVouchers(this.ctx.dataSource);
     state.cursor = to;
     state.lag = Math.max(0, safeHead - to);
+    state.lagSeconds = state.lag === 0 ? 0 : Math.max(0, Math.round((Date.now() - end.timestamp.getTime()) / 1000));
+    state.eventsIndexed += applied;
     state.lastBatchAt = new Date().toISOString();
     state.lastError = null;
     this.reportProgress(to - from + 1, applied, safeHead - to);

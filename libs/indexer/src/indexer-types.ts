@@ -26,6 +26,8 @@ export interface IndexerOptions {
   reorgWindowBlocks?: number;
   progressIntervalMs?: number;
   logger?: IndexerLogger;
+  /** Called after each reorg rolled back (for metrics): `depth` blocks between the cursor and the common ancestor. */
+  onReorg?: (reorg: { chainId: number; from: number; ancestor: number; depth: number }) => void;
 }
 
 export interface IndexerStatus {
@@ -35,10 +37,18 @@ export interface IndexerStatus {
   head: number | null;
   /** Blocks between the confirmed head and the cursor. */
   lag: number | null;
+  /** Age in seconds of the last indexed block while the index is behind the confirmed head; 0 when caught up. */
+  lagSeconds: number | null;
   lastBatchAt: string | null;
   lastError: string | null;
   /** New heads announced over the WebSocket that woke the leader or queued its next step (0 without `wsUrl`). */
   headWakes: number;
+  /** Events indexed by this process since it started (a counter: its rate is events per second). */
+  eventsIndexed: number;
+  /** Reorgs rolled back by this process since it started. */
+  reorgs: number;
+  /** Steps that failed (node or database errors), each retried. */
+  failedSteps: number;
 }
 
 export type StepResult =

@@ -43,6 +43,7 @@ export class Indexer {
   private readonly loop: LeaderLoop;
   private stepper: IndexerStep | null = null;
   private readonly state: IndexerStatus;
+  private readonly onReorg: IndexerOptions["onReorg"];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -50,6 +51,7 @@ export class Indexer {
     options: IndexerOptions,
   ) {
     this.options = resolveIndexerOptions(options);
+    this.onReorg = options.onReorg;
     this.chain = new ChainSource(provider);
     this.tokens = new TokenMetadataReader(provider);
     this.registry = new Registry(options.deployment);
@@ -62,9 +64,13 @@ export class Indexer {
       cursor: null,
       head: null,
       lag: null,
+      lagSeconds: null,
       lastBatchAt: null,
       lastError: null,
       headWakes: 0,
+      eventsIndexed: 0,
+      reorgs: 0,
+      failedSteps: 0,
     };
     this.loop = new LeaderLoop({
       chainId: this.chainId,
@@ -131,6 +137,7 @@ export class Indexer {
         leadership: this.leadership,
         logger: this.logger,
         state: this.state,
+        onReorg: this.onReorg,
       });
     }
     await this.registry.load(this.dataSource.manager, this.chainId);

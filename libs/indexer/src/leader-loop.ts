@@ -99,6 +99,7 @@ export class LeaderLoop {
   private stepFailed(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.ctx.state.lastError = message;
+    this.ctx.state.failedSteps += 1;
     if (this.failure?.message === message) {
       this.failure.steps += 1;
       return;

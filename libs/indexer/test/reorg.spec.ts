@@ -18,12 +18,13 @@ describe("indexer reorg handling", () => {
   let world: TestWorld;
   let raffle: TestRaffle;
   let db: IndexedDatabase;
+  const reorgs: Array<{ chainId: number; from: number; ancestor: number; depth: number }> = [];
 
   beforeAll(async () => {
     node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "ERC20");
-    db = await indexedDatabase("reorg", node.provider, world.deployment, { batchBlocks: 5 });
+    db = await indexedDatabase("reorg", node.provider, world.deployment, { batchBlocks: 5, onReorg: (reorg) => reorgs.push(reorg) });
   });
 
   afterAll(async () => {
@@ -53,9 +54,19 @@ describe("indexer reorg handling", () => {
     await buyTicket(world, raffle, bob, 1n);
     for (let i = 0; i < 12; i += 1) await node.provider.send("evm_mine", []);
 
+    const eventsBefore = db.indexer.status().eventsIndexed;
+    expect(eventsBefore).toBeGreaterThan(0);
     const first = await db.indexer.step();
     expect(first.kind).toBe("reorg");
+    // What the metrics read: one reorg, its depth from the old cursor down to the common ancestor.
+    expect(reorgs).toHaveLength(1);
+    expect(reorgs[0]).toMatchObject({ chainId: world.deployment.chainId, ancestor: (first as { ancestor: number }).ancestor });
+    expect(reorgs[0].depth).toBe(reorgs[0].from - reorgs[0].ancestor);
+    expect(reorgs[0].depth).toBeGreaterThan(0);
+    expect(db.indexer.status()).toMatchObject({ reorgs: 1, cursor: reorgs[0].ancestor });
     await db.indexer.syncToHead();
+    expect(db.indexer.status()).toMatchObject({ lag: 0, lagSeconds: 0 });
+    expect(db.indexer.status().eventsIndexed).toBeGreaterThan(eventsBefore);
 
     const [round] = await db.dataSource.query(`SELECT ticket_count, round_status, end_timestamp, winning_ticket_id FROM round`);
     expect(round).toEqual({ ticket_count: 3, round_status: "ACTIVE", end_timestamp: null, winning_ticket_id: null });

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from "@nestjs/common";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
+import { MetricsModule } from "../metrics/metrics.module";
 import { InfrastructureModule } from "../services/infrastructure.module";
 import { AuthModule } from "./auth/auth.module";
 import { ClaimsModule } from "./claims/claims.module";
@@ -24,6 +25,7 @@ export class AppModule {
         TicketSignModule,
         ClaimsModule,
         HealthModule,
+        MetricsModule,
         WebhooksModule,
       ],
     };

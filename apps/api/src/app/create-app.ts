@@ -2,7 +2,9 @@ import "reflect-metadata";
 import { NestFactory } from "@nestjs/core";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { SwaggerModule } from "@nestjs/swagger";
+import { LogController, type FastifyBaseLogger } from "fastify";
 import type { DataSource } from "typeorm";
+import { rootLogger } from "@raffle/config";
 
 import type { ApiConfig } from "../config/api-config";
 import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from "../common/json-body";
@@ -10,7 +12,8 @@ import { ProblemFilter, frameworkProblem } from "../common/problem.filter";
 import { logRequests, requestIdOf } from "../common/request-log";
 import { createValidationPipe } from "../common/validation";
 import { openApiDatabase } from "../services/api-database";
-import { JsonLogger } from "../services/json-logger";
+import { JsonLogger } from "../logging/logger";
+import { ApiMetrics } from "../metrics/api-metrics";
 import { createOpenApiDocument } from "../openapi/openapi-document";
 import { AppModule } from "./app.module";
 
@@ -39,7 +42,13 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     requestIdHeader: false,
     genReqId: requestIdOf,
     frameworkErrors: frameworkProblem,
-    logger: false,
+    // Fastify's own lines (its errors and warnings) go through the platform's pino logger; each request is logged once,
+    // by logRequests, so Fastify's two lines per request are off.
+    loggerInstance: rootLogger(),
+    // No child logger per request (it costs on the sign path): the request's id reaches every line through the log
+    // context that logRequests enters (see request-log.ts), Fastify's own lines included.
+    childLoggerFactory: (logger: FastifyBaseLogger) => logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
     routerOptions: { ignoreTrailingSlash: true },
   });
   acceptJsonBodiesOnly(adapter.getInstance());
@@ -51,7 +60,9 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     abortOnError: false,
   });
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ProblemFilter());
+  const metrics = app.get(ApiMetrics);
+  metrics.instrument(adapter.getInstance());
+  app.useGlobalFilters(new ProblemFilter(metrics));
   SwaggerModule.setup("docs", app, createOpenApiDocument(app), { jsonDocumentUrl: "docs-json" });
   return app;
 }

@@ -2,7 +2,8 @@ import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from "@nest
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 import { ApiProblem, problemBody, problems } from "./problem";
-import { jsonLog } from "../services/json-logger";
+import { jsonLog } from "../logging/logger";
+import type { ApiMetrics } from "../metrics/api-metrics";
 
 /** Errors the database driver raises when PostgreSQL is unreachable: the request failed fast, it is not a bug. */
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -10,6 +11,11 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return /ECONNREFUSED|ECONNRESET|Connection terminated|timeout exceeded when trying to connect|the database system is (starting|shutting) up|terminating connection/i.test(
     text,
   );
+}
+
+/** A query PostgreSQL refused (TypeORM's QueryFailedError). */
+function isQueryFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === "QueryFailedError";
 }
 
 /** Writes `problem` as the RFC 9457 answer to a request for `path`. */
@@ -43,6 +49,8 @@ function frameworkRefusal(status: number, message: string, method: string, path:
 /** Renders every error as RFC 9457 problem+json with `code` and `statusCode`; unknown errors never leak details. */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
+  constructor(private readonly metrics?: ApiMetrics) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -63,7 +71,11 @@ export class ProblemFilter implements ExceptionFilter {
     if (exception instanceof ApiProblem) return exception;
     // Fastify's own refusals (body too large, unsupported media type, ...) reach here as HttpExceptions.
     if (exception instanceof HttpException) return frameworkRefusal(exception.getStatus(), exception.message, method, path);
-    if (isDatabaseUnavailable(exception)) return problems.serviceUnavailable("database");
+    if (isDatabaseUnavailable(exception)) {
+      this.metrics?.databaseError();
+      return problems.serviceUnavailable("database");
+    }
+    if (isQueryFailure(exception)) this.metrics?.databaseError();
     return problems.internalError();
   }
 }

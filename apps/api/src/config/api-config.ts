@@ -1,7 +1,17 @@
 import * as fs from "node:fs";
 import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
-import { ConfigError, ConfigProblems, chainEnvs, envFlag as flag, envInteger as integer, parsePrivateKey, type ChainEnv } from "@raffle/config";
+import {
+  ConfigError,
+  ConfigProblems,
+  chainEnvs,
+  envFlag as flag,
+  envInteger as integer,
+  parseLogLevel,
+  parsePrivateKey,
+  type ChainEnv,
+  type LogLevel,
+} from "@raffle/config";
 import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer";
 
 import { loadDeploymentFile } from "./deployment-file";
@@ -47,6 +57,10 @@ export interface ApiConfig {
     defaultSchedule: string;
   };
   readyMaxLagBlocks: number;
+  /** LOG_LEVEL: pino's levels (fatal, error, warn, info, debug, trace, silent), the same meaning in every app. */
+  logLevel: LogLevel;
+  /** METRICS_ENABLED (default true): Prometheus metrics at /metrics; off, no metric is recorded and /metrics is 404. */
+  metricsEnabled: boolean;
   /**
    * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS): that RPC_URL serves CHAIN_ID, that
    * the deployment's contracts have code (after each reconnect) and that the voucher key holds SIGNER_ROLE.
@@ -190,6 +204,14 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
   return `raffle:${chainIds.join(",")}:`;
 }
 
+function logLevelSetting(env: NodeJS.ProcessEnv): LogLevel {
+  try {
+    return parseLogLevel(env.LOG_LEVEL);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 /**
  * The API's settings from `env`, with their defaults (written here only). A caller that deployed the platform itself
  * (the local stack, the tests, the OpenAPI writer) passes its deployments instead of deployment files.
@@ -216,6 +238,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
       defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
     },
     readyMaxLagBlocks: read(() => integer(env, "READY_MAX_LAG_BLOCKS", 10)),
+    logLevel: read(() => logLevelSetting(env)),
+    metricsEnabled: read(() => flag(env, "METRICS_ENABLED", true)),
     chainCheckIntervalMs: read(() => integer(env, "CHAIN_CHECK_INTERVAL_SECONDS", 15, 1)) * 1000,
     rateLimit: {
       windowSeconds: read(() => integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1)),

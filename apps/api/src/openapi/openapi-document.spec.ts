@@ -53,16 +53,16 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("documents every catalogue code on some route (notFound is answered for paths outside the document)", () => {
+  it("documents every catalogue code on some route (notFound: paths outside the document, and /metrics when METRICS_ENABLED=false)", () => {
     const documented = new Set(
       operations(document).flatMap(({ operation }) =>
         Object.values(operation.responses).flatMap((response) => Object.keys(problemContent(response)?.examples ?? {})),
       ),
     );
-    expect(PROBLEM_CODES.filter((code) => !documented.has(code))).toEqual(["notFound"]);
+    expect(PROBLEM_CODES.filter((code) => !documented.has(code))).toEqual([]);
   });
 
-  it("has servers, readable operation ids and the API key as a bearer rk_ key, not a JWT; /health and /ready need none", () => {
+  it("has servers, readable operation ids and the API key as a bearer rk_ key, not a JWT; /health, /ready, /status and /metrics need none", () => {
     expect(document.servers?.length).toBeGreaterThan(0);
     expect(document.components?.securitySchemes?.[API_KEY_SCHEME]).toMatchObject({
       type: "http",
@@ -78,7 +78,9 @@ describe("the OpenAPI document", () => {
         "getClaim",
         "getCurrentRound",
         "getHealth",
+        "getMetrics",
         "getReadiness",
+        "getStatus",
         "listClaims",
         "listRaffleContracts",
         "signTicket",
@@ -93,7 +95,10 @@ describe("the OpenAPI document", () => {
     );
     expect(byId.getHealth.operation.security).toEqual([]);
     expect(byId.getReadiness.operation.security).toEqual([]);
-    for (const { operation } of Object.values(byId).filter(({ path }) => path !== "/health" && path !== "/ready")) {
+    expect(byId.getStatus.operation.security).toEqual([]);
+    expect(byId.getMetrics.operation.security).toEqual([]);
+    expect(Object.keys(byId.getMetrics.operation.responses["200"].content ?? {})).toEqual(["text/plain; version=0.0.4; charset=utf-8"]);
+    for (const { operation } of Object.values(byId).filter(({ path }) => !["/health", "/ready", "/status", "/metrics"].includes(path))) {
       expect(operation.security).toBeUndefined();
       expect(operation.responses["401"]).toBeDefined();
     }

@@ -10,7 +10,7 @@ export const API_KEY_SCHEME = "merchantApiKey";
 
 const DESCRIPTION =
   "Lists a merchant's raffle contracts and claims, reads the current round, signs ticket purchases and grants claim vouchers. " +
-  "Every endpoint but /health and /ready needs `Authorization: Bearer <merchant API key>` and answers only about that merchant's " +
+  "Every endpoint but /health, /ready, /status and /metrics needs `Authorization: Bearer <merchant API key>` and answers only about that merchant's " +
   "contracts and claims. Errors are RFC 9457 `application/problem+json` with a stable camelCase `code` and `statusCode`; each " +
   "operation lists every code it can answer. Bodies are UTF-8 `application/json` of at most 16 kB.";
 
@@ -35,7 +35,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag("raffle", "Raffle contracts and ticket signatures.")
     .addTag("rounds", "The current round of a raffle.")
     .addTag("claims", "Raffle prizes and merchant claim vouchers.")
-    .addTag("health", "Liveness and readiness, without an API key.")
+    .addTag("health", "Liveness, readiness, the indexers' status and Prometheus metrics, without an API key.")
     .addTag("webhooks", "Signed messages pushed to the merchant's endpoints as tickets, draws and prizes happen (Standard Webhooks).")
     .build();
   const document = SwaggerModule.createDocument(app, config);

@@ -5,7 +5,7 @@ import { urlOrigin } from "@raffle/config";
 import type { ChainConfig } from "../config/api-config";
 import { DEPLOYED_CONTRACT_FIELDS } from "../config/deployment-file";
 import { StartupError } from "./api-database";
-import { jsonLog } from "./json-logger";
+import { jsonLog } from "../logging/logger";
 
 const SIGNER_ROLE = id("SIGNER_ROLE");
 /** How long /ready waits for the node before calling it unreachable. */

@@ -3,7 +3,8 @@ import type { DataSource } from "typeorm";
 import { Indexer, type IndexerLogger, type IndexerStatus } from "@raffle/indexer";
 
 import type { ApiConfig } from "../config/api-config";
-import { jsonLog } from "./json-logger";
+import { jsonLog } from "../logging/logger";
+import { ApiMetrics } from "../metrics/api-metrics";
 import { ServedChains } from "./served-chains";
 import { API_CONFIG, DATA_SOURCE } from "./tokens";
 
@@ -25,6 +26,7 @@ export class IndexerRunner implements OnApplicationBootstrap {
     @Inject(API_CONFIG) config: ApiConfig,
     @Inject(DATA_SOURCE) dataSource: DataSource,
     private readonly chains: ServedChains,
+    metrics: ApiMetrics,
   ) {
     const { enabled, pollIntervalMs, defaultSchedule } = config.indexer;
     this.indexers = new Map(
@@ -40,10 +42,12 @@ export class IndexerRunner implements OnApplicationBootstrap {
               reorgWindowBlocks: chain.config.reorgWindowBlocks,
               defaultSchedule,
               logger: indexerLogger,
+              onReorg: ({ chainId, depth }) => metrics.reorg(chainId, depth),
             }),
           ])
         : [],
     );
+    metrics.observeIndexers({ chainIds: () => chains.ids, status: (chainId) => this.status(chainId) });
   }
 
   /** After every chain's first check: a node that serves another chain or lacks the contracts stops the API first. */

@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject 
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
+import { ApiMetrics } from "../metrics/api-metrics";
 import { ExchangeState } from "./exchange-state";
 import { IndexerRunner } from "./indexer-runner.service";
 import { RateLimiter } from "./rate-limiter";
@@ -40,6 +41,7 @@ export class InfrastructureModule {
       providers: [
         { provide: API_CONFIG, useValue: config },
         { provide: DATA_SOURCE, useValue: dataSource },
+        { provide: ApiMetrics, useFactory: () => new ApiMetrics(config.metricsEnabled) },
         ServedChains,
         ExchangeState,
         { provide: RateLimiter, useFactory: () => RateLimiter.create(config.rateLimit) },
@@ -47,7 +49,7 @@ export class InfrastructureModule {
         VoucherLog,
         InfrastructureLifecycle,
       ],
-      exports: [API_CONFIG, DATA_SOURCE, ServedChains, ExchangeState, RateLimiter, IndexerRunner, VoucherLog],
+      exports: [API_CONFIG, DATA_SOURCE, ApiMetrics, ServedChains, ExchangeState, RateLimiter, IndexerRunner, VoucherLog],
     };
   }
 }

@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { urlOrigin } from "@raffle/config";
 
-import { jsonLog } from "./json-logger";
+import { jsonLog } from "../logging/logger";
 import type { CounterStore, RateLimitDecision, SignLimits } from "./rate-limiter";
 
 // One signing request, atomically in Redis: count it for the key; if the key is within its limit and the account

@@ -3,6 +3,7 @@ import { Wallet, type JsonRpcProvider } from "ethers";
 import { FastVoucherSigner } from "@raffle/chain";
 
 import type { ApiConfig, ChainConfig } from "../config/api-config";
+import { ApiMetrics } from "../metrics/api-metrics";
 import { problems } from "../common/problem";
 import { StartupError } from "./api-database";
 import { ChainMonitor } from "./chain-monitor";
@@ -22,9 +23,10 @@ export class ServedChain {
   constructor(
     readonly config: ChainConfig,
     checkIntervalMs: number,
+    metrics?: ApiMetrics,
   ) {
     this.chainId = config.chainId;
-    this.provider = chainProvider(config.rpcUrl, config.chainId);
+    this.provider = chainProvider(config.rpcUrl, config.chainId, metrics ? () => metrics.rpcError(config.chainId) : undefined);
     this.monitor = new ChainMonitor(config, this.provider, checkIntervalMs);
     this.voucherSigner = new FastVoucherSigner(config.signerPrivateKey, config.chainId, config.deployment.exchange);
     this.claimSigner = new Wallet(config.signerPrivateKey);
@@ -44,8 +46,8 @@ export class ServedChains implements OnApplicationBootstrap {
   private readonly byId: Map<number, ServedChain>;
   private started: Promise<void> | null = null;
 
-  constructor(@Inject(API_CONFIG) config: ApiConfig) {
-    this.byId = new Map(config.chains.map((chain) => [chain.chainId, new ServedChain(chain, config.chainCheckIntervalMs)]));
+  constructor(@Inject(API_CONFIG) config: ApiConfig, metrics: ApiMetrics) {
+    this.byId = new Map(config.chains.map((chain) => [chain.chainId, new ServedChain(chain, config.chainCheckIntervalMs, metrics)]));
   }
 
   get ids(): number[] {

@@ -1,12 +1,18 @@
+import { logLevel, redirectLogOutput, setLogLevel, type LogLevel } from "@raffle/config";
+
 /**
- * Captures everything this process prints while `run` runs, with LOG_LEVEL=info: stdout, stderr and console calls
- * (libraries such as ethers print with console.log, which Jest would otherwise keep to itself).
+ * Captures everything this process prints while `run` runs, at `level` (default info): the log lines (pino writes them
+ * to stdout's file descriptor itself), stdout, stderr and console calls (libraries such as ethers print with
+ * console.log, which Jest would otherwise keep to itself).
  */
-export async function captureOutput<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+export async function captureOutput<T>(run: () => Promise<T>, level: LogLevel = "info"): Promise<{ result: T; lines: string[] }> {
   const lines: string[] = [];
   const previousLevel = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = "info";
+  const previousLoggerLevel = logLevel();
+  process.env.LOG_LEVEL = level;
+  setLogLevel(level);
   const keep = (chunk: unknown) => lines.push(...String(chunk).split("\n").filter(Boolean));
+  const restoreLogs = redirectLogOutput(keep);
   const spies = [
     jest.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => (keep(chunk), true)),
     jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (keep(chunk), true)),
@@ -18,6 +24,8 @@ export async function captureOutput<T>(run: () => Promise<T>): Promise<{ result:
     return { result: await run(), lines };
   } finally {
     for (const spy of spies) spy.mockRestore();
+    restoreLogs();
+    setLogLevel(previousLoggerLevel);
     process.env.LOG_LEVEL = previousLevel;
   }
 }

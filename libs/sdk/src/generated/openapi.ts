@@ -140,6 +140,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this process, in the text exposition format.
+         * @description Request latency by route template and status, vouchers signed, 429 and 503 answers, RPC and database errors, and per chain the indexer's head, indexed block, lag in blocks and seconds, events indexed, reorgs and their depth. The README's operations section lists every metric and the alerts to set on them. 404 notFound when METRICS_ENABLED=false.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The indexer of every served chain: cursor, head, lag, last error and leadership.
+         * @description What this process's indexers know, without a database or node query: cheap enough to poll. /ready says whether the API can serve.
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1195,6 +1235,72 @@ export interface components {
             redis: "up" | "down" | "notConfigured";
             /** @description Every chain asked about: all served chains, or the one of `chainId`. */
             chains: components["schemas"]["ChainReadinessDto"][];
+        };
+        ChainIndexerStatusDto: {
+            /**
+             * @description A chain this API serves.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * @description Whether this process runs an indexer for the chain (INDEXER_ENABLED, and one API worker only).
+             * @example true
+             */
+            running: boolean;
+            /**
+             * @description Whether this process holds the chain's indexing leadership (only the leader indexes).
+             * @example true
+             */
+            leader: boolean;
+            /**
+             * @description The last block indexed; null before the indexer read it.
+             * @example 1842
+             */
+            cursor: number | null;
+            /**
+             * @description The chain's head as the indexer last read it; null before that.
+             * @example 1842
+             */
+            head: number | null;
+            /**
+             * @description Blocks between the confirmed head and the cursor.
+             * @example 0
+             */
+            lagBlocks: number | null;
+            /**
+             * @description Age in seconds of the last indexed block while the index is behind; 0 when caught up.
+             * @example 0
+             */
+            lagSeconds: number | null;
+            /**
+             * @description When this process last applied a batch (ISO 8601).
+             * @example 2026-11-23T20:00:00.000Z
+             */
+            lastBatchAt: string | null;
+            /**
+             * @description The last error while the indexer's steps fail; null once they succeed.
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * @description Events indexed by this process since it started.
+             * @example 120
+             */
+            eventsIndexed: number;
+            /**
+             * @description Reorgs rolled back by this process since it started.
+             * @example 0
+             */
+            reorgs: number;
+            /**
+             * @description Indexer steps that failed since it started (each is retried).
+             * @example 0
+             */
+            failedSteps: number;
+        };
+        StatusDto: {
+            /** @description Every chain this API serves, in configuration order. */
+            chains: components["schemas"]["ChainIndexerStatusDto"][];
         };
         WebhookMessageDto: {
             /**
@@ -2617,6 +2723,99 @@ export interface operations {
                         status: 503;
                         /** @enum {integer} */
                         statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every metric, in the Prometheus text exposition format (version 0.0.4). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP raffle_api_vouchers_signed_total Purchase vouchers signed, by chain.
+                     *     # TYPE raffle_api_vouchers_signed_total counter
+                     *     raffle_api_vouchers_signed_total{chainId="31337"} 42
+                     */
+                    "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description `notFound`: no route answers this method and path. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "notFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+        };
+    };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every served chain's indexer, as this process sees it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusDto"];
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
                     };
                 };
             };

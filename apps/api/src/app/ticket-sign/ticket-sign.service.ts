@@ -9,6 +9,8 @@ import { ExchangeState } from "../../services/exchange-state";
 import { RateLimiter } from "../../services/rate-limiter";
 import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG } from "../../services/tokens";
+import { jsonLog } from "../../logging/logger";
+import { ApiMetrics } from "../../metrics/api-metrics";
 import { VoucherLog } from "../../services/voucher-log";
 import type { Caller } from "../auth/api-key.service";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
@@ -31,6 +33,7 @@ export class TicketSignService {
     private readonly exchange: ExchangeState,
     private readonly contracts: RaffleContractsService,
     private readonly rounds: RoundsService,
+    private readonly metrics: ApiMetrics,
   ) {}
 
   async sign(caller: Caller, body: SignTicketBody): Promise<TicketSignatureDto> {
@@ -71,6 +74,9 @@ export class TicketSignService {
       roundId: round.id,
       expiresAt,
     });
+    this.metrics.voucherSigned(chain.chainId);
+    // The request's id is added by the logger (see request-log.ts); the signature itself is never logged.
+    jsonLog("debug", "voucher signed", { chainId: chain.chainId, contractId: raffle.id, roundId: round.id, nonce, expiresAt });
 
     return {
       nonce,

@@ -4,7 +4,7 @@ import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
 import type { WebhookConfig } from "../../config/webhook-config";
-import { jsonLog } from "../../services/json-logger";
+import { jsonLog } from "../../logging/logger";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { attemptLeaseMs, retryDelayMs } from "./delivery-schedule";
 import { SecretBox } from "./secret-box";

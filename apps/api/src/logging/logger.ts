@@ -1,0 +1,37 @@
+import type { LoggerService } from "@nestjs/common";
+import { log, type LineLevel } from "@raffle/config";
+
+/**
+ * The API's log lines, through the one pino logger of @raffle/config (shared with the indexer and Fastify): JSON, level
+ * from LOG_LEVEL, secrets redacted, and the request's id on every line written while a request is handled.
+ */
+export function jsonLog(level: LineLevel, message: string, fields: Record<string, unknown> = {}): void {
+  log(level, message, fields);
+}
+
+/** Nest's logger, writing through the same pino logger. */
+export class JsonLogger implements LoggerService {
+  log(message: unknown, context?: string): void {
+    log("info", String(message), { context });
+  }
+
+  error(message: unknown, stack?: string, context?: string): void {
+    log("error", String(message), { context, stack });
+  }
+
+  warn(message: unknown, context?: string): void {
+    log("warn", String(message), { context });
+  }
+
+  debug(message: unknown, context?: string): void {
+    log("debug", String(message), { context });
+  }
+
+  verbose(message: unknown, context?: string): void {
+    log("trace", String(message), { context });
+  }
+
+  fatal(message: unknown, context?: string): void {
+    log("fatal", String(message), { context });
+  }
+}

@@ -1,0 +1,176 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { FastifyInstance } from "fastify";
+import type { IndexerStatus } from "@raffle/indexer";
+
+/** Request latency buckets, in seconds: the sign endpoint's target is a p99 of 25 ms, so most of them sit below 0.1 s. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const REORG_DEPTH_BUCKETS = [1, 2, 3, 5, 8, 13, 21, 34, 64, 128, 256];
+
+/** One chain's indexer as metrics read it at each scrape (see IndexerRunner). */
+export interface IndexerMetricsSource {
+  chainIds(): number[];
+  status(chainId: number): IndexerStatus | null;
+}
+
+/**
+ * The API's Prometheus metrics, in a registry of its own (one per app, so several apps in one process, as in the tests,
+ * never share counters). Labels are few and bounded: the route template (never the raw URL), the status code and the
+ * chain id; nothing per account, key or raffle. The request hook caches one child per (route, status), so a request costs
+ * one array lookup and one histogram observation. With METRICS_ENABLED=false nothing is recorded.
+ */
+export class ApiMetrics {
+  readonly registry = new Registry();
+  private readonly requestDuration = new Histogram({
+    name: "raffle_api_request_duration_seconds",
+    help: "Time from a request's arrival to its answer, by route template (method and path) and status code.",
+    labelNames: ["route", "status"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly vouchersSigned = new Counter({
+    name: "raffle_api_vouchers_signed_total",
+    help: "Purchase vouchers signed, by chain.",
+    labelNames: ["chainId"] as const,
+    registers: [this.registry],
+  });
+  private readonly rateLimited = new Counter({
+    name: "raffle_api_rate_limited_total",
+    help: "Requests answered 429 tooManyRequests, by route template.",
+    labelNames: ["route"] as const,
+    registers: [this.registry],
+  });
+  private readonly unavailable = new Counter({
+    name: "raffle_api_unavailable_total",
+    help: "Requests answered 503 (a chain, the database or Redis unavailable; /ready not ready), by route template.",
+    labelNames: ["route"] as const,
+    registers: [this.registry],
+  });
+  private readonly rpcErrors = new Counter({
+    name: "raffle_rpc_errors_total",
+    help: "JSON-RPC calls to a chain's node that failed (no answer, timeout, or an error answer), by chain: API and indexer alike.",
+    labelNames: ["chainId"] as const,
+    registers: [this.registry],
+  });
+  private readonly databaseErrors = new Counter({
+    name: "raffle_api_database_errors_total",
+    help: "Requests that failed on a database error (unreachable or a failed query).",
+    registers: [this.registry],
+  });
+  private readonly reorgDepth = new Histogram({
+    name: "raffle_indexer_reorg_depth_blocks",
+    help: "Depth of each reorg the indexer rolled back (blocks between its cursor and the common ancestor), by chain.",
+    labelNames: ["chainId"] as const,
+    buckets: REORG_DEPTH_BUCKETS,
+    registers: [this.registry],
+  });
+  /** Children of the request histogram by `route` then status, made once each. */
+  private readonly signedChildren = new Map<number, { inc(): void }>();
+  private readonly requestChildren = new Map<string, Map<number, { observe(value: number): void }>>();
+
+  constructor(readonly enabled: boolean) {}
+
+  /** Per-chain indexer gauges and counters, read from the indexers' status at each scrape (nothing on the hot path). */
+  observeIndexers(source: IndexerMetricsSource): void {
+    const registers = [this.registry];
+    const labelNames = ["chainId"] as const;
+    const each = (read: (status: IndexerStatus) => number | null) => (set: (chainId: string, value: number) => void) => {
+      for (const chainId of source.chainIds()) {
+        const status = source.status(chainId);
+        const value = status ? read(status) : null;
+        if (value !== null) set(String(chainId), value);
+      }
+    };
+    const gauge = (name: string, help: string, read: (status: IndexerStatus) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          each(read)((chainId, value) => this.set({ chainId }, value));
+        },
+      });
+    const counter = (name: string, help: string, read: (status: IndexerStatus) => number) =>
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          each(read)((chainId, value) => this.inc({ chainId }, value));
+        },
+      });
+    gauge("raffle_indexer_head_block", "The chain's head block as the indexer last read it.", (status) => status.head);
+    gauge("raffle_indexer_indexed_block", "The indexer's cursor: the last block indexed.", (status) => status.cursor);
+    gauge("raffle_indexer_lag_blocks", "Blocks between the confirmed head and the cursor.", (status) => status.lag);
+    gauge(
+      "raffle_indexer_lag_seconds",
+      "Age of the last indexed block while the index is behind the confirmed head (0 when caught up).",
+      (status) => status.lagSeconds,
+    );
+    gauge("raffle_indexer_leader", "1 while this process holds the chain's indexing leadership, else 0.", (status) => (status.leader ? 1 : 0));
+    gauge("raffle_indexer_last_batch_timestamp_seconds", "Unix time of the last batch applied by this process.", (status) =>
+      status.lastBatchAt ? Date.parse(status.lastBatchAt) / 1000 : null,
+    );
+    gauge("raffle_indexer_failing", "1 while the indexer's steps fail (see /status for the error), else 0.", (status) => (status.lastError ? 1 : 0));
+    counter("raffle_indexer_events_total", "Events indexed by this process (rate() gives events per second).", (status) => status.eventsIndexed);
+    counter("raffle_indexer_reorgs_total", "Reorgs rolled back by this process.", (status) => status.reorgs);
+    counter(
+      "raffle_indexer_step_failures_total",
+      "Indexer steps that failed (node or database errors); each is retried.",
+      (status) => status.failedSteps,
+    );
+  }
+
+  /** Times every request by its route template and status; counts 429 and 503 answers. */
+  instrument(fastify: FastifyInstance): void {
+    if (!this.enabled) return;
+    fastify.addHook("onResponse", (request, reply, done) => {
+      const template = request.routeOptions.url;
+      const route = template === undefined ? "unmatched" : `${request.method} ${template}`;
+      const status = reply.statusCode;
+      this.requestChild(route, status).observe(reply.elapsedTime / 1000);
+      if (status === 429) this.rateLimited.inc({ route });
+      else if (status === 503) this.unavailable.inc({ route });
+      done();
+    });
+  }
+
+  voucherSigned(chainId: number): void {
+    if (!this.enabled) return;
+    let child = this.signedChildren.get(chainId);
+    if (!child) this.signedChildren.set(chainId, (child = this.vouchersSigned.labels(String(chainId))));
+    child.inc();
+  }
+
+  rpcError(chainId: number): void {
+    if (this.enabled) this.rpcErrors.inc({ chainId: String(chainId) });
+  }
+
+  databaseError(): void {
+    if (this.enabled) this.databaseErrors.inc();
+  }
+
+  reorg(chainId: number, depth: number): void {
+    if (this.enabled) this.reorgDepth.observe({ chainId: String(chainId) }, depth);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  exposition(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private requestChild(route: string, status: number): { observe(value: number): void } {
+    let byStatus = this.requestChildren.get(route);
+    if (!byStatus) this.requestChildren.set(route, (byStatus = new Map()));
+    let child = byStatus.get(status);
+    if (!child) byStatus.set(status, (child = this.requestDuration.labels(route, String(status))));
+    return child;
+  }
+}

@@ -1,0 +1,200 @@
+import type { NestFastifyApplication } from "@nestjs/platform-fastify";
+import request from "supertest";
+import { Wallet, ZeroAddress } from "ethers";
+import {
+  LOCAL_CHAIN_ID,
+  SECOND_LOCAL_CHAIN_ID,
+  deployTestRaffle,
+  setUpWorld,
+  startHardhatNode,
+  type HardhatNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain";
+import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually } from "@raffle/testing";
+
+import { ApiKeyService } from "../src/app/auth/api-key.service";
+import { createApp } from "../src/app/create-app";
+import { loadApiConfig, type ApiConfig } from "../src/config/api-config";
+import { expectProblem } from "./support/problem";
+import { captureOutput } from "./support/output-capture";
+
+interface Chain {
+  chainId: number;
+  node: HardhatNode;
+  world: TestWorld;
+  raffle: TestRaffle;
+  contractId: number;
+}
+
+/** The value of one sample of the Prometheus text `exposition`, or undefined when it is absent. */
+function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
+  for (const line of exposition.split("\n")) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? "").split(",");
+    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
+  }
+  return undefined;
+}
+
+/**
+ * The operator's view of one API serving two chains (issue #21): Prometheus metrics at /metrics and the indexers'
+ * status at /status, without an API key; request ids on service log lines; no secret in any log line.
+ */
+describe("metrics, status and logs", () => {
+  const chains: Chain[] = [];
+  let database: TestDatabase;
+  let config: ApiConfig;
+  let app: NestFastifyApplication;
+  let http: ReturnType<typeof request>;
+  let key: string;
+  const auth = () => ({ Authorization: `Bearer ${key}` });
+  const metrics = async () => {
+    const response = await http.get("/metrics").expect(200);
+    expect(response.headers["content-type"]).toBe("text/plain; version=0.0.4; charset=utf-8");
+    return response.text;
+  };
+
+  beforeAll(async () => {
+    process.env.LOG_LEVEL ??= "silent";
+    for (const chainId of [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID]) {
+      const node = await startHardhatNode({ chainId });
+      const world = await setUpWorld(node.provider);
+      const raffle = await deployTestRaffle(world, "NATIVE");
+      chains.push({ chainId, node, world, raffle, contractId: 0 });
+    }
+    database = await createTestDatabase("metrics");
+    config = loadApiConfig(
+      {
+        DATABASE_URL: database.url,
+        CHAIN_IDS: chains.map((chain) => chain.chainId).join(","),
+        ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.chainId}_RPC_URL`, chain.node.rpcUrl])),
+        INDEXER_POLL_INTERVAL_MS: "50",
+        API_KEY_CACHE_SECONDS: "0",
+        READ_CACHE_MS: "0",
+      },
+      chains.map((chain) => chain.world.deployment),
+    );
+    app = await createApp(config);
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    http = request(app.getHttpServer());
+    key = (await app.get(ApiKeyService).create(await chains[0].world.merchant.getAddress())).key;
+    for (const chain of chains) {
+      chain.contractId = await eventually(async () => {
+        const { body } = await http.get("/raffle/contracts").query({ chainId: chain.chainId }).set(auth()).expect(200);
+        const row = body.rows.find((candidate: { address: string }) => candidate.address === chain.raffle.raffle);
+        if (!row) throw new Error(`raffle of chain ${chain.chainId} not indexed yet`);
+        return row.id as number;
+      }, 30_000);
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+    for (const chain of chains) await chain.node.stop();
+  });
+
+  const sign = (chain: Chain, requestId = `sign-${Date.now()}`) =>
+    http
+      .post("/raffle/ticket/sign")
+      .set(auth())
+      .set("x-request-id", requestId)
+      .send({ account: Wallet.createRandom().address, referrer: ZeroAddress, contractId: chain.contractId })
+      .expect(200);
+
+  it("counts signed vouchers per chain and times requests by route template and status", async () => {
+    const before = await metrics();
+    const signedBefore = (chainId: number) => sample(before, "raffle_api_vouchers_signed_total", { chainId: String(chainId) }) ?? 0;
+    await sign(chains[0]);
+    await sign(chains[0]);
+    await sign(chains[1]);
+    await http.get("/claims/987654").set(auth());
+    await http.get("/no/such/path/42");
+
+    const after = await metrics();
+    expect(sample(after, "raffle_api_vouchers_signed_total", { chainId: String(chains[0].chainId) })).toBe(signedBefore(chains[0].chainId) + 2);
+    expect(sample(after, "raffle_api_vouchers_signed_total", { chainId: String(chains[1].chainId) })).toBe(signedBefore(chains[1].chainId) + 1);
+    const signRoute = { route: "POST /raffle/ticket/sign", status: "200" };
+    expect(sample(after, "raffle_api_request_duration_seconds_count", signRoute)).toBeGreaterThanOrEqual(3);
+    expect(sample(after, "raffle_api_request_duration_seconds_bucket", { ...signRoute, le: "+Inf" })).toBe(
+      sample(after, "raffle_api_request_duration_seconds_count", signRoute),
+    );
+    // The route template, never the raw URL: ids and unknown paths add no label values.
+    expect(sample(after, "raffle_api_request_duration_seconds_count", { route: "GET /claims/:id", status: "404" })).toBe(1);
+    expect(sample(after, "raffle_api_request_duration_seconds_count", { route: "unmatched", status: "404" })).toBeGreaterThanOrEqual(1);
+    expect(after).not.toContain("987654");
+    expect(after).not.toContain("/no/such/path");
+  });
+
+  it("shows each chain's indexer: head, indexed block and lag as gauges, events as a counter", async () => {
+    const text = await eventually(async () => {
+      const exposition = await metrics();
+      for (const chain of chains) expect(sample(exposition, "raffle_indexer_lag_blocks", { chainId: String(chain.chainId) })).toBe(0);
+      return exposition;
+    });
+    for (const chain of chains) {
+      const chainId = String(chain.chainId);
+      const head = await chain.node.provider.getBlockNumber();
+      expect(sample(text, "raffle_indexer_head_block", { chainId })).toBeGreaterThan(0);
+      expect(sample(text, "raffle_indexer_head_block", { chainId })).toBeLessThanOrEqual(head);
+      expect(sample(text, "raffle_indexer_indexed_block", { chainId })).toBe(sample(text, "raffle_indexer_head_block", { chainId }));
+      expect(sample(text, "raffle_indexer_lag_seconds", { chainId })).toBe(0);
+      expect(sample(text, "raffle_indexer_leader", { chainId })).toBe(1);
+      expect(sample(text, "raffle_indexer_events_total", { chainId })).toBeGreaterThan(0);
+      expect(sample(text, "raffle_indexer_reorgs_total", { chainId })).toBe(0);
+    }
+  });
+
+  it("answers /status and /metrics without an API key, /status listing every chain's indexer", async () => {
+    const { body } = await http.get("/status").expect(200);
+    expect(body.chains.map((chain: { chainId: number }) => chain.chainId)).toEqual(chains.map((chain) => chain.chainId));
+    for (const status of body.chains) {
+      expect(status).toMatchObject({ running: true, leader: true, lastError: null, reorgs: 0, failedSteps: 0 });
+      expect(status.cursor).toBeGreaterThan(0);
+      expect(status.head).toBeGreaterThanOrEqual(status.cursor);
+    }
+  });
+
+  it("puts the request id on the service lines written inside a request, and never a key, an Authorization header or a signature", async () => {
+    const { result: signature, lines } = await captureOutput(async () => {
+      const response = await sign(chains[1], "metrics-log-1");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return response.body.signature as string;
+    }, "trace");
+    const entries = lines.map((line) => JSON.parse(line));
+    // Written by TicketSignService, which is never handed the request id.
+    const signed = entries.find((entry) => entry.message === "voucher signed");
+    expect(signed).toMatchObject({ level: "debug", requestId: "metrics-log-1", chainId: chains[1].chainId, contractId: chains[1].contractId });
+    expect(entries.find((entry) => entry.message === "request" && entry.requestId === "metrics-log-1")).toBeDefined();
+    const secret = key.split("_").slice(2).join("_");
+    const privateKeys = config.chains.map((chain) => chain.signerPrivateKey.replace(/^0x/, ""));
+    for (const line of lines) {
+      expect(line).not.toContain(secret);
+      expect(line).not.toContain(signature.slice(2));
+      expect(line.toLowerCase()).not.toContain("bearer");
+      for (const privateKey of privateKeys) expect(line).not.toContain(privateKey);
+    }
+  });
+
+  it("records nothing and answers 404 at /metrics with METRICS_ENABLED=false", async () => {
+    const off = await createApp(
+      loadApiConfig(
+        { DATABASE_URL: database.url, RPC_URL: chains[0].node.rpcUrl, METRICS_ENABLED: "false", INDEXER_ENABLED: "false" },
+        chains[0].world.deployment,
+      ),
+    );
+    try {
+      await off.init();
+      await off.getHttpAdapter().getInstance().ready();
+      expectProblem(await request(off.getHttpServer()).get("/metrics"), 404, "notFound");
+      await request(off.getHttpServer()).get("/status").expect(200);
+    } finally {
+      await off.close();
+    }
+  });
+});
