@@ -198,7 +198,8 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     ).toBe(true);
 
     const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const serviceEnv = { ...merchantEnv, PORT: String(port), API_URL: `http://127.0.0.1:${port}` };
+    // The API at info: its "api listening" line is what tells the test it is up.
+    const serviceEnv = { ...merchantEnv, PORT: String(port), API_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "info" };
     expectOk(await runCommand(W.webhookKey, serviceEnv));
     api = await startCommand(W.api, serviceEnv, /api listening/);
     const apiKey = /rk_[A-Za-z0-9_-]+/.exec(expectOk(await runCommand(W.apiKey, serviceEnv)))![0];

@@ -60,7 +60,11 @@ export function startCommand(step: WalkthroughCommand, env: NodeJS.ProcessEnv, r
   const child = spawn("bash", ["-c", step.command], { cwd: step.cwd === "root" ? ROOT : path.join(ROOT, "contracts"), env, detached: true });
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => reject(new Error(`"${step.command}" not ready within ${timeoutMs} ms:\n${output.slice(-3000)}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // Never left running: a leftover process keeps the test runner from exiting.
+      process.kill(-child.pid!, "SIGKILL");
+      reject(new Error(`"${step.command}" not ready within ${timeoutMs} ms:\n${output.slice(-3000)}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (ready.test(output)) {
