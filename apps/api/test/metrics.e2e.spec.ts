@@ -167,7 +167,7 @@ describe("metrics, status and logs", () => {
       return response.body.signature as string;
     }, "trace");
     const entries = lines.map((line) => JSON.parse(line));
-    // Written by TicketSignService, which is never handed the request id.
+    // Written by TicketSignService, from the caller ApiKeyGuard builds for this request.
     const signed = entries.find((entry) => entry.message === "voucher signed");
     expect(signed).toMatchObject({ level: "debug", requestId: "metrics-log-1", chainId: chains[1].chainId, contractId: chains[1].contractId });
     expect(entries.find((entry) => entry.message === "request" && entry.requestId === "metrics-log-1")).toBeDefined();

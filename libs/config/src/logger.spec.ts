@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-import { log, logLevel, parseLogLevel, redirectLogOutput, runWithLogContext, scrubSecrets, setLogLevel } from "./logger";
+import { log, logLevel, parseLogLevel, redirectLogOutput, scrubSecrets, setLogLevel } from "./logger";
 
 /** Runs `write` with every log line captured at `level`; returns the parsed lines. */
 function captured(write: () => void, level: Parameters<typeof setLogLevel>[0] = "trace"): Array<Record<string, unknown>> {
@@ -53,15 +53,6 @@ describe("the platform logger", () => {
     expect(lines[3]).toMatchObject({ rpc: "https://mainnet.example.io/…" });
     // Block and transaction hashes (32 bytes) are kept: they are what an operator looks up.
     expect(scrubSecrets(`tx 0x${"cd".repeat(32)}`)).toBe(`tx 0x${"cd".repeat(32)}`);
-  });
-
-  it("adds the context's fields (a request's id) to every line written inside it", () => {
-    const lines = captured(() => {
-      runWithLogContext({ requestId: "req-7" }, () => log("info", "inside", { chainId: 1 }));
-      log("info", "outside");
-    });
-    expect(lines[0]).toMatchObject({ requestId: "req-7", chainId: 1, message: "inside" });
-    expect(lines[1].requestId).toBeUndefined();
   });
 
   it("gives LOG_LEVEL pino's meaning: lines below the level are dropped, silent drops all; anything else is refused", () => {

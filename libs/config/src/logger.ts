@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type Logger } from "pino";
 
 import { ConfigError } from "./env";
@@ -57,13 +56,6 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
   return copy ?? fields;
 }
 
-/** Fields every line written inside `run` carries (the API puts each request's id here). */
-const context = new AsyncLocalStorage<Record<string, unknown>>();
-
-export function runWithLogContext<T>(fields: Record<string, unknown>, run: () => T): T {
-  return context.run(fields, run);
-}
-
 interface LineSink {
   write(line: string): void;
 }
@@ -79,7 +71,7 @@ export function writeLogLine(line: string): void {
 let root: Logger | null = null;
 
 /**
- * A pino logger with the platform's line shape, redaction and context: the process's own (`rootLogger`), or one of an
+ * A pino logger with the platform's line shape and redaction: the process's own (`rootLogger`), or one of an
  * app's that writes its lines to `write` (tests) and has its own level.
  */
 export function createLogger(options: { level: LogLevel; write?: (line: string) => void }): Logger {
@@ -91,7 +83,6 @@ export function createLogger(options: { level: LogLevel; write?: (line: string) 
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }), log: scrubFields },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
-      mixin: () => context.getStore() ?? {},
       hooks: {
         logMethod(args, method) {
           // (fields, message) or (message): the message is scrubbed like any field.

@@ -3,7 +3,7 @@ import { log, type LineLevel } from "@raffle/config";
 
 /**
  * The API's log lines, through the one pino logger of @raffle/config (shared with the indexer and Fastify): JSON, level
- * from LOG_LEVEL, secrets redacted, and the request's id on every line written while a request is handled.
+ * from LOG_LEVEL, secrets redacted. Lines written while serving a request carry its id as `requestId` (see request-log.ts).
  */
 export function jsonLog(level: LineLevel, message: string, fields: Record<string, unknown> = {}): void {
   log(level, message, fields);

@@ -26,7 +26,8 @@ export class ApiKeyGuard implements CanActivate {
     if (!match) throw problems.unauthorized();
     const caller = await this.apiKeys.authenticate(match[1]);
     if (!caller) throw problems.unauthorized();
-    request.caller = caller;
+    // A copy: the authenticated caller is cached across requests, the request id is this request's.
+    request.caller = { ...caller, requestId: request.id };
     return true;
   }
 }

@@ -11,6 +11,8 @@ import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 export interface Caller {
   merchantId: number;
   apiKeyId: number;
+  /** The id of the request being served (set by ApiKeyGuard), for the log lines a service writes while serving it. */
+  requestId?: string;
 }
 
 export interface IssuedApiKey {

@@ -75,8 +75,8 @@ export class TicketSignService {
       expiresAt,
     });
     this.metrics.voucherSigned(chain.chainId);
-    // The request's id is added by the logger (see request-log.ts); the signature itself is never logged.
-    jsonLog("debug", "voucher signed", { chainId: chain.chainId, contractId: raffle.id, roundId: round.id, nonce, expiresAt });
+    // The signature itself is never logged.
+    jsonLog("debug", "voucher signed", { requestId: caller.requestId, chainId: chain.chainId, contractId: raffle.id, roundId: round.id, nonce, expiresAt });
 
     return {
       nonce,
