@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { Type } from "class-transformer";
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from "class-validator";
 
+import { OptionalChainId } from "../../common/ids";
 import { IsAccountAddress, IsEthereumAddress } from "../../common/validators";
 
 /** Decimal integers of at most 78 digits: uint256 range is checked by the service. */
@@ -49,16 +50,9 @@ export class CreateClaimBody {
   @Type(() => ClaimItemBody)
   items!: ClaimItemBody[];
 
-  @ApiPropertyOptional({
-    example: 31337,
-    description: "The chain the voucher is redeemed on (its Exchange and EIP-712 domain). Required when the API serves several chains.",
-    minimum: 1,
-    maximum: 2_147_483_647,
+  @OptionalChainId("The chain the voucher is redeemed on (its Exchange and EIP-712 domain). Required when the API serves several chains.", {
+    fromQuery: false,
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
   chainId?: number;
 
   @ApiPropertyOptional({

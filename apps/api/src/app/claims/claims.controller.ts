@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, type PipeTransform } from "@nestjs/common";
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from "@nestjs/common";
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 
 import {
@@ -9,6 +9,7 @@ import {
   PATH_ID_PROBLEMS,
   QUERY_PROBLEMS,
 } from "../../common/dto/problem.dto";
+import { idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
@@ -16,14 +17,8 @@ import { CreateClaimBody } from "./claim-voucher.dto";
 import { ClaimDto, ClaimListDto, ClaimsQuery, toClaimDto } from "./claims.dto";
 import { ClaimsService } from "./claims.service";
 
-/** `:id` must be a positive 32-bit integer; anything else is the same 404 as an unknown claim. */
-const claimId: PipeTransform<string, number> = {
-  transform: (value) => {
-    const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
-    if (id < 1 || id > 2_147_483_647) throw problems.claimNotFound();
-    return id;
-  },
-};
+/** A malformed `:id` is the same 404 as an unknown claim. */
+const claimId = idParam(() => problems.claimNotFound());
 
 @ApiTags("claims")
 @Controller("claims")

@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
-import { IsInt, IsOptional, Max, Min } from "class-validator";
+import { ApiProperty } from "@nestjs/swagger";
 
-import { ToInteger } from "../../common/validators";
+import { OptionalChainId } from "../../common/ids";
 
 export class HealthDto {
   @ApiProperty({ enum: ["ok"], description: "Always `ok`: the process answers.", example: "ok" })
@@ -65,16 +64,6 @@ export class ReadinessDto {
 }
 
 export class ReadinessQuery {
-  @ApiPropertyOptional({
-    description: "Ask about this served chain alone: 503 when it is not ready.",
-    example: 31337,
-    minimum: 1,
-    maximum: 2_147_483_647,
-  })
-  @IsOptional()
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @OptionalChainId("Ask about this served chain alone: 503 when it is not ready.", { fromQuery: true })
   chainId?: number;
 }

@@ -1,23 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
-import { IsInt, IsOptional, Max, Min } from "class-validator";
+import { ApiProperty } from "@nestjs/swagger";
 
+import { OptionalChainId } from "../../common/ids";
 import { PaginationQuery } from "../../common/pagination.dto";
-import { ToInteger } from "../../common/validators";
 import { ContractWithMerchantDto } from "../../common/dto/contract.dto";
 
 export class RaffleContractsQuery extends PaginationQuery {
-  // Chain ids are stored as PostgreSQL integer: a larger value must be a 400, not a database error.
-  @ApiPropertyOptional({
-    description: "Only contracts on this chain (one this API serves). Without it, the contracts of every chain it serves.",
-    example: 31337,
-    minimum: 1,
-    maximum: 2_147_483_647,
-  })
-  @IsOptional()
-  @ToInteger()
-  @IsInt()
-  @Min(1)
-  @Max(2_147_483_647)
+  @OptionalChainId("Only contracts on this chain (one this API serves). Without it, the contracts of every chain it serves.", { fromQuery: true })
   chainId?: number;
 }
 

@@ -6,6 +6,7 @@ import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { AUTHENTICATED_PROBLEMS, AnswersProblems, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
 import { RoundDto } from "../../common/dto/round.dto";
+import { MAX_STORED_INTEGER } from "../../common/ids";
 import { ToInteger } from "../../common/validators";
 import { RoundsService } from "./rounds.service";
 
@@ -14,7 +15,7 @@ export class CurrentRoundQuery {
   @ToInteger()
   @IsInt()
   @Min(1)
-  @Max(2_147_483_647)
+  @Max(MAX_STORED_INTEGER)
   contractId!: number;
 }
 

@@ -2,10 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { isAddressText } from "@raffle/chain";
 import { IsInt, IsOptional, Max, Min } from "class-validator";
 
+import { MAX_STORED_INTEGER as MAX_CONTRACT_ID } from "../../common/ids";
 import { FastAccepts } from "../../common/validation";
 import { IsAccountAddress, IsEthereumAddress, isAccountText } from "../../common/validators";
 
-const MAX_CONTRACT_ID = 2_147_483_647;
 const SIGN_TICKET_FIELDS = new Set(["account", "referrer", "contractId"]);
 
 /** The sign route is the hot one: its well-formed bodies skip class-validator (see FastAccepts). */

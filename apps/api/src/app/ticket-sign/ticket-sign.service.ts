@@ -76,7 +76,14 @@ export class TicketSignService {
     });
     this.metrics.voucherSigned(chain.chainId);
     // The signature itself is never logged.
-    jsonLog("debug", "voucher signed", { requestId: caller.requestId, chainId: chain.chainId, contractId: raffle.id, roundId: round.id, nonce, expiresAt });
+    jsonLog("debug", "voucher signed", {
+      requestId: caller.requestId,
+      chainId: chain.chainId,
+      contractId: raffle.id,
+      roundId: round.id,
+      nonce,
+      expiresAt,
+    });
 
     return {
       nonce,

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, type PipeTransform } from "@nestjs/common";
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from "@nestjs/common";
 import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 
 import {
@@ -10,6 +10,7 @@ import {
   QUERY_PROBLEMS,
 } from "../../common/dto/problem.dto";
 import { PaginationQuery } from "../../common/pagination.dto";
+import { idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
@@ -27,14 +28,8 @@ import {
 } from "./webhooks.dto";
 import { WebhooksService } from "./webhooks.service";
 
-/** `:id` must be a positive 32-bit integer; anything else is the same 404 as an unknown webhook. */
-const webhookId: PipeTransform<string, number> = {
-  transform: (value) => {
-    const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
-    if (id < 1 || id > 2_147_483_647) throw problems.webhookNotFound();
-    return id;
-  },
-};
+/** A malformed `:id` is the same 404 as an unknown webhook. */
+const webhookId = idParam(() => problems.webhookNotFound());
 
 const SIGNING =
   "Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package.";
