@@ -5,10 +5,10 @@ const HEX_DIGIT = /^[0-9a-fA-F]$/;
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
- * What is wrong with a private key's text, in words that never quote it: a message that echoes the value (as ethers'
- * own errors do) ends up in a log line, and the key with it.
+ * What is wrong with a private key's text (null: nothing), in words that never quote it: a message that echoes the
+ * value (as ethers' own errors do) ends up in a log line, and the key with it. `setting.privateKey` reports it.
  */
-function keyProblem(raw: string): string | null {
+export function privateKeyProblem(raw: string): string | null {
   if (raw.trim() !== raw) return "it has whitespace (a space or a line break) at its start or end";
   const digits = /^0x/i.test(raw) ? raw.slice(2) : raw;
   if (/^0x/i.test(digits)) return 'it starts with "0x" twice';
@@ -25,7 +25,7 @@ function keyProblem(raw: string): string | null {
  * 0x-prefixed hex; refuses anything else with a ConfigError that names the setting and the problem, never the value.
  */
 export function parsePrivateKey(raw: string, name: string): string {
-  const problem = keyProblem(raw);
+  const problem = privateKeyProblem(raw);
   if (problem) throw new ConfigError(`${name} is not a private key: ${problem}. Expected 64 hex digits, optionally prefixed by 0x.`);
   return `0x${raw.replace(/^0x/i, "").toLowerCase()}`;
 }
