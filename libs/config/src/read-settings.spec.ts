@@ -130,6 +130,11 @@ describe("readSettings", () => {
       ]);
       expect(error.message).not.toContain(secret);
       expect(error.message).not.toContain("example.com");
+      // A scheme is named only when it is a known one: what parses as a scheme may be a user name or a key.
+      expect(refusal(() => readSettings({ DATABASE_URL: `raffle:${secret}@db/raffle`, REDIS_URL: `key${secret}://cache` }, urls)).problems).toEqual([
+        "DATABASE_URL must be a postgres:// or postgresql:// URL, got something that is not a URL",
+        "REDIS_URL must be a redis:// or rediss:// URL, got a URL of another scheme",
+      ]);
       // zod's own guard: an http URL missing its "//" is malformed, not another scheme.
       expect(refusal(() => readSettings({ RPC_URL: `http:/${secret}` }, urls)).message).toBe(
         "RPC_URL must be an http:// or https:// URL, got something that is not a URL",

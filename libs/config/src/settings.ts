@@ -65,19 +65,30 @@ function oneOf<const Choice extends string>(choices: readonly [Choice, ...Choice
 }
 
 /**
+ * Schemes a refusal may name. Any other is not named: what parses as a scheme may be the start of a secret (in
+ * "raffle:s3cret@db/raffle", the user name).
+ */
+const NAMED_SCHEMES = ["http:", "https:", "ws:", "wss:", "postgres:", "postgresql:", "redis:", "rediss:", "ftp:", "file:", "mysql:"];
+
+/** What a refused URL is, in words that never quote it. */
+function describeRefusedUrl(input: unknown, protocol: RegExp): string {
+  const raw = typeof input === "string" ? input.trim() : "";
+  const scheme = URL.parse(raw)?.protocol;
+  // zod reports a malformed URL of an allowed scheme ("http:/node") as a bad format: not a URL either.
+  if (!scheme || protocol.test(scheme.slice(0, -1))) return "something that is not a URL";
+  if (NAMED_SCHEMES.includes(scheme)) return `a ${scheme}// URL`;
+  return raw.startsWith(`${scheme}//`) ? "a URL of another scheme" : "something that is not a URL";
+}
+
+/**
  * A URL with one of the schemes `protocol` matches (zod's URL check), answered as written. A refusal names the scheme
- * it got, never the URL. `expected` words the schemes ("an http:// or https:// URL").
+ * it got at most, never the URL. `expected` words the schemes ("an http:// or https:// URL").
  */
 function url(protocol: RegExp, expected: string, required: Required) {
   return z.url({
     protocol,
-    error: (issue) => {
-      if (issue.input === undefined) return requiredMessage(required);
-      const scheme = typeof issue.input === "string" ? URL.parse(issue.input.trim())?.protocol : undefined;
-      // zod reports a malformed URL of an allowed scheme ("http:/node") as a bad format: not a URL either.
-      const got = scheme && !protocol.test(scheme.slice(0, -1)) ? `a ${scheme}// URL` : "something that is not a URL";
-      return `must be ${expected}, got ${got}`;
-    },
+    error: (issue) =>
+      issue.input === undefined ? requiredMessage(required) : `must be ${expected}, got ${describeRefusedUrl(issue.input, protocol)}`,
   });
 }
 
