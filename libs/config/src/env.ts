@@ -12,38 +12,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = NodeJS.ProcessEnv;
-
-export function envInteger(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-export function envDecimal(env: Env, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new ConfigError(`${name} must be a number >= ${min}, got "${raw}"`);
-  return value;
-}
-
-export function envFlag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (["1", "true", "yes"].includes(raw.toLowerCase())) return true;
-  if (["0", "false", "no"].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-export function envRequired(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`${name} is required`);
-  return value;
-}
-
 /**
  * Collects every bad setting instead of stopping at the first: `read` runs one reader (readSettings, a file's check)
  * and keeps the problems of its ConfigError; `check` throws them all at once, so an operator fixes the whole

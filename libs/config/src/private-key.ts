@@ -1,5 +1,3 @@
-import { ConfigError } from "./env";
-
 const HEX_DIGIT = /^[0-9a-fA-F]$/;
 // secp256k1's group order: a private key is an integer in [1, n).
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -18,14 +16,4 @@ export function privateKeyProblem(raw: string): string | null {
   const value = BigInt(`0x${digits}`);
   if (value === 0n || value >= CURVE_ORDER) return "it is not a valid secp256k1 private key (out of range)";
   return null;
-}
-
-/**
- * A private key from the setting `name`: 64 hex digits, with or without "0x". Answers the key as lowercase
- * 0x-prefixed hex; refuses anything else with a ConfigError that names the setting and the problem, never the value.
- */
-export function parsePrivateKey(raw: string, name: string): string {
-  const problem = privateKeyProblem(raw);
-  if (problem) throw new ConfigError(`${name} is not a private key: ${problem}. Expected 64 hex digits, optionally prefixed by 0x.`);
-  return `0x${raw.replace(/^0x/i, "").toLowerCase()}`;
 }

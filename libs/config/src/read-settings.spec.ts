@@ -1,5 +1,5 @@
 import { chainEnvs } from "./chains";
-import { ConfigError, ConfigProblems } from "./env";
+import { ConfigError } from "./env";
 import { readChainSettings, readSettings } from "./read-settings";
 import { setting } from "./settings";
 
@@ -13,9 +13,6 @@ function refusal(read: () => unknown): ConfigError {
   }
   throw new Error("no ConfigError thrown");
 }
-
-// Hardhat's public dev account #0: a real key shape, never a secret.
-const HEX = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
 describe("readSettings", () => {
   const shape = {
@@ -149,13 +146,6 @@ describe("readSettings", () => {
     expect(refusal(() => readSettings({ LEVEL: "verbose" }, levels)).message).toBe('LEVEL must be one of error, info, got "verbose"');
   });
 
-  it("reads a private key as lowercase 0x hex, and refuses a bad one without quoting any of it", () => {
-    const keys = { SIGNER_PRIVATE_KEY: setting.privateKey() };
-    expect(readSettings({ SIGNER_PRIVATE_KEY: HEX.toUpperCase() }, keys).SIGNER_PRIVATE_KEY).toBe(`0x${HEX}`);
-    const message = refusal(() => readSettings({ SIGNER_PRIVATE_KEY: `0x${HEX.slice(1)}` }, keys)).message;
-    expect(message).toBe("SIGNER_PRIVATE_KEY is not a private key: it has 63 hex digits, not 64. Expected 64 hex digits, optionally prefixed by 0x.");
-  });
-
   it("reads an app's own kind of value through its parser", () => {
     const cents = (raw: string) => (/^\d+(\.\d\d)?$/.test(raw) ? Math.round(Number(raw) * 100) : undefined);
     const shape = { PRICE: setting.parsed(cents, "an amount like 1.50").default(100) };
@@ -185,23 +175,5 @@ describe("readChainSettings", () => {
     const env = { RPC_URL: "http://node", CONFIRMATIONS: "x" };
     const [chain] = chainEnvs(env, options);
     expect(refusal(() => readChainSettings(env, chain, shape)).message).toBe('CONFIRMATIONS must be an integer >= 1, got "x"');
-  });
-});
-
-describe("ConfigProblems", () => {
-  it("gathers the problems of several reads into one error, each once", () => {
-    const problems = new ConfigProblems();
-    const shared = { FEE: setting.decimal({ min: 1 }).default(2) };
-    const env = { FEE: "0", PORT: "x" };
-    problems.read(() => readSettings(env, shared));
-    problems.read(() => readSettings(env, shared));
-    problems.read(() => readSettings(env, { PORT: setting.integer() }));
-    problems.add("API_WORKERS > 1 needs REDIS_URL");
-    expect(refusal(() => problems.check()).problems).toEqual([
-      'FEE must be a number >= 1, got "0"',
-      'PORT must be an integer >= 0, got "x"',
-      "API_WORKERS > 1 needs REDIS_URL",
-    ]);
-    expect(() => new ConfigProblems().check()).not.toThrow();
   });
 });
