@@ -79,7 +79,7 @@ describe("loadWorkerConfig with several chains", () => {
     expect(message).toContain("CHAIN_8453_RPC_URL is required (chain 8453 is not a local dev chain)");
     expect(message).toContain('CHAIN_8453_FEE_BUMP_PERCENT must be a number >= 12.5, got "5"');
     expect(message).toContain("API_KEY is required");
-    expect(message).toContain("MERCHANT_PRIVATE_KEY is not a valid private key");
+    expect(message).toContain("MERCHANT_PRIVATE_KEY is not a private key");
     // A shared setting read by the three chains is reported once.
     expect(message.split('TX_RECEIPT_TIMEOUT_SECONDS must be an integer >= 1, got "soon"')).toHaveLength(2);
     expect(message).not.toContain("CHAIN_31337_RPC_URL is required");

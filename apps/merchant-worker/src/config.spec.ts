@@ -80,14 +80,47 @@ describe("loadWorkerConfig", () => {
   it.each([
     [{ API_KEY: "" }, "API_KEY is required"],
     [{ MERCHANT_PRIVATE_KEY: "" }, "MERCHANT_PRIVATE_KEY or MERCHANT_KEYSTORE_FILE"],
-    [{ MERCHANT_PRIVATE_KEY: "0x1234" }, "MERCHANT_PRIVATE_KEY is not a valid private key"],
+    [{ MERCHANT_PRIVATE_KEY: "0x1234" }, "MERCHANT_PRIVATE_KEY is not a private key: it has 4 hex digits, not 64"],
     [{ FEE_BUMP_PERCENT: "10" }, "FEE_BUMP_PERCENT must be a number >= 12.5"],
     [{ CONFIRMATIONS: "0" }, "CONFIRMATIONS must be an integer >= 1"],
     [{ REFRESH_INTERVAL_SECONDS: "soon" }, "REFRESH_INTERVAL_SECONDS must be an integer"],
     [{ MERCHANT_PRIVATE_KEY: "", MERCHANT_KEYSTORE_FILE: "/nowhere" }, "needs MERCHANT_KEYSTORE_PASSWORD_FILE"],
+    [{ LOG_LEVEL: "verbose" }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+    [{ LOW_GAS_BALANCE_ETH: "-1" }, 'LOW_GAS_BALANCE_ETH must be an amount >= 0 in ether units (e.g. 0.05), got "-1"'],
   ])("refuses %p", (overrides, message) => {
     expect(() => loadWorkerConfig({ ...base, ...overrides })).toThrow(ConfigError);
     expect(() => loadWorkerConfig({ ...base, ...overrides })).toThrow(message);
+  });
+
+  it("takes empty settings as unset", () => {
+    const empty = { API_URL: "", RPC_URL: "", CONFIRMATIONS: "", LOG_LEVEL: "", LOW_GAS_BALANCE_ETH: "", SCHEDULE_TIMEZONE: "" };
+    expect(loadWorkerConfig({ ...base, ...empty })).toMatchObject({
+      apiUrl: "http://127.0.0.1:3000",
+      chains: [{ rpcUrl: "http://127.0.0.1:8545", confirmations: 1 }],
+      logLevel: "info",
+      lowGasBalanceWei: 50_000_000_000_000_000n,
+      scheduleTimeZone: "UTC",
+    });
+  });
+
+  it("takes API_URL and RPC_URL only as http(s) URLs, refusing others by name in one error without echoing them", () => {
+    let message = "";
+    try {
+      loadWorkerConfig({
+        ...base,
+        API_URL: "api.example.com/v1?token=s3cret",
+        CHAIN_ID: "1",
+        RPC_URL: "wss://eth.example.com/v3/s3cret",
+        LOG_LEVEL: "loud",
+      });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      "RPC_URL must be an http:// or https:// URL, got a wss:// URL; API_URL must be an http:// or https:// URL, got something that is not a URL; " +
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
   });
 
   describe("with an encrypted keystore", () => {

@@ -2,9 +2,9 @@ import * as fs from "node:fs";
 import { inspect } from "node:util";
 import { Wallet, parseEther } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS } from "@raffle/chain";
-import { ConfigError, chainEnvs, envDecimal as decimal, envInteger as integer, envRequired as required, type ChainEnv } from "@raffle/config";
+import { ConfigError, ConfigProblems, chainEnvs, logLevelSetting, readChainSettings, readSettings, setting, type ChainEnv } from "@raffle/config";
 
-import { parseLogThreshold, type LogThreshold } from "./logger";
+import type { LogThreshold } from "./logger";
 
 /** The merchant's private key. It prints as "[redacted]" however it is logged, inspected or serialized. */
 export class MerchantKey {
@@ -80,18 +80,21 @@ function gweiToWei(gwei: number): bigint {
   return BigInt(Math.round(gwei * 1e9));
 }
 
+/** How the merchant's key is given. */
+const MERCHANT_KEY_SETTINGS = {
+  MERCHANT_PRIVATE_KEY: setting.privateKey().optional(),
+  MERCHANT_KEYSTORE_FILE: setting.text().optional(),
+  MERCHANT_KEYSTORE_PASSWORD_FILE: setting.text().optional(),
+};
+
 /** MERCHANT_PRIVATE_KEY, or an encrypted JSON keystore plus a file holding its password. */
 function merchantKey(env: NodeJS.ProcessEnv): MerchantKey {
-  try {
-    if (env.MERCHANT_PRIVATE_KEY) return new MerchantKey(new Wallet(env.MERCHANT_PRIVATE_KEY).privateKey);
-  } catch {
-    // The parse error of ethers would quote the value: say only what is wrong.
-    throw new ConfigError("MERCHANT_PRIVATE_KEY is not a valid private key");
-  }
-  if (env.MERCHANT_KEYSTORE_FILE) {
-    if (!env.MERCHANT_KEYSTORE_PASSWORD_FILE) throw new ConfigError("MERCHANT_KEYSTORE_FILE needs MERCHANT_KEYSTORE_PASSWORD_FILE");
-    const keystore = fs.readFileSync(env.MERCHANT_KEYSTORE_FILE, "utf8");
-    const password = fs.readFileSync(env.MERCHANT_KEYSTORE_PASSWORD_FILE, "utf8").replace(/\r?\n$/, "");
+  const given = readSettings(env, MERCHANT_KEY_SETTINGS);
+  if (given.MERCHANT_PRIVATE_KEY) return new MerchantKey(given.MERCHANT_PRIVATE_KEY);
+  if (given.MERCHANT_KEYSTORE_FILE) {
+    if (!given.MERCHANT_KEYSTORE_PASSWORD_FILE) throw new ConfigError("MERCHANT_KEYSTORE_FILE needs MERCHANT_KEYSTORE_PASSWORD_FILE");
+    const keystore = fs.readFileSync(given.MERCHANT_KEYSTORE_FILE, "utf8");
+    const password = fs.readFileSync(given.MERCHANT_KEYSTORE_PASSWORD_FILE, "utf8").replace(/\r?\n$/, "");
     try {
       return new MerchantKey(Wallet.fromEncryptedJsonSync(keystore, password).privateKey);
     } catch (error) {
@@ -101,16 +104,14 @@ function merchantKey(env: NodeJS.ProcessEnv): MerchantKey {
   throw new ConfigError("MERCHANT_PRIVATE_KEY or MERCHANT_KEYSTORE_FILE (with MERCHANT_KEYSTORE_PASSWORD_FILE) is required");
 }
 
-/** An amount of the chain's native token, written in ether units (18 decimals), as wei. */
-function etherSetting(env: NodeJS.ProcessEnv, name: string, fallback: string): bigint {
-  const raw = env[name] || fallback;
+/** An amount of the chain's native token, written in ether units (18 decimals), as wei; undefined if it is not one. */
+function etherAmount(raw: string): bigint | undefined {
   try {
     const wei = parseEther(raw.trim());
-    if (wei >= 0n) return wei;
+    return wei >= 0n ? wei : undefined;
   } catch {
-    // Reported below, in the setting's words.
+    return undefined;
   }
-  throw new ConfigError(`${name} must be an amount >= 0 in ether units (e.g. 0.05), got "${raw}"`);
 }
 
 /** The node a lone dev chain is assumed to run on when no RPC URL is given (Hardhat's and anvil's default port). */
@@ -119,76 +120,73 @@ const DEV_RPC_URL = "http://127.0.0.1:8545";
 /** Settings that name one chain's node: never shared when several chains are listed. */
 const UNSHARED_CHAIN_SETTINGS = ["RPC_URL"];
 
-/** Runs `read`, turning a ConfigError into a collected problem, so every problem is reported at once. */
-function collecting<T>(problems: string[], read: () => T): T | undefined {
-  try {
-    return read();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(error.message);
-    return undefined;
-  }
+/** The worker's own settings (each chain has its own below), with their defaults: written here only. */
+const WORKER_SETTINGS = {
+  API_URL: setting.httpUrl().default("http://127.0.0.1:3000"),
+  API_KEY: setting.text(),
+  REFRESH_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(60),
+  HEALTH_PORT: setting.integer().default(8081),
+  PERMANENT_FAILURE_RETRY_REFRESHES: setting.integer({ min: 1 }).default(60),
+  SCHEDULE_TIMEZONE: setting.text().default("UTC"),
+  API_RETRY_MAX_DELAY_SECONDS: setting.integer({ min: 1 }).default(30),
+  LOG_LEVEL: logLevelSetting,
+  LOW_GAS_BALANCE_ETH: setting.parsed(etherAmount, "an amount >= 0 in ether units (e.g. 0.05)").default(parseEther("0.05")),
+};
+
+/** One chain's settings, with their defaults: a dev chain mines at once and needs fewer confirmations. */
+function chainSettings(chain: ChainEnv, alone: boolean) {
+  const devChain = LOCAL_CHAIN_IDS.includes(chain.chainId);
+  // Two dev chains cannot both be on the default port: the default node only holds for a lone dev chain.
+  const why = devChain ? "(each of several chains needs its own node)" : `(chain ${chain.chainId} is not a local dev chain)`;
+  return {
+    RPC_URL: devChain && alone ? setting.httpUrl().default(DEV_RPC_URL) : setting.httpUrl({ why }),
+    CONFIRMATIONS: setting.integer({ min: 1 }).default(devChain ? 1 : 2),
+    MAX_FEE_PER_GAS_GWEI: setting.decimal({ min: 0.000000001 }).default(500),
+    FEE_BUMP_PERCENT: setting.decimal({ min: 12.5 }).default(25),
+    TX_RECEIPT_TIMEOUT_SECONDS: setting.integer({ min: 1 }).default(60),
+  };
 }
 
-function chainConfig(env: NodeJS.ProcessEnv, chain: ChainEnv, alone: boolean, problems: string[]): WorkerChainConfig | undefined {
-  const name = (setting: string) => chain.name(setting);
-  const devChain = LOCAL_CHAIN_IDS.includes(chain.chainId);
-  const rpcUrlSetting = name("RPC_URL");
-  const rpcUrl = collecting(problems, () => {
-    const value = env[rpcUrlSetting];
-    if (value) return value;
-    // Two dev chains cannot both be on the default port: the default only holds for a lone dev chain.
-    if (devChain && alone) return DEV_RPC_URL;
-    const why = devChain ? "each of several chains needs its own node" : `chain ${chain.chainId} is not a local dev chain`;
-    throw new ConfigError(`${rpcUrlSetting} is required (${why})`);
-  });
-  const confirmations = collecting(problems, () => integer(env, name("CONFIRMATIONS"), devChain ? 1 : 2, 1));
-  const maxFeePerGasGwei = collecting(problems, () => decimal(env, name("MAX_FEE_PER_GAS_GWEI"), 500, 0.000000001));
-  const bumpPercent = collecting(problems, () => decimal(env, name("FEE_BUMP_PERCENT"), 25, 12.5));
-  const receiptTimeoutSeconds = collecting(problems, () => integer(env, name("TX_RECEIPT_TIMEOUT_SECONDS"), 60, 1));
-  if (rpcUrl === undefined || confirmations === undefined || maxFeePerGasGwei === undefined) return undefined;
-  if (bumpPercent === undefined || receiptTimeoutSeconds === undefined) return undefined;
+function chainConfig(env: NodeJS.ProcessEnv, chain: ChainEnv, alone: boolean): WorkerChainConfig {
+  const settings = readChainSettings(env, chain, chainSettings(chain, alone));
   return {
     chainId: chain.chainId,
-    rpcUrl,
-    rpcUrlSetting,
-    confirmations,
-    fees: { maxFeePerGas: gweiToWei(maxFeePerGasGwei), bumpPercent, receiptTimeoutMs: receiptTimeoutSeconds * 1_000 },
+    rpcUrl: settings.RPC_URL,
+    rpcUrlSetting: chain.name("RPC_URL"),
+    confirmations: settings.CONFIRMATIONS,
+    fees: {
+      maxFeePerGas: gweiToWei(settings.MAX_FEE_PER_GAS_GWEI),
+      bumpPercent: settings.FEE_BUMP_PERCENT,
+      receiptTimeoutMs: settings.TX_RECEIPT_TIMEOUT_SECONDS * 1_000,
+    },
     // A dev chain mines at once: polling fast keeps local runs and tests quick.
-    receiptPollMs: devChain ? 200 : 2_000,
+    receiptPollMs: LOCAL_CHAIN_IDS.includes(chain.chainId) ? 200 : 2_000,
   };
 }
 
 /**
  * Reads the worker's settings. Chains come from CHAIN_IDS (each chain's settings as CHAIN_<id>_<SETTING>, falling back
  * to the plain shared <SETTING>), or from today's CHAIN_ID and RPC_URL as a list of one. Every problem of every chain
- * is reported in one ConfigError, each naming its variable.
+ * is reported in one ConfigError, each naming its variable; a shared setting read by several chains, once.
  */
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const problems: string[] = [];
-  const chainEnvList = collecting(problems, () => chainEnvs(env, { defaultChainId: LOCAL_CHAIN_ID, unshared: UNSHARED_CHAIN_SETTINGS })) ?? [];
-  const chains = chainEnvList.map((chain) => chainConfig(env, chain, chainEnvList.length === 1, problems));
-  const apiKey = collecting(problems, () => required(env, "API_KEY"));
-  const key = collecting(problems, () => merchantKey(env));
-  const refreshIntervalSeconds = collecting(problems, () => integer(env, "REFRESH_INTERVAL_SECONDS", 60, 1));
-  const healthPort = collecting(problems, () => integer(env, "HEALTH_PORT", 8081));
-  const permanentFailureRefreshes = collecting(problems, () => integer(env, "PERMANENT_FAILURE_RETRY_REFRESHES", 60, 1));
-  const apiRetryMaxDelaySeconds = collecting(problems, () => integer(env, "API_RETRY_MAX_DELAY_SECONDS", 30, 1));
-  const logLevel = collecting(problems, () => parseLogThreshold(env.LOG_LEVEL));
-  const lowGasBalanceWei = collecting(problems, () => etherSetting(env, "LOW_GAS_BALANCE_ETH", "0.05"));
-  // A shared setting read by several chains would report the same problem once per chain.
-  if (problems.length > 0) throw new ConfigError([...new Set(problems)].join("; "));
+  const problems = new ConfigProblems();
+  const chainEnvList = problems.read(() => chainEnvs(env, { defaultChainId: LOCAL_CHAIN_ID, unshared: UNSHARED_CHAIN_SETTINGS })) ?? [];
+  const chains = chainEnvList.map((chain) => problems.read(() => chainConfig(env, chain, chainEnvList.length === 1)));
+  const settings = problems.read(() => readSettings(env, WORKER_SETTINGS));
+  const key = problems.read(() => merchantKey(env));
+  problems.check();
   return {
-    apiUrl: (env.API_URL || "http://127.0.0.1:3000").replace(/\/+$/, ""),
-    apiKey: apiKey!,
-    chains: chains as WorkerChainConfig[],
-    merchantKey: key!,
-    refreshIntervalMs: refreshIntervalSeconds! * 1_000,
-    healthPort: healthPort!,
-    permanentFailureRefreshes: permanentFailureRefreshes!,
-    scheduleTimeZone: env.SCHEDULE_TIMEZONE || "UTC",
-    apiRetry: { initialDelayMs: 500, maxDelayMs: apiRetryMaxDelaySeconds! * 1_000 },
-    logLevel: logLevel!,
-    lowGasBalanceWei: lowGasBalanceWei!,
+    apiUrl: settings.API_URL.replace(/\/+$/, ""),
+    apiKey: settings.API_KEY,
+    chains,
+    merchantKey: key,
+    refreshIntervalMs: settings.REFRESH_INTERVAL_SECONDS * 1_000,
+    healthPort: settings.HEALTH_PORT,
+    permanentFailureRefreshes: settings.PERMANENT_FAILURE_RETRY_REFRESHES,
+    scheduleTimeZone: settings.SCHEDULE_TIMEZONE,
+    apiRetry: { initialDelayMs: 500, maxDelayMs: settings.API_RETRY_MAX_DELAY_SECONDS * 1_000 },
+    logLevel: settings.LOG_LEVEL,
+    lowGasBalanceWei: settings.LOW_GAS_BALANCE_ETH,
   };
 }

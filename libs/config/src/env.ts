@@ -1,41 +1,21 @@
-/** Reading settings from the environment, one rule for every app: empty means unset, bad values are named. */
-export class ConfigError extends Error {}
+/**
+ * A bad configuration: every problem found, each naming the variable (or file) to fix. The apps refuse to start with it,
+ * and its message, the problems joined by "; ", is their one "failed to start" line.
+ */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
 
-type Env = NodeJS.ProcessEnv;
-
-export function envInteger(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return value;
-}
-
-export function envDecimal(env: Env, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new ConfigError(`${name} must be a number >= ${min}, got "${raw}"`);
-  return value;
-}
-
-export function envFlag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (["1", "true", "yes"].includes(raw.toLowerCase())) return true;
-  if (["0", "false", "no"].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-export function envRequired(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`${name} is required`);
-  return value;
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === "string" ? [problems] : [...problems];
+    super(list.join("; "));
+    this.problems = list;
+  }
 }
 
 /**
- * Collects every bad setting instead of stopping at the first: `read` runs one reader and keeps its ConfigError;
- * `check` throws them all at once, so an operator fixes the whole environment in one go.
+ * Collects every bad setting instead of stopping at the first: `read` runs one reader (readSettings, a file's check)
+ * and keeps the problems of its ConfigError; `check` throws them all at once, so an operator fixes the whole
+ * environment in one go. A problem found twice (a shared setting read for several chains) is reported once.
  */
 export class ConfigProblems {
   private readonly problems: string[] = [];
@@ -45,7 +25,8 @@ export class ConfigProblems {
       return reader();
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      this.problems.push(error.message);
+      this.problems.push(...error.problems);
+      // Never used: `check` throws before the caller builds anything from what was read.
       return undefined as T;
     }
   }
@@ -55,6 +36,6 @@ export class ConfigProblems {
   }
 
   check(): void {
-    if (this.problems.length > 0) throw new ConfigError(this.problems.join("; "));
+    if (this.problems.length > 0) throw new ConfigError([...new Set(this.problems)]);
   }
 }

@@ -1,4 +1,6 @@
 export * from "./env";
+export * from "./settings";
+export * from "./read-settings";
 export * from "./private-key";
 export * from "./url";
 export * from "./chains";

@@ -1,6 +1,7 @@
 import pino, { type Logger } from "pino";
 
-import { ConfigError } from "./env";
+import { readSettings } from "./read-settings";
+import { setting } from "./settings";
 
 export type { Logger };
 
@@ -15,12 +16,12 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LineLevel = Exclude<LogLevel, "silent">;
 
-/** Reads LOG_LEVEL (default `info`); anything else than a pino level is refused, naming the setting. */
-export function parseLogLevel(raw: string | undefined, setting = "LOG_LEVEL"): LogLevel {
-  if (raw === undefined || raw.trim() === "") return "info";
-  const level = raw.trim().toLowerCase();
-  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new ConfigError(`${setting} must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+/** LOG_LEVEL as the apps' settings read it (readSettings): a pino level in any case, `info` when unset. */
+export const logLevelSetting = setting.oneOf(LOG_LEVELS).default("info");
+
+/** Reads LOG_LEVEL alone (default `info`); anything else than a pino level is refused, naming the setting. */
+export function parseLogLevel(raw: string | undefined, name = "LOG_LEVEL"): LogLevel {
+  return readSettings({ [name]: raw }, { [name]: logLevelSetting })[name];
 }
 
 const REDACTED = "[redacted]";

@@ -1,13 +1,19 @@
 import { ConfigError } from "./env";
-import { parsePrivateKey } from "./private-key";
+import { readSettings } from "./read-settings";
+import { setting } from "./settings";
+
+/** Reads `raw` as SIGNER_PRIVATE_KEY, as the API reads it. */
+function readKey(raw: string): string {
+  return readSettings({ SIGNER_PRIVATE_KEY: raw }, { SIGNER_PRIVATE_KEY: setting.privateKey() }).SIGNER_PRIVATE_KEY;
+}
 
 // Hardhat's public dev account #0: a real key shape, never a secret.
 const HEX = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
-describe("parsePrivateKey", () => {
+describe("setting.privateKey", () => {
   it("accepts 64 hex digits with or without 0x, in any case", () => {
-    expect(parsePrivateKey(`0x${HEX}`, "KEY")).toBe(`0x${HEX}`);
-    expect(parsePrivateKey(HEX.toUpperCase(), "KEY")).toBe(`0x${HEX}`);
+    expect(readKey(`0x${HEX}`)).toBe(`0x${HEX}`);
+    expect(readKey(HEX.toUpperCase())).toBe(`0x${HEX}`);
   });
 
   it.each([
@@ -23,7 +29,7 @@ describe("parsePrivateKey", () => {
   ])("refuses %s, naming the setting and the problem but never the value", (_case, raw, problem) => {
     let error: unknown;
     try {
-      parsePrivateKey(raw, "SIGNER_PRIVATE_KEY");
+      readKey(raw);
     } catch (caught) {
       error = caught;
     }

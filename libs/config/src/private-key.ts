@@ -1,14 +1,12 @@
-import { ConfigError } from "./env";
-
 const HEX_DIGIT = /^[0-9a-fA-F]$/;
 // secp256k1's group order: a private key is an integer in [1, n).
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
- * What is wrong with a private key's text, in words that never quote it: a message that echoes the value (as ethers'
- * own errors do) ends up in a log line, and the key with it.
+ * What is wrong with a private key's text (null: nothing), in words that never quote it: a message that echoes the
+ * value (as ethers' own errors do) ends up in a log line, and the key with it. `setting.privateKey` reports it.
  */
-function keyProblem(raw: string): string | null {
+export function privateKeyProblem(raw: string): string | null {
   if (raw.trim() !== raw) return "it has whitespace (a space or a line break) at its start or end";
   const digits = /^0x/i.test(raw) ? raw.slice(2) : raw;
   if (/^0x/i.test(digits)) return 'it starts with "0x" twice';
@@ -18,14 +16,4 @@ function keyProblem(raw: string): string | null {
   const value = BigInt(`0x${digits}`);
   if (value === 0n || value >= CURVE_ORDER) return "it is not a valid secp256k1 private key (out of range)";
   return null;
-}
-
-/**
- * A private key from the setting `name`: 64 hex digits, with or without "0x". Answers the key as lowercase
- * 0x-prefixed hex; refuses anything else with a ConfigError that names the setting and the problem, never the value.
- */
-export function parsePrivateKey(raw: string, name: string): string {
-  const problem = keyProblem(raw);
-  if (problem) throw new ConfigError(`${name} is not a private key: ${problem}. Expected 64 hex digits, optionally prefixed by 0x.`);
-  return `0x${raw.replace(/^0x/i, "").toLowerCase()}`;
 }

@@ -44,6 +44,31 @@ describe("API configuration", () => {
     expect(load({ INDEXER_REORG_WINDOW_BLOCKS: "64" }).chains[0].reorgWindowBlocks).toBe(64);
   });
 
+  it("gives LOG_LEVEL pino's levels, refusing any other by name with the allowed ones; empty means unset", () => {
+    expect(load({}).logLevel).toBe("info");
+    expect(load({ LOG_LEVEL: "" }).logLevel).toBe("info");
+    expect(load({ LOG_LEVEL: "Warn" }).logLevel).toBe("warn");
+    expect(() => load({ LOG_LEVEL: "verbose", PORT: "" })).toThrow(
+      new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'),
+    );
+  });
+
+  it("takes DATABASE_URL and REDIS_URL only as their URLs, refusing others by name without echoing them", () => {
+    const urls = { DATABASE_URL: "postgresql://raffle:s3cret@db.internal/raffle", REDIS_URL: "rediss://default:s3cret@cache.internal:6380" };
+    expect(load(urls)).toMatchObject({ databaseUrl: urls.DATABASE_URL, rateLimit: { redisUrl: urls.REDIS_URL } });
+    expect(load({ DATABASE_URL: "", REDIS_URL: "" })).toMatchObject({ databaseUrl: undefined, rateLimit: { redisUrl: undefined } });
+    let message = "";
+    try {
+      load({ DATABASE_URL: "raffle:s3cret@db.internal/raffle", REDIS_URL: "http://default:s3cret@cache.internal:6380" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      "DATABASE_URL must be a postgres:// or postgresql:// URL, got something that is not a URL; " +
+        "REDIS_URL must be a redis:// or rediss:// URL, got a http:// URL",
+    );
+  });
+
   it("takes the indexer's WebSocket endpoint only as a ws:// or wss:// URL, and never echoes it", () => {
     expect(load({}).chains[0].wsUrl).toBeUndefined();
     expect(load({ INDEXER_WS_URL: "" }).chains[0].wsUrl).toBeUndefined();

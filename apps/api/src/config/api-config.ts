@@ -5,10 +5,10 @@ import {
   ConfigError,
   ConfigProblems,
   chainEnvs,
-  envFlag as flag,
-  envInteger as integer,
-  parseLogLevel,
-  parsePrivateKey,
+  logLevelSetting,
+  readChainSettings,
+  readSettings,
+  setting,
   type ChainEnv,
   type LogLevel,
 } from "@raffle/config";
@@ -80,19 +80,27 @@ export interface ApiConfig {
   webhooks: WebhookConfig;
 }
 
+/** How a chain's voucher key is given: each may be set per chain as CHAIN_<id>_... */
+const SIGNER_KEY_SETTINGS = {
+  SIGNER_PRIVATE_KEY: setting.privateKey().optional(),
+  SIGNER_KEYSTORE_FILE: setting.text().optional(),
+  SIGNER_KEYSTORE_PASSWORD_FILE: setting.text().optional(),
+};
+
 /**
- * The signer key of a chain: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file (each may be
- * given per chain as CHAIN_<id>_...); dev default on the local chains. No error here quotes the key, the keystore or
- * the password: they would end up in the "api failed to start" log line.
+ * The signer key of a chain: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on the
+ * local chains. No error here quotes the key, the keystore or the password: they would end up in the "api failed to
+ * start" log line.
  */
 function signerKey(env: NodeJS.ProcessEnv, chain: ChainEnv): string {
+  const given = readChainSettings(env, chain, SIGNER_KEY_SETTINGS);
   const [keyName, keystoreName, passwordName] = ["SIGNER_PRIVATE_KEY", "SIGNER_KEYSTORE_FILE", "SIGNER_KEYSTORE_PASSWORD_FILE"].map(chain.name);
-  if (env[keyName]) return parsePrivateKey(env[keyName]!, keyName);
-  const keystoreFile = env[keystoreName];
+  if (given.SIGNER_PRIVATE_KEY) return given.SIGNER_PRIVATE_KEY;
+  const keystoreFile = given.SIGNER_KEYSTORE_FILE;
   if (keystoreFile) {
-    if (!env[passwordName]) throw new ConfigError(`${keystoreName} needs ${passwordName}`);
+    if (!given.SIGNER_KEYSTORE_PASSWORD_FILE) throw new ConfigError(`${keystoreName} needs ${passwordName}`);
     const keystore = readSecretFile(keystoreFile, keystoreName);
-    const password = readSecretFile(env[passwordName]!, passwordName).trim();
+    const password = readSecretFile(given.SIGNER_KEYSTORE_PASSWORD_FILE, passwordName).trim();
     try {
       return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
     } catch {
@@ -115,58 +123,40 @@ function readSecretFile(file: string, name: string): string {
   }
 }
 
-/** The WebSocket URL in `name`, if set: a ws:// or wss:// URL. Errors never echo it: a provider's URL often carries an API key. */
-function wsUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const raw = env[name];
-  if (!raw) return undefined;
-  let protocol: string;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    throw new ConfigError(`${name} must be a ws:// or wss:// URL, got something that is not a URL`);
-  }
-  if (protocol !== "ws:" && protocol !== "wss:") throw new ConfigError(`${name} must be a ws:// or wss:// URL, got a ${protocol}// URL`);
-  return raw;
-}
+/** The node of the local dev chain, where Hardhat and anvil listen by default. */
+const LOCAL_RPC_URL = "http://127.0.0.1:8545";
 
-/** The node URL in `name`: an http(s) URL; the local chains' default node when unset there, required elsewhere. */
-function rpcUrl(env: NodeJS.ProcessEnv, name: string, chainId: number): string {
-  const raw = env[name];
-  if (!raw) {
-    if (chainId === LOCAL_CHAIN_ID) return "http://127.0.0.1:8545";
-    throw new ConfigError(`${name} is required for chain ${chainId}`);
-  }
-  let protocol: string;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    throw new ConfigError(`${name} must be an http:// or https:// URL, got something that is not a URL`);
-  }
-  if (protocol !== "http:" && protocol !== "https:") throw new ConfigError(`${name} must be an http:// or https:// URL, got a ${protocol}// URL`);
-  return raw;
+/** One chain's node and indexer settings, with their defaults (written here only): some differ on the local chains. */
+function chainSettings(chainId: number) {
+  return {
+    RPC_URL: chainId === LOCAL_CHAIN_ID ? setting.httpUrl().default(LOCAL_RPC_URL) : setting.httpUrl({ why: `for chain ${chainId}` }),
+    INDEXER_WS_URL: setting.wsUrl().optional(),
+    INDEXER_CONFIRMATIONS: setting.integer().default(LOCAL_CHAIN_IDS.includes(chainId) ? 0 : 12),
+    INDEXER_BATCH_BLOCKS: setting.integer({ min: 1 }).default(2_000),
+    INDEXER_REORG_WINDOW_BLOCKS: setting.integer({ min: 1 }).default(DEFAULT_REORG_WINDOW_BLOCKS),
+  };
 }
 
 /** One chain's settings, every bad one reported at once; the deployment is `given` when the caller deployed it itself. */
 function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeployment | undefined): ChainConfig {
   const problems = new ConfigProblems();
-  const read = problems.read.bind(problems);
   const deploymentSetting = chain.name("DEPLOYMENT_FILE");
-  const record = read(() => (given ? { deployment: given, file: undefined } : loadDeploymentFile(env, chain.chainId, deploymentSetting)));
-  const local = LOCAL_CHAIN_IDS.includes(chain.chainId);
-  const config: ChainConfig = {
+  const record = problems.read(() => (given ? { deployment: given, file: undefined } : loadDeploymentFile(env, chain.chainId, deploymentSetting)));
+  const settings = problems.read(() => readChainSettings(env, chain, chainSettings(chain.chainId)));
+  const signerPrivateKey = problems.read(() => signerKey(env, chain));
+  problems.check();
+  return {
     chainId: chain.chainId,
-    rpcUrl: read(() => rpcUrl(env, chain.name("RPC_URL"), chain.chainId)),
-    wsUrl: read(() => wsUrl(env, chain.name("INDEXER_WS_URL"))),
-    deployment: record?.deployment,
-    deploymentFile: record?.file,
-    signerPrivateKey: read(() => signerKey(env, chain)),
-    confirmations: read(() => integer(env, chain.name("INDEXER_CONFIRMATIONS"), local ? 0 : 12)),
-    batchBlocks: read(() => integer(env, chain.name("INDEXER_BATCH_BLOCKS"), 2_000, 1)),
-    reorgWindowBlocks: read(() => integer(env, chain.name("INDEXER_REORG_WINDOW_BLOCKS"), DEFAULT_REORG_WINDOW_BLOCKS, 1)),
+    rpcUrl: settings.RPC_URL,
+    wsUrl: settings.INDEXER_WS_URL,
+    deployment: record.deployment,
+    deploymentFile: record.file,
+    signerPrivateKey,
+    confirmations: settings.INDEXER_CONFIRMATIONS,
+    batchBlocks: settings.INDEXER_BATCH_BLOCKS,
+    reorgWindowBlocks: settings.INDEXER_REORG_WINDOW_BLOCKS,
     settingName: chain.name,
   };
-  problems.check();
-  return config;
 }
 
 /**
@@ -204,65 +194,81 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
   return `raffle:${chainIds.join(",")}:`;
 }
 
-function logLevelSetting(env: NodeJS.ProcessEnv): LogLevel {
-  try {
-    return parseLogLevel(env.LOG_LEVEL);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
-  }
-}
+/** The API's own settings (the chains' and the webhooks' have theirs), with their defaults: written here only. */
+const API_SETTINGS = {
+  API_WORKERS: setting.integer({ min: 1 }).default(1),
+  PORT: setting.integer().default(3000),
+  DATABASE_URL: setting.postgresUrl().optional(),
+  PGLITE_DIR: setting.text().optional(),
+  SIGNATURE_TTL_SECONDS: setting.integer({ min: 10 }).default(600),
+  INDEXER_ENABLED: setting.flag().default(true),
+  INDEXER_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(1_000),
+  DEFAULT_RAFFLE_SCHEDULE: setting.text().default("0 0 * * *"),
+  READY_MAX_LAG_BLOCKS: setting.integer().default(10),
+  LOG_LEVEL: logLevelSetting,
+  METRICS_ENABLED: setting.flag().default(true),
+  CHAIN_CHECK_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(15),
+  RATE_LIMIT_WINDOW_SECONDS: setting.integer({ min: 1 }).default(60),
+  RATE_LIMIT_SIGN_PER_KEY: setting.integer({ min: 1 }).default(600_000),
+  RATE_LIMIT_SIGN_PER_ACCOUNT: setting.integer({ min: 1 }).default(60),
+  REDIS_URL: setting.redisUrl().optional(),
+  REDIS_KEY_PREFIX: setting.text().optional(),
+  API_KEY_CACHE_SECONDS: setting.integer().default(5),
+  READ_CACHE_MS: setting.integer().default(200),
+  VOUCHER_FLUSH_MS: setting.integer().default(0),
+};
 
 /**
- * The API's settings from `env`, with their defaults (written here only). A caller that deployed the platform itself
- * (the local stack, the tests, the OpenAPI writer) passes its deployments instead of deployment files.
+ * The API's settings from `env`, every bad one reported at once, each by name. A caller that deployed the platform
+ * itself (the local stack, the tests, the OpenAPI writer) passes its deployments instead of deployment files.
  */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: PlatformDeployment | PlatformDeployment[] = []): ApiConfig {
-  // Every bad setting is reported at once, each by name.
   const problems = new ConfigProblems();
-  const read = problems.read.bind(problems);
-  const chains = read(() => loadChains(env, Array.isArray(given) ? given : [given]));
-  const workers = read(() => integer(env, "API_WORKERS", 1, 1));
+  const chains = problems.read(() => loadChains(env, Array.isArray(given) ? given : [given]));
+  const settings = problems.read(() => readSettings(env, API_SETTINGS));
   // Counters in one process's memory, or an embedded database opened by several processes, would be wrong.
-  if (workers > 1 && !env.REDIS_URL) problems.add("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
-  if (workers > 1 && !env.DATABASE_URL) problems.add("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
-  const config: ApiConfig = {
-    port: read(() => integer(env, "PORT", 3000)),
-    workers,
-    databaseUrl: env.DATABASE_URL || undefined,
-    pgliteDir: env.PGLITE_DIR || undefined,
-    chains,
-    signatureTtlSeconds: read(() => integer(env, "SIGNATURE_TTL_SECONDS", 600, 10)),
-    indexer: {
-      enabled: read(() => flag(env, "INDEXER_ENABLED", true)),
-      pollIntervalMs: read(() => integer(env, "INDEXER_POLL_INTERVAL_MS", 1_000, 10)),
-      defaultSchedule: env.DEFAULT_RAFFLE_SCHEDULE || "0 0 * * *",
-    },
-    readyMaxLagBlocks: read(() => integer(env, "READY_MAX_LAG_BLOCKS", 10)),
-    logLevel: read(() => logLevelSetting(env)),
-    metricsEnabled: read(() => flag(env, "METRICS_ENABLED", true)),
-    chainCheckIntervalMs: read(() => integer(env, "CHAIN_CHECK_INTERVAL_SECONDS", 15, 1)) * 1000,
-    rateLimit: {
-      windowSeconds: read(() => integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1)),
-      signPerKey: read(() => integer(env, "RATE_LIMIT_SIGN_PER_KEY", 600_000, 1)),
-      signPerAccount: read(() => integer(env, "RATE_LIMIT_SIGN_PER_ACCOUNT", 60, 1)),
-      redisUrl: env.REDIS_URL || undefined,
-      // Several environments may share one Redis: keys carry the chain ids unless a prefix is given.
-      redisKeyPrefix: env.REDIS_KEY_PREFIX || defaultRedisKeyPrefix((chains ?? []).map((chain) => chain.chainId)),
-    },
-    apiKeyCacheSeconds: read(() => integer(env, "API_KEY_CACHE_SECONDS", 5)),
-    readCacheMs: read(() => integer(env, "READ_CACHE_MS", 200)),
-    voucherFlushMs: read(() => integer(env, "VOUCHER_FLUSH_MS", 0)),
-    // Whether the webhook key may take its dev default depends on the chains: without valid ones, only their problems
-    // are reported (this config is never returned then).
-    webhooks: chains
-      ? read(() =>
-          loadWebhookConfig(
-            env,
-            chains.map((chain) => chain.chainId),
-          ),
-        )
-      : (undefined as unknown as WebhookConfig),
-  };
+  if (settings && settings.API_WORKERS > 1) {
+    if (!settings.REDIS_URL) problems.add("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
+    if (!settings.DATABASE_URL) problems.add("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
+  }
+  // Whether the webhook key may take its dev default depends on the chains: without valid ones, only their problems
+  // are reported (this config is never returned then).
+  const webhooks = chains
+    ? problems.read(() =>
+        loadWebhookConfig(
+          env,
+          chains.map((chain) => chain.chainId),
+        ),
+      )
+    : undefined;
   problems.check();
-  return config;
+  return {
+    port: settings.PORT,
+    workers: settings.API_WORKERS,
+    databaseUrl: settings.DATABASE_URL,
+    pgliteDir: settings.PGLITE_DIR,
+    chains,
+    signatureTtlSeconds: settings.SIGNATURE_TTL_SECONDS,
+    indexer: {
+      enabled: settings.INDEXER_ENABLED,
+      pollIntervalMs: settings.INDEXER_POLL_INTERVAL_MS,
+      defaultSchedule: settings.DEFAULT_RAFFLE_SCHEDULE,
+    },
+    readyMaxLagBlocks: settings.READY_MAX_LAG_BLOCKS,
+    logLevel: settings.LOG_LEVEL,
+    metricsEnabled: settings.METRICS_ENABLED,
+    chainCheckIntervalMs: settings.CHAIN_CHECK_INTERVAL_SECONDS * 1000,
+    rateLimit: {
+      windowSeconds: settings.RATE_LIMIT_WINDOW_SECONDS,
+      signPerKey: settings.RATE_LIMIT_SIGN_PER_KEY,
+      signPerAccount: settings.RATE_LIMIT_SIGN_PER_ACCOUNT,
+      redisUrl: settings.REDIS_URL,
+      // Several environments may share one Redis: keys carry the chain ids unless a prefix is given.
+      redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? defaultRedisKeyPrefix(chains.map((chain) => chain.chainId)),
+    },
+    apiKeyCacheSeconds: settings.API_KEY_CACHE_SECONDS,
+    readCacheMs: settings.READ_CACHE_MS,
+    voucherFlushMs: settings.VOUCHER_FLUSH_MS,
+    webhooks: webhooks!,
+  };
 }

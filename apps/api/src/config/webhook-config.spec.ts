@@ -31,6 +31,19 @@ describe("webhook config", () => {
     expect(loadWebhookConfig({ WEBHOOK_ENCRYPTION_KEY: Buffer.from(hex, "hex").toString("base64") }, [1]).encryptionKey.toString("hex")).toBe(hex);
   });
 
+  it("reports every bad webhook setting at once, each by name", () => {
+    expect(() => loadWebhookConfig({ WEBHOOK_TIMEOUT_MS: "10", WEBHOOK_ALLOW_PRIVATE_URLS: "sometimes" }, [1])).toThrow(
+      new ConfigError(
+        'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "sometimes"; WEBHOOK_TIMEOUT_MS must be an integer >= 100, got "10"; ' +
+          "WEBHOOK_ENCRYPTION_KEY (or WEBHOOK_ENCRYPTION_KEY_FILE) is required off the local dev chains: 32 bytes as 64 hex digits or base64",
+      ),
+    );
+    expect(loadWebhookConfig({ WEBHOOK_TIMEOUT_MS: "", WEBHOOK_ALLOW_PRIVATE_URLS: "" }, [31337])).toMatchObject({
+      timeoutMs: 10_000,
+      allowPrivateUrls: false,
+    });
+  });
+
   it("reads the key from WEBHOOK_ENCRYPTION_KEY_FILE (a mounted secret), naming the file when it cannot", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-webhook-key-")), "webhook.key");
     const hex = "cd".repeat(32);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { LOCAL_CHAIN_IDS } from "@raffle/chain";
-import { ConfigError, envFlag as flag, envInteger as integer } from "@raffle/config";
+import { ConfigError, ConfigProblems, readSettings, setting } from "@raffle/config";
 
 /** Webhook delivery settings (all WEBHOOK_*), parsed once at start-up. Tests shorten the times. */
 export interface WebhookConfig {
@@ -62,18 +62,37 @@ function encryptionKey(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]
   return key;
 }
 
+/** The delivery settings (the key is read apart: it may come from a file), with their defaults: written here only. */
+const WEBHOOK_SETTINGS = {
+  WEBHOOK_DELIVERY_ENABLED: setting.flag().default(true),
+  WEBHOOK_ALLOW_PRIVATE_URLS: setting.flag().default(false),
+  WEBHOOK_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(500),
+  WEBHOOK_TIMEOUT_MS: setting.integer({ min: 100 }).default(10_000),
+  WEBHOOK_RETRY_HORIZON_MS: setting.integer().default(24 * HOUR),
+  WEBHOOK_RETRY_BASE_MS: setting.integer({ min: 1 }).default(5_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: setting.integer({ min: 1 }).default(HOUR),
+  WEBHOOK_DISABLE_AFTER_MS: setting.integer().default(5 * 24 * HOUR),
+  WEBHOOK_SECRET_GRACE_MS: setting.integer().default(24 * HOUR),
+  WEBHOOK_CONCURRENCY: setting.integer({ min: 1 }).default(8),
+};
+
+/** The webhook settings, every bad one reported at once, each by name. */
 export function loadWebhookConfig(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]): WebhookConfig {
+  const problems = new ConfigProblems();
+  const settings = problems.read(() => readSettings(env, WEBHOOK_SETTINGS));
+  const key = problems.read(() => encryptionKey(env, servedChainIds));
+  problems.check();
   return {
-    deliveryEnabled: flag(env, "WEBHOOK_DELIVERY_ENABLED", true),
-    allowPrivateUrls: flag(env, "WEBHOOK_ALLOW_PRIVATE_URLS", false),
-    encryptionKey: encryptionKey(env, servedChainIds),
-    pollIntervalMs: integer(env, "WEBHOOK_POLL_INTERVAL_MS", 500, 10),
-    timeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100),
-    retryHorizonMs: integer(env, "WEBHOOK_RETRY_HORIZON_MS", 24 * HOUR, 0),
-    retryBaseMs: integer(env, "WEBHOOK_RETRY_BASE_MS", 5_000, 1),
-    retryMaxDelayMs: integer(env, "WEBHOOK_RETRY_MAX_DELAY_MS", HOUR, 1),
-    disableAfterMs: integer(env, "WEBHOOK_DISABLE_AFTER_MS", 5 * 24 * HOUR, 0),
-    secretGraceMs: integer(env, "WEBHOOK_SECRET_GRACE_MS", 24 * HOUR, 0),
-    concurrency: integer(env, "WEBHOOK_CONCURRENCY", 8, 1),
+    deliveryEnabled: settings.WEBHOOK_DELIVERY_ENABLED,
+    allowPrivateUrls: settings.WEBHOOK_ALLOW_PRIVATE_URLS,
+    encryptionKey: key,
+    pollIntervalMs: settings.WEBHOOK_POLL_INTERVAL_MS,
+    timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
+    retryHorizonMs: settings.WEBHOOK_RETRY_HORIZON_MS,
+    retryBaseMs: settings.WEBHOOK_RETRY_BASE_MS,
+    retryMaxDelayMs: settings.WEBHOOK_RETRY_MAX_DELAY_MS,
+    disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_MS,
+    secretGraceMs: settings.WEBHOOK_SECRET_GRACE_MS,
+    concurrency: settings.WEBHOOK_CONCURRENCY,
   };
 }
