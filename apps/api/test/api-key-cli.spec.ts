@@ -9,6 +9,7 @@ import type { DataSource } from "typeorm";
 import { ApiKeyEntity, MerchantEntity, createTestDatabase, openDatabase, startEmbeddedPglite, type TestDatabase } from "@raffle/db";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
+import { COMPILED_API_KEY_CLI } from "./support/compiled-main";
 
 const API_DIR = path.resolve(__dirname, "..");
 const KEY = /rk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/g;
@@ -19,20 +20,32 @@ interface CliResult {
   stderr: string;
 }
 
-/** `npm run api-key -- <args>` without npm: ts-node on src/cli/api-key.ts against the test database. */
+/** The CLI against the test database. */
 function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
   return cliWith({ DATABASE_URL: databaseUrl, PGLITE_DIR: "" }, ...args);
 }
 
-/** The CLI with these settings, run as npm runs it: in apps/api, called from the repository root (INIT_CWD). */
+/**
+ * The CLI with these settings, run as npm runs it: in apps/api, called from the repository root (INIT_CWD). Compiled
+ * (`npm test` builds dist/ first), as each ts-node start costs seconds; `viaTsNode` runs the source exactly as
+ * `npm run api-key` does.
+ */
 async function cliWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runCli([COMPILED_API_KEY_CLI], env, args);
+}
+
+async function viaTsNode(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   const tsNode = require.resolve("ts-node/dist/bin.js", { paths: [API_DIR] });
+  return runCli([tsNode, "--transpile-only", "-P", "tsconfig.json", "src/cli/api-key.ts"], env, args);
+}
+
+async function runCli(command: string[], env: Record<string, string>, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      [tsNode, "--transpile-only", "-P", "tsconfig.json", "src/cli/api-key.ts", ...args],
-      { cwd: API_DIR, env: { ...process.env, INIT_CWD: path.resolve(API_DIR, "../.."), ...env }, timeout: 60_000 },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...command, ...args], {
+      cwd: API_DIR,
+      env: { ...process.env, INIT_CWD: path.resolve(API_DIR, "../.."), ...env },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -58,7 +71,8 @@ describe("api-key CLI", () => {
   });
 
   it("creates a key for a new merchant wallet, prints it once, stores only its hash, and the key authenticates", async () => {
-    const created = await cli(database.url, "create", "--merchant", wallet.toLowerCase(), "--label", "ci");
+    // As `npm run api-key` runs it: the source, through ts-node.
+    const created = await viaTsNode({ DATABASE_URL: database.url, PGLITE_DIR: "" }, "create", "--merchant", wallet.toLowerCase(), "--label", "ci");
     expect(created.code).toBe(0);
     const printed = `${created.stdout}${created.stderr}`.match(KEY) ?? [];
     expect(printed).toHaveLength(1);
