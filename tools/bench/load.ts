@@ -58,3 +58,20 @@ export function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     child.stdin.end(JSON.stringify(options));
   });
 }
+
+/** A run against an API process, with the CPU time that process (all its workers) spent during it. */
+export interface MeasuredLoad extends LoadOutcome {
+  apiCpuMicros: number;
+}
+
+export async function runLoadMeasuringApi(api: { cpuSeconds(): number }, options: LoadOptions): Promise<MeasuredLoad> {
+  const before = api.cpuSeconds();
+  const outcome = await runLoad(options);
+  return { ...outcome, apiCpuMicros: Math.round((api.cpuSeconds() - before) * 1e6) };
+}
+
+/** The API's CPU microseconds per request over `runs` together. */
+export function apiCpuPerRequest(runs: MeasuredLoad[]): number {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  return runs.reduce((sum, run) => sum + run.apiCpuMicros, 0) / Math.max(requests, 1);
+}
