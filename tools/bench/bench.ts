@@ -355,7 +355,7 @@ async function main(): Promise<void> {
           },
           {
             measure: "sign with webhooks delivering vs idle: API CPU per sign request, deliveries included",
-            result: `${cpuWith.toFixed(0)} vs ${cpuWithout.toFixed(0)} µs (+${cpuCostPercent.toFixed(1)}%)`,
+            result: `${cpuWith.toFixed(0)} vs ${cpuWithout.toFixed(0)} µs (${cpuCostPercent >= 0 ? "+" : ""}${cpuCostPercent.toFixed(1)}%)`,
             target: "<= +10% (sign within 10%)",
             met: cpuCostPercent <= 10 && deliveriesPerSecond > 0,
           },
