@@ -1,44 +1,13 @@
-import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 import { Wallet, ZeroAddress } from "ethers";
-import {
-  LOCAL_CHAIN_ID,
-  SECOND_LOCAL_CHAIN_ID,
-  deployTestRaffle,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
-import { eventually } from "@raffle/testing";
+import type { TestDatabase } from "@raffle/db";
+import { eventually, prometheusSample as sample } from "@raffle/testing";
 
-import { ApiKeyService } from "../src/app/auth/api-key.service";
 import { createApp } from "../src/app/create-app";
 import { loadApiConfig, type ApiConfig } from "../src/config/api-config";
 import { expectProblem } from "./support/problem";
 import { captureOutput } from "./support/output-capture";
-
-interface Chain {
-  chainId: number;
-  node: HardhatNode;
-  world: TestWorld;
-  raffle: TestRaffle;
-  contractId: number;
-}
-
-/** The value of one sample of the Prometheus text `exposition`, or undefined when it is absent. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
-  for (const line of exposition.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = (match[2] ?? "").split(",");
-    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
-  }
-  return undefined;
-}
+import { startTwoChainApi, type TestChain as Chain, type TwoChainApi } from "./support/two-chain-api";
 
 /**
  * The operator's view of one API serving two chains (issue #21): Prometheus metrics at /metrics and the indexers'
@@ -46,9 +15,9 @@ function sample(exposition: string, name: string, labels: Record<string, string>
  */
 describe("metrics, status and logs", () => {
   const chains: Chain[] = [];
+  let served: TwoChainApi;
   let database: TestDatabase;
   let config: ApiConfig;
-  let app: NestFastifyApplication;
   let http: ReturnType<typeof request>;
   let key: string;
   const auth = () => ({ Authorization: `Bearer ${key}` });
@@ -59,44 +28,13 @@ describe("metrics, status and logs", () => {
   };
 
   beforeAll(async () => {
-    process.env.LOG_LEVEL ??= "silent";
-    for (const chainId of [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID]) {
-      const node = await startHardhatNode({ chainId });
-      const world = await setUpWorld(node.provider);
-      const raffle = await deployTestRaffle(world, "NATIVE");
-      chains.push({ chainId, node, world, raffle, contractId: 0 });
-    }
-    database = await createTestDatabase("metrics");
-    config = loadApiConfig(
-      {
-        DATABASE_URL: database.url,
-        CHAIN_IDS: chains.map((chain) => chain.chainId).join(","),
-        ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.chainId}_RPC_URL`, chain.node.rpcUrl])),
-        INDEXER_POLL_INTERVAL_MS: "50",
-        API_KEY_CACHE_SECONDS: "0",
-        READ_CACHE_MS: "0",
-      },
-      chains.map((chain) => chain.world.deployment),
-    );
-    app = await createApp(config);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
-    http = request(app.getHttpServer());
-    key = (await app.get(ApiKeyService).create(await chains[0].world.merchant.getAddress())).key;
-    for (const chain of chains) {
-      chain.contractId = await eventually(async () => {
-        const { body } = await http.get("/raffle/contracts").query({ chainId: chain.chainId }).set(auth()).expect(200);
-        const row = body.rows.find((candidate: { address: string }) => candidate.address === chain.raffle.raffle);
-        if (!row) throw new Error(`raffle of chain ${chain.chainId} not indexed yet`);
-        return row.id as number;
-      }, 30_000);
-    }
+    served = await startTwoChainApi("metrics");
+    chains.push(...served.chains);
+    ({ database, config, http, key } = served);
   }, 90_000);
 
   afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-    for (const chain of chains) await chain.node.stop();
+    await served?.close();
   });
 
   const sign = (chain: Chain, requestId = `sign-${Date.now()}`) =>

@@ -1,37 +1,12 @@
-import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 import { ZeroAddress, type Signer } from "ethers";
-import {
-  Exchange__factory,
-  SECOND_LOCAL_CHAIN_ID,
-  LOCAL_CHAIN_ID,
-  buildPurchaseArgs,
-  buyTicket,
-  deployTestRaffle,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { Exchange__factory, buildPurchaseArgs, buyTicket } from "@raffle/chain";
 import { eventually, freePort } from "@raffle/testing";
 
-import { ApiKeyService } from "../src/app/auth/api-key.service";
 import { createApp } from "../src/app/create-app";
-import { loadApiConfig, type ApiConfig } from "../src/config/api-config";
+import type { ApiConfig } from "../src/config/api-config";
 import { expectProblem } from "./support/problem";
-import { startRpcProxy, type RpcProxy } from "./support/rpc-proxy";
-
-/** One of the two local chains: its node (reached through a proxy that can pretend it is down), world and raffle. */
-interface Chain {
-  chainId: number;
-  node: HardhatNode;
-  proxy: RpcProxy;
-  world: TestWorld;
-  raffle: TestRaffle;
-  contractId: number;
-}
+import { startTwoChainApi, type TestChain as Chain, type TwoChainApi } from "./support/two-chain-api";
 
 /**
  * One API process and one PostgreSQL database serving two chains (issue #19): lists per chain and across chains,
@@ -40,59 +15,20 @@ interface Chain {
  */
 describe("one API serving two chains", () => {
   const chains: Chain[] = [];
-  let database: TestDatabase;
+  let served: TwoChainApi;
   let config: ApiConfig;
-  let app: NestFastifyApplication;
   let http: ReturnType<typeof request>;
   let key: string;
   const auth = () => ({ Authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    process.env.LOG_LEVEL ??= "silent";
-    for (const chainId of [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID]) {
-      const node = await startHardhatNode({ chainId });
-      const proxy = await startRpcProxy(node.rpcUrl);
-      const world = await setUpWorld(node.provider);
-      const raffle = await deployTestRaffle(world, "NATIVE");
-      chains.push({ chainId, node, proxy, world, raffle, contractId: 0 });
-    }
-    database = await createTestDatabase("multi_chain");
-    config = loadApiConfig(
-      {
-        DATABASE_URL: database.url,
-        CHAIN_IDS: chains.map((chain) => chain.chainId).join(","),
-        ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.chainId}_RPC_URL`, chain.proxy.url])),
-        INDEXER_POLL_INTERVAL_MS: "50",
-        CHAIN_CHECK_INTERVAL_SECONDS: "1",
-        API_KEY_CACHE_SECONDS: "0",
-        READ_CACHE_MS: "0",
-        RATE_LIMIT_SIGN_PER_ACCOUNT: "1000",
-      },
-      chains.map((chain) => chain.world.deployment),
-    );
-    app = await createApp(config);
-    await app.init();
-    await app.getHttpAdapter().getInstance().ready();
-    http = request(app.getHttpServer());
-    // The same merchant account (Hardhat's #2) owns a raffle on each chain.
-    key = (await app.get(ApiKeyService).create(await chains[0].world.merchant.getAddress())).key;
-    for (const chain of chains) {
-      chain.contractId = await eventually(async () => {
-        const { body } = await http.get("/raffle/contracts").query({ chainId: chain.chainId }).set(auth()).expect(200);
-        const row = body.rows.find((candidate: { address: string }) => candidate.address === chain.raffle.raffle);
-        if (!row) throw new Error(`raffle of chain ${chain.chainId} not indexed yet`);
-        return row.id as number;
-      }, 30_000);
-    }
+    served = await startTwoChainApi("multi_chain", { CHAIN_CHECK_INTERVAL_SECONDS: "1", RATE_LIMIT_SIGN_PER_ACCOUNT: "1000" });
+    chains.push(...served.chains);
+    ({ config, http, key } = served);
   }, 120_000);
 
   afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-    for (const chain of chains) {
-      await chain.proxy.close();
-      await chain.node.stop();
-    }
+    await served?.close();
   });
 
   const ticketCount = async (chain: Chain): Promise<number> =>

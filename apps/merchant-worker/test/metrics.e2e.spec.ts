@@ -1,6 +1,6 @@
 import { Wallet, toQuantity } from "ethers";
 import { startHardhatNode, type HardhatNode } from "@raffle/chain";
-import { eventually } from "@raffle/testing";
+import { eventually, prometheusSample as sample } from "@raffle/testing";
 
 import { startMerchantWorker, type RunningMerchantWorker } from "../src/bootstrap";
 import { loadWorkerConfig } from "../src/config";
@@ -9,18 +9,6 @@ import { startFakeApi, type FakeApi } from "./support/fake-api";
 import { LogCapture } from "./support/log-capture";
 
 const API_KEY = "rk_test_metricskey";
-
-/** The value of one sample of the Prometheus text `exposition`, or undefined when it is absent. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([label, value]) => `${label}="${value}"`);
-  for (const line of exposition.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = (match[2] ?? "").split(",");
-    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 /**
  * The worker's operator view (issue #21): /metrics with the merchant's gas balance per chain and its threshold, the

@@ -1,0 +1,103 @@
+import type { NestFastifyApplication } from "@nestjs/platform-fastify";
+import request from "supertest";
+import {
+  LOCAL_CHAIN_ID,
+  SECOND_LOCAL_CHAIN_ID,
+  deployTestRaffle,
+  setUpWorld,
+  startHardhatNode,
+  type HardhatNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain";
+import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually } from "@raffle/testing";
+
+import { ApiKeyService } from "../../src/app/auth/api-key.service";
+import { createApp } from "../../src/app/create-app";
+import { loadApiConfig, type ApiConfig } from "../../src/config/api-config";
+import { startRpcProxy, type RpcProxy } from "./rpc-proxy";
+
+/** One of the two local chains: its node (reached through a proxy that can pretend it is down), world and raffle. */
+export interface TestChain {
+  chainId: number;
+  node: HardhatNode;
+  proxy: RpcProxy;
+  world: TestWorld;
+  raffle: TestRaffle;
+  /** The raffle's id in the API, once indexed. */
+  contractId: number;
+}
+
+export interface TwoChainApi {
+  chains: TestChain[];
+  database: TestDatabase;
+  config: ApiConfig;
+  app: NestFastifyApplication;
+  http: ReturnType<typeof request>;
+  /** An API key of the merchant (Hardhat's #2) who owns a raffle on each chain. */
+  key: string;
+  close(): Promise<void>;
+}
+
+/**
+ * One in-process API and one fresh database serving both local chains, each with a native raffle already indexed.
+ * `env` adds to or overrides the settings (fast polling, no caches).
+ */
+export async function startTwoChainApi(databaseName: string, env: Record<string, string> = {}): Promise<TwoChainApi> {
+  process.env.LOG_LEVEL ??= "silent";
+  const chains: TestChain[] = [];
+  for (const chainId of [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID]) {
+    const node = await startHardhatNode({ chainId });
+    const proxy = await startRpcProxy(node.rpcUrl);
+    const world = await setUpWorld(node.provider);
+    const raffle = await deployTestRaffle(world, "NATIVE");
+    chains.push({ chainId, node, proxy, world, raffle, contractId: 0 });
+  }
+  const database = await createTestDatabase(databaseName);
+  const config = loadApiConfig(
+    {
+      DATABASE_URL: database.url,
+      CHAIN_IDS: chains.map((chain) => chain.chainId).join(","),
+      ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.chainId}_RPC_URL`, chain.proxy.url])),
+      INDEXER_POLL_INTERVAL_MS: "50",
+      API_KEY_CACHE_SECONDS: "0",
+      READ_CACHE_MS: "0",
+      ...env,
+    },
+    chains.map((chain) => chain.world.deployment),
+  );
+  const app = await createApp(config);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  const http = request(app.getHttpServer());
+  const key = (await app.get(ApiKeyService).create(await chains[0].world.merchant.getAddress())).key;
+  for (const chain of chains) {
+    chain.contractId = await eventually(async () => {
+      const { body } = await http
+        .get("/raffle/contracts")
+        .query({ chainId: chain.chainId })
+        .set({ Authorization: `Bearer ${key}` })
+        .expect(200);
+      const row = body.rows.find((candidate: { address: string }) => candidate.address === chain.raffle.raffle);
+      if (!row) throw new Error(`raffle of chain ${chain.chainId} not indexed yet`);
+      return row.id as number;
+    }, 30_000);
+  }
+  return {
+    chains,
+    database,
+    config,
+    app,
+    http,
+    key,
+    close: async () => {
+      await app.close();
+      await database.drop();
+      for (const chain of chains) {
+        await chain.proxy.close();
+        await chain.node.stop();
+      }
+    },
+  };
+}
