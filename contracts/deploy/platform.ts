@@ -75,7 +75,7 @@ export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: D
     raffleFactory: await result.raffleFactory.getAddress(),
     ticketDeployer: await result.ticketDeployer.getAddress(),
   };
-  const futures = ["Exchange", "RaffleTicketDeployer", "RaffleFactory"].map((name) => `${PLATFORM_MODULE_ID}#${name}`);
+  const futures = ["Exchange", "RaffleTicketDeployer", "RaffleDeployer", "RaffleFactory"].map((name) => `${PLATFORM_MODULE_ID}#${name}`);
   const record = await platformRecord(hre.ethers.provider, {
     chainId: context.chainId,
     ...contracts,

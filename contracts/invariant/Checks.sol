@@ -263,8 +263,8 @@ abstract contract Checks is HandlerBase {
         }
         VrfConfig memory cfg = factory.vrfConfig();
         if (
-            cfg.coordinator != address(coordinators[vrf.coordinator]) || cfg.randomnessTimeout != vrf.timeout
-                || cfg.callbackGasLimit != vrf.gas || cfg.subscriptionId != subscriptions[vrf.coordinator]
+            cfg.coordinator != _coordinatorAddress(vrf.coordinator) || cfg.randomnessTimeout != vrf.timeout
+                || cfg.callbackGasLimit != vrf.gas || cfg.subscriptionId != (vrf.coordinator == BURNER ? 1 : subscriptions[vrf.coordinator])
         ) return "the factory's VRF settings are not the ones the admin applied";
         (, uint256 effectiveAt) = factory.pendingVrfConfig();
         if (effectiveAt != pendingVrfAt) return "the announced VRF settings are not the admin's";
@@ -272,7 +272,7 @@ abstract contract Checks is HandlerBase {
             if (factory.isPriceToken(tokens[t]) != listed[tokens[t]]) return "the price-token list is not the admin's";
             if (t >= FEE && listed[tokens[t]]) return "a hostile token is listed";
         }
-        if (factory.drawsPerDay() != drawsPerDay) return "the draw budget is not the admin's";
+        if (factory.drawsPerDay() != _budgetNow()) return "the draw budget is not the admin's";
         for (uint256 i = 0; i < 2; i++) {
             if (factory.drawsUsedToday(merchants[i]) != _drawsTodayView(merchants[i])) return "a merchant's draw count is off";
         }

@@ -18,6 +18,7 @@ struct Platform {
     IExchangeX exchange;
     IRaffleFactoryX factory;
     IVRFMock[2] coordinators;
+    address burner;
     uint256[2] subscriptions;
     /// @dev [native (0), TestToken, NoReturnToken, BlocklistToken, FeeOnTransferToken, ShortDeliveryToken,
     /// TestCollectible]: the first four may be listed as prices, the last three never are.
@@ -48,6 +49,8 @@ struct RoundG {
     uint256 requestId;
     uint40 refundableAt;
     uint32 callbackGas;
+    uint8 vrfCoordinator;
+    uint32 vrfTimeout;
     bool delivered;
     uint8 winners;
     uint256 winner;
@@ -110,6 +113,9 @@ abstract contract HandlerBase {
     uint256 internal constant MAX_ROUND_DURATION = 30 days;
     uint256 internal constant VRF_CONFIG_DELAY = 2 days;
     uint32 internal constant LOW_CALLBACK_GAS = 25_000;
+    uint256 internal constant BURNER = 2;
+    uint256 internal constant MIN_DRAWS_PER_DAY = 24;
+    uint256 internal constant VRF_PROPOSAL_WINDOW = 7 days;
 
     bytes32 internal constant ASSET_TYPEHASH =
         keccak256("Asset(uint256 tokenType,address token,uint256 tokenId,uint256 amount)");
@@ -166,16 +172,16 @@ abstract contract HandlerBase {
     mapping(uint256 raffle => mapping(address token => uint256)) internal commissionTotal;
     mapping(uint256 raffle => mapping(address token => uint256)) internal claimedPots;
 
-    /// @dev Request ids are per coordinator: the mocks number them 1, 2, 3... each.
-    mapping(uint256 raffle => mapping(address coordinator => mapping(uint256 requestId => uint256 roundId))) internal
-        roundOfRequest;
+    /// @dev Request ids are per coordinator: the mocks number them 1, 2, 3... each. The factory asks for every raffle,
+    /// so one (coordinator, request id) names one round of either raffle: its key plus one (0 = none).
+    mapping(address coordinator => mapping(uint256 requestId => uint256 keyPlusOne)) internal requestTarget;
     mapping(address coordinator => uint256) internal nextRequestId;
     /// @dev Rounds that asked VRF (raffle << 128 | roundId), and rounds that got a winner.
     uint256[] internal drawingKeys;
     uint256[] internal drawnKeys;
 
     struct VrfG {
-        uint256 coordinator; // index into coordinators
+        uint256 coordinator; // index into coordinators, or BURNER
         uint32 timeout;
         uint32 gas;
     }
@@ -184,6 +190,11 @@ abstract contract HandlerBase {
     VrfG internal pendingVrf;
     uint256 internal pendingVrfAt;
     uint256 internal drawsPerDay = 288;
+    /// @dev A cut of the budget the platform announced, in force from `pendingDrawsAt` (0: none).
+    uint256 internal pendingDrawsPerDay;
+    uint256 internal pendingDrawsAt;
+    /// @dev The platform's own coordinator that burns every request's gas (index BURNER of the model's coordinators).
+    address internal burner;
     mapping(address merchant => uint256) internal drawDay;
     mapping(address merchant => uint256) internal drawsUsed;
 
@@ -338,6 +349,15 @@ abstract contract HandlerBase {
         });
     }
 
+    /// @dev The platform's draw budget as the factory applies it now: an announced cut counts from its date.
+    function _budgetNow() internal view returns (uint256) {
+        return pendingDrawsAt != 0 && block.timestamp >= pendingDrawsAt ? pendingDrawsPerDay : drawsPerDay;
+    }
+
+    function _coordinatorAddress(uint256 index) internal view returns (address) {
+        return index == BURNER ? burner : address(coordinators[index]);
+    }
+
     function _coordinatorIndex(address coordinator) internal view returns (uint256) {
         return coordinator == address(coordinators[0]) ? 0 : 1;
     }
@@ -416,6 +436,10 @@ abstract contract HandlerBase {
             // The payment itself: a blocked buyer cannot pay; the collectible is no ERC20 at all.
             if (_isBlocked(v.price.token, sender) || v.price.token == tokens[COLLECTIBLE]) {
                 return (false, ANY_ERROR, TICKETS);
+            }
+            // The Exchange measures what reached the raffle: a token that delivers short is refused there.
+            if ((v.price.token == tokens[FEE] && v.price.amount >= 100) || v.price.token == tokens[SHORT]) {
+                return (false, IExchange.PaymentShort.selector, TICKETS);
             }
         }
         uint256 r = v.raffle;

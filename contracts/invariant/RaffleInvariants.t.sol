@@ -42,7 +42,15 @@ contract RaffleInvariants {
         p.exchange = IExchangeX(_deploy("Exchange.sol/Exchange.json", abi.encode(p.admin)));
         address ticketDeployer = _deploy("RaffleTicketDeployer.sol/RaffleTicketDeployer.json", "");
         p.factory = IRaffleFactoryX(
-            _deploy("RaffleFactory.sol/RaffleFactory.json", abi.encode(p.admin, address(p.exchange), ticketDeployer))
+            _deploy(
+                "RaffleFactory.sol/RaffleFactory.json",
+                abi.encode(
+                    p.admin,
+                    address(p.exchange),
+                    ticketDeployer,
+                    _deploy("RaffleDeployer.sol/RaffleDeployer.json", "")
+                )
+            )
         );
         p.vrfTimeout = 1 days;
         p.vrfGas = 500_000;
@@ -86,11 +94,20 @@ contract RaffleInvariants {
             p.raffles[r] = IRaffleX(raffle);
         }
 
-        // The second coordinator: a subscription of the platform admin, funded, with both raffles as consumers.
+        // More raffles than a VRF subscription has consumer slots (100): with raffles as consumers, the 101st deploy
+        // reverted (TooManyConsumers) and no merchant could deploy again.
+        for (uint256 i = 0; i < 110; i++) {
+            vm.prank(p.merchants[i % 2]);
+            p.factory.deployRaffle(RaffleConfig({commission: 0, timeLagBeforeRelease: 1 days, ticketName: "X", ticketSymbol: "X"}));
+        }
+        // A coordinator of the platform's own that burns every request's gas (a hostile platform may point new
+        // rounds at it after the notice): those rounds must be refunded, never frozen.
+        p.burner = _deploy("test/HostileTokens.sol/GasBurningCoordinator.json", "");
+
+        // The second coordinator: a subscription of the platform admin, funded, with the factory as its consumer.
         vm.startPrank(p.admin);
         p.subscriptions[1] = p.coordinators[1].createSubscription();
-        p.coordinators[1].addConsumer(p.subscriptions[1], address(p.raffles[0]));
-        p.coordinators[1].addConsumer(p.subscriptions[1], address(p.raffles[1]));
+        p.coordinators[1].addConsumer(p.subscriptions[1], address(p.factory));
         vm.stopPrank();
         p.coordinators[1].fundSubscription(p.subscriptions[1], 1e27);
 
@@ -129,7 +146,7 @@ contract RaffleInvariants {
 
     /// @dev Each action is listed as many times as its weight: forge picks uniformly from this list.
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[63] memory weighted = [
+        bytes4[65] memory weighted = [
             // players: purchases (valid vouchers, misused ones, stored ones), tickets, prizes, refunds
             Handler.buyValid.selector,
             Handler.buyValid.selector,
@@ -192,6 +209,8 @@ contract RaffleInvariants {
             Handler.rotateSigner.selector,
             Handler.setPriceToken.selector,
             Handler.setDrawsPerDay.selector,
+            Handler.deployRaffle.selector,
+            Handler.hostilePlatformCoordinator.selector,
             // time
             Handler.warp.selector,
             Handler.warp.selector,

@@ -59,6 +59,10 @@ const REQUIRED = [
   "vrfConfig.coordinatorChangedWhileDrawing",
   "priceToken.delisted",
   "drawBudget.set",
+  "drawBudget.belowFloorRefused",
+  "end.drawRefused.coordinator",
+  "vrfConfig.burnerApplied",
+  "raffle.deployedPast100",
   "time.warp",
 ];
 

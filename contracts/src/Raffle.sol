@@ -6,21 +6,20 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
-import {IVRFCoordinatorV2Plus} from "@chainlink/contracts/src/v0.8/vrf/dev/interfaces/IVRFCoordinatorV2Plus.sol";
-import {VRFV2PlusClient} from "@chainlink/contracts/src/v0.8/vrf/dev/libraries/VRFV2PlusClient.sol";
 
 import {Asset, TokenType} from "./libraries/Assets.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
-import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView, VrfConfig} from "./interfaces/IRaffle.sol";
+import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView} from "./interfaces/IRaffle.sol";
 import {IRaffleFactory} from "./interfaces/IRaffleFactory.sol";
 import {IRaffleTicket, PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
 import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
 
 /// @notice A merchant's raffle: rounds of tickets sold through the Exchange, a winner drawn with Chainlink VRF v2.5,
 /// and a real pot that the winner claims (less the merchant's commission).
-/// @dev The merchant administers the raffle but owns nothing of its draw: the coordinator, key hash, subscription and
-/// timeout come from the platform's factory when `endRound` asks, and are then fixed for that round. Price tokens
-/// come from the factory's allow-list of tokens that move exact amounts, so every pot is fully paid.
+/// @dev The merchant administers the raffle but owns nothing of its draw: the factory asks the platform's coordinator
+/// with the VRF settings in force when the round started, and routes the answer here. A draw the factory cannot get
+/// makes the round refundable at once, so no failure outside the raffle can keep a round from ending. Price tokens
+/// come from the factory's allow-list, and the Exchange measures every payment, so every pot is fully paid.
 contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
@@ -34,6 +33,11 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @notice After a round has been open this long anyone may end it, so no merchant can hold its players'
     /// money in a round that never ends.
     uint256 public constant MAX_ROUND_DURATION = 30 days;
+    /// @notice Gas the factory gets to request a draw; `endRound` refuses to start with less (plus what it needs
+    /// afterwards), so no caller can starve the request to turn a draw into refunds.
+    uint256 public constant DRAW_REQUEST_GAS = 500_000;
+    /// @dev What `endRound` needs after a failed request: the refundable state and three events.
+    uint256 private constant DRAW_SETTLE_GAS = 60_000;
     uint256 private constant BASIS_POINTS = 10_000;
 
     address public immutable exchange;
@@ -65,6 +69,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint64 firstTicketId;
         address coordinator;
         uint40 refundableAt;
+        uint32 vrfVersion;
         uint256 winningTicketId;
         uint256 vrfRequestId;
         Asset price;
@@ -74,24 +79,22 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev keccak256 of the active round's price: a purchase compares one word instead of reading four.
     bytes32 private _currentPriceHash;
     mapping(uint256 roundId => Round) private _rounds;
-    /// @dev Keyed by coordinator too: request ids are only unique per coordinator, and only the coordinator a round
-    /// asked can ever find it here.
-    mapping(address coordinator => mapping(uint256 requestId => uint256 roundId)) private _roundOfRequest;
     address public beneficiary;
     /// @dev Commission earned on claimed prizes, per price token (address(0) for native), until the merchant withdraws
     /// it. Pulled, not pushed, so a beneficiary that refuses payment can never block a winner's claim.
     mapping(address token => uint256 amount) public accruedCommission;
 
     constructor(RaffleSettings memory settings) {
-        if (settings.admin == address(0) || settings.exchange == address(0) || settings.ticketDeployer == address(0)) {
-            revert ZeroAddress();
-        }
+        if (
+            settings.admin == address(0) || settings.factory == address(0) || settings.exchange == address(0)
+                || settings.ticketDeployer == address(0)
+        ) revert ZeroAddress();
         if (settings.commission > MAX_COMMISSION) revert CommissionTooHigh(settings.commission, MAX_COMMISSION);
         if (settings.timeLagBeforeRelease < MIN_TIME_LAG_BEFORE_RELEASE) {
             revert TimeLagTooShort(settings.timeLagBeforeRelease, MIN_TIME_LAG_BEFORE_RELEASE);
         }
         exchange = settings.exchange;
-        factory = IRaffleFactory(msg.sender);
+        factory = IRaffleFactory(settings.factory);
         commission = settings.commission;
         timeLagBeforeRelease = settings.timeLagBeforeRelease;
         ticketContract = IRaffleTicket(
@@ -115,6 +118,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (!_isTicketAsset(ticket)) revert InvalidTicketAsset();
         _requireValidPrice(price);
         if (maxTicket > type(uint32).max) revert MaxTicketTooLarge(maxTicket);
+        uint32 vrfVersion = factory.authorizeRound(price.tokenType == TokenType.ERC20 ? price.token : address(0));
 
         uint256 roundId = current.roundId + 1;
         Round storage round = _rounds[roundId];
@@ -122,6 +126,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         round.startTimestamp = uint40(block.timestamp);
         round.maxTicket = uint32(maxTicket);
         round.firstTicketId = current.nextTicketId;
+        round.vrfVersion = vrfVersion;
         round.price = price;
 
         _current = CurrentRound({
@@ -137,8 +142,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc IRaffle
-    /// @dev Purchases stop first; then 0 tickets close the round, 1 ticket wins outright, more ask VRF with the
-    /// platform's settings of this moment, which the round keeps.
+    /// @dev Purchases stop first; then 0 tickets close the round, 1 ticket wins outright, more ask the factory for a
+    /// draw with the settings the round started with. Whatever the factory or the coordinator do (a spent budget, a
+    /// refused request, a revert, all the gas), the round ends: refundable at once if the draw was not requested.
     function endRound() external nonReentrant {
         CurrentRound memory current = _current;
         if (!current.active) revert NoActiveRound();
@@ -160,31 +166,25 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             emit RoundEnded(roundId, 1, 0);
             _recordWinner(roundId, round, round.firstTicketId, 0);
         } else {
-            round.status = RoundStatus.Drawing;
-            VrfConfig memory vrf = factory.authorizeDraw();
-            uint256 requestId = _requestRandomWord(vrf);
-            round.coordinator = vrf.coordinator;
-            round.refundableAt = uint40(block.timestamp + vrf.randomnessTimeout);
-            round.vrfRequestId = requestId;
-            _roundOfRequest[vrf.coordinator][requestId] = roundId;
-            emit RoundEnded(roundId, current.ticketCount, requestId);
+            _requestDraw(roundId, round, current.ticketCount);
         }
     }
 
-    /// @notice Chainlink VRF v2.5 callback. Only the coordinator a round asked can answer it, and only before the
-    /// round's `refundableAt`: from then on the round's fate is refunds, whoever calls `enableRefunds` first, so a
-    /// loser who sees a late answer in the mempool gains nothing by racing it. A duplicate or late answer from the
-    /// round's coordinator is ignored without reverting.
-    function rawFulfillRandomWords(uint256 requestId, uint256[] calldata randomWords) external {
-        uint256 roundId = _roundOfRequest[msg.sender][requestId];
-        if (roundId == 0) revert UnknownVrfRequest(msg.sender, requestId);
+    /// @inheritdoc IRaffle
+    /// @dev Only the factory calls it, for the coordinator the round asked, and only before the round's
+    /// `refundableAt`: from then on the round's fate is refunds, whoever calls `enableRefunds` first, so a loser who
+    /// sees a late answer in the mempool gains nothing by racing it. A duplicate or late answer is ignored without
+    /// reverting.
+    function fulfillDraw(uint256 roundId, uint256 requestId, uint256 randomWord) external {
+        if (msg.sender != address(factory)) revert CallerNotFactory(msg.sender);
         Round storage round = _rounds[roundId];
-        if (round.status != RoundStatus.Drawing || block.timestamp >= round.refundableAt || randomWords.length == 0) {
-            return;
-        }
+        if (
+            round.status != RoundStatus.Drawing || round.vrfRequestId != requestId
+                || block.timestamp >= round.refundableAt
+        ) return;
         // Full-width modulo: every ticket of the round is reachable, however many there are.
-        uint256 winner = round.firstTicketId + (randomWords[0] % round.ticketCount);
-        _recordWinner(roundId, round, winner, randomWords[0]);
+        uint256 winner = round.firstTicketId + (randomWord % round.ticketCount);
+        _recordWinner(roundId, round, winner, randomWord);
     }
 
     // ---------------------------------------------------------------- purchases
@@ -341,7 +341,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             vrfRequestId: round.vrfRequestId,
             price: round.price,
             coordinator: round.coordinator,
-            refundableAt: round.refundableAt
+            refundableAt: round.refundableAt,
+            vrfVersion: round.vrfVersion
         });
     }
 
@@ -364,17 +365,26 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         ticketContract.setPrizeStatus(ticketId, PrizeStatus.Unclaimed);
     }
 
-    function _requestRandomWord(VrfConfig memory vrf) private returns (uint256) {
-        return IVRFCoordinatorV2Plus(vrf.coordinator).requestRandomWords(
-            VRFV2PlusClient.RandomWordsRequest({
-                keyHash: vrf.keyHash,
-                subId: vrf.subscriptionId,
-                requestConfirmations: vrf.requestConfirmations,
-                callbackGasLimit: vrf.callbackGasLimit,
-                numWords: 1,
-                extraArgs: VRFV2PlusClient._argsToBytes(VRFV2PlusClient.ExtraArgsV1({nativePayment: false}))
-            })
-        );
+    /// @dev The request gets a fixed gas allowance and the caller must send enough for it and what follows, so a
+    /// failure here is the factory's or the coordinator's, never a caller's choice.
+    function _requestDraw(uint256 roundId, Round storage round, uint256 ticketCount) private {
+        uint256 required = DRAW_REQUEST_GAS * 64 / 63 + DRAW_SETTLE_GAS;
+        if (gasleft() < required) revert NotEnoughGasForDraw(required, gasleft());
+        try factory.requestDraw{gas: DRAW_REQUEST_GAS}(roundId, round.vrfVersion) returns (
+            uint256 requestId, address coordinator, uint32 randomnessTimeout
+        ) {
+            round.status = RoundStatus.Drawing;
+            round.coordinator = coordinator;
+            round.refundableAt = uint40(block.timestamp + randomnessTimeout);
+            round.vrfRequestId = requestId;
+            emit RoundEnded(roundId, ticketCount, requestId);
+        } catch (bytes memory reason) {
+            round.status = RoundStatus.Refundable;
+            round.refundableAt = uint40(block.timestamp);
+            emit RoundEnded(roundId, ticketCount, 0);
+            emit DrawRefused(roundId, reason);
+            emit RoundRefundable(roundId);
+        }
     }
 
     function _setBeneficiary(address newBeneficiary) private {
@@ -411,17 +421,18 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             && asset.amount == 1;
     }
 
-    /// @dev Amounts are capped at 2^128 so `ticketCount * amount` can never overflow and lock a pot. An ERC20 must be
-    /// on the platform's list: a fee-on-transfer, rebasing or short-delivering token, or an ERC721 posing as an ERC20
-    /// (same `transferFrom` selector), would leave the raffle owing more than it holds.
-    function _requireValidPrice(Asset calldata price) private view {
+    /// @dev Amounts are capped at 2^128 so `ticketCount * amount` can never overflow and lock a pot. An ERC20 must
+    /// also be on the platform's list (checked by `factory.authorizeRound`): a fee-on-transfer, rebasing or
+    /// short-delivering token, or an ERC721 posing as an ERC20 (same `transferFrom` selector), would leave the raffle
+    /// owing more than it holds.
+    function _requireValidPrice(Asset calldata price) private pure {
         if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) revert InvalidPriceAsset();
         if (price.tokenType == TokenType.NATIVE) {
             if (price.token != address(0)) revert InvalidPriceAsset();
-        } else if (price.tokenType == TokenType.ERC20) {
-            if (!factory.isPriceToken(price.token)) revert PriceTokenNotAllowed(price.token);
-        } else {
+        } else if (price.tokenType != TokenType.ERC20) {
             revert InvalidPriceAsset();
+        } else if (price.token == address(0)) {
+            revert PriceTokenNotAllowed(address(0));
         }
     }
 }

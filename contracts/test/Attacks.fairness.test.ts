@@ -65,7 +65,7 @@ async function secondCoordinator(world: RaffleWorld) {
   const receipt = await (await vrf.createSubscription()).wait();
   const subId = receipt!.logs.map((log) => vrf.interface.parseLog(log)).find((p) => p?.name === "SubscriptionCreated")!.args.subId as bigint;
   await (await vrf.fundSubscription(subId, parseEther("1000"))).wait();
-  await (await vrf.addConsumer(subId, world.address)).wait();
+  await (await vrf.addConsumer(subId, await world.factory.getAddress())).wait();
   return { vrf, config: { ...DEFAULT_VRF, coordinator: await vrf.getAddress(), subscriptionId: subId } };
 }
 
@@ -97,16 +97,22 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
     it("a merchant answering its own draw", async () => {
       const { world, requestId } = await loadFixture(drawingWorld);
       await refused(
-        "merchant calls rawFulfillRandomWords with a word of its choice",
-        world.raffle.connect(world.merchant).rawFulfillRandomWords(requestId, [0n]),
-        world.raffle,
+        "merchant calls the factory's rawFulfillRandomWords with a word of its choice",
+        world.factory.connect(world.merchant).rawFulfillRandomWords(requestId, [0n]),
+        world.factory,
         "UnknownVrfRequest",
+      );
+      await refused(
+        "merchant delivers a word straight to its raffle's fulfillDraw",
+        world.raffle.connect(world.merchant).fulfillDraw(1n, requestId, 0n),
+        world.raffle,
+        "CallerNotFactory",
       );
       const stranger = await impersonate(Wallet.createRandom().address);
       await refused(
         "a contract posing as a coordinator answers",
-        world.raffle.connect(stranger).rawFulfillRandomWords(requestId, [0n]),
-        world.raffle,
+        world.factory.connect(stranger).rawFulfillRandomWords(requestId, [0n]),
+        world.factory,
         "UnknownVrfRequest",
       );
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
@@ -139,8 +145,8 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const coordinator = await impersonate(await next.getAddress());
       await refused(
         "the new coordinator answers a round the old one was asked",
-        world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [0n]),
-        world.raffle,
+        world.factory.connect(coordinator).rawFulfillRandomWords(requestId, [0n]),
+        world.factory,
         "UnknownVrfRequest",
       );
       expect((await world.raffle.getRound(1n)).coordinator).to.equal(await world.vrf.getAddress());
@@ -153,7 +159,8 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
 
     it("a dead coordinator with a timeout of decades", async () => {
       const { world } = await loadFixture(drawingWorld);
-      const tooLong = { ...DEFAULT_VRF, coordinator: await world.vrf.getAddress(), randomnessTimeout: 7n * ONE_DAY + 1n };
+      const { subscriptionId } = await world.factory.vrfConfig();
+      const tooLong = { ...DEFAULT_VRF, coordinator: await world.vrf.getAddress(), subscriptionId, randomnessTimeout: 7n * ONE_DAY + 1n };
       await refused("platform sets a randomness timeout above 7 days", world.factory.proposeVrfConfig(tooLong), world.factory, "InvalidVrfConfig");
       const refundableAt = (await world.raffle.getRound(1n)).refundableAt;
       await (await world.factory.proposeVrfConfig({ ...tooLong, randomnessTimeout: 7n * ONE_DAY })).wait();
@@ -171,7 +178,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       // The answer lands at refundableAt with nobody having called enableRefunds: it is ignored all the same, so
       // seeing it in the mempool and racing it changes nothing.
       await time.setNextBlockTimestamp(refundableAt);
-      await (await world.vrf.fulfillRandomWords(requestId, world.address)).wait();
+      await (await world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).wait();
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
       await expect(world.raffle.enableRefunds(1n)).to.emit(world.raffle, "RoundRefundable");
       handled("a VRF answer mined at or after refundableAt", "ignored whoever calls enableRefunds: time alone decides");
@@ -181,7 +188,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const { world, requestId } = await loadFixture(drawingWorld);
       const { refundableAt } = await world.raffle.getRound(1n);
       await time.setNextBlockTimestamp(refundableAt - 1n);
-      await expect(world.vrf.fulfillRandomWords(requestId, world.address)).to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).to.emit(world.raffle, "WinnerDrawn");
       await refused(
         "enableRefunds on a round drawn one second before its timeout",
         world.raffle.enableRefunds(1n),
@@ -192,45 +199,60 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
 
     it("a merchant running the shared subscription dry", async () => {
       const world = await deployWorld();
-      await (await world.factory.setDrawsPerDay(2n)).wait();
+      const floor = await world.factory.MIN_DRAWS_PER_DAY();
+      await refused(
+        "the platform sets a budget under the floor",
+        world.factory.setMerchantDrawsPerDay(world.merchant.address, floor - 1n),
+        world.factory,
+        "DrawBudgetBelowFloor",
+      );
+      await (await world.factory.setMerchantDrawsPerDay(world.merchant.address, floor)).wait();
+      await time.increase(await world.factory.VRF_CONFIG_DELAY());
+      expect(await world.factory.drawsPerDayOf(world.merchant.address)).to.equal(floor);
       const second = await deployRaffle(world);
+      const other = { ...world, ...second, item: ticketAsset(second.ticketAddress) };
       const [alice, bob] = world.players;
-      await approveExchange(world, [alice, bob]);
-      // Pin the clock to the start of a day, so the three draws below fall in one UTC day.
+      // Pin the clock to the start of a day, so every draw below falls in one UTC day.
       const nextDay = ((await latestTimestamp()) / ONE_DAY + 1n) * ONE_DAY;
       await time.increaseTo(nextDay);
       const twoTicketRound = async (target: RaffleWorld) => {
         const price = await startRound(target, nativePrice(1n));
         for (const buyer of [alice, bob]) await (await purchase(target, buyer, await voucherFor(target, buyer, price))).wait();
       };
+      for (let draw = 0n; draw < floor; draw += 1n) {
+        const target = draw % 2n === 0n ? world : other;
+        await twoTicketRound(target);
+        expect(await endRound(target)).to.not.equal(0n);
+      }
+      expect(await world.factory.drawsUsedToday(world.merchant.address)).to.equal(floor);
       await twoTicketRound(world);
-      await endRound(world);
-      const other = { ...world, ...second, item: ticketAsset(second.ticketAddress) };
-      await twoTicketRound(other);
-      await endRound(other);
-      await twoTicketRound(world);
-      await refused(
-        "a third 1-wei, 2-ticket draw in a day over a 2-draw budget (across the merchant's raffles)",
-        world.raffle.endRound(),
-        world.factory,
-        "DrawBudgetExhausted",
+      const over = world.raffle.endRound();
+      await expect(over).to.emit(world.raffle, "DrawRefused");
+      await expect(over).not.to.emit(world.vrf, "RandomWordsRequested");
+      const roundId = (await world.raffle.getCurrentRoundInfo()).roundId;
+      expect((await world.raffle.getRound(roundId)).status).to.equal(RoundStatus.Refundable);
+      handled(
+        `a ${floor + 1n}th 1-wei, 2-ticket draw in a day over a ${floor}-draw budget (across the merchant's raffles)`,
+        "asks no randomness: the round is refundable at once, its tickets paid back in full",
       );
-      expect((await world.raffle.getRound(2n)).status).to.equal(RoundStatus.Active);
-      await time.increaseTo(nextDay + ONE_DAY);
-      await expect(world.raffle.endRound()).to.emit(world.raffle, "RoundEnded");
-      handled("the same draw the next day", "goes through: the round waited, its tickets stayed valid");
+      const refunded = await world.raffle.connect(alice).refundTicket((await world.raffle.getRound(roundId)).firstTicketId);
+      await expect(refunded).to.emit(world.raffle, "TicketRefunded");
     });
 
     it("a merchant never ending a round", async () => {
       const world = await deployWorld();
       const price = await startErc20Round(world);
-      const [alice] = world.players;
-      await approveExchange(world, [alice]);
+      const [alice, bob] = world.players;
+      await approveExchange(world, [alice, bob]);
       await buyTicket(world, alice, price);
+      await buyTicket(world, bob, price);
       await refused("a stranger ends a round that is not overdue", world.raffle.connect(alice).endRound(), world.raffle, "RoundNotOverdue");
       await time.increase(await world.raffle.MAX_ROUND_DURATION());
-      await expect(world.raffle.connect(alice).endRound()).to.emit(world.raffle, "WinnerDrawn");
-      handled("a round left open for MAX_ROUND_DURATION", "anyone may end it and draw it");
+      const ended = world.raffle.connect(alice).endRound();
+      await expect(ended).to.emit(world.vrf, "RandomWordsRequested");
+      const { vrfRequestId } = await world.raffle.getRound(1n);
+      await expect(world.vrf.fulfillRandomWords(vrfRequestId, await world.factory.getAddress())).to.emit(world.raffle, "WinnerDrawn");
+      handled("a 2-ticket round left open for MAX_ROUND_DURATION", "anyone may end it; the platform's coordinator draws it");
     });
   });
 
@@ -262,7 +284,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const [alice, bob, carol] = world.players;
       await roundInToken(world, token, [alice, bob, carol]);
       const requestId = await endRound(world);
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       await (await world.raffle.connect(bob).claimPrize(1n)).wait();
       await (await world.raffle.withdrawCommission(await token.getAddress())).wait();
       expect(await token.balanceOf(bob.address)).to.equal(2_700n); // 3,000 pot less 10% commission
@@ -277,7 +299,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const [alice, bob, carol, dave] = world.players;
       await roundInToken(world, token, [alice, bob, carol]);
       const requestId = await endRound(world);
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       await (await token.setBlocked(bob.address, true)).wait();
       await refused("the token blocks the winner's address at claim", world.raffle.connect(bob).claimPrize(1n), token, "AddressBlocked");
       await (await world.ticket.connect(bob).transferFrom(bob.address, dave.address, 2n)).wait();
@@ -310,7 +332,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
 
     it("selling a claimed winning ticket as if it carried the pot", async () => {
       const { world, bob, requestId } = await loadFixture(drawingWorld);
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
       await (await world.raffle.connect(bob).claimPrize(1n)).wait();
       expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Claimed);
@@ -325,7 +347,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
 
     it("pausing to hold back prizes and refunds", async () => {
       const { world, bob, requestId } = await loadFixture(drawingWorld);
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       await (await world.raffle.pause()).wait();
       await (await world.exchange.connect(world.admin).pause()).wait();
       await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
@@ -342,7 +364,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
     it("the platform unlisting a price token in the middle of a round", async () => {
       const { world, bob, requestId } = await loadFixture(drawingWorld);
       await (await world.factory.setPriceToken(await world.token.getAddress(), false)).wait();
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
       await refused(
         "a new round in the unlisted token",

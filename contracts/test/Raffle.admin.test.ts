@@ -2,7 +2,13 @@ import { expect } from "chai";
 import { loadFixture } from "@nomicfoundation/hardhat-toolbox/network-helpers";
 import { ZeroAddress, ZeroHash, id } from "ethers";
 
-import { RaffleTicketDeployer__factory, RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
+import {
+  RaffleDeployer__factory,
+  RaffleFactory__factory,
+  RaffleTicketDeployer__factory,
+  RaffleTicket__factory,
+  Raffle__factory,
+} from "@raffle/chain";
 
 import { DEFAULT_VRF, ONE_DAY, nativePrice, ticketAsset } from "./support/fixtures";
 import { deployWorld, type RaffleWorld } from "./support/scenario";
@@ -12,6 +18,8 @@ async function directSettings(world: RaffleWorld, exchange: string) {
   const ticketDeployer = await new RaffleTicketDeployer__factory(world.admin).deploy();
   return {
     admin: world.merchant.address,
+    // An EOA here: these raffles are only built and inspected, never asked for a round.
+    factory: world.admin.address,
     exchange,
     ticketDeployer: await ticketDeployer.getAddress(),
     commission: 500n,
@@ -19,6 +27,24 @@ async function directSettings(world: RaffleWorld, exchange: string) {
     ticketName: "Direct Ticket",
     ticketSymbol: "DT",
   };
+}
+
+/** A raffle whose Exchange is `exchange` (an EOA the test signs for), deployed by a factory of its own. */
+async function raffleWithExchange(world: RaffleWorld, exchange: string) {
+  const factory = await new RaffleFactory__factory(world.admin).deploy(
+    world.admin.address,
+    exchange,
+    await (await new RaffleTicketDeployer__factory(world.admin).deploy()).getAddress(),
+    await (await new RaffleDeployer__factory(world.admin).deploy()).getAddress(),
+  );
+  await (await factory.proposeVrfConfig({ ...DEFAULT_VRF, coordinator: await world.vrf.getAddress() })).wait();
+  await (await factory.createVrfSubscription()).wait();
+  await (await factory.grantRole(await factory.MERCHANT_ROLE(), world.merchant.address)).wait();
+  const receipt = await (
+    await factory.connect(world.merchant).deployRaffle({ commission: 500n, timeLagBeforeRelease: ONE_DAY, ticketName: "T", ticketSymbol: "T" })
+  ).wait();
+  const event = receipt!.logs.map((log) => factory.interface.parseLog(log)).find((parsed) => parsed?.name === "RaffleDeployed");
+  return Raffle__factory.connect(event!.args.raffle as string, world.merchant);
 }
 
 async function adminFixture() {
@@ -34,7 +60,7 @@ describe("Raffle administration", () => {
       const settings = await directSettings(world, fakeExchange.address);
       const factory = new Raffle__factory(world.admin);
 
-      for (const key of ["admin", "exchange", "ticketDeployer"] as const) {
+      for (const key of ["admin", "factory", "exchange", "ticketDeployer"] as const) {
         await expect(factory.deploy({ ...settings, [key]: ZeroAddress })).to.be.revertedWithCustomError(factory, "ZeroAddress");
       }
       await expect(factory.deploy({ ...settings, commission: 3_001n }))
@@ -70,8 +96,9 @@ describe("Raffle administration", () => {
       expect(await ticket.name()).to.equal("Direct Ticket");
       expect(await ticket.symbol()).to.equal("DT");
       expect(await raffle.exchange()).to.equal(fakeExchange.address);
-      // Whoever deploys a raffle is its source of randomness and price tokens: in production, the factory.
-      expect(await raffle.factory()).to.equal(world.admin.address);
+      // The factory named in its settings is its source of randomness and price tokens (RaffleDeployer names its
+      // caller, in production the factory).
+      expect(await raffle.factory()).to.equal(settings.factory);
       expect(await raffle.beneficiary()).to.equal(world.merchant.address);
       expect(await raffle.MAX_COMMISSION()).to.equal(3_000n);
       expect(await raffle.MIN_TIME_LAG_BEFORE_RELEASE()).to.equal(ONE_DAY);
@@ -79,7 +106,7 @@ describe("Raffle administration", () => {
 
     it("checks the native value that printTicket receives (WrongNativeValue), whatever the caller sent", async () => {
       const { world, alice, fakeExchange } = await loadFixture(adminFixture);
-      const raffle = await new Raffle__factory(world.merchant).deploy(await directSettings(world, fakeExchange.address));
+      const raffle = await raffleWithExchange(world, fakeExchange.address);
       const item = ticketAsset(await raffle.ticketContract());
       const native = nativePrice();
       await (await raffle.startRound(item, native, 0n)).wait();
@@ -140,10 +167,10 @@ describe("Raffle administration", () => {
         "claimPrize",
         "enableRefunds",
         "endRound",
+        "fulfillDraw",
         "grantRole",
         "pause",
         "printTicket",
-        "rawFulfillRandomWords",
         "refundTicket",
         "releasePrize",
         "renounceRole",

@@ -121,8 +121,11 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
           DEFAULT_VRF.callbackGasLimit,
           1n,
           LINK_PAYMENT_EXTRA_ARGS,
-          world.address,
+          await world.factory.getAddress(),
         );
+      await expect(tx)
+        .to.emit(world.factory, "DrawRequested")
+        .withArgs(world.address, 1n, await world.vrf.getAddress(), 1n);
       await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 2n, 1n);
       await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
 
@@ -146,7 +149,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const winner = round.firstTicketId + (word % round.ticketCount);
       expect(tickets).to.include(winner);
 
-      const tx = world.vrf.fulfillRandomWords(requestId, world.address);
+      const tx = world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress());
       await expect(tx).to.emit(world.raffle, "WinnerDrawn").withArgs(1n, winner, word);
       await expect(tx).to.emit(world.ticket, "MetadataUpdate").withArgs(winner);
       await expect(tx).to.emit(world.vrf, "RandomWordsFulfilled").withArgs(requestId, requestId, anyValue, anyValue, false, true, false);
@@ -166,7 +169,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
     it("uses the override word exactly: words 0, 1 and 2 hit tickets 1, 2 and 3", async () => {
       for (const word of [0n, 1n, 2n, 3n, 5n]) {
         const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
-        await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word]))
+        await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word]))
           .to.emit(world.raffle, "WinnerDrawn")
           .withArgs(1n, 1n + (word % 3n), word);
       }
@@ -191,7 +194,10 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
         const index = word % BigInt(MANY);
         const winner = round.firstTicketId + index;
 
-        const { success } = await fulfilment(world.vrf, world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word]));
+        const { success } = await fulfilment(
+          world.vrf,
+          world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word]),
+        );
         expect(success).to.equal(true);
         const drawn = await world.raffle.getRound(1n);
         expect(drawn.status).to.equal(RoundStatus.Drawn);
@@ -207,7 +213,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const word = 2n ** 255n - (2n ** 255n % BigInt(MANY)) + 280n;
       const index = word % BigInt(MANY);
       expect(index).to.be.greaterThan(255n); // the case is only meaningful if it does
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word])).wait();
       const winning = (await world.raffle.getRound(1n)).winningTicketId;
       expect(winning).to.equal(1n + index);
       expect(winning).not.to.equal(1n + (index % 256n));
@@ -217,19 +223,30 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       for (let i = 0; i < 8; i += 1) {
         const { world, requestId } = await loadFixture(manyTicketsDrawingFixture);
         const word = BigInt(ethers.keccak256(ethers.toUtf8Bytes(`word-${i}`)));
-        await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+        await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word])).wait();
         expect((await world.raffle.getRound(1n)).winningTicketId).to.equal(1n + (word % BigInt(MANY)));
       }
     });
   });
 
-  describe("rawFulfillRandomWords", () => {
+  describe("rawFulfillRandomWords (on the factory, the one VRF consumer) and fulfillDraw", () => {
     it("reverts with UnknownVrfRequest for any caller but the coordinator the round asked", async () => {
       const { world, alice, requestId } = await loadFixture(threeTicketsDrawingFixture);
       for (const caller of [alice, world.merchant, world.admin]) {
-        await expect(world.raffle.connect(caller).rawFulfillRandomWords(requestId, [1n]))
-          .to.be.revertedWithCustomError(world.raffle, "UnknownVrfRequest")
+        await expect(world.factory.connect(caller).rawFulfillRandomWords(requestId, [1n]))
+          .to.be.revertedWithCustomError(world.factory, "UnknownVrfRequest")
           .withArgs(caller.address, requestId);
+      }
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
+    });
+
+    it("lets only the factory deliver a word to the raffle", async () => {
+      const { world, alice, requestId } = await loadFixture(threeTicketsDrawingFixture);
+      const coordinator = await impersonate(await world.vrf.getAddress());
+      for (const caller of [alice, world.merchant, world.admin, coordinator]) {
+        await expect(world.raffle.connect(caller).fulfillDraw(1n, requestId, 1n))
+          .to.be.revertedWithCustomError(world.raffle, "CallerNotFactory")
+          .withArgs(caller.address);
       }
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
     });
@@ -238,11 +255,11 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
       const coordinatorAddress = await world.vrf.getAddress();
       const coordinator = await impersonate(coordinatorAddress);
-      const asCoordinator = world.raffle.connect(coordinator);
+      const asCoordinator = world.factory.connect(coordinator);
       await expect(asCoordinator.rawFulfillRandomWords(requestId + 100n, [7n]))
-        .to.be.revertedWithCustomError(world.raffle, "UnknownVrfRequest")
+        .to.be.revertedWithCustomError(world.factory, "UnknownVrfRequest")
         .withArgs(coordinatorAddress, requestId + 100n);
-      await expect(asCoordinator.rawFulfillRandomWords(0n, [7n])).to.be.revertedWithCustomError(world.raffle, "UnknownVrfRequest");
+      await expect(asCoordinator.rawFulfillRandomWords(0n, [7n])).to.be.revertedWithCustomError(world.factory, "UnknownVrfRequest");
       await expect(asCoordinator.rawFulfillRandomWords(requestId, [])).not.to.emit(world.raffle, "WinnerDrawn");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
 
@@ -253,9 +270,9 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
 
     it("ignores a duplicate answer: the first word decides", async () => {
       const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
-      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [0n])).wait();
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [0n])).wait();
       const coordinator = await impersonate(await world.vrf.getAddress());
-      await expect(world.raffle.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.factory.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(world.raffle, "WinnerDrawn");
       const round = await world.raffle.getRound(1n);
       expect(round.winningTicketId).to.equal(1n);
       expect((await world.ticket.getTicketData(3n)).prizeStatus).to.equal(PrizeStatus.None);
@@ -266,7 +283,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       await time.increase(DEFAULT_VRF.randomnessTimeout);
       await expect(world.raffle.enableRefunds(1n)).to.emit(world.raffle, "RoundRefundable").withArgs(1n);
 
-      const tx = world.vrf.fulfillRandomWords(requestId, world.address);
+      const tx = world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress());
       await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
       const { success } = await fulfilment(world.vrf, tx);
       expect(success).to.equal(true); // ignored, not reverted
@@ -288,11 +305,11 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const secondRequest = await endRound(world);
       expect(secondRequest).not.to.equal(requestId);
 
-      await expect(world.vrf.fulfillRandomWordsWithOverride(secondRequest, world.address, [6n]))
+      await expect(world.vrf.fulfillRandomWordsWithOverride(secondRequest, await world.factory.getAddress(), [6n]))
         .to.emit(world.raffle, "WinnerDrawn")
         .withArgs(2n, 4n + (6n % 4n), 6n);
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
-      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [6n]))
+      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [6n]))
         .to.emit(world.raffle, "WinnerDrawn")
         .withArgs(1n, 1n + (6n % 3n), 6n);
       expect((await world.raffle.getRound(2n)).winningTicketId).to.equal(6n);

@@ -7,7 +7,17 @@ import { MaxUint256, ZeroAddress, ZeroHash, parseUnits } from "ethers";
 import { ReentrantToken__factory, ReentrantWinner__factory } from "@raffle/chain";
 
 import { COMMISSION_BPS, DEFAULT_VRF, ONE_DAY, TICKET_PRICE, erc20Price, listPriceToken, nativePrice } from "./support/fixtures";
-import { RoundStatus, approveExchange, buyTicket, deployWorld, endRound, startErc20Round, startRound, type RaffleWorld } from "./support/scenario";
+import {
+  PrizeStatus,
+  RoundStatus,
+  approveExchange,
+  buyTicket,
+  deployWorld,
+  endRound,
+  startErc20Round,
+  startRound,
+  type RaffleWorld,
+} from "./support/scenario";
 
 const BASIS_POINTS = 10_000n;
 const ODD_COMMISSION = 1_234n;
@@ -26,7 +36,7 @@ async function drawnRound(world: RaffleWorld, price: ReturnType<typeof erc20Pric
   const [alice, bob, carol] = world.players;
   for (const buyer of [alice, bob, carol]) await buyTicket(world, buyer, price);
   const requestId = await endRound(world);
-  await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+  await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word])).wait();
   const round = await world.raffle.getRound(1n);
   return { winningTicketId: round.winningTicketId, drawnAt: round.drawnAt };
 }
@@ -121,7 +131,7 @@ async function playRound(world: RaffleWorld, price: ReturnType<typeof erc20Price
   const { roundId } = await world.raffle.getCurrentRoundInfo();
   for (const buyer of buyers) await buyTicket(world, buyer, price);
   const requestId = await endRound(world);
-  if (requestId !== 0n) await (await world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [word])).wait();
+  if (requestId !== 0n) await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word])).wait();
   const { winningTicketId, status } = await world.raffle.getRound(roundId);
   expect(status).to.equal(RoundStatus.Drawn);
   const owner = await world.ticket.ownerOf(winningTicketId);
@@ -446,7 +456,9 @@ describe("Raffle prizes and refunds", () => {
       const tx = world.raffle.releasePrize(1n);
       await expect(tx).to.changeTokenBalances(world.token, [world.merchant, world.raffle], [pot, -pot]);
       await expect(tx).to.emit(world.raffle, "PrizeReleased").withArgs(1n, world.merchant.address, pot);
-      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Released);
+      const released = await world.raffle.getRound(1n);
+      expect(released.status).to.equal(RoundStatus.Released);
+      expect((await world.ticket.getTicketData(released.winningTicketId)).prizeStatus).to.equal(PrizeStatus.Released);
 
       await expect(world.raffle.connect(bob).claimPrize(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
@@ -564,7 +576,7 @@ describe("Raffle prizes and refunds", () => {
       expect(await world.ticket.balanceOf(alice.address)).to.equal(0n);
 
       // Late randomness changes nothing.
-      await expect(world.vrf.fulfillRandomWords(requestId, world.address)).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).not.to.emit(world.raffle, "WinnerDrawn");
       await expect(world.raffle.connect(alice).claimPrize(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Refundable);

@@ -40,19 +40,29 @@ describe("RaffleFactory", () => {
       expect(await factory.MERCHANT_ROLE()).to.equal(id("MERCHANT_ROLE"));
       expect(await factory.drawsPerDay()).to.equal(await factory.DEFAULT_DRAWS_PER_DAY());
 
-      const fresh = await new RaffleFactory__factory(admin).deploy(admin.address, await exchange.getAddress(), await factory.ticketDeployer());
+      const fresh = await new RaffleFactory__factory(admin).deploy(
+        admin.address,
+        await exchange.getAddress(),
+        await factory.ticketDeployer(),
+        await factory.raffleDeployer(),
+      );
       expect((await fresh.vrfConfig()).coordinator).to.equal(ZeroAddress);
       await (await fresh.grantRole(id("MERCHANT_ROLE"), admin.address)).wait();
       await expect(fresh.deployRaffle(CONFIG)).to.be.revertedWithCustomError(fresh, "VrfNotConfigured");
       await expect(fresh.createVrfSubscription()).to.be.revertedWithCustomError(fresh, "VrfNotConfigured");
     });
 
-    it("rejects a zero admin, Exchange or ticket deployer with ZeroAddress", async () => {
+    it("rejects a zero admin, Exchange, ticket deployer or raffle deployer with ZeroAddress", async () => {
       const platform = await loadFixture(platformFixture);
       const deployer = new RaffleFactory__factory(platform.admin);
-      const args = [platform.admin.address, await platform.exchange.getAddress(), await platform.factory.ticketDeployer()];
+      const args = [
+        platform.admin.address,
+        await platform.exchange.getAddress(),
+        await platform.factory.ticketDeployer(),
+        await platform.factory.raffleDeployer(),
+      ];
       for (let i = 0; i < args.length; i += 1) {
-        const variant = args.map((arg, index) => (index === i ? ZeroAddress : arg)) as [string, string, string];
+        const variant = args.map((arg, index) => (index === i ? ZeroAddress : arg)) as [string, string, string, string];
         await expect(deployer.deploy(...variant)).to.be.revertedWithCustomError(deployer, "ZeroAddress");
       }
     });
@@ -95,14 +105,15 @@ describe("RaffleFactory", () => {
       expect(await ticket.name()).to.equal("Raffle Ticket");
     });
 
-    it("makes itself the raffle's source of randomness, records the merchant, and adds the raffle as a consumer", async () => {
+    it("makes itself the raffle's source of randomness and records the merchant; the raffle is no VRF consumer", async () => {
       const platform = await loadFixture(platformFixture);
       const { address, raffle } = await deployRaffle(platform);
       const factoryVrf = await platform.factory.vrfConfig();
       expect(await raffle.factory()).to.equal(await platform.factory.getAddress());
       expect(await platform.factory.merchantOf(address)).to.equal(platform.merchant.address);
       expect(await platform.factory.raffleCount()).to.equal(1n);
-      expect(await platform.vrf.consumerIsAdded(factoryVrf.subscriptionId, address)).to.equal(true);
+      expect(await platform.vrf.consumerIsAdded(factoryVrf.subscriptionId, address)).to.equal(false);
+      expect(await platform.vrf.consumerIsAdded(factoryVrf.subscriptionId, await platform.factory.getAddress())).to.equal(true);
     });
 
     it("emits the new raffle's setup events from its constructor", async () => {
@@ -112,10 +123,12 @@ describe("RaffleFactory", () => {
       const { subscriptionId } = await factory.vrfConfig();
       const tx = factory.connect(merchant).deployRaffle(CONFIG);
       await expect(tx).to.emit(raffle, "BeneficiarySet").withArgs(merchant.address);
+      // The raffle's constructor runs under the raffle deployer, which the factory calls.
       await expect(tx)
         .to.emit(raffle, "RoleGranted")
-        .withArgs(id("ROUND_MANAGER_ROLE"), merchant.address, await factory.getAddress());
-      await expect(tx).to.emit(vrf, "SubscriptionConsumerAdded").withArgs(subscriptionId, raffleAddress);
+        .withArgs(id("ROUND_MANAGER_ROLE"), merchant.address, await factory.raffleDeployer());
+      await expect(tx).not.to.emit(vrf, "SubscriptionConsumerAdded");
+      expect(subscriptionId).not.to.equal(0n);
     });
 
     it("gives each merchant its own raffle, administered by that merchant only", async () => {
@@ -168,13 +181,17 @@ describe("RaffleFactory", () => {
       const platform = await loadFixture(platformFixture);
       const { factory, vrf } = platform;
       const before = (await factory.vrfConfig()).subscriptionId;
+      const version = (await factory.vrfVersion()) + 1n;
       // v2.5 subscription ids hash the previous block, so read the id from the mined transaction.
       const tx = factory.createVrfSubscription();
       await (await tx).wait();
       const created = (await factory.vrfConfig()).subscriptionId;
       await expect(tx)
         .to.emit(factory, "VrfConfigSet")
-        .withArgs(await vrf.getAddress(), KEY_HASH, created);
+        .withArgs(version, await vrf.getAddress(), KEY_HASH, created);
+      await expect(tx)
+        .to.emit(vrf, "SubscriptionConsumerAdded")
+        .withArgs(created, await factory.getAddress());
       await expect(tx)
         .to.emit(vrf, "SubscriptionCreated")
         .withArgs(created, await factory.getAddress());
@@ -182,8 +199,8 @@ describe("RaffleFactory", () => {
       expect((await vrf.getSubscription(created)).subOwner).to.equal(await factory.getAddress());
 
       const { address } = await deployRaffle(platform);
-      expect(await vrf.consumerIsAdded(created, address)).to.equal(true);
-      expect(await vrf.consumerIsAdded(before, address)).to.equal(false);
+      expect(await vrf.consumerIsAdded(created, address)).to.equal(false);
+      expect(await vrf.consumerIsAdded(created, await factory.getAddress())).to.equal(true);
     });
 
     it("acceptVrfSubscription takes over a subscription offered to the factory", async () => {
@@ -194,7 +211,8 @@ describe("RaffleFactory", () => {
       await (await vrf.connect(admin).requestSubscriptionOwnerTransfer(subId, await factory.getAddress())).wait();
       await expect(factory.acceptVrfSubscription(subId))
         .to.emit(factory, "VrfConfigSet")
-        .withArgs(await vrf.getAddress(), KEY_HASH, subId);
+        .withArgs((await factory.vrfVersion()) + 1n, await vrf.getAddress(), KEY_HASH, subId);
+      expect(await vrf.consumerIsAdded(subId, await factory.getAddress())).to.equal(true);
       expect((await factory.vrfConfig()).subscriptionId).to.equal(subId);
       expect((await vrf.getSubscription(subId)).subOwner).to.equal(await factory.getAddress());
     });
@@ -219,7 +237,14 @@ describe("RaffleFactory", () => {
       const effectiveAt = (await latestTimestamp()) + 1n + (await factory.VRF_CONFIG_DELAY());
       await expect(tx)
         .to.emit(factory, "VrfConfigProposed")
-        .withArgs(next.coordinator, next.keyHash, next.subscriptionId, 2n * ONE_HOUR, effectiveAt);
+        .withArgs(
+          next.coordinator,
+          next.keyHash,
+          next.subscriptionId,
+          2n * ONE_HOUR,
+          effectiveAt,
+          effectiveAt + (await factory.VRF_PROPOSAL_WINDOW()),
+        );
       await expect(tx).not.to.emit(factory, "VrfConfigSet");
       expect((await factory.vrfConfig()).keyHash).to.equal(KEY_HASH);
       const [pending, pendingAt] = await factory.pendingVrfConfig();
@@ -230,7 +255,7 @@ describe("RaffleFactory", () => {
       await time.increaseTo(effectiveAt);
       await expect(factory.connect(alice).applyVrfConfig())
         .to.emit(factory, "VrfConfigSet")
-        .withArgs(next.coordinator, next.keyHash, next.subscriptionId);
+        .withArgs((await factory.vrfVersion()) + 1n, next.coordinator, next.keyHash, next.subscriptionId);
       expect((await factory.vrfConfig()).randomnessTimeout).to.equal(2n * ONE_HOUR);
       expect((await factory.pendingVrfConfig())[1]).to.equal(0n);
       await expect(factory.applyVrfConfig()).to.be.revertedWithCustomError(factory, "NoVrfConfigProposal");
@@ -259,20 +284,18 @@ describe("RaffleFactory", () => {
       }
     });
 
-    it("adds raffles of its own, and only those, as consumers of another subscription", async () => {
+    it("moves to another subscription with itself as the one consumer, whatever raffles exist", async () => {
       const platform = await loadFixture(platformFixture);
-      const { factory, vrf, alice } = platform;
+      const { factory, vrf } = platform;
       const { address } = await deployRaffle(platform);
       const receipt = await (await vrf.createSubscription()).wait();
       const subId = receipt!.logs.map((log) => vrf.interface.parseLog(log)).find((parsed) => parsed?.name === "SubscriptionCreated")!.args
         .subId as bigint;
       await (await vrf.requestSubscriptionOwnerTransfer(subId, await factory.getAddress())).wait();
       await (await factory.acceptVrfSubscription(subId)).wait(); // proposed, not applied: raffles exist
-      await expect(factory.addVrfConsumers(await vrf.getAddress(), subId, [alice.address]))
-        .to.be.revertedWithCustomError(factory, "NotARaffle")
-        .withArgs(alice.address);
-      await (await factory.addVrfConsumers(await vrf.getAddress(), subId, [address])).wait();
-      expect(await vrf.consumerIsAdded(subId, address)).to.equal(true);
+      const [, , , , consumers] = await vrf.getSubscription(subId);
+      expect(consumers).to.deep.equal([await factory.getAddress()]);
+      expect(await vrf.consumerIsAdded(subId, address)).to.equal(false);
     });
 
     it("keeps every platform setting admin-only", async () => {
@@ -286,9 +309,10 @@ describe("RaffleFactory", () => {
           () => asCaller.transferVrfSubscription(caller.address),
           () => asCaller.proposeVrfConfig(config),
           () => asCaller.cancelVrfConfigProposal(),
-          () => asCaller.addVrfConsumers(alice.address, 1n, []),
+          () => asCaller.cancelVrfSubscription(alice.address, 1n, alice.address),
           () => asCaller.setPriceToken(token, true),
           () => asCaller.setDrawsPerDay(1_000_000n),
+          () => asCaller.setMerchantDrawsPerDay(caller.address, 1_000_000n),
         ]) {
           await expect(call()).to.be.revertedWithCustomError(factory, "AccessControlUnauthorizedAccount").withArgs(caller.address, ZeroHash);
         }
@@ -298,7 +322,10 @@ describe("RaffleFactory", () => {
     it("lets only raffles it deployed ask for a draw", async () => {
       const { factory, merchant, alice } = await loadFixture(platformFixture);
       for (const caller of [merchant, alice]) {
-        await expect(factory.connect(caller).authorizeDraw()).to.be.revertedWithCustomError(factory, "NotARaffle").withArgs(caller.address);
+        await expect(factory.connect(caller).requestDraw(1n, 1n)).to.be.revertedWithCustomError(factory, "NotARaffle").withArgs(caller.address);
+        await expect(factory.connect(caller).authorizeRound(ZeroAddress))
+          .to.be.revertedWithCustomError(factory, "NotARaffle")
+          .withArgs(caller.address);
       }
     });
   });

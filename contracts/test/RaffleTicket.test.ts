@@ -80,7 +80,7 @@ describe("RaffleTicket", () => {
       await buyTicket(world, alice, price);
       await buyTicket(world, bob, price);
       const requestId = await endRound(world);
-      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, world.address, [1n]))
+      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n]))
         .to.emit(world.ticket, "MetadataUpdate")
         .withArgs(2n);
       expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Unclaimed);

@@ -102,9 +102,10 @@ describe("platform administration tasks: each succeeds for the admin and refuses
     await platform("allow-price-token", { token, disallow: true });
     expect(await (await factory()).isPriceToken(token)).to.equal(false);
     expect(await refusal(platform("set-draws-per-day", { draws: "0" }))).to.match(/--draws: "0" is not a whole number of at least 1/);
-    expect(await refusal(platform("set-draws-per-day", { draws: "5", from: outsider }))).to.match(/lacks DEFAULT_ADMIN_ROLE/);
-    await platform("set-draws-per-day", { draws: "5" });
-    expect(await (await factory()).drawsPerDay()).to.equal(5n);
+    expect(await refusal(platform("set-draws-per-day", { draws: "500", from: outsider }))).to.match(/lacks DEFAULT_ADMIN_ROLE/);
+    expect(await refusal(platform("set-draws-per-day", { draws: "5" }))).to.match(/DrawBudgetBelowFloor\(5, 24\)/);
+    await platform("set-draws-per-day", { draws: "20000" });
+    expect(await (await factory()).drawsPerDay()).to.equal(20_000n);
   });
 
   it("propose-vrf-config waits out the notice once a raffle exists; apply-vrf-config applies it after", async () => {

@@ -25,6 +25,7 @@ interface IRaffleFactoryX is IRaffleFactory, IAccessControl {
     function MERCHANT_ROLE() external view returns (bytes32);
     function raffleCount() external view returns (uint256);
     function drawsPerDay() external view returns (uint256);
+    function MIN_DRAWS_PER_DAY() external view returns (uint256);
     function drawsUsedToday(address merchant) external view returns (uint256);
     function proposeVrfConfig(VrfConfig calldata vrf) external;
     function applyVrfConfig() external;
@@ -69,9 +70,9 @@ interface IHasRole {
 
 /// @notice A coordinator a hostile merchant deploys: it "answers" any raffle with the words it chooses.
 contract FakeCoordinator {
-    function answer(address raffle, uint256 requestId, uint256 word) external returns (bool ok, bytes memory data) {
+    function answer(address factory, uint256 requestId, uint256 word) external returns (bool ok, bytes memory data) {
         uint256[] memory words = new uint256[](1);
         words[0] = word;
-        (ok, data) = raffle.call(abi.encodeCall(IRaffle.rawFulfillRandomWords, (requestId, words)));
+        (ok, data) = factory.call(abi.encodeCall(IRaffleFactory.rawFulfillRandomWords, (requestId, words)));
     }
 }

@@ -24,6 +24,11 @@ interface IExchange {
     error InvalidSigner(address recovered);
     /// @notice `msg.value` is not exactly what the price asks.
     error WrongPaymentValue(uint256 expected, uint256 actual);
+    /// @notice The raffle's balance of the price token grew by `received`, not by the price `expected` (a fee, a
+    /// rebase or a short transfer): the purchase is refused so the pot always holds what its tickets are owed.
+    error PaymentShort(uint256 expected, uint256 received);
+    /// @notice The price token did not answer `balanceOf`, so the payment could not be measured.
+    error BalanceUnreadable(address token);
     /// @notice Only NATIVE and ERC20 prices can be paid.
     error UnsupportedPriceType(TokenType tokenType);
     /// @notice A claim carries 1 to MAX_CLAIM_ITEMS items.

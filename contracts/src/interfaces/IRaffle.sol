@@ -16,8 +16,10 @@ struct RaffleRoundInfo {
     Asset ticketAsset;
 }
 
-/// @notice Life of a round. Active -> Closed (no ticket) | Drawn (one ticket) | Drawing (VRF asked);
-/// Drawing -> Drawn (VRF answered) | Refundable (VRF timed out); Drawn -> Claimed | Released.
+/// @notice Life of a round. Active -> Closed (no ticket) | Drawn (one ticket) | Drawing (VRF asked) | Refundable (the
+/// draw was refused or failed); Drawing -> Drawn (VRF answered) | Refundable (VRF timed out); Drawn -> Claimed |
+/// Released. Every state but Active and Drawing pays every ticket (or had none), and neither of those can last: see
+/// "Liveness" in contracts/TRUST.md.
 enum RoundStatus {
     None,
     Active,
@@ -45,6 +47,8 @@ struct RoundView {
     address coordinator;
     /// @dev When refunds may open if no answer came; an answer arriving from then on is ignored. Zero without VRF.
     uint256 refundableAt;
+    /// @dev The factory's VRF settings version in force when the round started: the only settings it is drawn with.
+    uint256 vrfVersion;
 }
 
 /// @notice Chainlink VRF v2.5 settings of the platform (held by the factory); nothing here is hard-coded per chain.
@@ -62,6 +66,8 @@ struct VrfConfig {
 /// The deploying factory itself becomes the raffle's source of randomness and price tokens.
 struct RaffleSettings {
     address admin;
+    /// @dev The platform's factory: the raffle's only source of randomness, price tokens and round authorization.
+    address factory;
     address exchange;
     /// @dev Creates the ticket contract, with this raffle as its only minter.
     address ticketDeployer;
@@ -87,6 +93,9 @@ interface IRaffle {
     );
     /// @notice The round stopped selling with `ticketCount` tickets; `vrfRequestId` is 0 unless randomness was asked.
     event RoundEnded(uint256 indexed roundId, uint256 ticketCount, uint256 vrfRequestId);
+    /// @notice The factory refused or failed to request randomness for round `roundId` (`reason` is its revert data):
+    /// the round is refundable at once instead of waiting for a draw that cannot come.
+    event DrawRefused(uint256 indexed roundId, bytes reason);
     /// @notice `ticketId` won round `roundId`; `randomWord` is the VRF word (0 when a single ticket won outright).
     event WinnerDrawn(uint256 indexed roundId, uint256 indexed ticketId, uint256 randomWord);
     /// @notice The winner took `prize`; `commission` was credited to the beneficiary.
@@ -134,9 +143,11 @@ interface IRaffle {
     error MaxTicketTooLarge(uint256 maxTicket);
     /// @notice Commission above `MAX_COMMISSION` basis points.
     error CommissionTooHigh(uint256 commission, uint256 max);
-    /// @notice A VRF answer came for a request this raffle never sent to the caller (any other caller than the
-    /// coordinator a round asked lands here).
-    error UnknownVrfRequest(address coordinator, uint256 requestId);
+    /// @notice Only the factory delivers randomness (it is the VRF consumer and routes each answer to its round).
+    error CallerNotFactory(address caller);
+    /// @notice `endRound` of a round that needs a draw was sent with less gas than a draw request may take, so a
+    /// caller cannot starve the request to force refunds.
+    error NotEnoughGasForDraw(uint256 required, uint256 available);
     /// @notice The round manager ends rounds; anyone else only once the round has been open `MAX_ROUND_DURATION`.
     error RoundNotOverdue(uint256 roundId, uint256 overdueAt);
     /// @notice The ERC20 is not on the platform's list of price tokens (see `RaffleFactory.setPriceToken`).
@@ -167,12 +178,14 @@ interface IRaffle {
     /// @notice Opens a new round; reverts while a round is active. Round manager only.
     function startRound(Asset calldata ticket, Asset calldata price, uint256 maxTicket) external;
 
-    /// @notice Closes the active round to purchases and draws its winner. The round manager, or anyone once the round
-    /// has been open `MAX_ROUND_DURATION`.
+    /// @notice Closes the active round to purchases and draws its winner, or makes it refundable at once if the draw
+    /// is refused. The round manager, or anyone once the round has been open `MAX_ROUND_DURATION`. Never reverts for
+    /// a reason outside the raffle (the factory's budget, the coordinator), so every round can always end.
     function endRound() external;
 
-    /// @notice Chainlink VRF v2.5 callback: only the coordinator the round asked, before the round's `refundableAt`.
-    function rawFulfillRandomWords(uint256 requestId, uint256[] calldata randomWords) external;
+    /// @notice The answer to round `roundId`'s draw, delivered by the factory from the coordinator the round asked.
+    /// Ignored unless the round still waits for request `requestId` and its `refundableAt` has not come.
+    function fulfillDraw(uint256 roundId, uint256 requestId, uint256 randomWord) external;
 
     // ---------------------------------------------------------------- purchases
 

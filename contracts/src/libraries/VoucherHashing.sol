@@ -31,29 +31,51 @@ library VoucherHashing {
         return keccak256(abi.encode(CLAIM_TYPEHASH, account, hashParams(params), keccak256(abi.encodePacked(itemHashes))));
     }
 
+    /// @dev The purchase path hashes in scratch memory past the free pointer (never moved): the same bytes as
+    /// `abi.encode`, without four allocations. Fields are copied as the caller sent them, so a non-canonical word (an
+    /// address with dirty high bits, an out-of-range enum) changes the hash and the signature fails: it fails closed.
     function hashPurchase(address account, Params calldata params, Asset calldata item, Asset calldata price)
         internal
         pure
-        returns (bytes32)
+        returns (bytes32 digest)
     {
-        return keccak256(abi.encode(PURCHASE_TYPEHASH, account, hashParams(params), hashAsset(item), hashAsset(price)));
+        bytes32 paramsHash = hashParams(params);
+        bytes32 itemHash = hashAsset(item);
+        bytes32 priceHash = hashAsset(price);
+        bytes32 typeHash = PURCHASE_TYPEHASH;
+        // solhint-disable-next-line no-inline-assembly
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typeHash)
+            mstore(add(m, 0x20), account)
+            mstore(add(m, 0x40), paramsHash)
+            mstore(add(m, 0x60), itemHash)
+            mstore(add(m, 0x80), priceHash)
+            digest := keccak256(m, 0xa0)
+        }
     }
 
-    function hashParams(Params calldata params) internal pure returns (bytes32) {
-        return keccak256(
-            abi.encode(
-                PARAMS_TYPEHASH,
-                params.externalId,
-                params.expiresAt,
-                params.nonce,
-                params.extra,
-                params.receiver,
-                params.referrer
-            )
-        );
+    /// @dev Params is six static words in calldata, hashed behind its type hash.
+    function hashParams(Params calldata params) internal pure returns (bytes32 digest) {
+        bytes32 typeHash = PARAMS_TYPEHASH;
+        // solhint-disable-next-line no-inline-assembly
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typeHash)
+            calldatacopy(add(m, 0x20), params, 0xc0)
+            digest := keccak256(m, 0xe0)
+        }
     }
 
-    function hashAsset(Asset calldata asset) internal pure returns (bytes32) {
-        return keccak256(abi.encode(ASSET_TYPEHASH, uint256(asset.tokenType), asset.token, asset.tokenId, asset.amount));
+    /// @dev Asset is four static words in calldata (the enum ABI-encoded as a full word, as uint256 in the type).
+    function hashAsset(Asset calldata asset) internal pure returns (bytes32 digest) {
+        bytes32 typeHash = ASSET_TYPEHASH;
+        // solhint-disable-next-line no-inline-assembly
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, typeHash)
+            calldatacopy(add(m, 0x20), asset, 0x80)
+            digest := keccak256(m, 0xa0)
+        }
     }
 }

@@ -11,7 +11,7 @@ library VrfConfigs {
     uint256 internal constant MAX_RANDOMNESS_TIMEOUT = 7 days;
 
     function isValid(VrfConfig memory config) internal pure returns (bool) {
-        return config.coordinator != address(0) && config.callbackGasLimit != 0
+        return config.coordinator != address(0) && config.keyHash != bytes32(0) && config.callbackGasLimit != 0
             && config.randomnessTimeout >= MIN_RANDOMNESS_TIMEOUT && config.randomnessTimeout <= MAX_RANDOMNESS_TIMEOUT;
     }
 }

@@ -98,3 +98,49 @@ contract NoReturnToken {
         emit Transfer(from, to, amount);
     }
 }
+
+/// @notice Test-only: an honest token until its owner switches on a 1% fee, as USDT's fee switch or an upgrade could.
+contract SwitchableFeeToken is ERC20 {
+    bool public feeOn;
+
+    constructor() ERC20("Switchable Fee Token", "SWFEE") {}
+
+    function mint(address to, uint256 amount) external {
+        _mint(to, amount);
+    }
+
+    function setFeeOn(bool on) external {
+        feeOn = on;
+    }
+
+    function _update(address from, address to, uint256 value) internal override {
+        if (!feeOn || from == address(0) || to == address(0)) return super._update(from, to, value);
+        uint256 fee = value / 100;
+        super._update(from, address(0), fee);
+        super._update(from, to, value - fee);
+    }
+}
+
+/// @notice Test-only: a coordinator a hostile platform could point its settings at. It passes the factory's checks
+/// and then burns all the gas of every request (any call but the two views lands in the fallback).
+contract GasBurningCoordinator {
+    // solhint-disable-next-line func-name-mixedcase
+    function s_config() external pure returns (uint16, uint32, bool, uint32, uint32, uint32, uint32, uint8, uint8) {
+        return (3, 2_500_000, false, 0, 0, 0, 0, 0, 0);
+    }
+
+    function getSubscription(uint256)
+        external
+        view
+        returns (uint96, uint96, uint64, address, address[] memory consumers)
+    {
+        consumers = new address[](1);
+        consumers[0] = msg.sender;
+        return (0, 0, 0, msg.sender, consumers);
+    }
+
+    fallback() external {
+        // solhint-disable-next-line no-empty-blocks
+        while (true) {}
+    }
+}

@@ -6,6 +6,7 @@ import {
   Exchange__factory,
   RaffleFactory__factory,
   RaffleTicketDeployer__factory,
+  RaffleDeployer__factory,
   Raffle__factory,
   RaffleTicket__factory,
   TestToken__factory,
@@ -58,7 +59,13 @@ export async function deployPlatform(): Promise<Platform> {
   const exchange = await new Exchange__factory(admin).deploy(admin.address);
   await (await exchange.grantRole(await exchange.SIGNER_ROLE(), signer.address)).wait();
   const ticketDeployer = await new RaffleTicketDeployer__factory(admin).deploy();
-  const factory = await new RaffleFactory__factory(admin).deploy(admin.address, await exchange.getAddress(), await ticketDeployer.getAddress());
+  const raffleDeployer = await new RaffleDeployer__factory(admin).deploy();
+  const factory = await new RaffleFactory__factory(admin).deploy(
+    admin.address,
+    await exchange.getAddress(),
+    await ticketDeployer.getAddress(),
+    await raffleDeployer.getAddress(),
+  );
   await (await factory.proposeVrfConfig({ ...DEFAULT_VRF, coordinator: await vrf.getAddress() })).wait();
   await (await factory.createVrfSubscription()).wait();
   const { subscriptionId } = await factory.vrfConfig();

@@ -13,6 +13,7 @@ import {
   IVRFSubscriptionV2Plus__factory,
   RaffleFactory__factory,
   RaffleTicketDeployer__factory,
+  RaffleDeployer__factory,
   VRFCoordinatorV2_5Mock__factory,
 } from "../typechain";
 import { LOCAL_CHAIN_IDS } from "./dev-accounts";
@@ -125,6 +126,7 @@ export async function deployPlatform(
 const ABIS: Record<PlanContract, InterfaceAbi> = {
   Exchange: Exchange__factory.abi,
   RaffleTicketDeployer: RaffleTicketDeployer__factory.abi,
+  RaffleDeployer: RaffleDeployer__factory.abi,
   RaffleFactory: RaffleFactory__factory.abi,
   VRFCoordinatorV2_5Mock: VRFCoordinatorV2_5Mock__factory.abi,
   VrfCoordinator: IVRFSubscriptionV2Plus__factory.abi,
@@ -133,6 +135,7 @@ const ABIS: Record<PlanContract, InterfaceAbi> = {
 const BYTECODES: Record<PlanDeployed, string> = {
   Exchange: Exchange__factory.bytecode,
   RaffleTicketDeployer: RaffleTicketDeployer__factory.bytecode,
+  RaffleDeployer: RaffleDeployer__factory.bytecode,
   RaffleFactory: RaffleFactory__factory.bytecode,
   VRFCoordinatorV2_5Mock: VRFCoordinatorV2_5Mock__factory.bytecode,
 };

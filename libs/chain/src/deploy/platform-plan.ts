@@ -13,7 +13,7 @@ import type { DeployPlatformOptions } from "./deploy-platform";
 export const PLATFORM_MODULE_ID = "RafflePlatform";
 
 /** Contracts the plan deploys. Their names are artifact names and Ignition future ids. */
-export type PlanDeployed = "Exchange" | "RaffleTicketDeployer" | "RaffleFactory" | "VRFCoordinatorV2_5Mock";
+export type PlanDeployed = "Exchange" | "RaffleTicketDeployer" | "RaffleDeployer" | "RaffleFactory" | "VRFCoordinatorV2_5Mock";
 /** `VrfCoordinator` is the coordinator in use: the given one (IVRFSubscriptionV2Plus), or the mock on local chains. */
 export type PlanContract = PlanDeployed | "VrfCoordinator";
 
@@ -63,17 +63,20 @@ export function platformPlan(admin: string, settings: DeployPlatformOptions): Pl
   // The Exchange and the factory take no chain-specific argument, so CREATE2 gives them one address on every chain.
   steps.push({ kind: "deploy", contract: "Exchange", args: [admin] });
   steps.push({ kind: "deploy", contract: "RaffleTicketDeployer", args: [] });
+  steps.push({ kind: "deploy", contract: "RaffleDeployer", args: [] });
   steps.push({
     kind: "deploy",
     contract: "RaffleFactory",
-    args: [admin, new PlanAddress("Exchange"), new PlanAddress("RaffleTicketDeployer")],
+    args: [admin, new PlanAddress("Exchange"), new PlanAddress("RaffleTicketDeployer"), new PlanAddress("RaffleDeployer")],
   });
   call("GrantSignerRole", "Exchange", "grantRole", [SIGNER_ROLE, settings.signer], `SIGNER_ROLE granted to ${settings.signer}`);
   // No raffle exists yet, so the settings apply at once; later changes wait out the factory's VRF_CONFIG_DELAY.
+  // The subscription comes after: the factory only accepts one it is a consumer of (it becomes one when it creates
+  // or accepts it).
   const config = {
     coordinator,
     keyHash: vrf.keyHash,
-    subscriptionId: vrf.subscriptionId ?? 0n,
+    subscriptionId: 0n,
     callbackGasLimit: vrf.callbackGasLimit,
     requestConfirmations: vrf.requestConfirmations,
     randomnessTimeout: vrf.randomnessTimeout,

@@ -56,7 +56,13 @@ export const VRF_DEFAULTS = { callbackGasLimit: 500_000, randomnessTimeout: 24 *
 /** Placeholder key hash of local chains (the mock accepts any). */
 export const LOCAL_KEY_HASH = `0x${"11".repeat(32)}`;
 /** The bounds the contracts and Chainlink's coordinators enforce, checked before anything is sent. */
-const LIMITS = { callbackGasLimit: [1, 2_500_000], requestConfirmations: [0, 200], randomnessTimeout: [3_600, 7 * 24 * 3_600] } as const;
+const LIMITS = {
+  callbackGasLimit: [1, 2_500_000],
+  requestConfirmations: [0, 200],
+  randomnessTimeout: [3_600, 7 * 24 * 3_600],
+  // The factory's MIN_DRAWS_PER_DAY: no budget may hold back a merchant rotating hourly.
+  drawsPerDay: [24, Number.MAX_SAFE_INTEGER],
+} as const;
 
 /** A value for a message, unless it could be a key: 32-byte hex strings (with or without 0x) are never printed. */
 function shown(value: unknown): string {
@@ -146,7 +152,7 @@ export function resolvePlatformSettings(input: PlatformSettingsInput, target: De
     },
     merchants: addressList("merchants"),
     priceTokens: addressList("priceTokens"),
-    drawsPerDay: drawsValue === undefined ? undefined : integer("drawsPerDay", 0, [1, Number.MAX_SAFE_INTEGER]),
+    drawsPerDay: drawsValue === undefined ? undefined : integer("drawsPerDay", 0, LIMITS.drawsPerDay),
   };
   problems.push(...platformSettingsProblems(settings, target));
   if (problems.length > 0) throw new SettingsError(target, problems);

@@ -105,7 +105,7 @@ export async function endAndDraw(world: TestWorld, raffle: TestRaffle): Promise<
   const round = await contract.getRound(info.roundId);
   if (round.vrfRequestId !== 0n) {
     const vrf = VRFCoordinatorV2_5Mock__factory.connect(world.deployment.vrfCoordinator, world.admin);
-    await (await vrf.fulfillRandomWords(round.vrfRequestId, raffle.raffle)).wait();
+    await (await vrf.fulfillRandomWords(round.vrfRequestId, world.deployment.raffleFactory)).wait();
   }
 }
 
