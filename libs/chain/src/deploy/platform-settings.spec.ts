@@ -38,6 +38,7 @@ describe("platform settings: dev defaults only on dev chains", () => {
       "VRFCoordinatorV2_5Mock",
       "Exchange",
       "RaffleTicketDeployer",
+      "RaffleDeployer",
       "RaffleFactory",
       "GrantSignerRole",
       "ProposeVrfConfig",
@@ -100,8 +101,16 @@ describe("platform settings: dev defaults only on dev chains", () => {
   });
 
   it("lists every problem at once, checks bounds, and never echoes a key", () => {
-    const found = problems({ signer: deployerKey, vrfRandomnessTimeout: "60", vrfCallbackGasLimit: 3_000_000, vrfSubscriptionId: 2 ** 60 });
-    expect(found.length).toBeGreaterThanOrEqual(6);
+    const found = problems({
+      signer: deployerKey,
+      vrfRandomnessTimeout: "60",
+      vrfCallbackGasLimit: 3_000_000,
+      vrfSubscriptionId: 2 ** 60,
+      drawsPerDay: "23",
+    });
+    expect(found.length).toBeGreaterThanOrEqual(7);
+    // The factory's floor (MIN_DRAWS_PER_DAY): refused before anything is deployed.
+    expect(found.join("\n")).toMatch(/drawsPerDay .* from 24 to/);
     expect(found.join("\n")).toMatch(/vrfRandomnessTimeout .* from 3600 to 604800/);
     expect(found.join("\n")).toMatch(/vrfCallbackGasLimit .* from 1 to 2500000/);
     expect(found.join("\n")).toMatch(/write the id as a string/);
