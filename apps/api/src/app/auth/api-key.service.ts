@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Inject, Injectable } from "@nestjs/common";
-import { getAddress, isAddress } from "ethers";
+import { ZeroAddress, getAddress, isAddress } from "ethers";
 import type { DataSource } from "typeorm";
 import { ApiKeyEntity, MerchantEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
+import { MAX_STORED_INTEGER } from "../../common/ids";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 
 /** Who is calling: the merchant behind a valid API key. */
@@ -24,6 +25,14 @@ export interface IssuedApiKey {
 }
 
 const KEY_PATTERN = /^rk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+
+/** An id typed on the command line, checked against the database's integer range before any query. */
+function storedId(raw: string, name: string): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_STORED_INTEGER)
+    throw new Error(`${name} must be an id from 1 to ${MAX_STORED_INTEGER}, got ${raw}`);
+  return id;
+}
 
 function sha256(text: string): Buffer {
   return createHash("sha256").update(text).digest();
@@ -60,7 +69,7 @@ export class ApiKeyService {
 
   /** Revokes a key by its prefix or numeric id. Returns false when no such active key exists. */
   async revoke(prefixOrId: string): Promise<boolean> {
-    const where = /^\d+$/.test(prefixOrId) ? { id: Number(prefixOrId) } : { prefix: prefixOrId };
+    const where = /^\d+$/.test(prefixOrId) ? { id: storedId(prefixOrId, "a key id") } : { prefix: prefixOrId };
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy(where);
     if (!key || key.revokedAt) return false;
     await this.dataSource.getRepository(ApiKeyEntity).update({ id: key.id }, { revokedAt: new Date() });
@@ -96,12 +105,14 @@ export class ApiKeyService {
   private async resolveMerchant(merchant: string, createIfMissing: boolean): Promise<number> {
     const repository = this.dataSource.getRepository(MerchantEntity);
     if (/^\d+$/.test(merchant)) {
-      const found = await repository.findOneBy({ id: Number(merchant) });
+      const found = await repository.findOneBy({ id: storedId(merchant, "--merchant") });
       if (!found) throw new Error(`no merchant with id ${merchant}`);
       return found.id;
     }
     if (!isAddress(merchant)) throw new Error(`--merchant must be a merchant id or a wallet address, got "${merchant}"`);
     const wallet = getAddress(merchant);
+    // Nobody holds the zero address's key: a merchant there could never deploy or rotate a raffle.
+    if (wallet === ZeroAddress) throw new Error("--merchant must not be the zero address");
     const found = await repository.findOneBy({ wallet });
     if (found) return found.id;
     if (!createIfMissing) throw new Error(`no merchant with wallet ${wallet}`);
