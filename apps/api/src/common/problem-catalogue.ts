@@ -110,9 +110,10 @@ export const PROBLEM_CATALOGUE = {
   }),
   webhookUrlRefused: define({
     status: 400,
-    description: "the webhook URL's host resolves to a loopback, private, link-local or metadata address, or does not resolve",
+    description:
+      "the webhook URL's host does not resolve, or resolves to a loopback, private, link-local, metadata, reserved or IPv6 transition (NAT64, 6to4, Teredo) address; one answer for all, so it tells nothing of which internal names exist",
     content: (reason: string) => ({ detail: `The webhook URL is refused: ${reason}.`, errors: [{ field: "url", message: reason }] }),
-    example: ["the host 169.254.169.254 resolves to a loopback, private, link-local or reserved address"],
+    example: ["the url's host must resolve, and only to public addresses"],
   }),
   roundEnded: define({
     status: 409,

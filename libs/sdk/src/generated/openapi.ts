@@ -2936,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecretDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host resolves to a loopback, private, link-local or metadata address, or does not resolve. */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host does not resolve, or resolves to a loopback, private, link-local, metadata, reserved or IPv6 transition (NAT64, 6to4, Teredo) address; one answer for all, so it tells nothing of which internal names exist. */
             400: {
                 headers: {
                     [name: string]: unknown;

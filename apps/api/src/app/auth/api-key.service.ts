@@ -45,12 +45,16 @@ function sha256(text: string): Buffer {
  */
 @Injectable()
 export class ApiKeyService {
-  private readonly cache = new Map<string, { caller: Caller | null; until: number }>();
+  private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  /** Verified keys kept at most (about 200 bytes each): far more than one API's merchants use at once. */
+  private readonly maxCachedKeys: number;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "apiKeyCacheSeconds">,
-  ) {}
+    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "apiKeyCacheSeconds"> & { apiKeyCacheMaxEntries?: number },
+  ) {
+    this.maxCachedKeys = config.apiKeyCacheMaxEntries ?? 10_000;
+  }
 
   /** Creates a key for a merchant given by id or wallet; a wallet not seen yet becomes a merchant. */
   async create(merchant: string, label = ""): Promise<IssuedApiKey> {
@@ -82,24 +86,35 @@ export class ApiKeyService {
     return this.dataSource.getRepository(ApiKeyEntity).find({ where: { merchantId }, order: { id: "ASC" } });
   }
 
-  /** The caller behind a bearer token, or null. */
+  /**
+   * The caller behind a bearer token, or null. Only verified keys are cached: a token that is not a key's shape is
+   * refused without a lookup or a cache entry, and an unknown or revoked key costs one indexed lookup and no memory,
+   * so unauthenticated traffic can neither grow the cache nor push valid keys out of it.
+   */
   async authenticate(token: string): Promise<Caller | null> {
+    const match = KEY_PATTERN.exec(token);
+    if (!match) return null;
     const now = Date.now();
     const cached = this.cache.get(token);
-    if (cached && cached.until > now) return cached.caller;
-
-    const match = KEY_PATTERN.exec(token);
-    let caller: Caller | null = null;
-    if (match) {
-      const [, prefix, secret] = match;
-      const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
-      if (key && !key.revokedAt && timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) {
-        caller = { merchantId: key.merchantId, apiKeyId: key.id };
-      }
+    if (cached) {
+      if (cached.until > now) return cached.caller;
+      this.cache.delete(token);
     }
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
+    const [, prefix, secret] = match;
+    const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
+    if (!key || key.revokedAt || !timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) return null;
+    const caller: Caller = { merchantId: key.merchantId, apiKeyId: key.id };
+    if (this.config.apiKeyCacheSeconds > 0) {
+      // Full: the entry cached longest ago goes (a Map keeps insertion order), never the whole cache.
+      if (this.cache.size >= this.maxCachedKeys) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
+    }
     return caller;
+  }
+
+  /** How many verified keys are cached now. */
+  get cachedKeys(): number {
+    return this.cache.size;
   }
 
   private async resolveMerchant(merchant: string, createIfMissing: boolean): Promise<number> {
