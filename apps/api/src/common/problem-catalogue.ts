@@ -40,8 +40,8 @@ export const PROBLEM_CATALOGUE = {
   }),
   invalidJson: define({
     status: 400,
-    description: "the body is not a JSON object or array, or holds a `__proto__` or `constructor` key",
-    content: () => ({ detail: "The request body is not a JSON object or array." }),
+    description: "the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key",
+    content: (detail = "The request body is not a JSON object or array.") => ({ detail }),
     example: [],
   }),
   badRequest: define({

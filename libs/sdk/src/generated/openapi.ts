@@ -1104,7 +1104,7 @@ export interface components {
              */
             tokenType: "ERC20" | "ERC721";
             /**
-             * @description Token contract the merchant opted in for with Exchange.setClaimSource.
+             * @description Token contract the merchant opted in for with Exchange.setClaimSource; not the zero address.
              * @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0
              */
             token: string;
@@ -1920,7 +1920,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketSignatureDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2207,7 +2207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2469,7 +2469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,7 +2936,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecretDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host does not resolve, or resolves to a loopback, private, link-local, metadata, reserved or IPv6 transition (NAT64, 6to4, Teredo) address; one answer for all, so it tells nothing of which internal names exist. */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host does not resolve, or resolves to a loopback, private, link-local, metadata, reserved or IPv6 transition (NAT64, 6to4, Teredo) address; one answer for all, so it tells nothing of which internal names exist. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3166,7 +3166,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3305,7 +3305,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecretDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3558,7 +3558,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
