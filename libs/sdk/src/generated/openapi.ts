@@ -1206,12 +1206,12 @@ export interface components {
              */
             leader: boolean;
             /**
-             * @description The indexer's last error while its steps fail (this process's indexer).
+             * @description Set while this process's indexer's steps fail, null once they succeed; says that they fail, never the error's text (the API log has it).
              * @example null
              */
             lastError: string | null;
             signer: components["schemas"]["SignerReadinessDto"];
-            /** @description What does not hold on this chain, and what to fix. */
+            /** @description What does not hold on this chain and which setting to check; never a host, a port or a driver's error text (the API log has them). */
             problems: components["schemas"]["DependencyProblemDto"][];
         };
         ReadinessDto: {
@@ -1278,7 +1278,7 @@ export interface components {
              */
             lastBatchAt: string | null;
             /**
-             * @description The last error while the indexer's steps fail; null once they succeed.
+             * @description Set while the indexer's steps fail, null once they succeed. It says that they fail, never the error's text (which may name a node's or the database's host): the API log has it.
              * @example null
              */
             lastError: string | null;
