@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Contract, JsonRpcProvider, Wallet, parseEther, parseUnits } from "ethers";
 import { freePort } from "@raffle/testing";
 
 import type { StackFile } from "../stack/stack-file";
@@ -132,6 +133,31 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     );
     expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/index.js")));
     expect(bought).toMatchObject({ ticketId: expect.stringMatching(/^\d+$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+
+    // An ERC20-priced ticket from a fresh account: its first purchase needs an approve first, and the purchase must not
+    // reuse the approve's nonce (the chain mines at once, within ethers' 250 ms cache of the pending nonce).
+    const erc20 = facts.contracts.raffles.find((raffle) => raffle.kind === "ERC20")!;
+    const fresh = Wallet.createRandom();
+    const provider = new JsonRpcProvider(facts.rpcUrl, undefined, { cacheTimeout: -1 });
+    try {
+      const funder = new Wallet(facts.players[0].privateKey, provider);
+      await (await funder.sendTransaction({ to: fresh.address, value: parseEther("1") })).wait();
+      const gold = new Contract(facts.contracts.priceToken, ["function transfer(address to, uint256 amount) returns (bool)"], funder);
+      await (await gold.transfer(fresh.address, parseUnits("100", 18))).wait();
+    } finally {
+      provider.destroy();
+    }
+    const boughtWithToken = await retryRotatedRound(() =>
+      buyWithPackedSdk(folder, {
+        API_URL: facts.apiUrl,
+        API_KEY: facts.apiKey,
+        RPC_URL: facts.rpcUrl,
+        PLAYER_PRIVATE_KEY: fresh.privateKey,
+        CONTRACT_ID: String(erc20.contractId),
+        EXCHANGE: facts.contracts.exchange,
+      }),
+    );
+    expect(boughtWithToken).toMatchObject({ ticketId: expect.stringMatching(/^\d+$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
     // The stack's chain keeps wall time however fast blocks come (a second per block would expire vouchers on arrival).
     const rpc = (method: string) =>

@@ -124,6 +124,40 @@ describe("api-key CLI", () => {
     expect(await dataSource.getRepository(ApiKeyEntity).count()).toBe(before);
   });
 
+  it("refuses the zero-address merchant and an out-of-range id with a sentence, creating nothing", async () => {
+    const before = await dataSource.getRepository(ApiKeyEntity).count();
+    const merchantsBefore = await dataSource.getRepository(MerchantEntity).count();
+    const [zero, huge, hugeRevoke] = await Promise.all([
+      cli(database.url, "create", "--merchant", "0x0000000000000000000000000000000000000000"),
+      cli(database.url, "create", "--merchant", "99999999999"),
+      cli(database.url, "revoke", "99999999999"),
+    ]);
+    expect(zero).toMatchObject({ code: 1, stderr: expect.stringContaining("--merchant must not be the zero address") });
+    expect(huge).toMatchObject({ code: 1, stderr: expect.stringContaining("--merchant must be an id from 1 to 2147483647, got 99999999999") });
+    expect(hugeRevoke).toMatchObject({ code: 1, stderr: expect.stringContaining("must be an id from 1 to 2147483647") });
+    for (const result of [zero, huge, hugeRevoke]) expect(result.stderr).not.toMatch(/out of range|QueryFailedError|\n\s+at /);
+    expect(await dataSource.getRepository(ApiKeyEntity).count()).toBe(before);
+    expect(await dataSource.getRepository(MerchantEntity).count()).toBe(merchantsBefore);
+  });
+
+  it("refuses a DATABASE_URL that is not a postgres:// URL with a host, never printing its password", async () => {
+    const [noSlashes, mysql, schemeless] = await Promise.all([
+      cliWith({ DATABASE_URL: "postgres:/raffle:s3cret@127.0.0.1/raffle", PGLITE_DIR: "" }, "list", "--merchant", "1"),
+      cliWith({ DATABASE_URL: "mysql://raffle:s3cret@127.0.0.1/raffle", PGLITE_DIR: "" }, "list", "--merchant", "1"),
+      cliWith({ DATABASE_URL: "raffle:s3cret@127.0.0.1/raffle", PGLITE_DIR: "" }, "list", "--merchant", "1"),
+    ]);
+    expect(noSlashes).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('DATABASE_URL must be a postgres:// or postgresql:// URL with a host after "//"'),
+    });
+    expect(mysql).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("DATABASE_URL must be a postgres:// or postgresql:// URL, got a mysql:// URL"),
+    });
+    expect(schemeless).toMatchObject({ code: 1, stderr: expect.stringContaining("DATABASE_URL must be a postgres:// or postgresql:// URL") });
+    for (const result of [noSlashes, mysql, schemeless]) expect(`${result.stdout}${result.stderr}`).not.toContain("s3cret");
+  });
+
   describe("with the local stack (no DATABASE_URL)", () => {
     const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-cli-stack-"));
     const stackEnv = { DATABASE_URL: "", PGLITE_DIR: "", STACK_DIR: stackDir };

@@ -24,6 +24,12 @@ import { startRpcProxy, type RpcProxy } from "./support/rpc-proxy";
 
 const SIGNER_ROLE = id("SIGNER_ROLE");
 
+/** The response once it is a 503 (for `eventually`, which retries until it does not throw). */
+function expect503(response: request.Response): request.Response {
+  expect(response.status).toBe(503);
+  return response;
+}
+
 /**
  * What the API checks of the chain: that RPC_URL serves CHAIN_ID (at start and on every indexer step), that the
  * deployment's contracts have code, that its voucher key holds SIGNER_ROLE; and how it reports an unreachable node.
@@ -92,6 +98,7 @@ describe("chain checks", () => {
 
   it("starts without a reachable node, says so once in the JSON log, names RPC_URL in /ready, and signs nothing", async () => {
     const rpcUrl = `http://127.0.0.1:${await freePort()}`;
+    let status: request.Response | undefined;
     const { result: response, lines } = await captureOutput(async () => {
       const { http, app } = await start({ chain: { rpcUrl } });
       const key = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
@@ -103,17 +110,24 @@ describe("chain checks", () => {
         .send({ account: Wallet.createRandom().address, contractId: 1 });
       // Nothing is indexed from a node that never answered: there is no raffle to sign for.
       expectProblem(signed, 404, "contractNotFound");
+      status = await http.get("/status").expect(200);
       return http.get("/ready");
     });
     const body = expectProblem(response, 503, "notReady");
     expect(body.errors).toEqual(
       expect.arrayContaining([
-        {
-          field: "chain",
-          message: expect.stringMatching(new RegExp(`^the chain node at RPC_URL \\(${rpcUrl.replace(/\./g, "\\.")}\\) does not answer`)),
-        },
+        { field: "chain", message: "the chain node at RPC_URL does not answer: check the node and RPC_URL (the API log has the error)" },
       ]),
     );
+    // /ready is public: the node's host, port and error text are in the log only.
+    expect(JSON.stringify(body)).not.toContain(new URL(rpcUrl).port);
+    expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    // /status says the indexer fails, not the error's text, which names the node's host and port.
+    expect(status!.body.chains[0].lastError).toBe(
+      "the indexer's last step failed and is being retried: the API log has the error (indexer step failed)",
+    );
+    expect(JSON.stringify(status!.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    expect(JSON.stringify(status!.body)).not.toContain(`:${new URL(rpcUrl).port}`);
     expect(plainTextLines(lines)).toEqual([]);
     expect(lines.filter((line) => line.includes("chain node unreachable"))).toHaveLength(1);
     expect(lines.filter((line) => line.includes("indexer step failed"))).toHaveLength(1);
@@ -137,7 +151,8 @@ describe("chain checks", () => {
 
     proxy.pretendChainId("0x1");
     await buyTicket(world, raffle, world.players[0], 1n);
-    const notReady = expectProblem(await http.get("/ready"), 503, "notReady");
+    // /ready answers from a check at most a second old.
+    const notReady = expectProblem(await eventually(async () => expect503(await http.get("/ready"))), 503, "notReady");
     expect(notReady.errors).toEqual(expect.arrayContaining([{ field: "chain", message: expect.stringMatching(/serves chain 1, not chain 31337/) }]));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await ticketCount()).toBe(before);
@@ -168,7 +183,7 @@ describe("chain checks", () => {
     await (await exchange.revokeRole(SIGNER_ROLE, signer)).wait();
     try {
       await eventually(async () => expectProblem(await sign(), 503, "signerNotAuthorized"));
-      const notReady = expectProblem(await http.get("/ready"), 503, "notReady");
+      const notReady = expectProblem(await eventually(async () => expect503(await http.get("/ready"))), 503, "notReady");
       expect(notReady.errors).toEqual(
         expect.arrayContaining([
           { field: "signer", message: expect.stringContaining(`${signer} (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE) does not hold SIGNER_ROLE`) },
@@ -179,5 +194,31 @@ describe("chain checks", () => {
     }
     await eventually(async () => expect((await sign()).status).toBe(200));
     await eventually(() => http.get("/ready").expect(200));
+  });
+
+  it("answers a burst of anonymous /ready calls from one check per second: the node is not asked per call", async () => {
+    // A node of its own: the other tests' APIs keep polling the shared proxy.
+    const own = await startRpcProxy(node.rpcUrl);
+    const { http } = await start({
+      indexer: { enabled: false, pollIntervalMs: 1_000, defaultSchedule: "0 0 * * *" },
+      chainCheckIntervalMs: 60_000,
+      chain: { rpcUrl: own.url },
+    });
+    await http.get("/ready");
+    const before = own.calls();
+    const started = Date.now();
+    let answered = 0;
+    // 10 waves of 50 concurrent calls over about 2 s.
+    for (let wave = 0; wave < 10; wave += 1) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => http.get("/ready")));
+      answered += answers.filter((answer) => answer.status === 200 || answer.status === 503).length;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const seconds = (Date.now() - started) / 1_000;
+    const nodeCalls = own.calls() - before;
+    await own.close();
+    expect(answered).toBe(500);
+    // One check (eth_chainId and eth_blockNumber, and a refresh when the node was unhealthy) per second at most.
+    expect(nodeCalls).toBeLessThanOrEqual(Math.ceil(seconds + 1) * 4);
   });
 });

@@ -75,6 +75,8 @@ describe("claims: raffle prizes and merchant vouchers", () => {
     expect(claim).toMatchObject({
       account: winner,
       claimStatus: "NEW",
+      // A prize is redeemed on its raffle's chain, and says which.
+      chainId: 31337,
       tokenId: winningTicketId.toString(),
       items: [{ tokenType: "ERC20", token: raffle.price.token, amount: (pot - pot / 10n).toString() }],
       parameters: { raffle: raffle.raffle, roundId: "1", ticketId: winningTicketId.toString() },

@@ -112,6 +112,45 @@ describe("one API serving two chains", () => {
     await eventually(async () => expect((await http.get("/ready").expect(200)).body.status).toBe("ready"), 30_000);
   });
 
+  it("a replica serving one chain neither lists, reads nor cancels another chain's claims on the shared database", async () => {
+    const [a, b] = chains;
+    const account = await a.world.players[2].getAddress();
+    const voucher = async (chain: Chain) =>
+      (
+        await http
+          .post("/claims")
+          .set(auth())
+          .send({ account, chainId: chain.chainId, items: [{ tokenType: "ERC20", token: chain.world.token, tokenId: "0", amount: "1" }] })
+          .expect(201)
+      ).body as { id: number; chainId: number };
+    const [onA, onB] = [await voucher(a), await voucher(b)];
+    expect([onA.chainId, onB.chainId]).toEqual([a.chainId, b.chainId]);
+    const both = (await http.get("/claims").query({ account }).set(auth()).expect(200)).body;
+    expect(both.rows.map((row: { id: number; chainId: number }) => [row.id, row.chainId]).sort()).toEqual(
+      [
+        [onA.id, a.chainId],
+        [onB.id, b.chainId],
+      ].sort(),
+    );
+
+    const onlyA = await createApp({ ...config, indexer: { ...config.indexer, enabled: false }, chains: [config.chains[0]] });
+    try {
+      await onlyA.init();
+      await onlyA.getHttpAdapter().getInstance().ready();
+      const replica = request(onlyA.getHttpServer());
+      const listed = (await replica.get("/claims").query({ account }).set(auth()).expect(200)).body;
+      expect(listed).toMatchObject({ count: 1, rows: [{ id: onA.id, chainId: a.chainId }] });
+      await replica.get(`/claims/${onA.id}`).set(auth()).expect(200);
+      const read = expectProblem(await replica.get(`/claims/${onB.id}`).set(auth()), 422, "chainNotServed");
+      expect(read.detail).toBe(`Chain ${b.chainId} is not served by this API; it serves chain ${a.chainId}.`);
+      expectProblem(await replica.delete(`/claims/${onB.id}`).set(auth()), 422, "chainNotServed");
+    } finally {
+      await onlyA.close();
+    }
+    // Still NEW: the replica canceled nothing.
+    expect((await http.get(`/claims/${onB.id}`).set(auth()).expect(200)).body.claimStatus).toBe("NEW");
+  });
+
   it("answers chainUnavailable for a chain whose node never answered, while another replica's chain signs on", async () => {
     const [a, b] = chains;
     // A second replica on the same database whose chain B points at nothing: B's raffles are in the database (the

@@ -80,4 +80,24 @@ describe("API start-up errors", () => {
     ]);
     expect(`${run.stdout}${run.stderr}`).not.toContain("hunter2");
   });
+
+  it("stops on a DATABASE_URL or REDIS_URL without // before the host, and on PORT=99999, by name, printing no password", async () => {
+    const run = await runCompiledMain({
+      ...base,
+      PORT: "99999",
+      DATABASE_URL: "postgres:/raffle:hunter2@127.0.0.1/raffle",
+      REDIS_URL: "redis:/default:hunter3@127.0.0.1:6379",
+    });
+    expect(run.code).toBe(1);
+    expect(failureLines(run)).toEqual([
+      expect.objectContaining({
+        message: "api failed to start",
+        error:
+          'PORT must be an integer from 0 to 65535, got "99999"; ' +
+          'DATABASE_URL must be a postgres:// or postgresql:// URL with a host after "//", got something that is not a URL; ' +
+          'REDIS_URL must be a redis:// or rediss:// URL with a host after "//", got something that is not a URL',
+      }),
+    ]);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/hunter2|hunter3|\n\s+at /);
+  });
 });

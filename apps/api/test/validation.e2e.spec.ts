@@ -209,4 +209,96 @@ describe("request validation: 400 problem+json naming each bad field", () => {
       expectProblem(response, 400, "invalidJson");
     });
   });
+
+  describe("edge inputs on the body routes (issue 27)", () => {
+    const ROUTES = ["/raffle/ticket/sign", "/claims", "/webhooks"];
+    const claimBody = () => ({ account: ADDRESS, items: [{ tokenType: "ERC20", token: harness.world.token, tokenId: "0", amount: "1" }] });
+    const post = (route: string, body: unknown) =>
+      harness.http
+        .post(route)
+        .set(auth())
+        .set("Content-Type", "application/json")
+        .send(typeof body === "string" ? body : JSON.stringify(body));
+
+    it.each(ROUTES)("answers a body nested 2,000 levels deep on %s with 400 invalidJson, not a 500", async (route) => {
+      const deep = `{"account":"${ADDRESS}","contractId":1,"url":"https://93.184.216.34/","x":${"[".repeat(2_000)}${"]".repeat(2_000)}}`;
+      const problem = expectProblem(await post(route, deep), 400, "invalidJson");
+      expect(problem.detail).toBe("The request body nests objects or arrays deeper than 32 levels.");
+      const deepObject = `{"items":${'{"a":'.repeat(40)}1${"}".repeat(40)}}`;
+      expectProblem(await post(route, deepObject), 400, "invalidJson");
+    });
+
+    it.each(ROUTES.flatMap((route) => ["constructor", "prototype", "toString", "hasOwnProperty", "valueOf"].map((name) => [route, name])))(
+      "on %s refuses an extra field named %s as validationFailed",
+      async (route, name) => {
+        const base =
+          route === "/claims" ? claimBody() : route === "/webhooks" ? { url: "https://93.184.216.34/hook" } : { account: ADDRESS, contractId: 1 };
+        const body = `${JSON.stringify(base).slice(0, -1)},"${name}":{"x":1}}`;
+        const problem = expectProblem(await post(route, body), 400, "validationFailed");
+        expect(problem.errors).toContainEqual({ field: name, message: `property ${name} should not exist` });
+      },
+    );
+
+    it("refuses a prototype-named field inside a nested object, naming its path", async () => {
+      const body = { ...claimBody(), items: [{ ...claimBody().items[0], toString: "x" }] };
+      const problem = expectProblem(await post("/claims", body), 400, "validationFailed");
+      expect(fieldsOf(problem)).toEqual(["items.0.toString"]);
+    });
+
+    it("refuses null for every optional field instead of reading it as omitted", async () => {
+      const cases: Array<[string, Record<string, unknown>, string]> = [
+        ["/raffle/ticket/sign", { account: ADDRESS, contractId: 1, referrer: null }, "referrer"],
+        ["/claims", { ...claimBody(), chainId: null }, "chainId"],
+        ["/claims", { ...claimBody(), ttlSeconds: null }, "ttlSeconds"],
+        ["/webhooks", { url: "https://93.184.216.34/hook", events: null }, "events"],
+        ["/webhooks", { url: "https://93.184.216.34/hook", description: null }, "description"],
+      ];
+      for (const [route, body, field] of cases) {
+        const response = await post(route, body);
+        expect([route, field, fieldsOf(expectProblem(response, 400, "validationFailed"))]).toEqual([route, field, [field]]);
+      }
+      const listed = await harness.http.get("/webhooks").set(auth()).expect(200);
+      expect(listed.body.count).toBe(0);
+    });
+
+    it("refuses control characters in a webhook description with 400, storing nothing", async () => {
+      for (const description of ["game\u0000server", "bell\u0007", "del\u007f"]) {
+        const problem = expectProblem(await post("/webhooks", { url: "https://93.184.216.34/hook", description }), 400, "validationFailed");
+        expect(fieldsOf(problem)).toEqual(["description"]);
+      }
+      expect((await harness.http.get("/webhooks").set(auth()).expect(200)).body.count).toBe(0);
+    });
+
+    it("refuses a claim voucher for the zero token address, which could never be redeemed", async () => {
+      const body = {
+        account: ADDRESS,
+        items: [{ tokenType: "ERC20", token: "0x0000000000000000000000000000000000000000", tokenId: "0", amount: "1" }],
+      };
+      const problem = expectProblem(await post("/claims", body), 400, "validationFailed");
+      expect(problem.errors).toEqual([
+        { field: "items.0.token", message: "token must be a token contract's 0x-prefixed 20-byte address, not the zero address" },
+      ]);
+      const listed = await harness.http.get(`/claims?account=${ADDRESS}`).set(auth()).expect(200);
+      expect(listed.body.count).toBe(0);
+    });
+
+    it("reads /claims/:id and /webhooks/:id only as plain decimal ids: 0x1 and 007 are not 1 and 7", async () => {
+      const claim = (await post("/claims", claimBody()).expect(201)).body as { id: number };
+      const webhook = (await post("/webhooks", { url: "https://93.184.216.34/hook" }).expect(201)).body as { id: number };
+      await harness.http.get(`/claims/${claim.id}`).set(auth()).expect(200);
+      await harness.http.get(`/webhooks/${webhook.id}`).set(auth()).expect(200);
+      const statuses = async (base: string, paths: string[]) =>
+        Promise.all(
+          paths.map(async (path) => {
+            const r = await harness.http.get(`${base}/${path}`).set(auth());
+            return [path, r.body.code ?? `${r.status} ${JSON.stringify(r.body).slice(0, 200)}`];
+          }),
+        );
+      const claimPaths = [`0x${claim.id.toString(16)}`, `00${claim.id}`, `${claim.id}.0`, `+${claim.id}`, `${claim.id}e0`];
+      expect(await statuses("/claims", claimPaths)).toEqual(claimPaths.map((path) => [path, "claimNotFound"]));
+      const webhookPaths = [`00${webhook.id}`, `0x${webhook.id.toString(16)}`, `${webhook.id}.0`];
+      expect(await statuses("/webhooks", webhookPaths)).toEqual(webhookPaths.map((path) => [path, "webhookNotFound"]));
+      await harness.http.delete(`/webhooks/${webhook.id}`).set(auth()).expect(200);
+    });
+  });
 });

@@ -125,7 +125,7 @@ const WORKER_SETTINGS = {
   API_URL: setting.httpUrl().default("http://127.0.0.1:3000"),
   API_KEY: setting.text(),
   REFRESH_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(60),
-  HEALTH_PORT: setting.integer().default(8081),
+  HEALTH_PORT: setting.port().default(8081),
   PERMANENT_FAILURE_RETRY_REFRESHES: setting.integer({ min: 1 }).default(60),
   SCHEDULE_TIMEZONE: setting.text().default("UTC"),
   API_RETRY_MAX_DELAY_SECONDS: setting.integer({ min: 1 }).default(30),

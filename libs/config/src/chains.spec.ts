@@ -44,4 +44,15 @@ describe("chainEnvs", () => {
     expect(() => chainEnvs({ CHAIN_IDS: "1,2", RPC_URL: "http://node" }, options)).toThrow(/RPC_URL cannot be shared by several chains/);
     expect(() => chainEnvs({ CHAIN_ID: "0" }, options)).toThrow(/CHAIN_ID must list chain ids/);
   });
+
+  it("refuses per-chain variables without CHAIN_IDS instead of ignoring them", () => {
+    expect(() => chainEnvs({ CHAIN_ID: "8453", CHAIN_8453_RPC_URL: "https://node" }, options)).toThrow(
+      "CHAIN_8453_RPC_URL is set, but CHAIN_IDS is not: per-chain settings are read only for the chains CHAIN_IDS lists (set CHAIN_IDS=8453, or use RPC_URL)",
+    );
+    expect(() => chainEnvs({ CHAIN_31337_INDEXER_CONFIRMATIONS: "3" }, options)).toThrow(
+      /CHAIN_31337_INDEXER_CONFIRMATIONS is set, but CHAIN_IDS is not/,
+    );
+    // An empty one is unset, as everywhere else.
+    expect(chainEnvs({ CHAIN_8453_RPC_URL: "" }, options)[0].chainId).toBe(31337);
+  });
 });

@@ -29,6 +29,18 @@ const PER_CHAIN = /^CHAIN_(\d+)_([A-Z0-9_]+)$/;
 export function chainEnvs(env: Env, options: ChainEnvOptions): ChainEnv[] {
   const listed = env.CHAIN_IDS?.trim();
   if (!listed) {
+    // Per-chain variables are read only with CHAIN_IDS: set without it, they would be ignored without a word.
+    const perChain = Object.keys(env).filter((variable) => PER_CHAIN.test(variable) && env[variable]);
+    if (perChain.length > 0) {
+      throw new ConfigError(
+        perChain
+          .map((variable) => {
+            const [, chainId, setting] = PER_CHAIN.exec(variable)!;
+            return `${variable} is set, but CHAIN_IDS is not: per-chain settings are read only for the chains CHAIN_IDS lists (set CHAIN_IDS=${chainId}, or use ${setting})`;
+          })
+          .join("; "),
+      );
+    }
     const chainId = chainIdValue(env.CHAIN_ID, "CHAIN_ID") ?? options.defaultChainId;
     return [{ chainId, name: (setting) => setting }];
   }

@@ -139,6 +139,38 @@ describe("readSettings", () => {
     });
   });
 
+  it("refuses a URL without // before its host, whose path would hold the password, and never echoes it", () => {
+    const urls = { DATABASE_URL: setting.postgresUrl().optional(), REDIS_URL: setting.redisUrl().optional(), RPC_URL: setting.httpUrl().optional() };
+    const error = refusal(() =>
+      readSettings(
+        { DATABASE_URL: "postgres:/raffle:s3cret@db.internal/raffle", REDIS_URL: "redis:/default:s3cret@cache:6379", RPC_URL: "https:/x" },
+        urls,
+      ),
+    );
+    expect(error.problems).toEqual([
+      'DATABASE_URL must be a postgres:// or postgresql:// URL with a host after "//", got something that is not a URL',
+      'REDIS_URL must be a redis:// or rediss:// URL with a host after "//", got something that is not a URL',
+      "RPC_URL must be an http:// or https:// URL, got something that is not a URL",
+    ]);
+    expect(error.message).not.toContain("s3cret");
+    expect(refusal(() => readSettings({ DATABASE_URL: "postgresql:raffle:s3cret@db/raffle" }, urls)).message).not.toContain("s3cret");
+    expect(refusal(() => readSettings({ REDIS_URL: "redis:///s3cret" }, urls)).message).toMatch(/^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+  });
+
+  it("reads integers and ports as decimal digits only, and ports up to 65535", () => {
+    const shape = { PORT: setting.port().default(3000), COUNT: setting.integer({ min: 1 }).optional() };
+    expect(readSettings({ PORT: "8080", COUNT: " 12 " }, shape)).toEqual({ PORT: 8080, COUNT: 12 });
+    expect(readSettings({ PORT: "0" }, shape).PORT).toBe(0);
+    expect(readSettings({ PORT: "65535" }, shape).PORT).toBe(65_535);
+    expect(refusal(() => readSettings({ PORT: "1e3", COUNT: "0x10" }, shape)).problems).toEqual([
+      'PORT must be an integer from 0 to 65535, got "1e3"',
+      'COUNT must be an integer >= 1, got "0x10"',
+    ]);
+    expect(refusal(() => readSettings({ PORT: "0x10" }, shape)).message).toBe('PORT must be an integer from 0 to 65535, got "0x10"');
+    expect(refusal(() => readSettings({ PORT: "99999" }, shape)).message).toBe('PORT must be an integer from 0 to 65535, got "99999"');
+    expect(refusal(() => readSettings({ COUNT: "1.0" }, shape)).message).toBe('COUNT must be an integer >= 1, got "1.0"');
+  });
+
   it("reads a choice trimmed and in lower case, and lists the choices when it refuses one", () => {
     const levels = { LEVEL: setting.oneOf(["error", "info"]).default("info") };
     expect(readSettings({ LEVEL: " ERROR " }, levels).LEVEL).toBe("error");

@@ -30,13 +30,23 @@ function refuse(ctx: z.RefinementCtx, input: string, message: string): never {
   return z.NEVER;
 }
 
-/** A whole number at least `min` (0 unless said): ports, counts, milliseconds. */
-function integer({ min = 0 }: { min?: number } = {}) {
+/**
+ * A whole number from `min` (0 unless said) to `max`: ports, counts, milliseconds. Only decimal digits: Number() would
+ * also read "1e3" as 1000 and "0x10" as 16, which nobody means by a port.
+ */
+function integer({ min = 0, max = Number.MAX_SAFE_INTEGER }: { min?: number; max?: number } = {}) {
+  const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
   return text().transform((raw, ctx) => {
-    const value = Number(raw);
-    if (Number.isSafeInteger(value) && value >= min) return value;
-    return refuse(ctx, raw, `must be an integer >= ${min}, got "${raw}"`);
+    const digits = raw.trim();
+    const value = /^\d{1,16}$/.test(digits) ? Number(digits) : NaN;
+    if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+    return refuse(ctx, raw, `must be an integer ${range}, got "${raw}"`);
   });
+}
+
+/** A TCP port to listen on: 0 to 65535 (0 lets the system pick one). */
+function port() {
+  return integer({ min: 0, max: 65_535 });
 }
 
 /** A number at least `min`, decimals allowed: fees, percentages. */
@@ -81,15 +91,30 @@ function describeRefusedUrl(input: unknown, protocol: RegExp): string {
 }
 
 /**
- * A URL with one of the schemes `protocol` matches (zod's URL check), answered as written. A refusal names the scheme
- * it got at most, never the URL. `expected` words the schemes ("an http:// or https:// URL").
+ * Whether the URL has `scheme://` and a host. WHATWG URLs of schemes it does not know (postgres:, redis:) parse without
+ * them: "postgres:/user:pw@host/db" is a URL whose path holds the password, which a driver would then print.
+ */
+function hasAuthority(raw: string): boolean {
+  const parsed = URL.parse(raw.trim());
+  return parsed !== null && raw.trim().startsWith(`${parsed.protocol}//`) && parsed.hostname !== "";
+}
+
+/**
+ * A URL with one of the schemes `protocol` matches (zod's URL check) and a host after `//`, answered as written. A
+ * refusal names the scheme it got at most, never the URL. `expected` words the schemes ("an http:// or https:// URL").
  */
 function url(protocol: RegExp, expected: string, required: Required) {
-  return z.url({
-    protocol,
-    error: (issue) =>
-      issue.input === undefined ? requiredMessage(required) : `must be ${expected}, got ${describeRefusedUrl(issue.input, protocol)}`,
-  });
+  return z
+    .url({
+      protocol,
+      error: (issue) =>
+        issue.input === undefined ? requiredMessage(required) : `must be ${expected}, got ${describeRefusedUrl(issue.input, protocol)}`,
+    })
+    .refine(hasAuthority, {
+      message: `must be ${expected} with a host after "//", got something that is not a URL`,
+      // Only for what passed the URL check: one problem per variable.
+      when: (payload) => payload.issues.length === 0,
+    });
 }
 
 /** A node's JSON-RPC endpoint, a public API. zod's own regex for http(s), which also refuses "http:node". */
@@ -132,4 +157,4 @@ function parsed<T>(parse: (raw: string) => T | undefined, expected: string) {
 }
 
 /** The kinds of settings, each a zod schema: `setting.integer({ min: 1 }).default(60)`. */
-export const setting = { text, integer, decimal, flag, oneOf, httpUrl, wsUrl, postgresUrl, redisUrl, privateKey, parsed };
+export const setting = { text, integer, port, decimal, flag, oneOf, httpUrl, wsUrl, postgresUrl, redisUrl, privateKey, parsed };

@@ -11,4 +11,10 @@ describe("URLs in logs", () => {
     expect(databaseUrlForLogs("postgres://raffle:s3cret@db.internal:5432/raffle?sslmode=require")).toBe("postgres://raffle@db.internal:5432/raffle");
     expect(databaseUrlForLogs("postgres://127.0.0.1:1/none")).toBe("postgres://127.0.0.1:1/none");
   });
+
+  it("never show what follows a scheme without // (a path that holds user:password@host)", () => {
+    expect(databaseUrlForLogs("postgres:/raffle:s3cret@db.internal/raffle")).toBe("(not a URL)");
+    expect(databaseUrlForLogs("postgresql:raffle:s3cret@db/raffle")).toBe("(not a URL)");
+    expect(urlOrigin("redis:/default:s3cret@cache:6379")).toBe("(not a URL)");
+  });
 });

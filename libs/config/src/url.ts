@@ -5,6 +5,7 @@
 export function urlOrigin(raw: string): string {
   try {
     const url = new URL(raw);
+    if (!url.hostname || !raw.trim().startsWith(`${url.protocol}//`)) return "(not a URL)";
     return `${url.protocol}//${url.host}`;
   } catch {
     return "(not a URL)";
@@ -15,6 +16,8 @@ export function urlOrigin(raw: string): string {
 export function databaseUrlForLogs(raw: string): string {
   try {
     const url = new URL(raw);
+    // Without "//" and a host, what follows the scheme is a path and may hold "user:password@host".
+    if (!url.hostname || !raw.trim().startsWith(`${url.protocol}//`)) return "(not a URL)";
     const user = url.username ? `${decodeURIComponent(url.username)}@` : "";
     return `${url.protocol}//${user}${url.host}${url.pathname}`;
   } catch {

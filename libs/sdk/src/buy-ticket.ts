@@ -45,13 +45,22 @@ export async function buyTicket(options: BuyTicketOptions): Promise<BoughtTicket
   const voucher = await api.signTicket({ account, referrer: options.referrer, contractId });
   const args = buildPurchaseArgs(round, voucher, voucher.params.referrer);
 
+  // The purchase's nonce follows the approve's, given explicitly: ethers' provider answers a repeated call from a
+  // 250 ms cache, so on a chain that mines the approve within that time the "pending" nonce it reports for the
+  // purchase is the approve's own (NONCE_EXPIRED). A NonceManager signer sets its own nonce and ignores this one.
+  let nonce: number | undefined;
   if (args.price.tokenType === TokenType.ERC20) {
     const token = new Contract(args.price.token, ERC20_ABI, signer);
     const allowance: bigint = await token.allowance(account, exchange);
-    if (allowance < args.price.amount) await (await token.approve(exchange, args.price.amount)).wait();
+    if (allowance < args.price.amount) {
+      const approval = await token.approve(exchange, args.price.amount);
+      await approval.wait();
+      nonce = approval.nonce + 1;
+    }
   }
   const tx = await new Contract(exchange, EXCHANGE_CLIENT_ABI, signer).purchaseRaffle(args.params, args.item, args.price, args.signature, {
     value: args.value,
+    ...(nonce === undefined ? {} : { nonce }),
   });
   const receipt = (await tx.wait())!;
   const ticketEvents = new Interface(TICKET_TRANSFER_ABI);

@@ -1,11 +1,12 @@
 // Runs in an empty folder outside the workspace where only the packed SDK and ethers are installed: buys one ticket
-// with buyTicket() and prints what it bought as one JSON line.
+// with buyTicket() and prints what it bought as one JSON line. The provider is ethers' default, as a game backend's
+// would be (its 250 ms call cache included: an ERC20 purchase right after its approve must not reuse its nonce).
 const { JsonRpcProvider, Wallet } = require("ethers");
 const { RaffleApi, buyTicket } = require("@raffle/sdk");
 
 async function main() {
   const { API_URL, API_KEY, RPC_URL, PLAYER_PRIVATE_KEY, CONTRACT_ID, EXCHANGE } = process.env;
-  const provider = new JsonRpcProvider(RPC_URL, undefined, { cacheTimeout: -1 });
+  const provider = new JsonRpcProvider(RPC_URL);
   const signer = new Wallet(PLAYER_PRIVATE_KEY, provider);
   const api = new RaffleApi({ baseUrl: API_URL, apiKey: API_KEY });
   const bought = await buyTicket({ api, signer, contractId: Number(CONTRACT_ID), exchange: EXCHANGE });

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { contractsDir } from "@raffle/chain";
-import { databaseUrlForLogs } from "@raffle/config";
+import { databaseUrlForLogs, readSettings, setting } from "@raffle/config";
 
 /** Which database a command-line tool opens, and how to say so. */
 export interface CliDatabase {
@@ -81,10 +81,12 @@ function listens(url: string): Promise<boolean> {
  *    one `npm start` opens next), never a folder relative to wherever npm happened to run the script.
  */
 export async function resolveCliDatabase(env: NodeJS.ProcessEnv): Promise<CliDatabase> {
-  if (env.DATABASE_URL) {
+  // The API's own check of DATABASE_URL: a scheme-less or mysql:// URL is refused by name, its password never echoed.
+  const { DATABASE_URL } = readSettings(env, { DATABASE_URL: setting.postgresUrl().optional() });
+  if (DATABASE_URL) {
     return {
-      url: env.DATABASE_URL,
-      description: `DATABASE_URL (${databaseUrlForLogs(env.DATABASE_URL)})`,
+      url: DATABASE_URL,
+      description: `DATABASE_URL (${databaseUrlForLogs(DATABASE_URL)})`,
       hint: "check DATABASE_URL and that the database server runs",
     };
   }

@@ -1,9 +1,9 @@
 import { applyDecorators, type PipeTransform } from "@nestjs/common";
 import { ApiPropertyOptional } from "@nestjs/swagger";
-import { IsInt, IsOptional, Max, Min } from "class-validator";
+import { IsInt, Max, Min } from "class-validator";
 
 import type { ApiProblem } from "./problem";
-import { ToInteger } from "./validators";
+import { IsOmittable, ToInteger } from "./validators";
 
 /** Ids and chain ids are stored as PostgreSQL `integer`: a larger value must be refused as input, not fail in a query. */
 export const MAX_STORED_INTEGER = 2_147_483_647;
@@ -15,7 +15,7 @@ export const MAX_STORED_INTEGER = 2_147_483_647;
 export function OptionalChainId(description: string, options: { fromQuery: boolean }): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional({ description, example: 31337, minimum: 1, maximum: MAX_STORED_INTEGER }),
-    IsOptional(),
+    IsOmittable(),
     ...(options.fromQuery ? [ToInteger()] : []),
     IsInt(),
     Min(1),
@@ -27,7 +27,7 @@ export function OptionalChainId(description: string, options: { fromQuery: boole
 export function idParam(notFound: () => ApiProblem): PipeTransform<string, number> {
   return {
     transform: (value) => {
-      const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
+      const id = typeof value === "string" && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
       if (id > MAX_STORED_INTEGER || id < 1) throw notFound();
       return id;
     },

@@ -40,8 +40,8 @@ export const PROBLEM_CATALOGUE = {
   }),
   invalidJson: define({
     status: 400,
-    description: "the body is not a JSON object or array, or holds a `__proto__` or `constructor` key",
-    content: () => ({ detail: "The request body is not a JSON object or array." }),
+    description: "the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key",
+    content: (detail = "The request body is not a JSON object or array.") => ({ detail }),
     example: [],
   }),
   badRequest: define({
@@ -102,6 +102,22 @@ export const PROBLEM_CATALOGUE = {
     }),
     example: [7, "42"],
   }),
+  webhookLimitReached: define({
+    status: 409,
+    description: "the merchant already has the most webhook endpoints allowed (16, as Stripe allows per account); delete one first",
+    content: (limit: number) => ({ detail: `A merchant may register at most ${limit} webhook endpoints; delete one to add another.` }),
+    example: [16],
+  }),
+  retryLimited: define({
+    status: 429,
+    description:
+      "a manual retry came too soon: the same delivery was retried by hand within the last minute, or its endpoint had 10 manual retries this minute; wait `Retry-After` seconds",
+    content: (retryAfterSeconds: number, reason: string) => ({
+      detail: `Manual retry refused: ${reason}.`,
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    }),
+    example: [42, "this delivery was retried by hand less than 60 s ago"],
+  }),
   webhookUrlInvalid: define({
     status: 400,
     description: "the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials",
@@ -110,9 +126,10 @@ export const PROBLEM_CATALOGUE = {
   }),
   webhookUrlRefused: define({
     status: 400,
-    description: "the webhook URL's host resolves to a loopback, private, link-local or metadata address, or does not resolve",
+    description:
+      "the webhook URL's host does not resolve, or resolves to a loopback, private, link-local, metadata, reserved or IPv6 transition (NAT64, 6to4, Teredo) address; one answer for all, so it tells nothing of which internal names exist",
     content: (reason: string) => ({ detail: `The webhook URL is refused: ${reason}.`, errors: [{ field: "url", message: reason }] }),
-    example: ["the host 169.254.169.254 resolves to a loopback, private, link-local or reserved address"],
+    example: ["the url's host must resolve, and only to public addresses"],
   }),
   roundEnded: define({
     status: 409,
@@ -155,7 +172,7 @@ export const PROBLEM_CATALOGUE = {
   chainNotServed: define({
     status: 422,
     description:
-      "the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it",
+      "the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it",
     content: (chainId: number, served: number[]) => ({ detail: `Chain ${chainId} is not served by this API; it serves chain ${served.join(", ")}.` }),
     example: [137, [31337, 8453]],
   }),

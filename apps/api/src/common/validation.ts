@@ -36,8 +36,38 @@ export function FastAccepts(accept: FastAccept): ClassDecorator {
   };
 }
 
+/**
+ * Names every object has through its prototype (`constructor`, `toString`, `hasOwnProperty`, ...) and `prototype`.
+ * Sent as fields they slip past class-validator's unknown-field check (its whitelist reads them through the
+ * prototype), and code that reads them would get the caller's value instead of the function it expects.
+ */
+const PROTOTYPE_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), "prototype"]);
+
+/** Each field of a body or query, at any depth, that is named like a prototype member (walked without recursion). */
+export function prototypeNamedFields(value: unknown): FieldError[] {
+  const found: FieldError[] = [];
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    for (const [key, child] of Object.entries(item)) {
+      const field = path ? `${path}.${key}` : key;
+      if (PROTOTYPE_NAMES.has(key)) found.push({ field, message: `property ${key} should not exist` });
+      else stack.push([child, field]);
+    }
+  }
+  return found.sort((a, b) => a.field.localeCompare(b.field));
+}
+
 class FastPathValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Path parameters stay the text that was sent, for the route's own pipe (idParam): converted to a number here,
+    // "0x1", "007" and "1e0" would all have become 1.
+    if (metadata.type === "param") return value;
+    if (metadata.type === "body" || metadata.type === "query") {
+      const refused = prototypeNamedFields(value);
+      if (refused.length > 0) throw problems.validationFailed(refused);
+    }
     const metatype = metadata.metatype as (new () => object) & { [FAST_ACCEPT]?: FastAccept };
     if (metatype?.[FAST_ACCEPT]?.(value)) return Object.assign(new metatype(), value);
     return super.transform(value, metadata);

@@ -1,6 +1,6 @@
 import { Transform } from "class-transformer";
 import { isAddressText } from "@raffle/chain";
-import { ValidateBy, buildMessage, type ValidationOptions } from "class-validator";
+import { ValidateBy, ValidateIf, buildMessage, type ValidationOptions } from "class-validator";
 
 /** A 0x-prefixed 20-byte address: all lowercase, all uppercase, or correctly EIP-55 checksummed. */
 export function IsEthereumAddress(options?: ValidationOptions): PropertyDecorator {
@@ -47,3 +47,36 @@ export function IsAccountAddress(options?: ValidationOptions): PropertyDecorator
 export function ToInteger(): PropertyDecorator {
   return Transform(({ value }) => (typeof value === "string" && /^-?\d{1,16}$/.test(value) ? Number(value) : value));
 }
+
+/**
+ * A token contract: well-formed, and not the zero address, where no contract lives (a voucher for it could never be
+ * redeemed).
+ */
+export function IsTokenAddress(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: "isTokenAddress",
+      validator: {
+        validate: (value: unknown) => isAccountText(value),
+        defaultMessage: buildMessage(
+          (prefix) => `${prefix}$property must be a token contract's 0x-prefixed 20-byte address, not the zero address`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * An optional field that may be left out but never set to null: class-validator's IsOptional lets null through, and
+ * a null `events` or `chainId` would then mean "every event" or "chain null" further on. The field's other
+ * decorators refuse null with their own message.
+ */
+export function IsOmittable(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined);
+}
+
+/** Free text stored in PostgreSQL: no control characters (a NUL cannot be stored at all) but tab and line breaks. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const PRINTABLE_TEXT = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;

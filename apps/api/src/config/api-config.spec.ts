@@ -38,10 +38,28 @@ describe("API configuration", () => {
     expect(() => load({ PORT: "x", READ_CACHE_MS: "-1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
       new ConfigError(
         'INDEXER_WS_URL must be a ws:// or wss:// URL, got a http:// URL; INDEXER_REORG_WINDOW_BLOCKS must be an integer >= 1, got "0"; ' +
-          'PORT must be an integer >= 0, got "x"; READ_CACHE_MS must be an integer >= 0, got "-1"',
+          'PORT must be an integer from 0 to 65535, got "x"; READ_CACHE_MS must be an integer >= 0, got "-1"',
       ),
     );
     expect(load({ INDEXER_REORG_WINDOW_BLOCKS: "64" }).chains[0].reorgWindowBlocks).toBe(64);
+  });
+
+  it("takes PORT as decimal digits up to 65535 and DEFAULT_RAFFLE_SCHEDULE only as a cron schedule", () => {
+    expect(load({ PORT: "1000", DEFAULT_RAFFLE_SCHEDULE: "*/5 * * * *" })).toMatchObject({ port: 1000, indexer: { defaultSchedule: "*/5 * * * *" } });
+    expect(load({}).indexer.defaultSchedule).toBe("0 0 * * *");
+    for (const port of ["1e3", "0x10", "99999", "-1"]) {
+      expect(() => load({ PORT: port })).toThrow(new ConfigError(`PORT must be an integer from 0 to 65535, got "${port}"`));
+    }
+    expect(() => load({ DEFAULT_RAFFLE_SCHEDULE: "every day" })).toThrow(
+      new ConfigError('DEFAULT_RAFFLE_SCHEDULE must be a cron schedule like "0 0 * * *", got "every day"'),
+    );
+    expect(() => load({ DEFAULT_RAFFLE_SCHEDULE: "61 * * * *" })).toThrow(/DEFAULT_RAFFLE_SCHEDULE must be a cron schedule/);
+  });
+
+  it("refuses CHAIN_<id>_ settings without CHAIN_IDS rather than ignoring them", () => {
+    expect(() => load({ CHAIN_31337_RPC_URL: "http://127.0.0.1:9545" })).toThrow(
+      /CHAIN_31337_RPC_URL is set, but CHAIN_IDS is not: .*set CHAIN_IDS=31337, or use RPC_URL/,
+    );
   });
 
   it("gives LOG_LEVEL pino's levels, refusing any other by name with the allowed ones; empty means unset", () => {

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { validateCronExpression } from "cron";
 import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
 import {
@@ -197,13 +198,16 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
 /** The API's own settings (the chains' and the webhooks' have theirs), with their defaults: written here only. */
 const API_SETTINGS = {
   API_WORKERS: setting.integer({ min: 1 }).default(1),
-  PORT: setting.integer().default(3000),
+  PORT: setting.port().default(3000),
   DATABASE_URL: setting.postgresUrl().optional(),
   PGLITE_DIR: setting.text().optional(),
   SIGNATURE_TTL_SECONDS: setting.integer({ min: 10 }).default(600),
   INDEXER_ENABLED: setting.flag().default(true),
   INDEXER_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(1_000),
-  DEFAULT_RAFFLE_SCHEDULE: setting.text().default("0 0 * * *"),
+  // Checked here by the cron package the merchant worker runs it with: a bad default would only fail there, later.
+  DEFAULT_RAFFLE_SCHEDULE: setting
+    .parsed((raw) => (validateCronExpression(raw).valid ? raw : undefined), 'a cron schedule like "0 0 * * *"')
+    .default("0 0 * * *"),
   READY_MAX_LAG_BLOCKS: setting.integer().default(10),
   LOG_LEVEL: logLevelSetting,
   METRICS_ENABLED: setting.flag().default(true),

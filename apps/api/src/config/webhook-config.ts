@@ -25,7 +25,21 @@ export interface WebhookConfig {
   secretGraceMs: number;
   /** Deliveries sent at once by one process. */
   concurrency: number;
+  /**
+   * Deliveries of one merchant sent at once by one process (WEBHOOK_CONCURRENCY_PER_MERCHANT, default 2, at most
+   * `concurrency`): slow receivers of one merchant hold that many slots, never all of them.
+   */
+  concurrencyPerMerchant: number;
 }
+
+/** Webhook endpoints one merchant may register: Stripe's limit per account. Each event is written once per endpoint. */
+export const MAX_WEBHOOKS_PER_MERCHANT = 16;
+
+/** Least time between two manual retries of one delivery. */
+export const MANUAL_RETRY_SPACING_MS = 60_000;
+
+/** Manual retries one endpoint may have per minute (its fixed one-minute window). */
+export const MANUAL_RETRIES_PER_MINUTE = 10;
 
 const HOUR = 3_600_000;
 
@@ -74,6 +88,7 @@ const WEBHOOK_SETTINGS = {
   WEBHOOK_DISABLE_AFTER_MS: setting.integer().default(5 * 24 * HOUR),
   WEBHOOK_SECRET_GRACE_MS: setting.integer().default(24 * HOUR),
   WEBHOOK_CONCURRENCY: setting.integer({ min: 1 }).default(8),
+  WEBHOOK_CONCURRENCY_PER_MERCHANT: setting.integer({ min: 1 }).default(2),
 };
 
 /** The webhook settings, every bad one reported at once, each by name. */
@@ -94,5 +109,6 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv, servedChainIds: readon
     disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_MS,
     secretGraceMs: settings.WEBHOOK_SECRET_GRACE_MS,
     concurrency: settings.WEBHOOK_CONCURRENCY,
+    concurrencyPerMerchant: Math.min(settings.WEBHOOK_CONCURRENCY_PER_MERCHANT, settings.WEBHOOK_CONCURRENCY),
   };
 }

@@ -9,6 +9,7 @@ import { IndexerRunner } from "../services/indexer-runner.service";
 import { ServedChains } from "../services/served-chains";
 import { ApiMetrics } from "./api-metrics";
 import { StatusDto } from "./status.dto";
+import { publicIndexerError } from "../app/health/readiness.service";
 
 /** The Prometheus text exposition format's media type (what prom-client writes). */
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -72,7 +73,7 @@ export class MetricsController {
           lagBlocks: status?.lag ?? null,
           lagSeconds: status?.lagSeconds ?? null,
           lastBatchAt: status?.lastBatchAt ?? null,
-          lastError: status?.lastError ?? null,
+          lastError: publicIndexerError(status?.lastError ?? null),
           eventsIndexed: status?.eventsIndexed ?? 0,
           reorgs: status?.reorgs ?? 0,
           failedSteps: status?.failedSteps ?? 0,

@@ -27,7 +27,13 @@ export class ChainIndexerStatusDto {
     example: "2026-11-23T20:00:00.000Z",
   })
   lastBatchAt!: string | null;
-  @ApiProperty({ type: String, nullable: true, description: "The last error while the indexer's steps fail; null once they succeed.", example: null })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      "Set while the indexer's steps fail, null once they succeed. It says that they fail, never the error's text (which may name a node's or the database's host): the API log has it.",
+    example: null,
+  })
   lastError!: string | null;
   @ApiProperty({ description: "Events indexed by this process since it started.", example: 120 }) eventsIndexed!: number;
   @ApiProperty({ description: "Reorgs rolled back by this process since it started.", example: 0 }) reorgs!: number;

@@ -67,7 +67,7 @@ export class ChainMonitor {
       // An unreachable node is no reason to stop: it may come up after the API (and /ready says so meanwhile). A node
       // that answers with the wrong chain, without the contracts, or without the signer's role is.
       if (this.reachable) {
-        const problems = this.problems().filter((problem) => !(problem.field === "signer" && this.signer === "unverified"));
+        const problems = this.problems(true).filter((problem) => !(problem.field === "signer" && this.signer === "unverified"));
         if (problems.length > 0) throw new StartupError(problems.map((problem) => problem.message).join("; "));
       }
       const { deployment } = this.config;
@@ -107,17 +107,26 @@ export class ChainMonitor {
     return { head, problems: this.problems() };
   }
 
-  /** Every chain-side dependency that does not hold, as it was last seen. */
-  problems(): DependencyProblem[] {
+  /**
+   * Every chain-side dependency that does not hold, as it was last seen. `detailed` (the start-up error line) names the
+   * node's scheme and host and its error; otherwise (/ready, which anyone may call) only the setting to check.
+   */
+  problems(detailed = false): DependencyProblem[] {
     const { deployment, settingName } = this.config;
     const rpcSetting = settingName("RPC_URL");
+    const where = detailed ? `${rpcSetting} (${this.rpc})` : rpcSetting;
     const problems: DependencyProblem[] = [];
     if (this.reachable === false) {
-      problems.push({ field: "chain", message: `the chain node at ${rpcSetting} (${this.rpc}) does not answer: ${this.unreachableReason}` });
+      problems.push({
+        field: "chain",
+        message: detailed
+          ? `the chain node at ${where} does not answer: ${this.unreachableReason}`
+          : `the chain node at ${where} does not answer: check the node and ${rpcSetting} (the API log has the error)`,
+      });
     } else if (this.servedChainId !== null && this.servedChainId !== deployment.chainId) {
       problems.push({
         field: "chain",
-        message: `${rpcSetting} (${this.rpc}) serves chain ${this.servedChainId}, not chain ${deployment.chainId}: point ${rpcSetting} at a node of chain ${deployment.chainId}`,
+        message: `${where} serves chain ${this.servedChainId}, not chain ${deployment.chainId}: point ${rpcSetting} at a node of chain ${deployment.chainId}`,
       });
     }
     if (this.missingCode && this.missingCode.length > 0) {

@@ -17,12 +17,15 @@ export interface RpcProxy {
   pretendChainId(chainId: string | null): void;
   /** While true, every request's connection is dropped unanswered, as by a node that went away. */
   pretendDown(down: boolean): void;
+  /** JSON-RPC calls passed to the node so far (each call of a batch counted). */
+  calls(): number;
   close(): Promise<void>;
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   let chainId: string | null = null;
   let down = false;
+  let calls = 0;
   const server = http.createServer((request, response) => {
     if (down) {
       request.socket.destroy();
@@ -33,6 +36,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     request.on("end", async () => {
       try {
         const body = Buffer.concat(chunks).toString();
+        const message = JSON.parse(body) as JsonRpcMessage | JsonRpcMessage[];
+        calls += Array.isArray(message) ? message.length : 1;
         const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
         let answer = await upstream.text();
         if (chainId !== null) {
@@ -55,6 +60,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     pretendChainId: (value) => (chainId = value),
     pretendDown: (value) => (down = value),
+    calls: () => calls,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

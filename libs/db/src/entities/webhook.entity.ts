@@ -61,6 +61,13 @@ export class WebhookEndpointEntity {
 
   @Column({ type: "timestamptz", nullable: true })
   disabledAt!: Date | null;
+
+  /** Start of the current one-minute window of manual retries, and how many were made in it (their limit). */
+  @Column({ type: "timestamptz", nullable: true })
+  manualRetryWindowStart!: Date | null;
+
+  @Column({ type: "integer", default: 0 })
+  manualRetries!: number;
 }
 
 /**
@@ -153,4 +160,8 @@ export class WebhookDeliveryEntity {
 
   @Column({ type: "timestamptz", nullable: true })
   failedAt!: Date | null;
+
+  /** When it was last retried by hand: a delivery is retried by hand at most once per WEBHOOK_MANUAL_RETRY_SPACING. */
+  @Column({ type: "timestamptz", nullable: true })
+  manualRetryAt!: Date | null;
 }

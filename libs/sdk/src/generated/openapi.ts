@@ -192,7 +192,7 @@ export interface paths {
         put?: never;
         /**
          * Register an endpoint that is sent the calling merchant's events as signed messages.
-         * @description Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package. Delivery is at least once, retried with exponential backoff for 24 hours on any non-2xx answer, timeout (10 s) or connection error; per endpoint in chain order. A reorg that removes an announced event sends a message with `removed: true` and the same `eventId`.
+         * @description Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package. A merchant may register at most 16 endpoints (409 webhookLimitReached). Delivery is at least once, retried with exponential backoff for 24 hours on any non-2xx answer, timeout (10 s) or connection error; per endpoint in chain order. A reorg that removes an announced event sends a message with `removed: true` and the same `eventId`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -267,7 +267,7 @@ export interface paths {
         put?: never;
         /**
          * Send one delivery again now (delivered, pending or failed), ahead of the endpoint's order; answers once the attempt is done.
-         * @description A 2xx answer to it also re-enables a disabled endpoint.
+         * @description A 2xx answer to it also re-enables a disabled endpoint. Limits: one delivery at most once a minute, one endpoint at most 10 manual retries a minute (429 retryLimited with Retry-After).
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -284,7 +284,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -1007,6 +1007,11 @@ export interface components {
              */
             merchantId: number;
             /**
+             * @description The chain the claim is redeemed on: a voucher's Exchange, a prize's raffle.
+             * @example 31337
+             */
+            chainId: number;
+            /**
              * @description What kind of claim this is.
              * @example VOUCHER
              * @enum {string}
@@ -1104,7 +1109,7 @@ export interface components {
              */
             tokenType: "ERC20" | "ERC721";
             /**
-             * @description Token contract the merchant opted in for with Exchange.setClaimSource.
+             * @description Token contract the merchant opted in for with Exchange.setClaimSource; not the zero address.
              * @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0
              */
             token: string;
@@ -1206,12 +1211,12 @@ export interface components {
              */
             leader: boolean;
             /**
-             * @description The indexer's last error while its steps fail (this process's indexer).
+             * @description Set while this process's indexer's steps fail, null once they succeed; says that they fail, never the error's text (the API log has it).
              * @example null
              */
             lastError: string | null;
             signer: components["schemas"]["SignerReadinessDto"];
-            /** @description What does not hold on this chain, and what to fix. */
+            /** @description What does not hold on this chain and which setting to check; never a host, a port or a driver's error text (the API log has them). */
             problems: components["schemas"]["DependencyProblemDto"][];
         };
         ReadinessDto: {
@@ -1278,7 +1283,7 @@ export interface components {
              */
             lastBatchAt: string | null;
             /**
-             * @description The last error while the indexer's steps fail; null once they succeed.
+             * @description Set while the indexer's steps fail, null once they succeed. It says that they fail, never the error's text (which may name a node's or the database's host): the API log has it.
              * @example null
              */
             lastError: string | null;
@@ -1723,7 +1728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1846,7 +1851,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1920,7 +1925,7 @@ export interface operations {
                     "application/json": components["schemas"]["TicketSignatureDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2018,7 +2023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2207,7 +2212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2289,7 +2294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2412,6 +2417,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
             /** @description `internalError`: an unexpected error; the details are logged, never answered. */
             500: {
                 headers: {
@@ -2469,7 +2490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2564,6 +2585,22 @@ export interface operations {
                         status: 415;
                         /** @enum {integer} */
                         statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
                     };
                 };
             };
@@ -2676,7 +2713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `chainNotServed`: the raffle, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it. */
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2936,7 +2973,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookWithSecretDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host resolves to a loopback, private, link-local or metadata address, or does not resolve. */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `webhookUrlInvalid`: the webhook URL is not an absolute https:// URL (http:// only where private URLs are allowed), or carries credentials. `webhookUrlRefused`: the webhook URL's host does not resolve, or resolves to a loopback, private, link-local, metadata, reserved or IPv6 transition (NAT64, 6to4, Teredo) address; one answer for all, so it tells nothing of which internal names exist. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2967,6 +3004,22 @@ export interface operations {
                         status: 401;
                         /** @enum {integer} */
                         statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookLimitReached`: the merchant already has the most webhook endpoints allowed (16, as Stripe allows per account); delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookLimitReached";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
                     };
                 };
             };
@@ -3166,7 +3219,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3305,7 +3358,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecretDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3558,7 +3611,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryDto"];
                 };
             };
-            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, or holds a `__proto__` or `constructor` key. */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3637,6 +3690,24 @@ export interface operations {
                         status: 415;
                         /** @enum {integer} */
                         statusCode: 415;
+                    };
+                };
+            };
+            /** @description `retryLimited`: a manual retry came too soon: the same delivery was retried by hand within the last minute, or its endpoint had 10 manual retries this minute; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "retryLimited";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
                     };
                 };
             };

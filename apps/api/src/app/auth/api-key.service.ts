@@ -1,10 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Inject, Injectable } from "@nestjs/common";
-import { getAddress, isAddress } from "ethers";
+import { ZeroAddress, getAddress, isAddress } from "ethers";
 import type { DataSource } from "typeorm";
 import { ApiKeyEntity, MerchantEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
+import { MAX_STORED_INTEGER } from "../../common/ids";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 
 /** Who is calling: the merchant behind a valid API key. */
@@ -25,6 +26,14 @@ export interface IssuedApiKey {
 
 const KEY_PATTERN = /^rk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 
+/** An id typed on the command line, checked against the database's integer range before any query. */
+function storedId(raw: string, name: string): number {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_STORED_INTEGER)
+    throw new Error(`${name} must be an id from 1 to ${MAX_STORED_INTEGER}, got ${raw}`);
+  return id;
+}
+
 function sha256(text: string): Buffer {
   return createHash("sha256").update(text).digest();
 }
@@ -36,12 +45,16 @@ function sha256(text: string): Buffer {
  */
 @Injectable()
 export class ApiKeyService {
-  private readonly cache = new Map<string, { caller: Caller | null; until: number }>();
+  private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  /** Verified keys kept at most (about 200 bytes each): far more than one API's merchants use at once. */
+  private readonly maxCachedKeys: number;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
-    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "apiKeyCacheSeconds">,
-  ) {}
+    @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "apiKeyCacheSeconds"> & { apiKeyCacheMaxEntries?: number },
+  ) {
+    this.maxCachedKeys = config.apiKeyCacheMaxEntries ?? 10_000;
+  }
 
   /** Creates a key for a merchant given by id or wallet; a wallet not seen yet becomes a merchant. */
   async create(merchant: string, label = ""): Promise<IssuedApiKey> {
@@ -60,7 +73,7 @@ export class ApiKeyService {
 
   /** Revokes a key by its prefix or numeric id. Returns false when no such active key exists. */
   async revoke(prefixOrId: string): Promise<boolean> {
-    const where = /^\d+$/.test(prefixOrId) ? { id: Number(prefixOrId) } : { prefix: prefixOrId };
+    const where = /^\d+$/.test(prefixOrId) ? { id: storedId(prefixOrId, "a key id") } : { prefix: prefixOrId };
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy(where);
     if (!key || key.revokedAt) return false;
     await this.dataSource.getRepository(ApiKeyEntity).update({ id: key.id }, { revokedAt: new Date() });
@@ -73,35 +86,48 @@ export class ApiKeyService {
     return this.dataSource.getRepository(ApiKeyEntity).find({ where: { merchantId }, order: { id: "ASC" } });
   }
 
-  /** The caller behind a bearer token, or null. */
+  /**
+   * The caller behind a bearer token, or null. Only verified keys are cached: a token that is not a key's shape is
+   * refused without a lookup or a cache entry, and an unknown or revoked key costs one indexed lookup and no memory,
+   * so unauthenticated traffic can neither grow the cache nor push valid keys out of it.
+   */
   async authenticate(token: string): Promise<Caller | null> {
+    const match = KEY_PATTERN.exec(token);
+    if (!match) return null;
     const now = Date.now();
     const cached = this.cache.get(token);
-    if (cached && cached.until > now) return cached.caller;
-
-    const match = KEY_PATTERN.exec(token);
-    let caller: Caller | null = null;
-    if (match) {
-      const [, prefix, secret] = match;
-      const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
-      if (key && !key.revokedAt && timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) {
-        caller = { merchantId: key.merchantId, apiKeyId: key.id };
-      }
+    if (cached) {
+      if (cached.until > now) return cached.caller;
+      this.cache.delete(token);
     }
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
+    const [, prefix, secret] = match;
+    const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
+    if (!key || key.revokedAt || !timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) return null;
+    const caller: Caller = { merchantId: key.merchantId, apiKeyId: key.id };
+    if (this.config.apiKeyCacheSeconds > 0) {
+      // Full: the entry cached longest ago goes (a Map keeps insertion order), never the whole cache.
+      if (this.cache.size >= this.maxCachedKeys) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
+    }
     return caller;
+  }
+
+  /** How many verified keys are cached now. */
+  get cachedKeys(): number {
+    return this.cache.size;
   }
 
   private async resolveMerchant(merchant: string, createIfMissing: boolean): Promise<number> {
     const repository = this.dataSource.getRepository(MerchantEntity);
     if (/^\d+$/.test(merchant)) {
-      const found = await repository.findOneBy({ id: Number(merchant) });
+      const found = await repository.findOneBy({ id: storedId(merchant, "--merchant") });
       if (!found) throw new Error(`no merchant with id ${merchant}`);
       return found.id;
     }
     if (!isAddress(merchant)) throw new Error(`--merchant must be a merchant id or a wallet address, got "${merchant}"`);
     const wallet = getAddress(merchant);
+    // Nobody holds the zero address's key: a merchant there could never deploy or rotate a raffle.
+    if (wallet === ZeroAddress) throw new Error("--merchant must not be the zero address");
     const found = await repository.findOneBy({ wallet });
     if (found) return found.id;
     if (!createIfMissing) throw new Error(`no merchant with wallet ${wallet}`);

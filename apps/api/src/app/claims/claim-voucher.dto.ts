@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { Type } from "class-transformer";
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, Matches, Max, Min, ValidateNested } from "class-validator";
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, Matches, Max, Min, ValidateNested } from "class-validator";
 
 import { OptionalChainId } from "../../common/ids";
-import { IsAccountAddress, IsEthereumAddress } from "../../common/validators";
+import { IsAccountAddress, IsOmittable, IsTokenAddress } from "../../common/validators";
 
 /** Decimal integers of at most 78 digits: uint256 range is checked by the service. */
 const UINT_PATTERN = /^(0|[1-9]\d{0,77})$/;
@@ -19,9 +19,9 @@ export class ClaimItemBody {
 
   @ApiProperty({
     example: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-    description: "Token contract the merchant opted in for with Exchange.setClaimSource.",
+    description: "Token contract the merchant opted in for with Exchange.setClaimSource; not the zero address.",
   })
-  @IsEthereumAddress()
+  @IsTokenAddress()
   token!: string;
 
   @ApiProperty({ description: 'Token id, decimal string: "0" for ERC20; for ERC721 the id to transfer, or "0" to mint a new one.', example: "0" })
@@ -62,7 +62,7 @@ export class CreateClaimBody {
     maximum: MAX_CLAIM_TTL_SECONDS,
     default: DEFAULT_CLAIM_TTL_SECONDS,
   })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   @Max(MAX_CLAIM_TTL_SECONDS)

@@ -54,7 +54,7 @@ export class ClaimsController {
   @ApiOperation({ operationId: "getClaim", summary: "One claim of the calling merchant." })
   @ApiParam({ name: "id", description: "Claim id; another merchant's claim is a 404 claimNotFound.", type: Number, example: 42 })
   @ApiOkResponse({ type: ClaimDto, description: "The claim." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "claimNotFound")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "claimNotFound", "chainNotServed")
   async get(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
     return toClaimDto(await this.claims.get(caller.merchantId, id));
   }
@@ -69,7 +69,7 @@ export class ClaimsController {
   })
   @ApiParam({ name: "id", description: "Claim id of a NEW voucher.", type: Number, example: 42 })
   @ApiOkResponse({ type: ClaimDto, description: "The voucher, now CANCELED (its `signature` withheld)." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "claimNotFound", "claimNotCancelable")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "claimNotFound", "claimNotCancelable", "chainNotServed")
   async cancel(@CurrentCaller() caller: Caller, @Param("id", claimId) id: number): Promise<ClaimDto> {
     return toClaimDto(await this.claims.cancel(caller.merchantId, id));
   }

@@ -31,6 +31,7 @@ export class ClaimDto {
   @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Last update time (ISO 8601 UTC)." }) updatedAt!: string;
   @ApiProperty({ example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", description: "The account that can claim." }) account!: string;
   @ApiProperty({ example: 1, description: "The merchant the claim is with." }) merchantId!: number;
+  @ApiProperty({ example: 31337, description: "The chain the claim is redeemed on: a voucher's Exchange, a prize's raffle." }) chainId!: number;
   @ApiProperty({ example: "VOUCHER", enum: ClaimType, description: "What kind of claim this is." }) claimType!: ClaimType;
   @ApiProperty({ example: "NEW", enum: ClaimStatus, description: "Whether the claim is still open, redeemed, expired, canceled or released." })
   claimStatus!: ClaimStatus;
@@ -95,9 +96,10 @@ export class ClaimListDto {
   @ApiProperty({ example: 1, description: "Total matching claims, ignoring skip and take." }) count!: number;
 }
 
-export function toClaimDto(claim: ClaimEntity): ClaimDto {
+export function toClaimDto(claim: ClaimEntity & { chainId: number }): ClaimDto {
   return {
     id: claim.id,
+    chainId: claim.chainId,
     createdAt: claim.createdAt.toISOString(),
     updatedAt: claim.updatedAt.toISOString(),
     account: claim.account,

@@ -13,6 +13,15 @@ import { DEFAULT_CLAIM_TTL_SECONDS, type CreateClaimBody } from "./claim-voucher
 
 const UINT256_MAX = (1n << 256n) - 1n;
 
+/** A claim with the chain it is redeemed on. */
+export type ChainClaim = ClaimEntity & { chainId: number };
+
+/**
+ * The chain of a claim, in SQL over the alias `claim`: a voucher records its chain in `parameters`, a prize is on its
+ * raffle's chain. Two deployments of different chains may share one database: each sees its own chains' claims only.
+ */
+const CLAIM_CHAIN_SQL = `COALESCE((claim.parameters->>'chainId')::int, (SELECT contract.chain_id FROM contract WHERE contract.id = claim.contract_id))`;
+
 /** Merchant vouchers and raffle prizes an account can claim, always scoped to the calling merchant. */
 @Injectable()
 export class ClaimsService {
@@ -24,26 +33,49 @@ export class ClaimsService {
     private readonly chains: ServedChains,
   ) {}
 
-  list(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ClaimEntity[], number]> {
-    return this.dataSource.getRepository(ClaimEntity).findAndCount({
-      where: { merchantId, account: getAddress(account), ...(status ? { claimStatus: status } : {}) },
-      order: { createdAt: "DESC", id: "DESC" },
-      skip,
-      take,
-    });
+  /** The account's claims with the merchant on the chains this API serves, newest first. */
+  async list(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ChainClaim[], number]> {
+    const query = this.dataSource
+      .getRepository(ClaimEntity)
+      .createQueryBuilder("claim")
+      .where("claim.merchantId = :merchantId AND claim.account = :account", { merchantId, account: getAddress(account) })
+      .andWhere(`${CLAIM_CHAIN_SQL} = ANY(:chains)`, { chains: this.chains.ids })
+      .orderBy("claim.createdAt", "DESC")
+      .addOrderBy("claim.id", "DESC")
+      .skip(skip)
+      .take(take);
+    if (status) query.andWhere("claim.claimStatus = :status", { status });
+    const [claims, count] = await query.getManyAndCount();
+    return [await this.withChains(claims), count];
   }
 
-  async get(merchantId: number, id: number): Promise<ClaimEntity> {
+  /** One claim of the merchant; a claim of a chain this API does not serve is `chainNotServed`, as the README says. */
+  async get(merchantId: number, id: number): Promise<ChainClaim> {
     const claim = await this.dataSource.getRepository(ClaimEntity).findOneBy({ id, merchantId });
     if (!claim) throw problems.claimNotFound(id);
-    return claim;
+    const [withChain] = await this.withChains([claim]);
+    if (!this.chains.ids.includes(withChain.chainId)) throw problems.chainNotServed(withChain.chainId, this.chains.ids);
+    return withChain;
+  }
+
+  /** The claims with their chains: a voucher's from its parameters, a prize's from its raffle (one query). */
+  private async withChains(claims: ClaimEntity[]): Promise<ChainClaim[]> {
+    const contractIds = [...new Set(claims.filter((claim) => claim.contractId !== null).map((claim) => claim.contractId!))];
+    const rows: Array<{ id: number; chain_id: number }> =
+      contractIds.length > 0 ? await this.dataSource.query(`SELECT id, chain_id FROM contract WHERE id = ANY($1::int[])`, [contractIds]) : [];
+    const chainOfContract = new Map(rows.map((row) => [Number(row.id), Number(row.chain_id)]));
+    return claims.map((claim) =>
+      Object.assign(claim, {
+        chainId: Number((claim.parameters as { chainId?: number }).chainId ?? chainOfContract.get(claim.contractId ?? 0) ?? 0),
+      }),
+    );
   }
 
   /**
    * Signs a claim voucher whose items go from the merchant's wallet to `account`, and records it as a NEW claim.
    * The claim id is the voucher's `externalId`, so the indexer and the merchant can match redemptions.
    */
-  async createVoucher(caller: Caller, body: CreateClaimBody): Promise<ClaimEntity> {
+  async createVoucher(caller: Caller, body: CreateClaimBody): Promise<ChainClaim> {
     const items = body.items.map((item, index) => this.toAsset(item, index));
     const chain = this.voucherChain(body.chainId);
     // Exchange.claim reverts while the Exchange is paused, and for a key without SIGNER_ROLE.
@@ -83,7 +115,7 @@ export class ClaimsService {
         params: paramsToJson(params),
         items: items.map(assetToJson),
       };
-      return claims.save(created);
+      return Object.assign(await claims.save(created), { chainId: deployment.chainId });
     });
   }
 
@@ -98,7 +130,7 @@ export class ClaimsService {
   }
 
   /** Withdraws a voucher that was not redeemed. The API stops handing out its signature. */
-  async cancel(merchantId: number, id: number): Promise<ClaimEntity> {
+  async cancel(merchantId: number, id: number): Promise<ChainClaim> {
     const claim = await this.get(merchantId, id);
     if (claim.claimType !== ClaimType.VOUCHER || claim.claimStatus !== ClaimStatus.NEW) throw problems.claimNotCancelable(id, claim.claimStatus);
     const updated = await this.dataSource

@@ -39,12 +39,16 @@ export class ChainReadinessDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: "The indexer's last error while its steps fail (this process's indexer).",
+    description:
+      "Set while this process's indexer's steps fail, null once they succeed; says that they fail, never the error's text (the API log has it).",
     example: null,
   })
   lastError!: string | null;
   @ApiProperty({ type: SignerReadinessDto }) signer!: SignerReadinessDto;
-  @ApiProperty({ type: [DependencyProblemDto], description: "What does not hold on this chain, and what to fix." })
+  @ApiProperty({
+    type: [DependencyProblemDto],
+    description: "What does not hold on this chain and which setting to check; never a host, a port or a driver's error text (the API log has them).",
+  })
   problems!: DependencyProblemDto[];
 }
 

@@ -9,9 +9,25 @@ import { RateLimiter } from "../../services/rate-limiter";
 import { ServedChains, type ServedChain } from "../../services/served-chains";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { ChainReadinessDto, ReadinessDto } from "./health.dto";
+import { TtlCache } from "../../services/ttl-cache";
+import { jsonLog } from "../../logging/logger";
+
+/**
+ * What public endpoints (/ready, /status) say of an indexer's failure: that it fails, not the error, whose text may
+ * carry a node's or the database's host and port; the log line "indexer step failed" has it.
+ */
+export function publicIndexerError(lastError: string | null): string | null {
+  return lastError === null ? null : "the indexer's last step failed and is being retried: the API log has the error (indexer step failed)";
+}
 
 /** How long /ready waits for the database or Redis before calling it down. */
 const CHECK_TIMEOUT_MS = 2_000;
+
+/**
+ * How long one check answers every /ready: /ready is public, and without this each anonymous call would cost the
+ * node two JSON-RPC calls and the database two queries. A load balancer polling every few seconds sees no difference.
+ */
+export const READY_CHECK_REUSE_MS = 1_000;
 
 export interface Readiness {
   ready: boolean;
@@ -53,8 +69,21 @@ export class ReadinessService {
     private readonly indexers: IndexerRunner,
   ) {}
 
-  /** Readiness of the whole API, or of one served chain (`chainId`, validated by the caller). */
-  async check(chainId?: number): Promise<Readiness> {
+  /** One check at a time per question, reused for READY_CHECK_REUSE_MS; the keys are the served chains and "all". */
+  private readonly recent = new TtlCache<string, Readiness>(READY_CHECK_REUSE_MS);
+  /** The last detailed error logged per dependency: each distinct one is logged once, never shown to callers. */
+  private readonly logged = new Map<string, string>();
+
+  /**
+   * Readiness of the whole API, or of one served chain (`chainId`, validated by the caller), as checked at most
+   * READY_CHECK_REUSE_MS ago. What it says is public: which dependency fails and which setting to check, never a
+   * host, a port or a driver's error text (those go to the log).
+   */
+  check(chainId?: number): Promise<Readiness> {
+    return this.recent.get(chainId === undefined ? "all" : String(chainId), () => this.checkNow(chainId));
+  }
+
+  private async checkNow(chainId?: number): Promise<Readiness> {
     const asked = chainId === undefined ? this.chains.all() : [this.chains.get(chainId)];
     const [databaseError, redisError, cursors, ...chainReports] = await Promise.all([
       answers(this.dataSource.query("SELECT 1")),
@@ -63,11 +92,13 @@ export class ReadinessService {
       ...asked.map((chain) => chain.monitor.probe()),
     ]);
     const problems: FieldError[] = [];
-    if (databaseError !== null)
-      problems.push({ field: "database", message: `the database (${this.databaseTarget()}) does not answer: ${databaseError}` });
-    if (redisError !== null) {
-      problems.push({ field: "redis", message: `Redis at REDIS_URL (${urlOrigin(this.config.rateLimit.redisUrl!)}) does not answer: ${redisError}` });
+    this.logOnce("database", databaseError, { database: this.databaseTarget() });
+    this.logOnce("redis", redisError, { redis: this.config.rateLimit.redisUrl ? urlOrigin(this.config.rateLimit.redisUrl) : undefined });
+    if (databaseError !== null) {
+      const target = this.config.databaseUrl ? "at DATABASE_URL" : "(the embedded PGlite database)";
+      problems.push({ field: "database", message: `the database ${target} does not answer: check it and the API log` });
     }
+    if (redisError !== null) problems.push({ field: "redis", message: "Redis at REDIS_URL does not answer: check it and the API log" });
     const chains = asked.map((chain, index) => this.chainReadiness(chain, chainReports[index], databaseError === null ? cursors : null));
     const readyChains = chains.filter((chain) => chain.status === "ready").length;
     const several = this.chains.ids.length > 1;
@@ -113,10 +144,20 @@ export class ReadinessService {
       cursor,
       lag,
       leader: indexer?.leader ?? false,
-      lastError: indexer?.lastError ?? null,
+      lastError: publicIndexerError(indexer?.lastError ?? null),
       signer: { address: chain.monitor.signerAddress, status: chain.monitor.signerStatus() },
       problems,
     };
+  }
+
+  private logOnce(dependency: string, error: string | null, fields: Record<string, unknown>): void {
+    if (error === null) {
+      this.logged.delete(dependency);
+      return;
+    }
+    if (this.logged.get(dependency) === error) return;
+    this.logged.set(dependency, error);
+    jsonLog("warn", `readiness: ${dependency} does not answer`, { component: "ready", ...fields, error });
   }
 
   private databaseTarget(): string {

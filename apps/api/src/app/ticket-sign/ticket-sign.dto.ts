@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { isAddressText } from "@raffle/chain";
-import { IsInt, IsOptional, Max, Min } from "class-validator";
+import { IsInt, Max, Min } from "class-validator";
 
 import { MAX_STORED_INTEGER as MAX_CONTRACT_ID } from "../../common/ids";
 import { FastAccepts } from "../../common/validation";
-import { IsAccountAddress, IsEthereumAddress, isAccountText } from "../../common/validators";
+import { IsAccountAddress, IsEthereumAddress, IsOmittable, isAccountText } from "../../common/validators";
 
 const SIGN_TICKET_FIELDS = new Set(["account", "referrer", "contractId"]);
 
@@ -36,7 +36,7 @@ export class SignTicketBody {
     description: "Referrer account; the zero address when omitted. The purchase must pass the same value.",
     example: "0x0000000000000000000000000000000000000000",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsEthereumAddress()
   referrer?: string;
 

@@ -22,8 +22,40 @@ describe("webhook URL guard", () => {
     ]) {
       expect([address, isPrivateAddress(address)]).toEqual([address, true]);
     }
-    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) {
+    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8", "::ffff:808:808", "2a00:1450:4001:80b::200e"]) {
       expect([address, isPrivateAddress(address)]).toEqual([address, false]);
+    }
+  });
+
+  it("refuses the IPv6 transition forms that lead to IPv4 addresses, in every spelling", async () => {
+    for (const address of [
+      "::127.0.0.1",
+      "::7f00:1",
+      "::ffff:7f00:1",
+      "0:0:0:0:0:ffff:7f00:1",
+      "::ffff:0:127.0.0.1",
+      "::ffff:0:7f00:1",
+      "64:ff9b::127.0.0.1",
+      "64:ff9b:1::a00:1",
+      "64:ff9b:1:ffff::1",
+      "2002:7f00:1::1",
+      "2002:808:808::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "3fff::1",
+    ]) {
+      expect([address, isPrivateAddress(address)]).toEqual([address, true]);
+    }
+    for (const url of [
+      "https://[::127.0.0.1]/hook",
+      "https://[::ffff:0:127.0.0.1]/hook",
+      "https://[64:ff9b:1::a00:1]/",
+      "https://[2002:7f00:1::1]/",
+    ]) {
+      await expect(checkWebhookUrl(url, false)).rejects.toMatchObject({ kind: "refused" });
+      expect(await sendWebhook(url, {}, "{}", { timeoutMs: 1_000, allowPrivate: false })).toMatchObject({
+        ok: false,
+        error: expect.stringContaining("refused"),
+      });
     }
   });
 
@@ -38,6 +70,12 @@ describe("webhook URL guard", () => {
       await expect(checkWebhookUrl(url, false)).rejects.toMatchObject({ kind: "refused" });
     }
     await expect(checkWebhookUrl("http://93.184.216.34/hook", false)).rejects.toMatchObject({ kind: "invalid" });
+    // Whether a name does not resolve or resolves to a private address, the answer is the same: it tells nothing
+    // about which internal names exist.
+    const unknown = await checkWebhookUrl("https://no-such-host.invalid/hook", false).catch((error: Error) => error.message);
+    const internal = await checkWebhookUrl("https://localhost/hook", false).catch((error: Error) => error.message);
+    expect(unknown).toBe("the url's host must resolve, and only to public addresses");
+    expect(internal).toBe(unknown);
     await expect(checkWebhookUrl("https://93.184.216.34/hook", false)).resolves.toBeInstanceOf(URL);
     await expect(checkWebhookUrl("http://127.0.0.1:8080/hook", true)).resolves.toBeInstanceOf(URL);
   });

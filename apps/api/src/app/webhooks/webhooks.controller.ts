@@ -47,10 +47,10 @@ export class WebhooksController {
   @ApiOperation({
     operationId: "createWebhook",
     summary: "Register an endpoint that is sent the calling merchant's events as signed messages.",
-    description: `${SIGNING} Delivery is at least once, retried with exponential backoff for 24 hours on any non-2xx answer, timeout (10 s) or connection error; per endpoint in chain order. A reorg that removes an announced event sends a message with \`removed: true\` and the same \`eventId\`.`,
+    description: `${SIGNING} A merchant may register at most 16 endpoints (409 webhookLimitReached). Delivery is at least once, retried with exponential backoff for 24 hours on any non-2xx answer, timeout (10 s) or connection error; per endpoint in chain order. A reorg that removes an announced event sends a message with \`removed: true\` and the same \`eventId\`.`,
   })
   @ApiCreatedResponse({ type: WebhookWithSecretDto, description: "The endpoint and its signing `secret`, shown only here." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "webhookUrlInvalid", "webhookUrlRefused")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...JSON_BODY_PROBLEMS, "webhookUrlInvalid", "webhookUrlRefused", "webhookLimitReached")
   create(@CurrentCaller() caller: Caller, @Body() body: CreateWebhookBody): Promise<WebhookWithSecretDto> {
     return this.webhooks.create(caller.merchantId, body);
   }
@@ -110,17 +110,20 @@ export class WebhooksController {
   @ApiOperation({
     operationId: "retryWebhookDelivery",
     summary: "Send one delivery again now (delivered, pending or failed), ahead of the endpoint's order; answers once the attempt is done.",
-    description: "A 2xx answer to it also re-enables a disabled endpoint.",
+    description:
+      "A 2xx answer to it also re-enables a disabled endpoint. Limits: one delivery at most once a minute, one endpoint at most 10 manual retries a minute (429 retryLimited with Retry-After).",
   })
   @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
   @ApiParam({ name: "deliveryId", description: "Delivery id.", type: String, example: "42" })
   @ApiOkResponse({ type: DeliveryDto, description: "The delivery after the attempt." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound", "deliveryNotFound")
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound", "deliveryNotFound", "retryLimited")
   async retry(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Param("deliveryId") delivery: string): Promise<DeliveryDto> {
     await this.webhooks.row(caller.merchantId, id);
     // A delivery id is a positive 64-bit integer; anything else is the same 404 as an unknown one.
     if (!/^[1-9]\d{0,17}$/.test(delivery)) throw problems.deliveryNotFound(id);
-    if (!(await this.delivery.retryNow(id, delivery))) throw problems.deliveryNotFound(id, delivery);
+    const retried = await this.delivery.retryNow(id, delivery);
+    if (retried === false) throw problems.deliveryNotFound(id, delivery);
+    if (retried !== true) throw problems.retryLimited(retried.retryAfterSeconds, retried.reason);
     return this.webhooks.delivery(caller.merchantId, id, delivery);
   }
 }

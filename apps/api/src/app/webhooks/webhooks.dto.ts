@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength } from "class-validator";
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Matches, MaxLength } from "class-validator";
 
 import { PaginationQuery } from "../../common/pagination.dto";
+import { IsOmittable, PRINTABLE_TEXT } from "../../common/validators";
 
 export class CreateWebhookBody {
   @ApiProperty({
@@ -21,7 +22,7 @@ export class CreateWebhookBody {
     example: ["ticket.purchased", "round.drawn"],
     description: "Message types to receive; all types when omitted.",
   })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
@@ -30,9 +31,10 @@ export class CreateWebhookBody {
   events?: WebhookEventType[];
 
   @ApiPropertyOptional({ example: "Game server (production)", description: "Free text for the merchant.", maxLength: 500, default: "" })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @MaxLength(500)
+  @Matches(PRINTABLE_TEXT, { message: "description must not contain control characters (tab and line breaks are fine)" })
   description?: string;
 }
 

@@ -3,6 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
+import { MAX_WEBHOOKS_PER_MERCHANT } from "../../config/webhook-config";
 import { problems } from "../../common/problem";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { unwrapRows } from "./delivery.service";
@@ -86,10 +87,18 @@ export class WebhooksService {
   async create(merchantId: number, body: CreateWebhookBody): Promise<WebhookWithSecretDto> {
     const url = await this.acceptedUrl(body.url);
     const secret = newWebhookSecret();
-    const [row] = await this.dataSource.query(
-      `INSERT INTO webhook_endpoint (merchant_id, url, events, description, secret) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
-      [merchantId, url, body.events ?? [...WEBHOOK_EVENT_TYPES], body.description ?? "", this.box.seal(secret)],
-    );
+    // Every event is written once per endpoint inside the indexer's transaction: the count is capped, and the
+    // merchant's row lock makes concurrent registrations take turns, so none slips past the cap.
+    const row = await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT id FROM merchant WHERE id = $1 FOR UPDATE`, [merchantId]);
+      const [{ count }] = await manager.query(`SELECT count(*)::int AS count FROM webhook_endpoint WHERE merchant_id = $1`, [merchantId]);
+      if (count >= MAX_WEBHOOKS_PER_MERCHANT) throw problems.webhookLimitReached(MAX_WEBHOOKS_PER_MERCHANT);
+      const [inserted] = await manager.query(
+        `INSERT INTO webhook_endpoint (merchant_id, url, events, description, secret) VALUES ($1, $2, $3, $4, $5) RETURNING ${ENDPOINT_COLUMNS}`,
+        [merchantId, url, body.events ?? [...WEBHOOK_EVENT_TYPES], body.description ?? "", this.box.seal(secret)],
+      );
+      return inserted as EndpointRow;
+    });
     return { ...toWebhookDto(row), secret };
   }
 

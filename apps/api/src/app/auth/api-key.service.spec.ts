@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import { Wallet } from "ethers";
+import type { DataSource } from "typeorm";
+import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+
+import { ApiKeyService } from "./api-key.service";
+
+describe("ApiKeyService's cache", () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("api_key_cache");
+    dataSource = await openDatabase({ url: database.url });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it("keeps nothing for malformed, unknown or wrong tokens", async () => {
+    const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 60 });
+    const issued = await keys.create(Wallet.createRandom().address);
+    const tokens = [
+      ...Array.from({ length: 300 }, () => `x${randomBytes(2_000).toString("hex")}`),
+      ...Array.from({ length: 100 }, () => `rk_${randomBytes(6).toString("hex")}_${randomBytes(32).toString("base64url")}`),
+      `rk_${issued.prefix}_${randomBytes(32).toString("base64url")}`,
+    ];
+    for (const token of tokens) expect(await keys.authenticate(token)).toBeNull();
+    expect(keys.cachedKeys).toBe(0);
+    expect(await keys.authenticate(issued.key)).toMatchObject({ merchantId: issued.merchantId, apiKeyId: issued.id });
+    expect(keys.cachedKeys).toBe(1);
+  });
+
+  it("when full, lets the key cached longest ago go and keeps the others", async () => {
+    const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 60, apiKeyCacheMaxEntries: 3 });
+    const issued = [];
+    for (let index = 0; index < 4; index += 1) issued.push(await keys.create(Wallet.createRandom().address));
+    for (const key of issued) expect(await keys.authenticate(key.key)).not.toBeNull();
+    expect(keys.cachedKeys).toBe(3);
+    // Revoked behind the cache's back: only a key that is no longer cached sees it at once.
+    await dataSource.query("UPDATE api_key SET revoked_at = now()");
+    expect(await keys.authenticate(issued[0].key)).toBeNull();
+    for (const key of issued.slice(1)) expect(await keys.authenticate(key.key)).toMatchObject({ apiKeyId: key.id });
+  });
+});
