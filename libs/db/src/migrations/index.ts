@@ -4,6 +4,7 @@ import { PrizeRedemptionTx1763900000000 } from "./1763900000000-prize-redemption
 import { TicketPrizeSettled1763950000000 } from "./1763950000000-ticket-prize-settled";
 import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
 import { Webhooks1764200000000 } from "./1764200000000-webhooks";
+import { PublicSale1764300000000 } from "./1764300000000-public-sale";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -14,6 +15,7 @@ export const MIGRATIONS: Function[] = [
   TicketPrizeSettled1763950000000,
   IndexerUndoLog1764000000000,
   Webhooks1764200000000,
+  PublicSale1764300000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };
