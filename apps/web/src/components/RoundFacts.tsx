@@ -50,7 +50,7 @@ export function RoundFacts({ raffle, bar = false }: { raffle: PublicRaffle; bar?
       )}
       <div>
         <dt>Next draw</dt>
-        <dd>{round.endTimestamp ? "Drawing now" : raffle.nextDrawAt ? timeUntil(raffle.nextDrawAt) : "Not scheduled"}</dd>
+        <dd>{round.endTimestamp ? "Round ended; the next one starts soon" : raffle.nextDrawAt ? timeUntil(raffle.nextDrawAt) : "Not scheduled"}</dd>
       </div>
     </dl>
   );
