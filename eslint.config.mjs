@@ -39,6 +39,11 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
+    // The player app runs in browsers.
+    files: ["apps/web/src/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Contract tests use chai's property assertions (`expect(x).to.be.true`).
     files: ["contracts/test/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-expressions": "off" },

@@ -23,11 +23,14 @@ import { ApiKeyService, createApp, loadApiConfig, type ApiConfig } from "@raffle
 import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
+import { serveWebApp } from "../../apps/web/server/serve-web-app";
 import { STACK_DIR, removeStackFile, writeStackFile, type StackChain, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
   apiPort: number;
+  /** Port of the player app's static files (WEB_PORT, 5173). */
+  webPort: number;
   /** The ports of the two chains' nodes, in the order of the stack's chains (31337, 31338). */
   chainPorts: [number, number];
   /** Wipe the PGlite folder first. */
@@ -45,7 +48,7 @@ export interface LocalStack {
 
 /** Player accounts: Hardhat's default accounts #5 to #9, funded with ETH by the node and with GOLD here. */
 const PLAYER_INDEXES = [5, 6, 7, 8, 9];
-const STEPS = 7;
+const STEPS = 8;
 /** The stack's two chains: one API, one database and one worker serve both, as in a multi-chain deployment. */
 const STACK_CHAIN_IDS = [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID];
 
@@ -91,6 +94,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await migrator.destroy();
 
     step(3, `starting the API with one indexer per chain on port ${options.apiPort}`);
+    const webUrl = `http://127.0.0.1:${options.webPort}`;
     // The API's own defaults (loadApiConfig) for these chains and this database; only the stack's differences are written.
     const config: ApiConfig = loadApiConfig(
       {
@@ -108,6 +112,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         RATE_LIMIT_SIGN_PER_ACCOUNT: "600",
         // Webhooks to http:// and 127.0.0.1 (a game backend on this machine): fine locally, refused by default elsewhere.
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+        // The player app (step 8) signs in with Ethereum from these origins.
+        WEB_ORIGINS: `${webUrl},http://localhost:${options.webPort}`,
       },
       chains.map((chain) => chain.deployment),
     );
@@ -127,6 +133,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }
       return chains.every((chain) => chain.raffles.every((raffle) => raffle.contractId !== null));
     }, 30_000);
+    // The demo raffles are on public sale, so the player app lists them and wallets can buy without an API key.
+    for (const raffle of chains.flatMap((chain) => chain.raffles)) await putOnPublicSale(apiUrl, apiKey, raffle.contractId!);
 
     step(5, "starting the VRF stand-ins");
     for (const chain of chains) {
@@ -150,8 +158,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       raffles: chain.raffles,
     }));
     const players = PLAYER_INDEXES.map((index) => new Wallet(localDevPrivateKey(index)));
+    step(8, `serving the player app on ${webUrl}`);
+    const web = await serveWebApp({
+      port: options.webPort,
+      config: {
+        apiUrl,
+        chains: chains.map((chain) => ({
+          id: chain.deployment.chainId,
+          name: `Local chain ${chain.deployment.chainId}`,
+          rpcUrl: chain.node.rpcUrl,
+          symbol: "ETH",
+        })),
+      },
+    });
+    stoppers.push({ name: "player app", stop: () => web.close() });
     const stack: StackFile = {
       apiUrl,
+      webUrl,
       docsUrl: `${apiUrl}/docs`,
       apiKey,
       // The first chain's facts stay at the top level, as before the stack ran two chains.
@@ -179,6 +202,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stop();
     throw error;
   }
+}
+
+/** The merchant's switch (PUT /raffle/contracts/:id/public-sale), with the demo merchant's key. */
+async function putOnPublicSale(apiUrl: string, apiKey: string, contractId: number): Promise<void> {
+  const response = await fetch(`${apiUrl}/raffle/contracts/${contractId}/public-sale`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ publicSale: true }),
+  });
+  if (response.status !== 200) throw new Error(`putting raffle ${contractId} on public sale answered ${response.status}`);
 }
 
 /** Starts a local chain and deploys the platform, the demo price token and the demo merchant's two raffles on it. */

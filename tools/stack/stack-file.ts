@@ -19,6 +19,8 @@ export interface StackChain {
  */
 export interface StackFile {
   apiUrl: string;
+  /** The player app (public sale with Sign-In with Ethereum), built and served by the stack. */
+  webUrl: string;
   docsUrl: string;
   apiKey: string;
   rpcUrl: string;

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole system on this machine, on embedded defaults.
  *
- *   npm start [-- --fresh]     PORT (API, 3000), CHAIN_PORT (8545), SECOND_CHAIN_PORT (CHAIN_PORT + 1), RAFFLE_SCHEDULE ("* * * * *")
+ *   npm start [-- --fresh]     PORT (API, 3000), WEB_PORT (player app, 5173), CHAIN_PORT (8545), SECOND_CHAIN_PORT (CHAIN_PORT + 1), RAFFLE_SCHEDULE ("* * * * *")
  */
 import { startLocalStack } from "./local-stack";
 import { STACK_FILE } from "./stack-file";
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
   const { stack, stop } = await startLocalStack({
     apiPort: Number(process.env.PORT ?? 3000),
+    webPort: Number(process.env.WEB_PORT ?? 5173),
     chainPorts: [chainPort, Number(process.env.SECOND_CHAIN_PORT ?? chainPort + 1)],
     fresh: process.argv.includes("--fresh"),
     schedule: process.env.RAFFLE_SCHEDULE ?? "* * * * *",
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const auth = `-H "Authorization: Bearer ${stack.apiKey}"`;
   banner([
     "The raffle platform is running: one API, one database and one merchant worker serve two chains.",
+    `  Player app    ${stack.webUrl}   (raffles on public sale: connect a browser wallet on a local chain, sign in, buy)`,
     `  API           ${stack.apiUrl}   (OpenAPI: ${stack.docsUrl})`,
     `  API key       ${stack.apiKey}   (demo merchant ${stack.merchant.wallet})`,
     ...stack.chains.flatMap((chain) => [

@@ -55,10 +55,11 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
   });
 
   it("boots the whole system, runs the demo end to end, buys with the packed SDK installed elsewhere, and stops cleanly on Ctrl-C", async () => {
-    const [apiPort, chainPort, secondChainPort] = [await freePort(), await freePort(), await freePort()];
+    const [apiPort, chainPort, secondChainPort, webPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const env = {
       ...process.env,
       PORT: String(apiPort),
+      WEB_PORT: String(webPort),
       CHAIN_PORT: String(chainPort),
       SECOND_CHAIN_PORT: String(secondChainPort),
       STACK_DIR: stackDir,
@@ -68,13 +69,22 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const sdk = installedSdk(consumerDir);
     sdk.catch(() => undefined); // awaited below; this only keeps an early failure from being reported as unhandled
     const boot = await waitForOutput(stack, "\nready\n", 240_000);
-    for (const step of ["[1/7]", "[3/7]", "[6/7]", "[7/7]"]) expect(boot).toContain(step);
+    for (const step of ["[1/8]", "[3/8]", "[6/8]", "[7/8]", "[8/8]"]) expect(boot).toContain(step);
     expect(boot).toContain(`http://127.0.0.1:${apiPort}/docs`);
     expect(boot).toMatch(/API key\s+rk_[0-9a-f]{12}_/);
 
     const facts = JSON.parse(fs.readFileSync(path.join(stackDir, "stack.json"), "utf8")) as StackFile;
     expect(facts).toMatchObject({ apiUrl: `http://127.0.0.1:${apiPort}`, rpcUrl: `http://127.0.0.1:${chainPort}`, chainId: 31337 });
     expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE"]);
+    // The player app: its static files, its runtime config, and the demo raffles on public sale with no API key.
+    expect(boot).toContain(`Player app    http://127.0.0.1:${webPort}`);
+    expect((await fetch(`http://127.0.0.1:${webPort}/`)).status).toBe(200);
+    expect(await (await fetch(`http://127.0.0.1:${webPort}/config.json`)).json()).toMatchObject({ apiUrl: `http://127.0.0.1:${apiPort}` });
+    const publicRaffles = (
+      (await (await fetch(`http://127.0.0.1:${apiPort}/player/raffles`)).json()) as { rows: Array<{ raffle: { chainId: number } }> }
+    ).rows;
+    expect(publicRaffles.map((row) => row.raffle.chainId).sort()).toEqual([31337, 31337, 31338, 31338]);
+    expect(facts.webUrl).toBe(`http://127.0.0.1:${webPort}`);
     // Two chains, both served by the one API: each with its node, platform and two indexed demo raffles.
     expect(facts.chains.map((chain) => [chain.chainId, chain.rpcUrl])).toEqual([
       [31337, `http://127.0.0.1:${chainPort}`],

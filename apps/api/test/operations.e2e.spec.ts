@@ -79,12 +79,17 @@ describe("operations", () => {
       expect(undocumented).toEqual([]);
     });
 
-    it("needs the merchant API key (the document's security) on every endpoint but /health, /ready, /status and /metrics, with problem+json for 400 and 401", () => {
+    it("needs the merchant API key (the document's security) on every endpoint but /health, /ready, /status, /metrics and the player's, with problem+json for 400 and 401", () => {
       expect(document.security).toEqual([{ merchantApiKey: [] }]);
       for (const [path, methods] of Object.entries(document.paths)) {
         for (const [method, op] of Object.entries(methods)) {
           if (["/health", "/ready", "/status", "/metrics"].includes(path)) {
             expect({ path, security: op.security }).toEqual({ path, security: [] });
+            continue;
+          }
+          // Public sale: sign-in and the raffle list need nothing, a player's own routes a player session, never a merchant key.
+          if (path.startsWith("/player/")) {
+            expect([[], [{ playerSession: [] }]]).toContainEqual(op.security);
             continue;
           }
           expect({ path, method, security: op.security }).toEqual({ path, method, security: undefined });

@@ -40,6 +40,7 @@ function contractShape(extra: Record<string, unknown> = {}) {
     baseTokenURI: expect.any(String),
     parameters: expect.any(Object),
     isPaused: false,
+    publicSale: false,
     contractStatus: "ACTIVE",
     contractFeatures: expect.any(Array),
     contractModule: expect.any(String),

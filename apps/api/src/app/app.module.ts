@@ -7,6 +7,7 @@ import { InfrastructureModule } from "../services/infrastructure.module";
 import { AuthModule } from "./auth/auth.module";
 import { ClaimsModule } from "./claims/claims.module";
 import { HealthModule } from "./health/health.module";
+import { PlayerModule } from "./player/player.module";
 import { RaffleContractsModule } from "./raffle-contracts/raffle-contracts.module";
 import { RoundsModule } from "./rounds/rounds.module";
 import { TicketSignModule } from "./ticket-sign/ticket-sign.module";
@@ -27,6 +28,7 @@ export class AppModule {
         HealthModule,
         MetricsModule,
         WebhooksModule,
+        PlayerModule,
       ],
     };
   }

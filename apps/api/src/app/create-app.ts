@@ -59,6 +59,16 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     // A failure reaches the caller (main.ts logs it once) instead of Nest ending the process itself.
     abortOnError: false,
   });
+  // The player app (public sale) calls the API from its own origins; no other origin gets CORS headers. Sessions are
+  // bearer tokens, not cookies, so no credentials mode is needed.
+  if (config.player.webOrigins.length > 0) {
+    app.enableCors({
+      origin: config.player.webOrigins,
+      allowedHeaders: ["Authorization", "Content-Type"],
+      exposedHeaders: ["Retry-After"],
+      maxAge: 600,
+    });
+  }
   app.useGlobalPipes(createValidationPipe());
   const metrics = app.get(ApiMetrics);
   metrics.instrument(adapter.getInstance());

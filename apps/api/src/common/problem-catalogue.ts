@@ -240,6 +240,52 @@ export const PROBLEM_CATALOGUE = {
     }),
     example: [],
   }),
+  // Public sale and Sign-In with Ethereum (issue #29): what a player's browser is told, and shows as a sentence.
+  sessionRequired: define({
+    status: 401,
+    description: "no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out",
+    content: () => ({
+      detail: "Sign in with Ethereum first: a valid player session is required (Authorization: Bearer <session token>).",
+      headers: { "WWW-Authenticate": 'Bearer realm="raffle-player"' },
+    }),
+    example: [],
+  }),
+  siweMessageInvalid: define({
+    status: 400,
+    description: "the Sign-In with Ethereum message cannot be read, or lacks a field the API requires (nonce, issuedAt, expirationTime)",
+    content: (reason: string) => ({ detail: `The sign-in message is refused: ${reason}.`, errors: [{ field: "message", message: reason }] }),
+    example: ["expirationTime is required"],
+  }),
+  siweDomainMismatch: define({
+    status: 403,
+    description: "the sign-in message's domain or URI is not one of the player app's origins (WEB_ORIGINS)",
+    content: (domain: string) => ({ detail: `Sign-in messages for ${domain} are not accepted by this API.` }),
+    example: ["evil.example"],
+  }),
+  siweExpired: define({
+    status: 401,
+    description: "the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants",
+    content: (reason: string) => ({ detail: `The sign-in message is no longer valid: ${reason}.` }),
+    example: ["it expired at 2026-11-25T01:00:00.000Z"],
+  }),
+  siweNonceInvalid: define({
+    status: 401,
+    description: "the sign-in message's nonce was not issued by this API, was already used, or expired; ask for a new one",
+    content: () => ({ detail: "The sign-in nonce is unknown, used or expired; ask for a new one." }),
+    example: [],
+  }),
+  siweSignatureInvalid: define({
+    status: 401,
+    description: "the signature was not made by the message's address",
+    content: () => ({ detail: "The signature does not match the sign-in message's address." }),
+    example: [],
+  }),
+  publicRaffleNotFound: define({
+    status: 404,
+    description: "no raffle with this id is on public sale on a chain this API serves",
+    content: (contractId: number) => ({ detail: `No raffle ${contractId} is on public sale.` }),
+    example: [3],
+  }),
 };
 
 export type ProblemCode = keyof typeof PROBLEM_CATALOGUE;

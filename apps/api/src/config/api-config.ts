@@ -16,6 +16,7 @@ import {
 import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer";
 
 import { loadDeploymentFile } from "./deployment-file";
+import { loadPlayerConfig, type PlayerConfig } from "./player-config";
 import { loadWebhookConfig, type WebhookConfig } from "./webhook-config";
 
 /** One chain the API serves: its node, its platform deployment, its voucher key and how its indexer reads it. */
@@ -79,6 +80,8 @@ export interface ApiConfig {
    */
   voucherFlushMs: number;
   webhooks: WebhookConfig;
+  /** Public sale and Sign-In with Ethereum (WEB_ORIGINS, PLAYER_*), see player-config.ts. */
+  player: PlayerConfig;
 }
 
 /** How a chain's voucher key is given: each may be set per chain as CHAIN_<id>_... */
@@ -245,6 +248,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
         ),
       )
     : undefined;
+  const player = problems.read(() => loadPlayerConfig(env));
   problems.check();
   return {
     port: settings.PORT,
@@ -274,5 +278,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     readCacheMs: settings.READ_CACHE_MS,
     voucherFlushMs: settings.VOUCHER_FLUSH_MS,
     webhooks: webhooks!,
+    player: player!,
   };
 }

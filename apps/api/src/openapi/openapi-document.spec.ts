@@ -3,7 +3,7 @@ import type { OpenAPIObject } from "@nestjs/swagger";
 
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, type ProblemCode } from "../common/problem-catalogue";
 import { OPENAPI_FILE, buildOpenApiDocument, openApiText } from "./document-file";
-import { API_KEY_SCHEME } from "./openapi-document";
+import { API_KEY_SCHEME, PLAYER_SESSION_SCHEME } from "./openapi-document";
 
 interface ProblemContent {
   schema: { allOf: Array<{ properties?: { code?: { enum: string[] } } }> };
@@ -46,7 +46,7 @@ describe("the OpenAPI document", () => {
         for (const code of codes) {
           expect({ code, status: PROBLEM_CATALOGUE[code as ProblemCode]?.status }).toEqual({ code, status: Number(status) });
           expect(content.examples[code].value).toMatchObject({ code, status: Number(status), statusCode: Number(status) });
-          expect(content.examples[code].value.instance).toMatch(/^(\/[a-z]+(\/\d+)?)+$/);
+          expect(content.examples[code].value.instance).toMatch(/^(\/[a-z-]+(\/\d+)?)+$/);
         }
         expect(Object.keys(content.examples).sort()).toEqual([...codes].sort());
       }
@@ -91,6 +91,15 @@ describe("the OpenAPI document", () => {
         "rotateWebhookSecret",
         "listWebhookDeliveries",
         "retryWebhookDelivery",
+        "setPublicSale",
+        "createSiweNonce",
+        "verifySiwe",
+        "getPlayerSession",
+        "logoutPlayer",
+        "listPublicRaffles",
+        "getPublicRaffle",
+        "signPlayerVoucher",
+        "listPlayerTickets",
       ].sort(),
     );
     expect(byId.getHealth.operation.security).toEqual([]);
@@ -98,7 +107,16 @@ describe("the OpenAPI document", () => {
     expect(byId.getStatus.operation.security).toEqual([]);
     expect(byId.getMetrics.operation.security).toEqual([]);
     expect(Object.keys(byId.getMetrics.operation.responses["200"].content ?? {})).toEqual(["text/plain; version=0.0.4; charset=utf-8"]);
-    for (const { operation } of Object.values(byId).filter(({ path }) => !["/health", "/ready", "/status", "/metrics"].includes(path))) {
+    // Public sale: the raffles and sign-in need nothing, a player's own routes need a player session, never a merchant key.
+    for (const id of ["createSiweNonce", "verifySiwe", "listPublicRaffles", "getPublicRaffle"]) expect(byId[id].operation.security).toEqual([]);
+    for (const id of ["getPlayerSession", "logoutPlayer", "signPlayerVoucher", "listPlayerTickets"]) {
+      expect(byId[id].operation.security).toEqual([{ [PLAYER_SESSION_SCHEME]: [] }]);
+      expect(byId[id].operation.responses["401"]).toBeDefined();
+    }
+    const merchantRoutes = Object.values(byId).filter(
+      ({ path }) => !["/health", "/ready", "/status", "/metrics"].includes(path) && !path.startsWith("/player/"),
+    );
+    for (const { operation } of merchantRoutes) {
       expect(operation.security).toBeUndefined();
       expect(operation.responses["401"]).toBeDefined();
     }

@@ -7,6 +7,8 @@ import { numbersAsIntegers } from "./openapi-integers";
 
 /** The scheme name of the merchant API key in the document (`components.securitySchemes`). */
 export const API_KEY_SCHEME = "merchantApiKey";
+/** The scheme name of a player's Sign-In with Ethereum session (public sale). */
+export const PLAYER_SESSION_SCHEME = "playerSession";
 
 const DESCRIPTION =
   "Lists a merchant's raffle contracts and claims, reads the current round, signs ticket purchases and grants claim vouchers. " +
@@ -31,11 +33,21 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       API_KEY_SCHEME,
     )
+    .addBearerAuth(
+      {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "ps_<token>",
+        description: "A player's session token from `POST /player/siwe/verify` (Sign-In with Ethereum), for that one address; short-lived.",
+      },
+      PLAYER_SESSION_SCHEME,
+    )
     .addSecurityRequirements(API_KEY_SCHEME)
     .addTag("raffle", "Raffle contracts and ticket signatures.")
     .addTag("rounds", "The current round of a raffle.")
     .addTag("claims", "Raffle prizes and merchant claim vouchers.")
     .addTag("health", "Liveness, readiness, the indexers' status and Prometheus metrics, without an API key.")
+    .addTag("player", "Public sale: raffles a merchant opened to wallet users, Sign-In with Ethereum, vouchers and tickets of the signed-in address.")
     .addTag("webhooks", "Signed messages pushed to the merchant's endpoints as tickets, draws and prizes happen (Standard Webhooks).")
     .build();
   const document = SwaggerModule.createDocument(app, config);

@@ -109,6 +109,22 @@ export class RateLimiter {
       });
   }
 
+  /**
+   * Counts a request of a signed-in player (public sale): per client IP first, then, when `address` is given, the
+   * address's own counter, which only what passes the IP limit adds to. Same store and window as the sign limits.
+   */
+  countPlayer(ip: string, address: string | null, limits: { perIp: number; perAddress: number }): Promise<RateLimitDecision> {
+    const ipCounter = `player:ip:${ip}`;
+    // Without an address (a sign-in nonce) the second counter is the IP's own again, so it never refuses first.
+    const second = address ? `player:address:${address.toLowerCase()}` : `${ipCounter}:passed`;
+    const perSecond = address ? limits.perAddress : limits.perIp;
+    return this.store
+      .countSign(ipCounter, second, { windowSeconds: this.limits.windowSeconds, signPerKey: limits.perIp, signPerAccount: perSecond })
+      .catch(() => {
+        throw problems.serviceUnavailable("rateLimiter");
+      });
+  }
+
   ping(): Promise<void> {
     return this.store.ping();
   }

@@ -11,7 +11,8 @@ export interface IssuedVoucher {
   account: string;
   referrer: string;
   merchantId: number;
-  apiKeyId: number;
+  /** Null for a voucher a signed-in player asked for (public sale). */
+  apiKeyId: number | null;
   contractId: number;
   roundId: number;
   expiresAt: number;

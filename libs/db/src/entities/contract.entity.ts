@@ -64,6 +64,10 @@ export class ContractEntity extends TimestampedEntity {
   @Column({ type: "boolean", default: false })
   isPaused!: boolean;
 
+  /** Set by the merchant: wallet users may see and buy this raffle through Sign-In with Ethereum. Off by default. */
+  @Column({ type: "boolean", default: false })
+  publicSale!: boolean;
+
   @Column({ type: "enum", enum: ContractStatus, default: ContractStatus.ACTIVE })
   contractStatus!: ContractStatus;
 

@@ -3,6 +3,7 @@ import { ClaimEntity } from "./claim.entity";
 import { ContractEntity } from "./contract.entity";
 import { IndexerBlockEntity, IndexerCursorEntity, IndexerEventEntity } from "./indexer.entity";
 import { MerchantEntity } from "./merchant.entity";
+import { PlayerSessionEntity, SiweNonceEntity } from "./player-session.entity";
 import { PriceComponentEntity, PriceEntity } from "./price.entity";
 import { RoundEntity } from "./round.entity";
 import { TemplateEntity } from "./template.entity";
@@ -17,6 +18,7 @@ export * from "./claim.entity";
 export * from "./contract.entity";
 export * from "./indexer.entity";
 export * from "./merchant.entity";
+export * from "./player-session.entity";
 export * from "./price.entity";
 export * from "./round.entity";
 export * from "./template.entity";
@@ -43,4 +45,6 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookMessageEntity,
   WebhookDeliveryEntity,
+  SiweNonceEntity,
+  PlayerSessionEntity,
 ];

@@ -5,6 +5,7 @@ import { TicketPrizeSettled1763950000000 } from "./1763950000000-ticket-prize-se
 import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
 import { Webhooks1764200000000 } from "./1764200000000-webhooks";
 import { WebhookManualRetryLimits1764300000000 } from "./1764300000000-webhook-manual-retry-limits";
+import { PublicSale1764400000000 } from "./1764400000000-public-sale";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -16,6 +17,7 @@ export const MIGRATIONS: Function[] = [
   IndexerUndoLog1764000000000,
   Webhooks1764200000000,
   WebhookManualRetryLimits1764300000000,
+  PublicSale1764400000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

@@ -276,6 +276,165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/player/siwe/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use nonce for a Sign-In with Ethereum message (valid 5 minutes). */
+        post: operations["createSiweNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/siwe/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with Ethereum: checks the EIP-4361 message and its signature and opens a session for its address.
+         * @description The message's domain and URI must be the player app's (WEB_ORIGINS), its chain one this API serves, its nonce one from `POST /player/siwe/nonce` not used yet, and it must carry `Expiration Time`. The session lasts until that time, at most PLAYER_SESSION_TTL_SECONDS. EOA signatures (`personal_sign`).
+         */
+        post: operations["verifySiwe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in player's session: address, chain and end. */
+        get: operations["getPlayerSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the session: its token is refused from now on. */
+        post: operations["logoutPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/raffles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Raffles on public sale, with their current round, pot and next draw. */
+        get: operations["listPublicRaffles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/raffles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One raffle on public sale, with its current round, pot and next draw. */
+        get: operations["getPublicRaffle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a ticket purchase for the signed-in address, on a raffle on public sale.
+         * @description The same checks and voucher as `POST /raffle/ticket/sign`, for the session's own address only, with the Exchange and chain to send it to. Rate-limited per client IP and per address (RATE_LIMIT_PLAYER_*).
+         */
+        post: operations["signPlayerVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in address's tickets of raffles on public sale, with what each allows now. */
+        get: operations["listPlayerTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/raffle/contracts/{id}/public-sale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Put one of the caller's raffles on public sale (wallet users may see and buy it with Sign-In with Ethereum), or take it off. */
+        put: operations["setPublicSale"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -284,7 +443,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -444,6 +603,11 @@ export interface components {
              */
             isPaused: boolean;
             /**
+             * @description Set by the merchant: wallet users may see and buy this raffle (public sale). False for token contracts.
+             * @example false
+             */
+            publicSale: boolean;
+            /**
              * @description Listing status.
              * @example ACTIVE
              * @enum {string}
@@ -582,6 +746,11 @@ export interface components {
              * @example false
              */
             isPaused: boolean;
+            /**
+             * @description Set by the merchant: wallet users may see and buy this raffle (public sale). False for token contracts.
+             * @example false
+             */
+            publicSale: boolean;
             /**
              * @description Listing status.
              * @example ACTIVE
@@ -1659,6 +1828,230 @@ export interface components {
              * @example 12
              */
             count: number;
+        };
+        SiweNonceDto: {
+            /**
+             * @description Single-use nonce to quote in the EIP-4361 message.
+             * @example 8f6a1c2e9b0d4f7a8c3e5b1d2f4a6c8e
+             */
+            nonce: string;
+            /**
+             * Format: date-time
+             * @description The nonce must be used before this time (ISO 8601 UTC).
+             * @example 2026-11-25T01:05:00.000Z
+             */
+            expiresAt: string;
+        };
+        SiweVerifyBody: {
+            /**
+             * @description The EIP-4361 message as signed: domain and URI of the player app (WEB_ORIGINS), a served chain id, the nonce from `POST /player/siwe/nonce`, `Issued At` and `Expiration Time`.
+             * @example 127.0.0.1:5173 wants you to sign in with your Ethereum account:
+             *     0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             *
+             *     Sign in to buy raffle tickets.
+             *
+             *     URI: http://127.0.0.1:5173
+             *     Version: 1
+             *     Chain ID: 31337
+             *     Nonce: 8f6a1c2e9b0d4f7a8c3e5b1d2f4a6c8e
+             *     Issued At: 2026-11-25T01:00:00.000Z
+             *     Expiration Time: 2026-11-25T02:00:00.000Z
+             */
+            message: string;
+            /**
+             * @description `personal_sign` signature of the message by its address, 0x-prefixed hex (65 bytes).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
+            signature: string;
+        };
+        PlayerSignInDto: {
+            /**
+             * @description The address the session speaks for (EIP-55).
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            address: string;
+            /**
+             * @description The chain id of the signed message.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description When the session ends (ISO 8601 UTC).
+             * @example 2026-11-25T02:00:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description Bearer token of the session: `Authorization: Bearer <token>`. Shown once; keep it in memory.
+             * @example ps_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            token: string;
+        };
+        PlayerSessionDto: {
+            /**
+             * @description The address the session speaks for (EIP-55).
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            address: string;
+            /**
+             * @description The chain id of the signed message.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description When the session ends (ISO 8601 UTC).
+             * @example 2026-11-25T02:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        PublicRaffleDto: {
+            /** @description The raffle contract. */
+            raffle: components["schemas"]["ContractDto"];
+            /** @description The current round (as `GET /rounds/current`), null before the first. */
+            round: components["schemas"]["RoundDto"] | null;
+            /**
+             * @description Tickets sold times the price, smallest unit; null without a round.
+             * @example 120000000000000000
+             */
+            pot: string | null;
+            /**
+             * Format: date-time
+             * @description The next draw by the raffle's schedule (cron, UTC); null when it has none that reads.
+             * @example 2026-11-25T02:00:00.000Z
+             */
+            nextDrawAt: string | null;
+        };
+        PublicRaffleListDto: {
+            /** @description Raffles on public sale, by id (at most 100). */
+            rows: components["schemas"]["PublicRaffleDto"][];
+        };
+        PlayerVoucherBody: {
+            /**
+             * @description Id of a raffle on public sale.
+             * @example 3
+             */
+            contractId: number;
+            /**
+             * @description Referrer account; the zero address when omitted.
+             * @example 0x0000000000000000000000000000000000000000
+             */
+            referrer?: string;
+        };
+        PlayerVoucherDto: {
+            /**
+             * @description 32-byte value, 0x-prefixed hex: `params.nonce`.
+             * @example 0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a
+             */
+            nonce: string;
+            /**
+             * @description EIP-712 signature, 0x-prefixed hex (65 bytes).
+             * @example 0xb77ba3b1295b073799f4599ea4d4c4c13ced07cadbbf80be8c69cb1ae8fe760102a1c8fa967d17c4e687ee55abcb2cd306a77afe5d21f2c48a16500a242d1d911b
+             */
+            signature: string;
+            /**
+             * @description Seconds-based on-chain expiry: `params.expiresAt`. Never 0.
+             * @example 1900000000
+             */
+            expiresAt: number;
+            /** @description The exact `params` argument of purchaseRaffle. */
+            params: components["schemas"]["PurchaseParamsDto"];
+            /** @description The exact `item` argument (the ticket). */
+            item: components["schemas"]["AssetDto"];
+            /** @description The exact `price` argument. */
+            price: components["schemas"]["AssetDto"];
+            /**
+             * @description Native value to send with the transaction, wei as a decimal string.
+             * @example 0
+             */
+            value: string;
+            /**
+             * @description The chain to send the purchase on.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * @description The Exchange to call `purchaseRaffle` on (and to approve an ERC20 price for).
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            exchange: string;
+        };
+        PlayerTicketDto: {
+            /**
+             * @description On-chain ticket id (decimal string): `refundTicket(ticketId)`.
+             * @example 12
+             */
+            tokenId: string;
+            /**
+             * @description Serial of the ticket in its round, from 1.
+             * @example 3
+             */
+            serial: number;
+            /**
+             * @description ACTIVE (round not drawn), WON (Claim), LOST, REFUNDABLE (Refund), REFUNDED, CLAIMED, RELEASED.
+             * @enum {string}
+             */
+            state: "ACTIVE" | "WON" | "LOST" | "REFUNDABLE" | "REFUNDED" | "CLAIMED" | "RELEASED";
+            /**
+             * @description The raffle contract id.
+             * @example 3
+             */
+            contractId: number;
+            /**
+             * @description Raffle title.
+             * @example Demo NATIVE raffle
+             */
+            title: string;
+            /** @description The raffle contract address: `claimPrize(roundId)` and `refundTicket(ticketId)` go there. */
+            raffle: string;
+            /**
+             * @description Chain id.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * @description On-chain round id (decimal string): `claimPrize(roundId)`.
+             * @example 2
+             */
+            roundId: string;
+            /**
+             * @description Price paid, smallest unit (decimal string).
+             * @example 10000000000000000
+             */
+            price: string;
+            /**
+             * @description Price token: NATIVE or ERC20.
+             * @example NATIVE
+             */
+            priceType: string;
+            /**
+             * @description Price token symbol, may be empty.
+             * @example ETH
+             */
+            symbol: string;
+            /**
+             * @description Price token decimals.
+             * @example 18
+             */
+            decimals: number;
+            /** @description The winning ticket's pot less commission, smallest unit; null unless WON or CLAIMED. */
+            prize: string | null;
+            /**
+             * @description The purchase transaction.
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            txHash: string;
+        };
+        PlayerTicketListDto: {
+            /** @description The session address's tickets of public-sale raffles, newest first (at most 200). */
+            rows: components["schemas"]["PlayerTicketDto"][];
+        };
+        PublicSaleBody: {
+            /**
+             * @description Whether wallet users may see and buy the raffle.
+             * @example true
+             */
+            publicSale: boolean;
         };
     };
     responses: never;
@@ -3708,6 +4101,1071 @@ export interface operations {
                         status: 429;
                         /** @enum {integer} */
                         statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    createSiweNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nonce and until when it can be used. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiweNonceDto"];
+                };
+            };
+            /** @description `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    verifySiwe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiweVerifyBody"];
+            };
+        };
+        responses: {
+            /** @description The session's bearer token, its address, chain and end. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerSignInDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `siweMessageInvalid`: the Sign-In with Ethereum message cannot be read, or lacks a field the API requires (nonce, issuedAt, expirationTime). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest" | "siweMessageInvalid";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `siweExpired`: the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants. `siweNonceInvalid`: the sign-in message's nonce was not issued by this API, was already used, or expired; ask for a new one. `siweSignatureInvalid`: the signature was not made by the message's address. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `siweDomainMismatch`: the sign-in message's domain or URI is not one of the player app's origins (WEB_ORIGINS). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "siweDomainMismatch";
+                        /** @enum {integer} */
+                        status: 403;
+                        /** @enum {integer} */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getPlayerSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerSessionDto"];
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    logoutPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is over. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listPublicRaffles: {
+        parameters: {
+            query?: {
+                /** @description Only raffles on this chain (one this API serves). Without it, those of every chain it serves. */
+                chainId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raffles, by id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRaffleListDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getPublicRaffle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The raffle contract id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raffle. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRaffleDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `publicRaffleNotFound`: no raffle with this id is on public sale on a chain this API serves. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "publicRaffleNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    signPlayerVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerVoucherBody"];
+            };
+        };
+        responses: {
+            /** @description The signed voucher, the exact `purchaseRaffle` arguments, the chain and the Exchange. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerVoucherDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `publicRaffleNotFound`: no raffle with this id is on public sale on a chain this API serves. `roundNotFound`: the raffle has no round yet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "publicRaffleNotFound" | "roundNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `contractInactive`: the raffle contract is not ACTIVE. `contractPaused`: the raffle contract is paused. `exchangePaused`: the platform's Exchange is paused, so no voucher would go through. `roundEnded`: the raffle's latest round has ended and the next one has not started. `roundFull`: the active round sold all its tickets. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "contractInactive" | "contractPaused" | "exchangePaused" | "roundEnded" | "roundFull";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "signerNotAuthorized" | "chainUnavailable" | "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listPlayerTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tickets, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerTicketListDto"];
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    setPublicSale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The raffle contract id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublicSaleBody"];
+            };
+        };
+        responses: {
+            /** @description The raffle contract, with its new `publicSale`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `contractNotFound`: the raffle contract is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "contractNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
                     };
                 };
             };

@@ -9,5 +9,6 @@ import { TicketSignService } from "./ticket-sign.service";
   imports: [RaffleContractsModule, RoundsModule],
   controllers: [TicketSignController],
   providers: [TicketSignService],
+  exports: [TicketSignService],
 })
 export class TicketSignModule {}

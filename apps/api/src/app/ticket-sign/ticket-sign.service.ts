@@ -1,7 +1,7 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress } from "ethers";
 import { NonceSequence, assetToJson, checksumAddress, paramsToJson } from "@raffle/chain";
-import { ContractStatus } from "@raffle/db";
+import { ContractStatus, type ContractEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
@@ -16,6 +16,14 @@ import type { Caller } from "../auth/api-key.service";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
 import { RoundsService } from "../rounds/rounds.service";
 import type { SignTicketBody, TicketSignatureDto } from "./ticket-sign.dto";
+
+/** Who asks for a voucher, and how their requests are counted: an API key's limits, or a signed-in player's. */
+export interface VoucherRequester {
+  /** The merchant's API key; null for a player signed in with Ethereum. */
+  apiKeyId: number | null;
+  requestId?: string;
+  countSign(account: string): Promise<{ allowed: boolean; retryAfterSeconds: number; scope: string }>;
+}
 
 /**
  * Signs purchase vouchers after every check a buyer could fail later on-chain (architecture §4), records each one,
@@ -37,10 +45,22 @@ export class TicketSignService {
   ) {}
 
   async sign(caller: Caller, body: SignTicketBody): Promise<TicketSignatureDto> {
-    const account = checksumAddress(body.account);
-    const referrer = body.referrer ? checksumAddress(body.referrer) : ZeroAddress;
     const raffle = await this.contracts.findOwnRaffle(caller.merchantId, body.contractId);
     if (!raffle) throw problems.contractNotFound(body.contractId);
+    return this.signForRaffle(raffle, body, {
+      apiKeyId: caller.apiKeyId,
+      requestId: caller.requestId,
+      countSign: (account) => this.rateLimiter.countSign(caller, account).then((limit) => ({ ...limit, scope: limit.scope ?? "key" })),
+    });
+  }
+
+  /**
+   * Every check and the signature for a raffle already found: the merchant's own raffle (API key route above), or a
+   * raffle on public sale for a signed-in player (player route). Only the rate limit differs, and the requester's.
+   */
+  async signForRaffle(raffle: ContractEntity, body: SignTicketBody, requester: VoucherRequester): Promise<TicketSignatureDto> {
+    const account = checksumAddress(body.account);
+    const referrer = body.referrer ? checksumAddress(body.referrer) : ZeroAddress;
     // The raffle's own chain: its Exchange, its signer key, its EIP-712 domain.
     const chain = this.chains.get(raffle.chainId);
     await this.exchange.assertCanSign(chain);
@@ -52,9 +72,9 @@ export class TicketSignService {
     if (round.endTimestamp !== null) throw problems.roundEnded(body.contractId);
     if (round.maxTickets > 0 && round.ticketCount >= round.maxTickets) throw problems.roundFull(body.contractId, round.maxTickets);
     // Counted only now, when a signature is about to be issued (see RateLimiter): the checks above read cached rows,
-    // and a request they refuse must not use up a player's allowance with this merchant.
-    const limit = await this.rateLimiter.countSign(caller, account);
-    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
+    // and a request they refuse must not use up a player's allowance.
+    const limit = await requester.countSign(account);
+    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope);
 
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.signatureTtlSeconds;
     const nonce = this.nonces.take();
@@ -68,8 +88,8 @@ export class TicketSignService {
       nonce,
       account,
       referrer,
-      merchantId: caller.merchantId,
-      apiKeyId: caller.apiKeyId,
+      merchantId: raffle.merchantId,
+      apiKeyId: requester.apiKeyId,
       contractId: raffle.id,
       roundId: round.id,
       expiresAt,
@@ -77,7 +97,7 @@ export class TicketSignService {
     this.metrics.voucherSigned(chain.chainId);
     // The signature itself is never logged.
     jsonLog("debug", "voucher signed", {
-      requestId: caller.requestId,
+      requestId: requester.requestId,
       chainId: chain.chainId,
       contractId: raffle.id,
       roundId: round.id,

@@ -71,6 +71,12 @@ export class ContractDto {
   @ApiProperty({ example: false, description: "Whether the contract is paused on-chain." })
   isPaused!: boolean;
 
+  @ApiProperty({
+    example: false,
+    description: "Set by the merchant: wallet users may see and buy this raffle (public sale). False for token contracts.",
+  })
+  publicSale!: boolean;
+
   @ApiProperty({ example: "ACTIVE", enum: ContractStatus, description: "Listing status." })
   contractStatus!: ContractStatus;
 
@@ -111,6 +117,7 @@ export function toContractDto(contract: ContractEntity): ContractDto {
     baseTokenURI: contract.baseTokenURI,
     parameters: contract.parameters,
     isPaused: contract.isPaused,
+    publicSale: contract.publicSale,
     contractStatus: contract.contractStatus,
     contractType: contract.contractType,
     contractFeatures: contract.contractFeatures,

@@ -1,0 +1,85 @@
+import { Inject, Injectable } from "@nestjs/common";
+import { CronTime } from "cron";
+import { In, IsNull, type DataSource } from "typeorm";
+import { ContractEntity, ContractModule, ContractStatus } from "@raffle/db";
+
+import type { ApiConfig } from "../../config/api-config";
+import { toContractDto, type ContractDto } from "../../common/dto/contract.dto";
+import { problems } from "../../common/problem";
+import { ServedChains } from "../../services/served-chains";
+import { TtlCache } from "../../services/ttl-cache";
+import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import { RoundsService } from "../rounds/rounds.service";
+import type { PublicRaffleDto } from "./player.dto";
+
+/** The most raffles one list answers: a player page, not an export. */
+const MAX_LISTED = 100;
+
+/** The next time a cron schedule fires (UTC), or null when it does not read as one. */
+export function nextDrawAt(schedule: string | undefined, now = new Date()): string | null {
+  if (!schedule) return null;
+  try {
+    const next = new CronTime(schedule, "UTC").sendAt();
+    return next.toJSDate() > now ? next.toUTC().toISO() : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Raffles merchants put on public sale, of every merchant, on the chains this API serves, ACTIVE only: what wallet
+ * users may see and buy without a game backend. A raffle off public sale is not found here, whatever it is elsewhere.
+ */
+@Injectable()
+export class PublicRafflesService {
+  private readonly lists: TtlCache<string, ContractEntity[]>;
+
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(API_CONFIG) config: ApiConfig,
+    private readonly chains: ServedChains,
+    private readonly rounds: RoundsService,
+  ) {
+    this.lists = new TtlCache(config.readCacheMs);
+  }
+
+  async list(chainId: number | undefined): Promise<PublicRaffleDto[]> {
+    if (chainId !== undefined) this.chains.get(chainId);
+    const raffles = await this.lists.get(String(chainId ?? "*"), () =>
+      this.dataSource.getRepository(ContractEntity).find({
+        where: { ...this.publicRaffle(), chainId: chainId ?? In(this.chains.ids) },
+        order: { id: "ASC" },
+        take: MAX_LISTED,
+      }),
+    );
+    return Promise.all(raffles.map((raffle) => this.describe(raffle)));
+  }
+
+  async one(contractId: number): Promise<PublicRaffleDto> {
+    return this.describe(await this.find(contractId));
+  }
+
+  /** A raffle on public sale on a served chain, or `publicRaffleNotFound`. */
+  async find(contractId: number): Promise<ContractEntity> {
+    const raffle = await this.dataSource.getRepository(ContractEntity).findOneBy({ ...this.publicRaffle(), id: contractId });
+    if (!raffle || !this.chains.ids.includes(raffle.chainId)) throw problems.publicRaffleNotFound(contractId);
+    return raffle;
+  }
+
+  private publicRaffle() {
+    return { publicSale: true, contractModule: ContractModule.RAFFLE, contractType: IsNull(), contractStatus: ContractStatus.ACTIVE };
+  }
+
+  private async describe(raffle: ContractEntity): Promise<PublicRaffleDto> {
+    const latest = await this.rounds.latest(raffle.id);
+    const round = latest?.dto ?? null;
+    const price = round?.price.components[0]?.amount;
+    const contract: ContractDto = toContractDto(raffle);
+    return {
+      raffle: contract,
+      round,
+      pot: round && price !== undefined ? (BigInt(price) * BigInt(round.ticketCount)).toString() : null,
+      nextDrawAt: nextDrawAt(raffle.parameters.schedule),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+import { ConfigError, readSettings, setting } from "@raffle/config";
+
+/** Public sale and Sign-In with Ethereum (issue #29): who may sign in from where, for how long, and how often. */
+export interface PlayerConfig {
+  /**
+   * WEB_ORIGINS: the origins of the player app (`https://play.example.com`, comma-separated). A SIWE message must name
+   * one of their hosts as `domain` and a URI under it; the API answers cross-origin requests of these origins only.
+   * Empty (the default): no browser can sign in.
+   */
+  webOrigins: string[];
+  /** PLAYER_SESSION_TTL_SECONDS (default 1 h): a session token's life; a SIWE message may not ask for longer. */
+  sessionTtlSeconds: number;
+  /** Per RATE_LIMIT_WINDOW_SECONDS: vouchers per player address, and player requests (nonces, vouchers) per client IP. */
+  signPerAddress: number;
+  requestsPerIp: number;
+}
+
+const PLAYER_SETTINGS = {
+  WEB_ORIGINS: setting.text().default(""),
+  PLAYER_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(3_600),
+  RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: setting.integer({ min: 1 }).default(30),
+  RATE_LIMIT_PLAYER_PER_IP: setting.integer({ min: 1 }).default(300),
+};
+
+/** An origin as browsers send it: scheme, host and port, no path. */
+function origin(text: string): string {
+  const url = URL.parse(text);
+  if (!url) throw new ConfigError(`WEB_ORIGINS must list http:// or https:// origins, got "${text}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ConfigError(`WEB_ORIGINS must list http:// or https:// origins, got "${text}"`);
+  return url.origin;
+}
+
+export function loadPlayerConfig(env: NodeJS.ProcessEnv): PlayerConfig {
+  const settings = readSettings(env, PLAYER_SETTINGS);
+  return {
+    webOrigins: settings.WEB_ORIGINS.split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map(origin),
+    sessionTtlSeconds: settings.PLAYER_SESSION_TTL_SECONDS,
+    signPerAddress: settings.RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS,
+    requestsPerIp: settings.RATE_LIMIT_PLAYER_PER_IP,
+  };
+}

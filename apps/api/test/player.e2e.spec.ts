@@ -1,0 +1,216 @@
+import { Wallet } from "ethers";
+import { createSiweMessage } from "viem/siwe";
+import { Exchange__factory, deployTestRaffle, localDevPrivateKey, type TestRaffle } from "@raffle/chain";
+import { eventually } from "@raffle/testing";
+
+import type { ApiConfig } from "../src/config/api-config";
+import { API_CONFIG } from "../src/services/tokens";
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { indexedRaffleId } from "./support/indexed-raffle";
+import { expectProblem } from "./support/problem";
+
+const WEB_ORIGIN = "http://127.0.0.1:5173";
+
+/** Public sale through the real API and PostgreSQL: the merchant's switch, Sign-In with Ethereum, vouchers, tickets. */
+describe("public sale and Sign-In with Ethereum", () => {
+  let harness: ApiHarness;
+  let key: string;
+  let config: ApiConfig;
+  const raffles = {} as Record<"open" | "closed" | "small", { deployed: TestRaffle; id: number }>;
+  // Hardhat's accounts #5 and #6: funded with ETH by the node (TestWorld's players[0] and [1]).
+  const alice = new Wallet(localDevPrivateKey(5));
+  const bob = new Wallet(localDevPrivateKey(6));
+
+  beforeAll(async () => {
+    harness = await startApiHarness("player", {
+      player: { webOrigins: [WEB_ORIGIN], sessionTtlSeconds: 3600, signPerAddress: 1000, requestsPerIp: 1000 },
+    });
+    config = harness.app.get(API_CONFIG);
+    key = await harness.apiKey(await harness.world.merchant.getAddress());
+    for (const name of ["open", "closed", "small"] as const) {
+      const deployed = await deployTestRaffle(harness.world, "NATIVE", name === "small" ? 1n : 100n);
+      raffles[name] = { deployed, id: await indexedRaffleId(harness, key, deployed.raffle) };
+    }
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  async function siweMessage(wallet: Wallet, overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {}): Promise<string> {
+    const { body } = await harness.http.post("/player/siwe/nonce").expect(200);
+    const now = Date.now();
+    return createSiweMessage({
+      domain: "127.0.0.1:5173",
+      uri: WEB_ORIGIN,
+      address: wallet.address as `0x${string}`,
+      chainId: harness.world.deployment.chainId,
+      version: "1",
+      nonce: body.nonce,
+      issuedAt: new Date(now),
+      expirationTime: new Date(now + 30 * 60_000),
+      statement: "Sign in to buy raffle tickets.",
+      ...overrides,
+    });
+  }
+
+  async function signIn(wallet: Wallet): Promise<string> {
+    const message = await siweMessage(wallet);
+    const { body } = await harness.http
+      .post("/player/siwe/verify")
+      .send({ message, signature: await wallet.signMessage(message) })
+      .expect(200);
+    return body.token;
+  }
+
+  const setPublicSale = (id: number, publicSale: boolean, apiKey = key) =>
+    harness.http.put(`/raffle/contracts/${id}/public-sale`).set(auth(apiKey)).send({ publicSale });
+
+  it("keeps raffles off public sale until their merchant puts them on it", async () => {
+    const { body } = await harness.http.get("/raffle/contracts").set(auth(key)).expect(200);
+    expect(body.rows.map((row: { publicSale: boolean }) => row.publicSale)).toEqual([false, false, false]);
+    expect((await harness.http.get("/player/raffles").expect(200)).body.rows).toEqual([]);
+    expectProblem(await harness.http.get(`/player/raffles/${raffles.open.id}`), 404, "publicRaffleNotFound");
+
+    const stranger = await harness.apiKey(Wallet.createRandom().address);
+    expectProblem(await setPublicSale(raffles.open.id, true, stranger), 404, "contractNotFound");
+    expectProblem(await setPublicSale(raffles.open.id, "yes" as unknown as boolean), 400, "validationFailed");
+    expect((await setPublicSale(raffles.open.id, true).expect(200)).body).toMatchObject({ id: raffles.open.id, publicSale: true });
+    await setPublicSale(raffles.small.id, true).expect(200);
+
+    const list = (await harness.http.get("/player/raffles").query({ chainId: harness.world.deployment.chainId }).expect(200)).body.rows;
+    expect(list.map((row: { raffle: { id: number } }) => row.raffle.id)).toEqual([raffles.open.id, raffles.small.id]);
+    const open = (await harness.http.get(`/player/raffles/${raffles.open.id}`).expect(200)).body;
+    expect(open).toMatchObject({ raffle: { id: raffles.open.id, publicSale: true }, round: { ticketCount: 0, maxTickets: 100 }, pot: "0" });
+    expect(new Date(open.nextDrawAt).getTime()).toBeGreaterThan(Date.now());
+    expectProblem(await harness.http.get(`/player/raffles/${raffles.closed.id}`), 404, "publicRaffleNotFound");
+    expectProblem(await harness.http.get("/player/raffles").query({ chainId: 999 }), 422, "chainNotServed");
+  });
+
+  it("signs a player in once per nonce, for the app's domain, a served chain and a current message", async () => {
+    const message = await siweMessage(alice);
+    const signature = await alice.signMessage(message);
+    const { body } = await harness.http.post("/player/siwe/verify").send({ message, signature }).expect(200);
+    expect(body).toMatchObject({ address: alice.address, chainId: harness.world.deployment.chainId, token: expect.stringMatching(/^ps_/) });
+    expect((await harness.http.get("/player/session").set(auth(body.token)).expect(200)).body.address).toBe(alice.address);
+    expectProblem(await harness.http.post("/player/siwe/verify").send({ message, signature }), 401, "siweNonceInvalid");
+
+    const refused = async (messageText: string, status: number, code: string, signer = alice) =>
+      expectProblem(
+        await harness.http.post("/player/siwe/verify").send({ message: messageText, signature: await signer.signMessage(messageText) }),
+        status,
+        code,
+      );
+    await refused(await siweMessage(alice, { domain: "evil.example", uri: "https://evil.example" }), 403, "siweDomainMismatch");
+    await refused(await siweMessage(alice, { uri: "https://evil.example/login" }), 403, "siweDomainMismatch");
+    await refused(
+      await siweMessage(alice, { issuedAt: new Date(Date.now() - 7200_000), expirationTime: new Date(Date.now() - 60_000) }),
+      401,
+      "siweExpired",
+    );
+    await refused(await siweMessage(alice, { chainId: 999 }), 422, "chainNotServed");
+    await refused(await siweMessage(alice, { nonce: "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6" }), 401, "siweNonceInvalid");
+    await refused(await siweMessage(alice), 401, "siweSignatureInvalid", bob);
+    await refused(await siweMessage(alice, { expirationTime: undefined }), 400, "siweMessageInvalid");
+    await refused("hello", 400, "siweMessageInvalid");
+    expectProblem(await harness.http.post("/player/siwe/verify").send({ message, signature: "0x12" }), 400, "validationFailed");
+  });
+
+  it("refuses player routes without a live session, and ends one at logout", async () => {
+    expectProblem(await harness.http.get("/player/tickets"), 401, "sessionRequired");
+    expectProblem(await harness.http.get("/player/tickets").set(auth(key)), 401, "sessionRequired");
+    const token = await signIn(bob);
+    await harness.http.get("/player/tickets").set(auth(token)).expect(200);
+    await harness.http.post("/player/logout").set(auth(token)).expect(204);
+    expectProblem(await harness.http.get("/player/session").set(auth(token)), 401, "sessionRequired");
+    expectProblem(await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.open.id }), 401, "sessionRequired");
+  });
+
+  it("answers the player app's origin with CORS headers, and no other", async () => {
+    const preflight = await harness.http
+      .options("/player/vouchers")
+      .set({ Origin: WEB_ORIGIN, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type" });
+    expect(preflight.headers["access-control-allow-origin"]).toBe(WEB_ORIGIN);
+    const other = await harness.http.get("/player/raffles").set({ Origin: "https://evil.example" });
+    expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("signs vouchers for the session's own address on public-sale raffles only, and the purchase goes through", async () => {
+    const token = await signIn(alice);
+    expectProblem(await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.closed.id }), 404, "publicRaffleNotFound");
+    expectProblem(
+      await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.open.id, account: bob.address }),
+      400,
+      "validationFailed",
+    );
+
+    const { body: voucher } = await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.open.id }).expect(200);
+    expect(voucher).toMatchObject({
+      chainId: harness.world.deployment.chainId,
+      exchange: harness.world.deployment.exchange,
+      params: { receiver: raffles.open.deployed.raffle },
+    });
+    const exchange = Exchange__factory.connect(voucher.exchange, alice.connect(harness.world.provider));
+    const receipt = await (
+      await exchange.purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value: BigInt(voucher.value) })
+    ).wait();
+
+    const tickets = await eventually(async () => {
+      const { body } = await harness.http.get("/player/tickets").set(auth(token)).expect(200);
+      if (body.rows.length === 0) throw new Error("ticket not indexed yet");
+      return body.rows;
+    });
+    expect(tickets).toEqual([
+      expect.objectContaining({
+        contractId: raffles.open.id,
+        state: "ACTIVE",
+        txHash: receipt!.hash,
+        priceType: "NATIVE",
+        price: voucher.price.amount,
+        prize: null,
+      }),
+    ]);
+    // Bob's session sees none of Alice's tickets.
+    expect(
+      (
+        await harness.http
+          .get("/player/tickets")
+          .set(auth(await signIn(bob)))
+          .expect(200)
+      ).body.rows,
+    ).toEqual([]);
+  });
+
+  it("refuses a sold-out round, and limits vouchers per address and requests per client IP", async () => {
+    const token = await signIn(bob);
+    const { body: voucher } = await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.small.id }).expect(200);
+    const exchange = Exchange__factory.connect(voucher.exchange, bob.connect(harness.world.provider));
+    await (await exchange.purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value: BigInt(voucher.value) })).wait();
+    await eventually(async () =>
+      expectProblem(await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.small.id }), 409, "roundFull"),
+    );
+
+    config.player.signPerAddress = 2;
+    try {
+      const carol = await signIn(new Wallet(localDevPrivateKey(7)));
+      for (let i = 0; i < 2; i += 1) await harness.http.post("/player/vouchers").set(auth(carol)).send({ contractId: raffles.open.id }).expect(200);
+      const limited = expectProblem(
+        await harness.http.post("/player/vouchers").set(auth(carol)).send({ contractId: raffles.open.id }),
+        429,
+        "tooManyRequests",
+      );
+      expect(limited.detail).toContain("address");
+    } finally {
+      config.player.signPerAddress = 1000;
+    }
+    config.player.requestsPerIp = 0;
+    try {
+      const limited = expectProblem(await harness.http.post("/player/siwe/nonce"), 429, "tooManyRequests");
+      expect(limited.detail).toContain("ip");
+    } finally {
+      config.player.requestsPerIp = 1000;
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { ConnectMenu } from "./components/ConnectMenu";
+import { useRoute } from "./lib/route";
+import { MyTicketsPage } from "./pages/MyTicketsPage";
+import { RafflePage } from "./pages/RafflePage";
+import { RafflesPage } from "./pages/RafflesPage";
+
+export function App() {
+  const route = useRoute();
+  return (
+    <>
+      <a href="#main" className="skip">
+        Skip to content
+      </a>
+      <header className="top">
+        <nav aria-label="Main">
+          <a href="#/" aria-current={route.page === "raffles" ? "page" : undefined}>
+            Raffles
+          </a>
+          <a href="#/tickets" aria-current={route.page === "tickets" ? "page" : undefined}>
+            My tickets
+          </a>
+        </nav>
+        <ConnectMenu />
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.page === "raffles" && <RafflesPage />}
+        {route.page === "raffle" && <RafflePage id={route.id} />}
+        {route.page === "tickets" && <MyTicketsPage />}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { components } from "@raffle/sdk";
+
+export type PublicRaffle = components["schemas"]["PublicRaffleDto"];
+export type PlayerTicket = components["schemas"]["PlayerTicketDto"];
+export type PlayerVoucher = components["schemas"]["PlayerVoucherDto"];
+export type PlayerSignIn = components["schemas"]["PlayerSignInDto"];
+
+/** A refusal of the API: its stable `code` (problem+json), which the page turns into a sentence. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** The API's client for the page: JSON in and out, problems as ApiError, the session token when given. */
+export class PlayerApi {
+  constructor(private readonly baseUrl: string) {}
+
+  async request<T>(method: string, path: string, options: { token?: string | null; body?: unknown } = {}): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+    } catch {
+      throw new ApiError(0, "networkError", "The raffle service cannot be reached.");
+    }
+    if (response.status === 204) return undefined as T;
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText);
+    return body as T;
+  }
+
+  raffles = () => this.request<{ rows: PublicRaffle[] }>("GET", "/player/raffles").then((body) => body.rows);
+  raffle = (id: number) => this.request<PublicRaffle>("GET", `/player/raffles/${id}`);
+  nonce = () => this.request<{ nonce: string }>("POST", "/player/siwe/nonce");
+  verify = (message: string, signature: string) => this.request<PlayerSignIn>("POST", "/player/siwe/verify", { body: { message, signature } });
+  logout = (token: string) => this.request<void>("POST", "/player/logout", { token });
+  voucher = (token: string, contractId: number) => this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: { contractId } });
+  tickets = (token: string) => this.request<{ rows: PlayerTicket[] }>("GET", "/player/tickets", { token }).then((body) => body.rows);
+}

@@ -1,0 +1,58 @@
+import { BaseError, ContractFunctionRevertedError, UserRejectedRequestError } from "viem";
+
+import { ApiError } from "./api";
+
+/** The API's problem codes a player can meet, as sentences (the code is the stable part of an answer, never its text). */
+const API_SENTENCES: Record<string, string> = {
+  roundFull: "This round is sold out. Try the next round.",
+  roundEnded: "This round has just ended. The next one starts soon.",
+  roundNotFound: "This raffle has not started its first round yet.",
+  contractPaused: "This raffle is paused for now. Try again later.",
+  contractInactive: "This raffle is closed.",
+  exchangePaused: "Ticket sales are paused for now. Try again later.",
+  publicRaffleNotFound: "This raffle is not on sale to wallet users.",
+  tooManyRequests: "Too many requests in a short time. Wait a minute and try again.",
+  sessionRequired: "Your sign-in has ended. Sign in again to continue.",
+  siweNonceInvalid: "The sign-in request expired. Please sign in again.",
+  siweExpired: "The sign-in request expired. Please sign in again.",
+  siweSignatureInvalid: "The signature does not match your wallet's address. Please sign in again.",
+  siweDomainMismatch: "This site is not allowed to sign you in to the raffle service.",
+  siweMessageInvalid: "The sign-in request could not be read. Please sign in again.",
+  chainNotServed: "This network is not served here. Switch to one of the listed networks.",
+  signerNotAuthorized: "Ticket sales are unavailable right now. Try again later.",
+  chainUnavailable: "The network is not answering right now. Try again in a moment.",
+  serviceUnavailable: "The raffle service is busy. Try again in a moment.",
+  networkError: "The raffle service cannot be reached. Check your connection and try again.",
+};
+
+/** Contract errors a purchase, claim or refund can revert with, as sentences. */
+const REVERT_SENTENCES: Record<string, string> = {
+  SignatureExpired: "The purchase offer expired before your transaction was sent. Press Buy again for a fresh one.",
+  NonceAlreadyUsed: "This purchase offer was already used. Press Buy again for a fresh one.",
+  RoundFull: "This round is sold out. Try the next round.",
+  RafflePaused: "This raffle is paused for now. Try again later.",
+  EnforcedPause: "Ticket sales are paused for now. Try again later.",
+  NoActiveRound: "This round has ended. The next one starts soon.",
+  PriceMismatch: "The price changed. Press Buy again.",
+  ERC20InsufficientBalance: "Your wallet does not hold enough tokens to pay for this ticket.",
+  ERC20InsufficientAllowance: "The token approval is too small. Press Buy again to approve the exact price.",
+  UnexpectedRoundStatus: "This ticket cannot do that now: the round's state has changed. Reload the page.",
+  NotTicketOwnerOrApproved: "This ticket is no longer in your wallet.",
+};
+
+/** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */
+export function explain(error: unknown): string {
+  if (error instanceof ApiError) return API_SENTENCES[error.code] ?? "The raffle service refused the request. Try again later.";
+  if (error instanceof BaseError) {
+    if (error.walk((cause) => cause instanceof UserRejectedRequestError)) return "You declined the request in your wallet. Nothing was done.";
+    const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
+    if (reverted instanceof ContractFunctionRevertedError) {
+      const name = reverted.data?.errorName ?? "";
+      return REVERT_SENTENCES[name] ?? "The network refused the transaction. Nothing was charged.";
+    }
+    if (/insufficient funds/i.test(error.message)) return "Your wallet does not hold enough to pay for this ticket and its network fee.";
+  }
+  const code = (error as { code?: number })?.code;
+  if (code === 4001) return "You declined the request in your wallet. Nothing was done.";
+  return "Something went wrong. Nothing was charged; please try again.";
+}

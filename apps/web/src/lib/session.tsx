@@ -1,0 +1,89 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createSiweMessage } from "viem/siwe";
+import { useConfig, useConnection } from "wagmi";
+import { signMessage } from "wagmi/actions";
+
+import { useApp } from "./app-context";
+
+export interface PlayerSession {
+  token: string;
+  address: string;
+  chainId: number;
+  expiresAt: string;
+}
+
+interface SessionValue {
+  /** The session of the connected address, if it signed in (and it has not ended). */
+  session: PlayerSession | null;
+  signIn(): Promise<PlayerSession>;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+/** Kept for this tab only (sessionStorage), never in a cookie: the API reads it from the Authorization header. */
+const STORAGE_KEY = "raffle.playerSession";
+/** How long the signed message (and so the session) may last; the API caps it with its own limit. */
+const SIGN_IN_MINUTES = 60;
+
+function stored(): PlayerSession | null {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null") as PlayerSession | null;
+    return value && new Date(value.expiresAt).getTime() > Date.now() ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sign-In with Ethereum (EIP-4361): a nonce from the API, a message for this site and chain, the wallet's signature. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const { api } = useApp();
+  const wagmiConfig = useConfig();
+  const connection = useConnection();
+  const [saved, setSaved] = useState<PlayerSession | null>(stored);
+
+  useEffect(() => {
+    if (saved) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+    else sessionStorage.removeItem(STORAGE_KEY);
+  }, [saved]);
+
+  const session = saved && connection.address && saved.address.toLowerCase() === connection.address.toLowerCase() ? saved : null;
+
+  const signIn = useCallback(async () => {
+    const address = connection.address;
+    const chainId = connection.chainId;
+    if (!address || !chainId) throw new Error("not connected");
+    const { nonce } = await api.nonce();
+    const now = new Date();
+    const message = createSiweMessage({
+      domain: window.location.host,
+      uri: window.location.origin,
+      address,
+      chainId,
+      version: "1",
+      nonce,
+      issuedAt: now,
+      expirationTime: new Date(now.getTime() + SIGN_IN_MINUTES * 60_000),
+      statement: "Sign in to buy raffle tickets and see your tickets. This costs nothing.",
+    });
+    const signature = await signMessage(wagmiConfig, { account: address, message });
+    const signedIn = await api.verify(message, signature);
+    const next: PlayerSession = { token: signedIn.token, address: signedIn.address, chainId: signedIn.chainId, expiresAt: signedIn.expiresAt };
+    setSaved(next);
+    return next;
+  }, [api, connection.address, connection.chainId, wagmiConfig]);
+
+  const signOut = useCallback(async () => {
+    const token = saved?.token;
+    setSaved(null);
+    if (token) await api.logout(token).catch(() => undefined);
+  }, [api, saved]);
+
+  const value = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue & { forget(): void } {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error("useSession outside SessionProvider");
+  return { ...value, forget: () => void value.signOut() };
+}

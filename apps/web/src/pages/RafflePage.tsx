@@ -1,0 +1,32 @@
+import { useQuery } from "@tanstack/react-query";
+
+import { BuyPanel } from "../components/BuyPanel";
+import { RichText } from "../components/RichText";
+import { RoundFacts } from "../components/RoundFacts";
+import { chainName, useApp } from "../lib/app-context";
+import { explain } from "../lib/messages";
+
+/** One raffle: its description, its current round and Buy. */
+export function RafflePage({ id }: { id: number }) {
+  const { api, config } = useApp();
+  const raffle = useQuery({ queryKey: ["raffle", id], queryFn: () => api.raffle(id), refetchInterval: 3_000 });
+  if (raffle.isPending) return <p role="status">Loading the raffle…</p>;
+  if (raffle.error) return <p role="alert">{explain(raffle.error)}</p>;
+  const { raffle: contract, round } = raffle.data;
+  return (
+    <>
+      <p>
+        <a href="#/">← All raffles</a>
+      </p>
+      <h1>{contract.title || `Raffle ${contract.id}`}</h1>
+      {contract.imageUrl && <img src={contract.imageUrl} alt="" className="hero" />}
+      <RichText source={contract.description} />
+      <section aria-labelledby="round-title" className="panel">
+        <h2 id="round-title">{round ? `Round ${round.number ?? round.roundId}` : "No round yet"}</h2>
+        <p className="hint">On {chainName(config, contract.chainId)}. The whole pot, less the organiser's commission, goes to one winning ticket.</p>
+        <RoundFacts raffle={raffle.data} bar />
+        {round && <BuyPanel raffle={raffle.data} />}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { useQuery } from "@tanstack/react-query";
+
+import { RoundFacts } from "../components/RoundFacts";
+import { useApp } from "../lib/app-context";
+import { explain } from "../lib/messages";
+
+/** Raffles on public sale, one section per chain the site serves. */
+export function RafflesPage() {
+  const { api, config } = useApp();
+  const raffles = useQuery({ queryKey: ["raffles"], queryFn: api.raffles, refetchInterval: 5_000 });
+  return (
+    <>
+      <h1>Raffles</h1>
+      {raffles.isPending && <p role="status">Loading raffles…</p>}
+      {raffles.error && <p role="alert">{explain(raffles.error)}</p>}
+      {config.chains.map((chain) => {
+        const rows = (raffles.data ?? []).filter((row) => row.raffle.chainId === chain.id);
+        return (
+          <section key={chain.id} aria-labelledby={`chain-${chain.id}`}>
+            <h2 id={`chain-${chain.id}`}>{chain.name}</h2>
+            {raffles.data && rows.length === 0 && <p>No raffle is on sale on this network right now.</p>}
+            <ul className="cards">
+              {rows.map((row) => (
+                <li key={row.raffle.id} className="card">
+                  {row.raffle.imageUrl && <img src={row.raffle.imageUrl} alt="" className="thumb" />}
+                  <h3>
+                    <a href={`#/raffle/${row.raffle.id}`}>{row.raffle.title || `Raffle ${row.raffle.id}`}</a>
+                  </h3>
+                  <RoundFacts raffle={row} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </>
+  );
+}

@@ -1,0 +1,172 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { BrowserContext, Page } from "playwright-core";
+import { Raffle__factory, TestToken__factory, buyTicket, endAndDraw } from "@raffle/chain";
+
+import { InjectedWallet } from "./support/injected-wallet";
+import { startWebStack, type WebStack } from "./support/web-stack";
+
+const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
+const WAIT = { timeout: 20_000 };
+
+/**
+ * A player's journeys through the built app in a real Chromium, with an injected EIP-6963 wallet, against a real chain,
+ * the real API and PostgreSQL. One stack, one browser and one page for the whole suite; the journeys run in order
+ * (each builds on the tickets the ones before bought).
+ */
+describe("the player app in a browser", () => {
+  let stack: WebStack;
+  let context: BrowserContext;
+  let page: Page;
+  let wallet: InjectedWallet;
+
+  beforeAll(async () => {
+    stack = await startWebStack();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    // Starts on a chain the site does not serve, so connecting shows the switch offer.
+    wallet = new InjectedWallet(stack.player, stack.node.provider, 1);
+    await wallet.install(page);
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await stack?.close();
+  });
+
+  const raffleUrl = (name: keyof WebStack["raffles"]) => `${stack.web.url}/#/raffle/${stack.raffles[name].id}`;
+  const button = (name: string) => page.getByRole("button", { name, exact: true });
+  const alert = () => page.getByRole("alert");
+  const myTickets = () => page.getByRole("region", { name: "My tickets" });
+
+  async function buyAndExpect(text: RegExp | string) {
+    await button("Buy").click();
+    await page.getByText(text).waitFor(WAIT);
+  }
+
+  it("finds the wallet over EIP-6963, offers to switch from a wrong chain, and signs in (a declined signature is a sentence)", async () => {
+    await page.goto(stack.web.url);
+    await page.getByRole("heading", { name: "Local chain" }).waitFor(WAIT);
+    await button("Connect wallet").click();
+    await button("Test Wallet").click();
+    await alert().filter({ hasText: "Your wallet is on a network this site does not serve." }).waitFor(WAIT);
+    await button("Switch to Local chain").click();
+
+    wallet.declineNext("personal_sign");
+    await button("Sign in").click();
+    await alert().filter({ hasText: "You declined the request in your wallet. Nothing was done." }).waitFor(WAIT);
+    await button("Sign in").click();
+    await page.getByText("Signed in", { exact: true }).waitFor(WAIT);
+  });
+
+  it("buys one ticket at a NATIVE price, by keyboard, and follows it until the API shows it", async () => {
+    await page.goto(raffleUrl("native"));
+    const quantity = page.getByLabel("Quantity");
+    await quantity.waitFor(WAIT);
+    expect(await quantity.inputValue()).toBe("1");
+    await button("Buy").focus();
+    await page.keyboard.press("Enter");
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Ticket bought! It is in My tickets\. Transaction 0x[0-9a-f]{64}/ })
+      .waitFor(WAIT);
+    await page.getByText("1 / 100 sold", { exact: true }).waitFor(WAIT);
+  });
+
+  it("buys at an ERC20 price after approving exactly the price, never an unlimited amount", async () => {
+    await page.goto(raffleUrl("erc20"));
+    await buyAndExpect(/Ticket bought!/);
+    const { deployed } = stack.raffles.erc20;
+    const token = TestToken__factory.connect(deployed.price.token, stack.node.provider);
+    const approvals = await token.queryFilter(token.filters.Approval(stack.player.address, stack.world.deployment.exchange));
+    expect(approvals.map((event) => event.args.value)).toEqual([deployed.price.amount]);
+    expect(await token.allowance(stack.player.address, stack.world.deployment.exchange)).toBe(0n);
+  });
+
+  it("says so when the player declines the purchase in the wallet, and buys nothing", async () => {
+    await page.goto(raffleUrl("native"));
+    await page.getByText("1 / 100 sold", { exact: true }).waitFor(WAIT);
+    wallet.declineNext("eth_sendTransaction");
+    await buyAndExpect("You declined the request in your wallet. Nothing was done.");
+    expect((await Raffle__factory.connect(stack.raffles.native.deployed.raffle, stack.node.provider).getCurrentRoundInfo()).roundId).toBe(1n);
+    await page.reload();
+    await page.getByText("1 / 100 sold", { exact: true }).waitFor(WAIT);
+  });
+
+  it("says a round is sold out when the API refuses it (roundFull)", async () => {
+    await buyTicket(stack.world, stack.raffles.soldOut.deployed, stack.world.players[1]);
+    await page.goto(raffleUrl("soldOut"));
+    await page.getByText("1 / 1 sold", { exact: true }).waitFor(WAIT);
+    await buyAndExpect("This round is sold out. Try the next round.");
+  });
+
+  it("lists the player's tickets in My tickets", async () => {
+    await page.goto(`${stack.web.url}/#/tickets`);
+    const items = myTickets().getByRole("listitem");
+    await items.nth(1).waitFor(WAIT);
+    expect(await items.count()).toBe(2);
+    expect(await myTickets().getByText("Active: waiting for the draw").count()).toBe(2);
+  });
+
+  it("claims a prize after the draw and shows it claimed", async () => {
+    await endAndDraw(stack.world, stack.raffles.native.deployed);
+    await page.goto(`${stack.web.url}/#/tickets`);
+    await myTickets()
+      .getByText(/^Won · prize 0\.009 ETH$/)
+      .waitFor(WAIT);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "tickets-won-1280.png"), fullPage: true });
+    await button("Claim").click();
+    await myTickets().getByText("Prize claimed: it is in your wallet.").waitFor(WAIT);
+    await myTickets()
+      .getByText(/^Prize claimed · prize 0\.009 ETH$/)
+      .waitFor(WAIT);
+  });
+
+  it("refunds a ticket of a round whose randomness timed out", async () => {
+    const { deployed } = stack.raffles.erc20;
+    await buyTicket(stack.world, deployed, stack.world.players[1]);
+    const raffle = Raffle__factory.connect(deployed.raffle, stack.world.merchant);
+    await (await raffle.endRound()).wait();
+    const round = await raffle.getRound(1n);
+    expect(round.vrfRequestId).not.toBe(0n);
+    const block = await stack.node.provider.getBlock("latest");
+    await stack.node.provider.send("evm_increaseTime", [Number(round.refundableAt) - block!.timestamp + 1]);
+    await stack.node.provider.send("evm_mine", []);
+    await (await raffle.enableRefunds(1n)).wait();
+
+    await page.goto(`${stack.web.url}/#/tickets`);
+    await button("Refund").waitFor(WAIT);
+    await button("Refund").click();
+    await myTickets().getByText("Ticket refunded: the price is back in your wallet.").waitFor(WAIT);
+    await myTickets().getByText("Refunded", { exact: true }).waitFor(WAIT);
+  });
+
+  it("says a purchase offer expired when the chain's clock passed it", async () => {
+    // The chain is now a day ahead of the API's clock (the refund above): every voucher is expired on arrival.
+    await page.goto(raffleUrl("late"));
+    await buyAndExpect("The purchase offer expired before your transaction was sent. Press Buy again for a fresh one.");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "raffle-refused-1280.png"), fullPage: true });
+  });
+
+  it("passes axe-core on every page, at 1280 and 375 px, and captures each", async () => {
+    const pages = { raffles: `${stack.web.url}/#/`, raffle: raffleUrl("late"), tickets: `${stack.web.url}/#/tickets` };
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      for (const [name, url] of Object.entries(pages)) {
+        await page.goto(url);
+        await page.getByRole("heading", { level: 1 }).first().waitFor(WAIT);
+        await page.waitForLoadState("networkidle");
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+        const results = await new AxeBuilder({ page }).analyze();
+        const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+        expect({ page: name, width, violations: serious.map((violation) => `${violation.id}: ${violation.help}`) }).toEqual({
+          page: name,
+          width,
+          violations: [],
+        });
+      }
+    }
+  });
+});

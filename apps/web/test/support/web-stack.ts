@@ -1,0 +1,111 @@
+import { execFileSync } from "node:child_process";
+import { Wallet } from "ethers";
+import { chromium as playwright, type Browser } from "playwright-core";
+import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
+import { deployTestRaffle, localDevPrivateKey, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
+import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { eventually, freePort } from "@raffle/testing";
+
+import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
+
+export type RaffleName = "native" | "erc20" | "soldOut" | "late";
+
+/** One chain, PostgreSQL, the API with its indexer, the built player app and one Chromium: the whole suite's stack. */
+export interface WebStack {
+  node: HardhatNode;
+  world: TestWorld;
+  apiUrl: string;
+  web: ServedWebApp;
+  browser: Browser;
+  raffles: Record<RaffleName, { deployed: TestRaffle; id: number }>;
+  /** Hardhat's account #5, funded with ETH and GOLD: the player the browser's wallet signs for. */
+  player: Wallet;
+  close(): Promise<void>;
+}
+
+/**
+ * The Chromium inside `@sparticuz/chromium` (unpacked to /tmp on first use) and its flags. The package is ESM only,
+ * which Jest's CommonJS runtime cannot require, so a short Node process asks it.
+ */
+function sparticuzChromium(): { executablePath: string; args: string[] } {
+  const script = `import("@sparticuz/chromium").then(async ({ default: c }) => console.log(JSON.stringify({ executablePath: await c.executablePath(), args: c.args })))`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: __dirname, encoding: "utf8" }));
+}
+
+export async function startWebStack(): Promise<WebStack> {
+  process.env.LOG_LEVEL ??= "silent";
+  const closers: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne().catch(() => undefined);
+  };
+  try {
+    const node = await startHardhatNode({ wallClock: true });
+    closers.push(() => node.stop());
+    const world = await setUpWorld(node.provider);
+    const database: TestDatabase = await createTestDatabase("web");
+    closers.push(() => database.drop());
+
+    const webPort = await freePort();
+    const webOrigin = `http://127.0.0.1:${webPort}`;
+    const config = loadApiConfig(
+      {
+        PORT: "0",
+        DATABASE_URL: database.url,
+        RPC_URL: node.rpcUrl,
+        INDEXER_POLL_INTERVAL_MS: "100",
+        DEFAULT_RAFFLE_SCHEDULE: "0 * * * *",
+        CHAIN_CHECK_INTERVAL_SECONDS: "1",
+        READ_CACHE_MS: "100",
+        WEB_ORIGINS: webOrigin,
+      },
+      world.deployment,
+    );
+    const app = await createApp(config);
+    await app.listen(0, "127.0.0.1");
+    closers.push(() => app.close());
+    const apiUrl = await app.getUrl();
+    const merchantKey = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
+
+    const raffles = {} as WebStack["raffles"];
+    const kinds: Record<RaffleName, ["NATIVE" | "ERC20", bigint]> = {
+      native: ["NATIVE", 100n],
+      erc20: ["ERC20", 100n],
+      soldOut: ["NATIVE", 1n],
+      late: ["NATIVE", 100n],
+    };
+    for (const [name, [kind, maxTicket]] of Object.entries(kinds) as Array<[RaffleName, ["NATIVE" | "ERC20", bigint]]>) {
+      const deployed = await deployTestRaffle(world, kind, maxTicket);
+      const id = await eventually(async () => {
+        const response = await fetch(`${apiUrl}/raffle/contracts?take=100`, { headers: { Authorization: `Bearer ${merchantKey}` } });
+        const row = ((await response.json()).rows as Array<{ id: number; address: string }>).find((each) => each.address === deployed.raffle);
+        if (!row) throw new Error("raffle not indexed yet");
+        return row.id;
+      }, 30_000);
+      const publicSale = await fetch(`${apiUrl}/raffle/contracts/${id}/public-sale`, {
+        method: "PUT",
+        headers: { Authorization: `Bearer ${merchantKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ publicSale: true }),
+      });
+      if (publicSale.status !== 200) throw new Error(`public sale refused: ${publicSale.status}`);
+      raffles[name] = { deployed, id };
+    }
+    // Every raffle shows its first round before the browser opens.
+    await eventually(async () => {
+      const rows = (await (await fetch(`${apiUrl}/player/raffles`)).json()).rows as Array<{ round: unknown }>;
+      if (rows.length !== 4 || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
+    }, 30_000);
+
+    const web = await serveWebApp({
+      port: webPort,
+      config: { apiUrl, chains: [{ id: world.deployment.chainId, name: "Local chain", rpcUrl: node.rpcUrl, symbol: "ETH" }] },
+    });
+    closers.push(() => web.close());
+    const { executablePath, args } = sparticuzChromium();
+    const browser = await playwright.launch({ executablePath, args, headless: true });
+    closers.push(() => browser.close());
+    return { node, world, apiUrl, web, browser, raffles, player: new Wallet(localDevPrivateKey(5)), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
