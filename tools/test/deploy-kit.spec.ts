@@ -300,3 +300,41 @@ describe("the documented order of first start and the compiled commands", () => 
     }
   });
 });
+
+describe("the deployer's settings", () => {
+  it("are all in the README's one table of deployer settings", () => {
+    const files = [
+      "contracts/hardhat.config.ts",
+      ...["contracts/deploy", "contracts/tasks", "libs/chain/src/deploy"].flatMap((dir) =>
+        fs
+          .readdirSync(path.join(ROOT, dir))
+          .filter((file) => file.endsWith(".ts") && !file.endsWith(".spec.ts"))
+          .map((file) => `${dir}/${file}`),
+      ),
+    ];
+    const code = files.map(read).join("\n");
+    const named = [
+      ...[...code.matchAll(/\b(?:process\.env|env)\.([A-Z][A-Z0-9_]+)/g)].map((match) => match[1]),
+      ...[...code.matchAll(/\b(?:vars\.(?:get|has)|setting)\("([A-Z][A-Z0-9_]+)"/g)].map((match) => match[1]),
+      // Per role (keys.ts) and per network (networks.ts): the table names them by role and as <NAME>_...
+      ...[...code.matchAll(/`\$\{role\}(_[A-Z_]+)`/g)].flatMap((match) => ["DEPLOYER", "MERCHANT"].map((role) => `${role}${match[1]}`)),
+      ...[...code.matchAll(/`\$\{upper\}(_[A-Z_]+)`/g)].map((match) => `<NAME>${match[1]}`),
+      ...[...read("libs/chain/src/deploy/platform-settings.ts").matchAll(/env: "([A-Z_]+)"/g)].map((match) => match[1]),
+    ];
+    const settings = [...new Set(named)];
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        "DEPLOYMENTS_DIR",
+        "IGNITION_DIR",
+        "ETHERSCAN_API_URL",
+        "HARDHAT_CHAIN_ID",
+        "<NAME>_RPC_URL",
+        "DEPLOYER_KEYSTORE_FILE",
+        "VRF_COORDINATOR",
+      ]),
+    );
+    const table = README.split("Every setting a deployer may give")[1].split("\n\n")[1];
+    expect(table).toMatch(/^\| Setting \| Where \| Meaning \|/);
+    expect(settings.filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
+  });
+});
