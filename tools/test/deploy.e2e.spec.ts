@@ -202,6 +202,11 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
       [
         ["src/Exchange.sol:Exchange", record.exchange, "explorer-key-of-this-test"],
         ["src/RaffleFactory.sol:RaffleFactory", record.raffleFactory, "explorer-key-of-this-test"],
+        [
+          "src/RaffleDeployer.sol:RaffleDeployer",
+          await RaffleFactory__factory.connect(record.raffleFactory, sepolia.provider).raffleDeployer(),
+          "explorer-key-of-this-test",
+        ],
         ["src/RaffleTicketDeployer.sol:RaffleTicketDeployer", record.ticketDeployer, "explorer-key-of-this-test"],
       ].sort(),
     );
@@ -247,7 +252,7 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     const amoyEnv = { ...env, HARDHAT_VAR_AMOY_RPC_URL: gateUrl };
     const firstNonce = await amoy.provider.getTransactionCount(deployer.address);
 
-    // Killed as the third platform transaction (RaffleFactory's) leaves, before the node has it: two contracts exist.
+    // Killed as the third platform transaction (RaffleDeployer's) leaves, before the node has it: two contracts exist.
     let child: ChildProcess | undefined;
     const deploy = () => runCommand(r("npm run deploy:platform -- --network amoy"), amoyEnv, "", (started) => (child = started));
     gate.hooks = {
@@ -268,9 +273,9 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     gate.hooks = {};
     const resumed = expectOk(await deploy());
     expect(resumed).toMatch(/never reached the chain; it is sent again|was sent before the interruption; Ignition now tracks it/);
-    // Each contract created once, and each of the plan's 7 transactions sent once (3 deployments, 4 calls).
-    expect(await createXDeployments(amoy.provider)).toBe(3);
-    expect(await amoy.provider.getTransactionCount(deployer.address)).toBe(firstNonce + 7);
+    // Each contract created once, and each of the plan's 8 transactions sent once (4 deployments, 4 calls).
+    expect(await createXDeployments(amoy.provider)).toBe(4);
+    expect(await amoy.provider.getTransactionCount(deployer.address)).toBe(firstNonce + 8);
     const record = readRecord(AMOY);
     await expectCompletePlatform(amoy.provider, record, found.signer!, coordinator, subscription);
     const sepoliaRecord = found.sepoliaRecord!;
