@@ -1,3 +1,5 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { scope } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
@@ -16,9 +18,23 @@ function requireExplorerKey(hre: HardhatRuntimeEnvironment): void {
   }
 }
 
-/** `hardhat ignition verify <deploymentId>` verifies every contract an Ignition deployment created (the platform). */
-scope("ignition").task("verify", async (args, hre, runSuper) => {
+/** The raffle a merchant's Ignition deployment (`raffle deploy`) made, from its journal's addresses, if it is one. */
+function raffleOfDeployment(hre: HardhatRuntimeEnvironment, deploymentId: string): string | undefined {
+  const file = path.join(hre.config.paths.ignition, "deployments", deploymentId, "deployed_addresses.json");
+  if (!fs.existsSync(file)) return undefined;
+  const addresses = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>;
+  return Object.entries(addresses).find(([future]) => /^Raffle_[A-Za-z0-9]+#Raffle$/.test(future))?.[1];
+}
+
+/**
+ * `hardhat ignition verify <deploymentId>` verifies every contract an Ignition deployment created (the platform). A
+ * merchant's raffle deployment created nothing itself (the factory did), so Ignition answers IGN1001: for those,
+ * `raffle verify` does it.
+ */
+scope("ignition").task("verify", async (args: { deploymentId: string }, hre, runSuper) => {
   requireExplorerKey(hre);
+  const raffle = raffleOfDeployment(hre, args.deploymentId);
+  if (raffle) return hre.run({ scope: "raffle", task: "verify" }, { raffle });
   return runSuper(args);
 });
 

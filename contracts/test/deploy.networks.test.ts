@@ -140,5 +140,13 @@ describe("deploying to a chain from configuration alone (network basesepolia, ch
       ["src/RaffleTicket.sol:RaffleTicket", ticket, "explorer-key-of-this-test", ticketArgs.slice(2)],
     ]);
     expect(await RaffleTicket__factory.connect(ticket, node.provider).raffle()).to.equal(raffle);
+
+    // Ignition's own command on the raffle's deployment does the same (Ignition alone answers IGN1001 there).
+    const byIgnition = await hardhat(["ignition", "verify", `chain-${CHAIN_ID}-raffle-BASE`]);
+    expect(byIgnition.code, byIgnition.output).to.equal(0);
+    expect(explorer.submissions.slice(2).map(({ contractName, address }) => [contractName, address])).to.deep.equal([
+      ["src/Raffle.sol:Raffle", raffle],
+      ["src/RaffleTicket.sol:RaffleTicket", ticket],
+    ]);
   });
 });
