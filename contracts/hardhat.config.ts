@@ -5,6 +5,7 @@ import * as path from "node:path";
 
 import { LOCAL_CHAIN_IDS } from "../libs/chain/src/deploy/dev-accounts";
 import { withConfiguredKeys } from "./deploy/keys";
+import { realNetworks } from "./deploy/networks";
 // Task bodies import the generated bindings lazily: this file loads before any compile, even on a fresh clone.
 import "./tasks";
 
@@ -45,16 +46,24 @@ const nodeChainId = Number(env.HARDHAT_CHAIN_ID || 31337);
 const miningInterval = Number(env.HARDHAT_MINING_INTERVAL || 0);
 
 /**
- * Explorer verification (hardhat-verify, and `hardhat ignition verify`): one Etherscan API key for every chain
- * (Etherscan's v2 API), from `npx hardhat vars set ETHERSCAN_API_KEY`. ETHERSCAN_API_URL points the named networks at
- * another Etherscan-compatible API instead (a self-hosted explorer, or a test's stand-in), with the same key.
+ * Explorer verification (hardhat-verify, `hardhat ignition verify`, `raffle verify`): one Etherscan API key for every
+ * chain (Etherscan's v2 API), from `npx hardhat vars set ETHERSCAN_API_KEY`. ETHERSCAN_API_URL points every real network
+ * at another Etherscan-compatible API instead (a self-hosted explorer, or a test's stand-in), with the same key;
+ * `<NAME>_EXPLORER_API_URL` does it for one network.
  */
 const etherscanKey = vars.get("ETHERSCAN_API_KEY", "");
 const explorerUrl = env.ETHERSCAN_API_URL;
-const PUBLIC_NETWORKS = {
-  sepolia: { chainId: 11155111, rpc: "https://ethereum-sepolia-rpc.publicnode.com", browser: "https://sepolia.etherscan.io" },
-  amoy: { chainId: 80002, rpc: "https://rpc-amoy.polygon.technology", browser: "https://amoy.polygonscan.com" },
-};
+const networks = realNetworks();
+const ETHERSCAN_V2 = "https://api.etherscan.io/v2/api";
+const ownExplorers = Boolean(explorerUrl) || networks.some((network) => network.explorerApiUrl);
+const customChains = networks.map((network) => ({
+  network: network.name,
+  chainId: network.chainId,
+  urls: {
+    apiURL: network.explorerApiUrl ?? explorerUrl ?? `${ETHERSCAN_V2}?chainid=${network.chainId}`,
+    browserURL: network.explorerUrl,
+  },
+}));
 
 const config: HardhatUserConfig = {
   solidity: {
@@ -81,14 +90,9 @@ const config: HardhatUserConfig = {
     },
     // A dev node: signs with the node's own unlocked accounts, never with the configured keys.
     localhost: { url: env.RPC_URL || "http://127.0.0.1:8545" },
-    // Real networks: the node URL is a configuration variable (`npx hardhat vars set SEPOLIA_RPC_URL`), the keys
+    // Real networks (deploy/networks.ts): sepolia, amoy and every `<NAME>_RPC_URL` + `<NAME>_CHAIN_ID` pair; the keys
     // come from deploy/keys.ts. Hardhat refuses a node whose chain id differs from the one declared here.
-    ...Object.fromEntries(
-      Object.entries(PUBLIC_NETWORKS).map(([name, network]) => [
-        name,
-        { url: vars.get(`${name.toUpperCase()}_RPC_URL`, network.rpc), chainId: network.chainId, accounts: "remote" as const },
-      ]),
-    ),
+    ...Object.fromEntries(networks.map((network) => [network.name, { url: network.rpcUrl, chainId: network.chainId, accounts: "remote" as const }])),
   },
   ignition: {
     strategyConfig: {
@@ -97,16 +101,10 @@ const config: HardhatUserConfig = {
       create2: { salt: `0x${"00".repeat(20)}00${Buffer.from("raffle-v1").toString("hex").padEnd(22, "0")}` },
     },
   },
-  etherscan: explorerUrl
-    ? {
-        apiKey: Object.fromEntries(Object.keys(PUBLIC_NETWORKS).map((name) => [name, etherscanKey])),
-        customChains: Object.entries(PUBLIC_NETWORKS).map(([name, network]) => ({
-          network: name,
-          chainId: network.chainId,
-          urls: { apiURL: explorerUrl, browserURL: network.browser },
-        })),
-      }
-    : { apiKey: etherscanKey },
+  // One key for all (Etherscan v2) unless an own explorer API is configured: hardhat-verify then needs a key per network.
+  etherscan: ownExplorers
+    ? { apiKey: Object.fromEntries(networks.map((network) => [network.name, etherscanKey])), customChains }
+    : { apiKey: etherscanKey, customChains },
   sourcify: { enabled: false },
   raffle: { localChainIds: [...LOCAL_CHAIN_IDS] },
   typechain: {

@@ -1,7 +1,8 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { ZeroAddress, getAddress } from "ethers";
 
-import { KEYED_NETWORKS, KEY_ROLES, keySource, type KeyRole } from "./keys";
+import { KEY_ROLES, keySource, type KeyRole } from "./keys";
+import { isKeyedNetwork } from "./networks";
 
 /** What every deploy script and task needs to know first: which chain, whether it is a dev chain, who acts. */
 export interface ChainContext {
@@ -24,12 +25,12 @@ export interface Actor {
 }
 
 /**
- * The account acting as `role`: `--from` when given (one of the network's accounts), else on sepolia/amoy the key
+ * The account acting as `role`: `--from` when given (one of the network's accounts), else on a real network the key
  * configured for the role, else (dev nodes) the node's account `devIndex`.
  */
 export async function actor(hre: HardhatRuntimeEnvironment, role: KeyRole, from?: string, devIndex = 0): Promise<Actor> {
   const accounts = ((await hre.network.provider.request({ method: "eth_accounts" })) as string[]).map((account) => account.toLowerCase());
-  const keyed = KEYED_NETWORKS.has(hre.network.name);
+  const keyed = isKeyedNetwork(hre.network.name);
   const keySetting = `${role}_PRIVATE_KEY`;
   if (from) {
     if (!accounts.includes(from.toLowerCase())) {
@@ -72,4 +73,12 @@ export function refuseEphemeralNetwork(hre: HardhatRuntimeEnvironment): void {
       "the in-process hardhat network vanishes when the command exits: pass --network localhost (a running `hardhat node`) or a real network",
     );
   }
+}
+
+/**
+ * Whether Ignition's live display may run: it redraws its batches in place, which a log file or a pipe receives as a
+ * new copy of every batch at each status change. Elsewhere the deploy prints its own lines.
+ */
+export function interactive(): boolean {
+  return process.stdout.isTTY === true;
 }

@@ -9,8 +9,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { vars } from "hardhat/config";
 import type { EIP1193Provider } from "hardhat/types";
+
+import { isKeyedNetwork, setting } from "./networks";
 
 export type KeyRole = "DEPLOYER" | "MERCHANT";
 export const KEY_ROLES: KeyRole[] = ["DEPLOYER", "MERCHANT"];
@@ -22,11 +23,6 @@ export interface KeySource {
   /** Where it comes from, for messages (never the key itself). */
   origin: string;
   privateKey(): Promise<string>;
-}
-
-function setting(name: string): string | undefined {
-  const value = vars.has(name) ? vars.get(name) : process.env[name];
-  return value?.trim() || undefined;
 }
 
 const sources = new Map<KeyRole, KeySource | undefined>();
@@ -92,16 +88,14 @@ async function keystorePassword(role: KeyRole): Promise<string> {
 }
 
 /**
- * Networks that sign with the configured keys. `localhost` and the in-process `hardhat` network keep their dev
- * accounts: a key for a public chain is never used on a dev chain by accident, and a dev chain's unlocked accounts are
- * never mistaken for configured keys.
+ * Only real networks sign with the configured keys (deploy/networks.ts). `localhost` and the in-process `hardhat`
+ * network keep their dev accounts: a key for a public chain is never used on a dev chain by accident, and a dev
+ * chain's unlocked accounts are never mistaken for configured keys.
  */
-export const KEYED_NETWORKS = new Set(["sepolia", "amoy"]);
-
 /** Hardhat provider extender: on keyed networks, the configured keys sign (Hardhat's own local-accounts signer). */
 export async function withConfiguredKeys(provider: EIP1193Provider, networkName: string): Promise<EIP1193Provider> {
   const configured = KEY_ROLES.map(keySource).filter((source): source is KeySource => source !== undefined);
-  if (!KEYED_NETWORKS.has(networkName) || configured.length === 0) return provider;
+  if (!isKeyedNetwork(networkName) || configured.length === 0) return provider;
   const keys = await Promise.all(configured.map((source) => source.privateKey()));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { LocalAccountsProvider } = require("hardhat/internal/core/providers/accounts");

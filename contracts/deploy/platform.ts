@@ -5,7 +5,7 @@
  * Ignition's journal (ignition/deployments/chain-<chainId>); nothing is deployed twice.
  */
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
-import { ZeroAddress } from "ethers";
+import { ZeroAddress, isAddress } from "ethers";
 import {
   IVRFSubscriptionV2Plus__factory,
   PLATFORM_MODULE_ID,
@@ -16,10 +16,11 @@ import {
   saveDeployment,
   type DeployPlatformOptions,
   type DeployTarget,
+  type PlatformSettingsInput,
 } from "@raffle/chain";
 
 import { platformModule } from "../ignition/modules/platform";
-import { actor, chainContext, confirmLiveNetwork, refuseEphemeralNetwork } from "./context";
+import { actor, chainContext, confirmLiveNetwork, interactive, refuseEphemeralNetwork } from "./context";
 import { deployedAddresses, firstConfirmedBlock, ignitionDeploymentDir, recoverLostSends, setAsideStaleLocalJournal } from "./ignition-journal";
 import { readPlatformParameters } from "./parameters";
 
@@ -48,14 +49,17 @@ export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: D
     if (!(error instanceof SettingsError)) throw error;
     problems.push(...error.problems);
   }
-  if (!settings || problems.length > 0) throw new SettingsError(target, problems);
-  const chainProblems = await onChainProblems(
-    hre,
-    settings,
-    deployer.address,
-    deployedAddresses(deploymentDir)[`${PLATFORM_MODULE_ID}#RaffleFactory`],
+  // What the chain must already have, named with the settings' problems in one refusal, before any prompt.
+  problems.push(
+    ...(await onChainProblems(hre, {
+      chainId: context.chainId,
+      settings,
+      input: parameters.input,
+      deployer: deployer.address,
+      journaledFactory: deployedAddresses(deploymentDir)[`${PLATFORM_MODULE_ID}#RaffleFactory`],
+    })),
   );
-  if (chainProblems.length > 0) throw new SettingsError(target, chainProblems);
+  if (!settings || problems.length > 0) throw new SettingsError(target, problems);
   log(
     `chain ${context.chainId} (${context.network}${context.local ? ", local" : ""}), deployer ${deployer.address}, settings from ${parameters.file ?? "the environment"}`,
   );
@@ -67,7 +71,7 @@ export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: D
     strategy: "create2",
     deploymentId,
     defaultSender: deployer.address,
-    displayUi: true,
+    displayUi: interactive(),
   });
 
   const contracts = {
@@ -91,22 +95,41 @@ export async function deployPlatformTask(hre: HardhatRuntimeEnvironment, args: D
   log(`wrote ${file}`);
 }
 
-/** What must hold on chain for the deployment to go through to the end. */
-async function onChainProblems(
-  hre: HardhatRuntimeEnvironment,
-  settings: DeployPlatformOptions,
-  deployer: string,
-  journaledFactory: string | undefined,
-): Promise<string[]> {
+/** Where Hardhat Ignition's create2 strategy finds CreateX; Ignition puts it there itself only on chain 31337. */
+export const CREATEX_ADDRESS = "0xba5Ed099633D3B313e4D5F7bdc1305d3c28ba5Ed";
+const IGNITION_OWN_CREATEX_CHAIN = 31337;
+
+interface OnChainInput {
+  chainId: number;
+  /** The checked settings, or undefined when some are wrong: then the raw values are checked where they parse. */
+  settings: DeployPlatformOptions | undefined;
+  input: PlatformSettingsInput;
+  deployer: string;
+  journaledFactory: string | undefined;
+}
+
+/** Every on-chain prerequisite the deployment needs to go through to the end that is missing, all of them. */
+async function onChainProblems(hre: HardhatRuntimeEnvironment, checked: OnChainInput): Promise<string[]> {
+  const { settings, input, deployer, journaledFactory } = checked;
   const provider = hre.ethers.provider;
   const problems: string[] = [];
-  if (deployer !== ZeroAddress && (await provider.getBalance(deployer)) === 0n) problems.push(`the deployer ${deployer} has no funds for gas`);
-  for (const token of settings.priceTokens ?? []) {
-    if ((await provider.getCode(token)) === "0x") problems.push(`priceTokens (PRICE_TOKENS): no contract at ${token}`);
+  const hasCode = async (address: string) => (await provider.getCode(address)) !== "0x";
+  if (checked.chainId !== IGNITION_OWN_CREATEX_CHAIN && !(await hasCode(CREATEX_ADDRESS))) {
+    problems.push(
+      `CreateX: no contract at its canonical address ${CREATEX_ADDRESS} on chain ${checked.chainId}; the create2 deployment needs it ` +
+        "(github.com/pcaversaccio/createx: it is on most public chains; on others anyone can submit its keyless deployment transaction)",
+    );
   }
-  const { coordinator, subscriptionId } = settings.vrf;
+  if (deployer !== ZeroAddress && (await provider.getBalance(deployer)) === 0n) problems.push(`the deployer ${deployer} has no funds for gas`);
+  for (const token of settings?.priceTokens ?? []) {
+    if (!(await hasCode(token))) problems.push(`priceTokens (PRICE_TOKENS): no contract at ${token}`);
+  }
+  const rawCoordinator = typeof input.vrfCoordinator === "string" && isAddress(input.vrfCoordinator) ? input.vrfCoordinator : undefined;
+  const rawSubscription = /^[0-9]+$/.test(String(input.vrfSubscriptionId ?? "")) ? BigInt(String(input.vrfSubscriptionId)) : undefined;
+  const coordinator = settings ? settings.vrf.coordinator : rawCoordinator;
+  const subscriptionId = settings ? settings.vrf.subscriptionId : rawSubscription;
   if (coordinator === undefined) return problems;
-  if ((await provider.getCode(coordinator)) === "0x") {
+  if (!(await hasCode(coordinator))) {
     problems.push(`vrfCoordinator (VRF_COORDINATOR): no contract at ${coordinator} on this chain`);
     return problems;
   }

@@ -8,7 +8,7 @@ import { Wallet, ZeroAddress, getAddress } from "ethers";
 import { LOCAL_DEV_KEYS, RaffleFactory__factory, TokenType, readDeployment, wellKnownDevAccountIndex } from "@raffle/chain";
 
 import { raffleModule, type RaffleModuleOptions } from "../ignition/modules/raffle";
-import { actor, chainContext, confirmLiveNetwork, refuseEphemeralNetwork } from "./context";
+import { actor, chainContext, confirmLiveNetwork, interactive, refuseEphemeralNetwork } from "./context";
 import { ignitionDeploymentDir, recoverLostSends } from "./ignition-journal";
 
 export interface DeployRaffleArgs {
@@ -94,7 +94,7 @@ export async function deployRaffleTask(hre: HardhatRuntimeEnvironment, args: Dep
     `merchant ${merchant.address} deploys raffle ${args.ticketSymbol} through factory ${deployment.raffleFactory} (Ignition deployment ${deploymentId})`,
   );
   await recoverLostSends(hre, ignitionDeploymentDir(hre, deploymentId), log);
-  const result = await hre.ignition.deploy(raffleModule(options), { deploymentId, defaultSender: merchant.address, displayUi: true });
+  const result = await hre.ignition.deploy(raffleModule(options), { deploymentId, defaultSender: merchant.address, displayUi: interactive() });
   const raffle = await result.raffle.getAddress();
   const ticket = await result.ticket.getAddress();
   log(`raffle ${raffle} with ticket ${ticket}; first round started`);

@@ -1,8 +1,13 @@
 import { HardhatPluginError } from "hardhat/plugins";
 
+/** Hardhat's own switch: the error's stack and causes are wanted. */
+const showStackTraces = (): boolean => process.argv.includes("--show-stack-traces");
+
 /**
- * Task actions refuse with messages meant for the operator: shown as Hardhat shows a plugin's error (the message,
- * no stack trace unless --show-stack-traces), never as "An unexpected error occurred".
+ * Task actions refuse with messages meant for the operator, shown once: Hardhat prints a plugin error's message, then
+ * (on any Linux machine without a display, which it takes for a CI server) the error again with its stack, then each
+ * cause with its own copy of the message. So unless --show-stack-traces is given the error carries no cause, and its
+ * stack is one line pointing at that switch.
  */
 export function friendly<A, H>(action: (args: A, hre: H) => Promise<unknown>): (args: A, hre: H) => Promise<unknown> {
   return async (args, hre) => {
@@ -10,7 +15,11 @@ export function friendly<A, H>(action: (args: A, hre: H) => Promise<unknown>): (
       return await action(args, hre);
     } catch (error) {
       if (error instanceof HardhatPluginError || !(error instanceof Error)) throw error;
-      throw new HardhatPluginError("raffle", error.message, error);
+      if (showStackTraces()) throw new HardhatPluginError("raffle", error.message, error);
+      const refusal = new HardhatPluginError("raffle", error.message);
+      // What Hardhat's errors print when inspected (hardhat/internal/core/errors.js keeps it in `_stack`).
+      (refusal as unknown as { _stack: string })._stack = "(run with --show-stack-traces for where it came from)";
+      throw refusal;
     }
   };
 }

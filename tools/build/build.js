@@ -18,8 +18,12 @@ const APPS = named.length > 0 ? named : ALL_APPS;
 // A whole build starts clean; one app's build leaves the other app's output in place.
 if (named.length === 0) fs.rmSync(path.join(ROOT, "dist"), { recursive: true, force: true });
 const tsc = require.resolve("typescript/bin/tsc", { paths: [ROOT] });
+// The migrations' command goes with the API (same image): `node dist/libs/db/src/cli/migrate.js` needs no ts-node.
+const EXTRA = { "apps/api": [path.join(__dirname, "tsconfig.migrate.json")] };
 for (const app of APPS) {
-  execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, app, "tsconfig.build.json")], { stdio: "inherit" });
+  for (const project of [path.join(ROOT, app, "tsconfig.build.json"), ...(EXTRA[app] ?? [])]) {
+    execFileSync(process.execPath, [tsc, "-p", project], { stdio: "inherit" });
+  }
 }
 require("./link-dist");
 console.log(`built ${APPS.join(", ")} into dist/`);

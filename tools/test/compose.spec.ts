@@ -49,6 +49,22 @@ describe("docker-compose.yml: the production shape", () => {
     expect(text).not.toMatch(/0x[0-9a-fA-F]{64}/);
   });
 
+  it("restarts every long-running service and checks the health of each, Redis and the worker included", () => {
+    const services = compose.services as Record<string, ComposeService & { restart?: string; healthcheck?: { test: string[] } }>;
+    for (const [name, service] of Object.entries(services)) {
+      if (name === "deployer") {
+        expect(service.restart).toBe("no");
+        continue;
+      }
+      expect({ name, restart: service.restart }).toEqual({ name, restart: "unless-stopped" });
+      // The API's check is the image's own HEALTHCHECK (Dockerfile); every other service declares one here.
+      if (name !== "api") expect({ name, test: service.healthcheck?.test.length }).toEqual({ name, test: expect.any(Number) });
+    }
+    expect(dockerfile).toMatch(/^FROM runtime AS api\n[\s\S]*?HEALTHCHECK /m);
+    expect(services.api.depends_on!.redis.condition).toBe("service_healthy");
+    expect(services["merchant-worker"].healthcheck!.test.join(" ")).toContain("127.0.0.1:8080/health");
+  });
+
   it("is well formed: images or builds, known dependency conditions, declared volumes", () => {
     const conditions = ["service_started", "service_healthy", "service_completed_successfully"];
     for (const [name, service] of Object.entries(compose.services) as Array<[string, ComposeService & { volumes?: string[] }]>) {

@@ -27,9 +27,12 @@ const c = (command: string): WalkthroughCommand => ({ cwd: "contracts", command 
 const r = (command: string): WalkthroughCommand => ({ cwd: "root", command });
 const W = {
   setRpc: c("npx hardhat vars set SEPOLIA_RPC_URL"),
-  setDeployer: c("npx hardhat vars set DEPLOYER_PRIVATE_KEY"),
   setExplorerKey: c("npx hardhat vars set ETHERSCAN_API_KEY"),
-  signerPassword: c(`mkdir -p "$SECRETS" && openssl rand -hex 24 > "$SECRETS/signer.password"`),
+  deployerPassword: c(`mkdir -p "$SECRETS" && openssl rand -hex 24 > "$SECRETS/deployer.password"`),
+  deployerKeystore: c(`npx hardhat keystore new --out "$SECRETS/deployer.json" --password-file "$SECRETS/deployer.password"`),
+  setDeployerKeystore: c(`npx hardhat vars set DEPLOYER_KEYSTORE_FILE "$SECRETS/deployer.json"`),
+  setDeployerPassword: c(`npx hardhat vars set DEPLOYER_KEYSTORE_PASSWORD_FILE "$SECRETS/deployer.password"`),
+  signerPassword: c(`openssl rand -hex 24 > "$SECRETS/signer.password"`),
   signerKeystore: c(`npx hardhat keystore new --out "$SECRETS/signer.json" --password-file "$SECRETS/signer.password"`),
   deploy: c("npm run deploy:platform -- --network sepolia"),
   verify: c("npx hardhat ignition verify chain-11155111 --network sepolia"),
@@ -50,7 +53,18 @@ const W = {
     `MERCHANT_KEYSTORE_FILE="$SECRETS/merchant.json" MERCHANT_KEYSTORE_PASSWORD_FILE="$SECRETS/merchant.password" node dist/apps/merchant-worker/src/main.js --once`,
   ),
 };
-const WALKTHROUGH = [W.setRpc, W.setDeployer, W.setExplorerKey, W.signerPassword, W.signerKeystore, W.deploy, W.verify];
+const WALKTHROUGH = [
+  W.setRpc,
+  W.setExplorerKey,
+  W.deployerPassword,
+  W.deployerKeystore,
+  W.setDeployerKeystore,
+  W.setDeployerPassword,
+  W.signerPassword,
+  W.signerKeystore,
+  W.deploy,
+  W.verify,
+];
 const WALKTHROUGH_MERCHANT = [W.merchantPassword, W.merchantKeystore, W.grant, W.fundVrf, W.deployRaffle, W.webhookKey, W.api, W.apiKey, W.worker];
 
 const SEPOLIA = 11155111;
@@ -69,7 +83,8 @@ const untrackedFiles = () =>
 
 describe("deploying to real chains: the README walkthrough on Sepolia's chain id, resume on Amoy's, the same addresses on both", () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-deploy-e2e-"));
-  const deployer = Wallet.createRandom();
+  // The deployer's key: made by the walkthrough in an encrypted keystore, decrypted here to fund it and to act as it.
+  let deployer: Wallet;
   const untrackedBefore = untrackedFiles();
   let sepolia: HardhatNode;
   let amoy: HardhatNode;
@@ -89,7 +104,6 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
       createTestDatabase("deploy_e2e"),
     ]);
     await Promise.all([installCreateX(sepolia.provider), installCreateX(amoy.provider)]);
-    await Promise.all([fund(sepolia.provider, deployer.address), fund(amoy.provider, deployer.address)]);
     const ignitionDir = path.join(scratch, "ignition");
     fs.cpSync(path.join(ROOT, "contracts/ignition/parameters"), path.join(ignitionDir, "parameters"), { recursive: true });
     env = {
@@ -153,8 +167,21 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
 
   it("walks through the platform deployment on Sepolia's chain id: keys, signer keystore, VRF subscription, deploy, verify", async () => {
     expectOk(await runCommand(W.setRpc, env, `${sepolia.rpcUrl}\n`));
-    expectOk(await runCommand(W.setDeployer, env, `${deployer.privateKey}\n`));
     expectOk(await runCommand(W.setExplorerKey, env, "explorer-key-of-this-test\n"));
+    expectOk(await runCommand(W.deployerPassword, env));
+    const deployerAddress = lastAddress(expectOk(await runCommand(W.deployerKeystore, env)));
+    expectOk(await runCommand(W.setDeployerKeystore, env));
+    expectOk(await runCommand(W.setDeployerPassword, env));
+    const secret = (name: string) => fs.readFileSync(path.join(env.SECRETS!, name), "utf8");
+    deployer = Wallet.fromEncryptedJsonSync(secret("deployer.json"), secret("deployer.password").trim()) as Wallet;
+    expect(deployer.address).toBe(deployerAddress);
+    // The faucet, on both chains (the same key deploys to Amoy below).
+    await Promise.all([fund(sepolia.provider, deployer.address), fund(amoy.provider, deployer.address)]);
+    // Hardhat's plain-text vars file holds paths, never a key.
+    const varsFile = fs.readFileSync(path.join(env.XDG_CONFIG_HOME!, "hardhat-nodejs", "vars.json"), "utf8");
+    expect(varsFile).toContain("DEPLOYER_KEYSTORE_FILE");
+    expect(varsFile).not.toContain(deployer.privateKey.slice(2));
+    expect(varsFile).not.toContain(secret("deployer.password").trim());
     expectOk(await runCommand(W.signerPassword, env));
     found.signer = lastAddress(expectOk(await runCommand(W.signerKeystore, env)));
 
@@ -175,6 +202,11 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
       [
         ["src/Exchange.sol:Exchange", record.exchange, "explorer-key-of-this-test"],
         ["src/RaffleFactory.sol:RaffleFactory", record.raffleFactory, "explorer-key-of-this-test"],
+        [
+          "src/RaffleDeployer.sol:RaffleDeployer",
+          await RaffleFactory__factory.connect(record.raffleFactory, sepolia.provider).raffleDeployer(),
+          "explorer-key-of-this-test",
+        ],
         ["src/RaffleTicketDeployer.sol:RaffleTicketDeployer", record.ticketDeployer, "explorer-key-of-this-test"],
       ].sort(),
     );
@@ -220,7 +252,7 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     const amoyEnv = { ...env, HARDHAT_VAR_AMOY_RPC_URL: gateUrl };
     const firstNonce = await amoy.provider.getTransactionCount(deployer.address);
 
-    // Killed as the third platform transaction (RaffleFactory's) leaves, before the node has it: two contracts exist.
+    // Killed as the third platform transaction (RaffleDeployer's) leaves, before the node has it: two contracts exist.
     let child: ChildProcess | undefined;
     const deploy = () => runCommand(r("npm run deploy:platform -- --network amoy"), amoyEnv, "", (started) => (child = started));
     gate.hooks = {
@@ -241,9 +273,9 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     gate.hooks = {};
     const resumed = expectOk(await deploy());
     expect(resumed).toMatch(/never reached the chain; it is sent again|was sent before the interruption; Ignition now tracks it/);
-    // Each contract created once, and each of the plan's 7 transactions sent once (3 deployments, 4 calls).
-    expect(await createXDeployments(amoy.provider)).toBe(3);
-    expect(await amoy.provider.getTransactionCount(deployer.address)).toBe(firstNonce + 7);
+    // Each contract created once, and each of the plan's 8 transactions sent once (4 deployments, 4 calls).
+    expect(await createXDeployments(amoy.provider)).toBe(4);
+    expect(await amoy.provider.getTransactionCount(deployer.address)).toBe(firstNonce + 8);
     const record = readRecord(AMOY);
     await expectCompletePlatform(amoy.provider, record, found.signer!, coordinator, subscription);
     const sepoliaRecord = found.sepoliaRecord!;

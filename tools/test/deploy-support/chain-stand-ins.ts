@@ -53,6 +53,8 @@ export interface Submission {
   address: string;
   contractName: string;
   apiKey: string;
+  /** ABI-encoded constructor arguments, hex without 0x (the API's own spelling: `constructorArguements`). */
+  constructorArguments: string;
 }
 
 /** An Etherscan-compatible verification API that accepts every submission and records it. */
@@ -68,7 +70,12 @@ export async function startExplorer(): Promise<{ url: string; submissions: Submi
       let answer: object = { status: "0", message: "NOTOK", result: "unknown action" };
       if (action === "getsourcecode") answer = { status: "0", message: "NOTOK", result: "Contract source code not verified" };
       if (action === "verifysourcecode") {
-        submissions.push({ address: form.get("contractaddress")!, contractName: form.get("contractname")!, apiKey: form.get("apikey")! });
+        submissions.push({
+          address: form.get("contractaddress")!,
+          contractName: form.get("contractname")!,
+          apiKey: form.get("apikey")!,
+          constructorArguments: form.get("constructorArguements") ?? "",
+        });
         answer = { status: "1", message: "OK", result: `guid-${submissions.length}` };
       }
       if (action === "checkverifystatus") answer = { status: "1", message: "OK", result: "Pass - Verified" };
