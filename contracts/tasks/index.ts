@@ -5,3 +5,4 @@ import "./roles";
 import "./settings";
 import "./keystore";
 import "./verify";
+import "./signer-rotation";
