@@ -6,3 +6,4 @@ import "./settings";
 import "./keystore";
 import "./verify";
 import "./portable-cache";
+import "./signer-rotation";

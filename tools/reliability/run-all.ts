@@ -36,6 +36,7 @@ const PARTS: Part[] = [
   { key: "chain", part: "chain node outage under the indexer", args: ["run", "fault:chain"], cwd: TOOLS },
   { key: "worker-chain", part: "chain node outage under the worker", args: ["run", "fault:worker-chain"], cwd: TOOLS },
   { key: "worker-kill", part: "worker SIGKILLed mid-rotation", args: ["run", "fault:worker-kill"], cwd: TOOLS },
+  { key: "signer-rotation", part: "voucher key rotated under sign load", args: ["run", "fault:signer-rotation"], cwd: TOOLS },
   {
     key: "indexer-kills",
     part: "indexer SIGKILLed 20× mid-backfill (Jest)",

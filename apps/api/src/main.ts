@@ -14,10 +14,15 @@ async function main(): Promise<void> {
   // One indexer is enough (a second one would only wait for the leadership lock).
   const indexer = { ...config.indexer, enabled: config.indexer.enabled && workerIndex() === 0 };
   const app = await createApp({ ...config, indexer });
-  // SIGTERM/SIGINT close the app: the indexer stops between batches, connections close.
+  // The stop line comes first, with its reason: this listener is registered before Nest's, which closes the app (the
+  // indexer stops between batches, connections close) and then ends the process.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => jsonLog("info", "api stopping", { signal, worker: workerIndex(), pid: process.pid }));
+  }
   app.enableShutdownHooks();
-  await app.listen(config.port, "0.0.0.0");
+  await app.listen(config.port, config.host);
   jsonLog("info", "api listening", {
+    host: config.host,
     port: config.port,
     worker: workerIndex(),
     pid: process.pid,

@@ -35,7 +35,7 @@ export async function startMerchantWorker(config: WorkerConfig, options: WorkerM
   try {
     const logger = app.get(WorkerLogger);
     const healthPort = await app.get(HealthServer).listen();
-    logger.info("health endpoint listening", { port: healthPort, path: "/health" });
+    logger.info("health endpoint listening", { host: config.healthHost, port: healthPort, path: "/health" });
     const worker = app.get(MerchantWorker);
     await worker.start();
     return { worker, logger, healthPort, stop: () => app.close() };

@@ -71,6 +71,7 @@ export function createChainRunner(
   logger.debug("chain configured", { node: `${chain.rpcUrlSetting} (${urlOrigin(chain.rpcUrl)})`, confirmations: chain.confirmations });
   return new ChainRunner({
     chainId: chain.chainId,
+    rpcUrlSetting: chain.rpcUrlSetting,
     node: connection,
     rotator,
     logger,

@@ -29,6 +29,8 @@ export interface ChainHealth {
 
 export interface ChainRunnerOptions {
   chainId: number;
+  /** The setting naming the chain's node (RPC_URL, CHAIN_<id>_RPC_URL): every line about an unreachable node names it. */
+  rpcUrlSetting: string;
   node: ChainNode;
   rotator: ChainRotator;
   /** Carries `chainId` on every line. */
@@ -83,7 +85,7 @@ export class ChainRunner {
     let firstAttemptFailed!: () => void;
     const failedOnce = new Promise<void>((resolve) => (firstAttemptFailed = resolve));
     const run = retryWithBackoff(
-      "reaching the chain's node",
+      `reaching the chain's node at ${this.options.rpcUrlSetting}`,
       async () => {
         try {
           await this.verifyNode();
@@ -106,7 +108,10 @@ export class ChainRunner {
     } finally {
       this.startSettled = true;
     }
-    if (this.state === "connecting") this.options.logger.warn("chain's node unreachable; retrying in the background, other chains go on");
+    if (this.state === "connecting")
+      this.options.logger.warn(
+        `chain's node unreachable: check the node and ${this.options.rpcUrlSetting}; retrying in the background, other chains go on`,
+      );
   }
 
   /** `--once` on this chain: reach the node (a few attempts), then one rotation of every raffle (or of `contract`). */
@@ -114,14 +119,17 @@ export class ChainRunner {
     let attempts = 0;
     const maxAttempts = this.options.singleRunAttempts ?? DEFAULT_SINGLE_RUN_ATTEMPTS;
     try {
-      await retryWithBackoff("reaching the chain's node", () => this.verifyNode(), this.options.logger, {
+      await retryWithBackoff(`reaching the chain's node at ${this.options.rpcUrlSetting}`, () => this.verifyNode(), this.options.logger, {
         ...this.options.retry,
         isFatal: (error) => isFatal(error) || (attempts += 1) >= maxAttempts,
         signal: this.stopping.signal,
       });
     } catch (error) {
       if (isFatal(error)) throw error;
-      this.options.logger.error("chain's node unreachable; this chain's run failed", { error: errorMessage(error), attempts });
+      this.options.logger.error(`chain's node unreachable: check the node and ${this.options.rpcUrlSetting}; this chain's run failed`, {
+        error: errorMessage(error),
+        attempts,
+      });
       return { ok: false, found: true };
     }
     return this.options.rotator.runOnce(contract);
@@ -168,7 +176,8 @@ export class ChainRunner {
   }
 
   private nodeFailed(error: unknown): void {
-    if (this.reachable) this.options.logger.warn("chain's node unreachable", { error: errorMessage(error) });
+    if (this.reachable)
+      this.options.logger.warn(`chain's node unreachable: check the node and ${this.options.rpcUrlSetting}`, { error: errorMessage(error) });
     this.reachable = false;
     this.lastNodeError = { time: new Date().toISOString(), message: errorMessage(error) };
   }

@@ -20,6 +20,7 @@ describe("loadWorkerConfig", () => {
       apiKey: "rk_abc",
       refreshIntervalMs: 60_000,
       healthPort: 8081,
+      healthHost: "0.0.0.0",
       permanentFailureRefreshes: 60,
       scheduleTimeZone: "UTC",
     });
@@ -45,6 +46,7 @@ describe("loadWorkerConfig", () => {
       CONFIRMATIONS: "3",
       REFRESH_INTERVAL_SECONDS: "15",
       HEALTH_PORT: "0",
+      HEALTH_HOST: "127.0.0.1",
       MAX_FEE_PER_GAS_GWEI: "1.5",
       FEE_BUMP_PERCENT: "12.5",
       TX_RECEIPT_TIMEOUT_SECONDS: "30",
@@ -66,6 +68,7 @@ describe("loadWorkerConfig", () => {
       ],
       refreshIntervalMs: 15_000,
       healthPort: 0,
+      healthHost: "127.0.0.1",
       permanentFailureRefreshes: 5,
       scheduleTimeZone: "Europe/Paris",
       apiRetry: { maxDelayMs: 10_000 },
@@ -86,6 +89,7 @@ describe("loadWorkerConfig", () => {
     [{ REFRESH_INTERVAL_SECONDS: "soon" }, "REFRESH_INTERVAL_SECONDS must be an integer"],
     [{ MERCHANT_PRIVATE_KEY: "", MERCHANT_KEYSTORE_FILE: "/nowhere" }, "needs MERCHANT_KEYSTORE_PASSWORD_FILE"],
     [{ LOG_LEVEL: "verbose" }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+    [{ HEALTH_HOST: "http://0.0.0.0:8081" }, "HEALTH_HOST must be an IP address (like 0.0.0.0, 127.0.0.1 or ::) or a host name"],
     [{ LOW_GAS_BALANCE_ETH: "-1" }, 'LOW_GAS_BALANCE_ETH must be an amount >= 0 in ether units (e.g. 0.05), got "-1"'],
   ])("refuses %p", (overrides, message) => {
     expect(() => loadWorkerConfig({ ...base, ...overrides })).toThrow(ConfigError);

@@ -62,6 +62,8 @@ export interface WorkerConfig {
   refreshIntervalMs: number;
   /** Port of the /health endpoint; 0 picks a free one (reported in the logs). */
   healthPort: number;
+  /** HEALTH_HOST: the address /health and /metrics listen on (default 0.0.0.0, every interface). */
+  healthHost: string;
   /** A raffle that failed for good (missing role) is retried after this many list refreshes, or when its listing changes. */
   permanentFailureRefreshes: number;
   /** IANA zone in which schedules are read. */
@@ -126,6 +128,7 @@ const WORKER_SETTINGS = {
   API_KEY: setting.text(),
   REFRESH_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(60),
   HEALTH_PORT: setting.port().default(8081),
+  HEALTH_HOST: setting.host().default("0.0.0.0"),
   PERMANENT_FAILURE_RETRY_REFRESHES: setting.integer({ min: 1 }).default(60),
   SCHEDULE_TIMEZONE: setting.text().default("UTC"),
   API_RETRY_MAX_DELAY_SECONDS: setting.integer({ min: 1 }).default(30),
@@ -183,6 +186,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     merchantKey: key,
     refreshIntervalMs: settings.REFRESH_INTERVAL_SECONDS * 1_000,
     healthPort: settings.HEALTH_PORT,
+    healthHost: settings.HEALTH_HOST,
     permanentFailureRefreshes: settings.PERMANENT_FAILURE_RETRY_REFRESHES,
     scheduleTimeZone: settings.SCHEDULE_TIMEZONE,
     apiRetry: { initialDelayMs: 500, maxDelayMs: settings.API_RETRY_MAX_DELAY_SECONDS * 1_000 },

@@ -39,7 +39,7 @@ export class HealthServer {
   constructor(
     private readonly report: () => HealthReport,
     private readonly port: number,
-    private readonly host = "0.0.0.0",
+    private readonly host: string,
     private readonly metrics?: WorkerMetrics,
   ) {}
 

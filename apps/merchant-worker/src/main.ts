@@ -27,7 +27,10 @@ async function main(): Promise<number | undefined> {
     process.once(signal, () => {
       running.logger.info("stopping", { signal });
       running.stop().then(
-        () => process.exit(0),
+        () => {
+          running.logger.info("merchant worker stopped", { signal });
+          process.exit(0);
+        },
         () => process.exit(1),
       );
     });

@@ -56,6 +56,7 @@ function chain(chainId: number, logger: WorkerLogger) {
   });
   const runner = new ChainRunner({
     chainId,
+    rpcUrlSetting: `CHAIN_${chainId}_RPC_URL`,
     node,
     rotator,
     logger: chainLogger,
@@ -120,7 +121,7 @@ describe("MerchantWorker over several chains", () => {
     expect(down.chains[0]).toMatchObject({ chainId: 31337, state: "connecting", reachable: false, raffles: 0 });
     expect(down.chains[0].lastError?.message).toContain("ECONNREFUSED");
     expect(down.chains[1]).toMatchObject({ chainId: 31338, state: "running", reachable: true, raffles: 1, lastRotation: { status: "rotated" } });
-    const retries = logs.lines.filter((line) => line.message === "reaching the chain's node failed; retrying");
+    const retries = logs.lines.filter((line) => line.message === "reaching the chain's node at CHAIN_31337_RPC_URL failed; retrying");
     expect(retries.length).toBeGreaterThanOrEqual(1);
     expect(retries.every((line) => line.chainId === 31337)).toBe(true);
 
@@ -142,7 +143,10 @@ describe("MerchantWorker over several chains", () => {
     first.node.up = false;
     await until(() => worker.health().chains[0].reachable === false);
     expect(worker.health().status).toBe("unavailable");
-    expect(logs.lines.find((line) => line.message === "chain's node unreachable")).toMatchObject({ chainId: 31337, level: "warn" });
+    expect(logs.lines.find((line) => line.message === "chain's node unreachable: check the node and CHAIN_31337_RPC_URL")).toMatchObject({
+      chainId: 31337,
+      level: "warn",
+    });
     first.node.up = true;
     await until(() => worker.health().status === "ok");
     expect(logs.lines.find((line) => line.message === "chain's node reachable again")).toMatchObject({ chainId: 31337 });

@@ -1,5 +1,5 @@
 import { formatEther } from "ethers";
-import { Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 import type { HealthReport } from "./health-server";
 import { errorMessage, type WorkerLogger } from "./logger";
@@ -37,6 +37,8 @@ export class WorkerMetrics {
   });
 
   constructor(readonly lowGasBalanceWei: bigint) {
+    // prom-client's process and Node.js series (CPU, memory, heap, event-loop lag, GC), in this registry.
+    collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: "raffle_worker_gas_balance_threshold_wei",
       help: "LOW_GAS_BALANCE_ETH in wei: below it the worker logs a warning (alert on balance < threshold).",

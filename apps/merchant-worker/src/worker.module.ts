@@ -53,7 +53,7 @@ export class WorkerModule {
           inject: [MerchantWorker, WorkerMetrics],
           useFactory: (worker: MerchantWorker, metrics: WorkerMetrics) => {
             metrics.observeHealth(() => worker.health());
-            return new HealthServer(() => worker.health(), config.healthPort, undefined, metrics);
+            return new HealthServer(() => worker.health(), config.healthPort, config.healthHost, metrics);
           },
         },
         {

@@ -149,7 +149,7 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
           [SECOND, "running", true, 2],
         ]);
         const lines = running.logs.lines;
-        const retries = lines.filter((line) => line.message === "reaching the chain's node failed; retrying");
+        const retries = lines.filter((line) => line.message === `reaching the chain's node at CHAIN_${SECOND}_RPC_URL failed; retrying`);
         expect(retries.length).toBeGreaterThan(0);
         expect(retries.every((line) => line.chainId === SECOND)).toBe(true);
         expect(lines.filter((line) => line.contract !== undefined && line.chainId === undefined)).toEqual([]);

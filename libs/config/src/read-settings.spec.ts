@@ -171,6 +171,20 @@ describe("readSettings", () => {
     expect(refusal(() => readSettings({ COUNT: "1.0" }, shape)).message).toBe('COUNT must be an integer >= 1, got "1.0"');
   });
 
+  it("reads a listening address: an IP address or a host name, never a URL or host:port (issue 31: HOST, HEALTH_HOST)", () => {
+    const shape = { HOST: setting.host().default("0.0.0.0") };
+    expect(readSettings({}, shape).HOST).toBe("0.0.0.0");
+    expect(readSettings({ HOST: " 127.0.0.1 " }, shape).HOST).toBe("127.0.0.1");
+    expect(readSettings({ HOST: "::" }, shape).HOST).toBe("::");
+    expect(readSettings({ HOST: "::1" }, shape).HOST).toBe("::1");
+    expect(readSettings({ HOST: "api.internal" }, shape).HOST).toBe("api.internal");
+    for (const bad of ["http://127.0.0.1", "127.0.0.1:3000", "0.0.0.0/0", "my host", "-bad.example"]) {
+      expect(refusal(() => readSettings({ HOST: bad }, shape)).message).toBe(
+        `HOST must be an IP address (like 0.0.0.0, 127.0.0.1 or ::) or a host name, without a scheme or port, got "${bad}"`,
+      );
+    }
+  });
+
   it("reads a choice trimmed and in lower case, and lists the choices when it refuses one", () => {
     const levels = { LEVEL: setting.oneOf(["error", "info"]).default("info") };
     expect(readSettings({ LEVEL: " ERROR " }, levels).LEVEL).toBe("error");

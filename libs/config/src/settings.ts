@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 import { privateKeyProblem } from "./private-key";
@@ -47,6 +48,21 @@ function integer({ min = 0, max = Number.MAX_SAFE_INTEGER }: { min?: number; max
 /** A TCP port to listen on: 0 to 65535 (0 lets the system pick one). */
 function port() {
   return integer({ min: 0, max: 65_535 });
+}
+
+/** A DNS host name (RFC 1123 labels): `localhost`, `api.internal`. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * An address to listen on: an IPv4 or IPv6 address (`0.0.0.0` every interface, `127.0.0.1` loopback only, `::`) or a
+ * host name. A URL or a `host:port` is refused: the port has its own setting.
+ */
+function host() {
+  return text().transform((raw, ctx) => {
+    const value = raw.trim();
+    if (isIP(value) !== 0 || HOST_NAME.test(value)) return value;
+    return refuse(ctx, raw, `must be an IP address (like 0.0.0.0, 127.0.0.1 or ::) or a host name, without a scheme or port, got "${raw}"`);
+  });
 }
 
 /** A number at least `min`, decimals allowed: fees, percentages. */
@@ -157,4 +173,4 @@ function parsed<T>(parse: (raw: string) => T | undefined, expected: string) {
 }
 
 /** The kinds of settings, each a zod schema: `setting.integer({ min: 1 }).default(60)`. */
-export const setting = { text, integer, port, decimal, flag, oneOf, httpUrl, wsUrl, postgresUrl, redisUrl, privateKey, parsed };
+export const setting = { text, integer, port, host, decimal, flag, oneOf, httpUrl, wsUrl, postgresUrl, redisUrl, privateKey, parsed };

@@ -5,7 +5,7 @@ import type { IndexerOptions } from "./indexer-types";
 /** Blocks below the head that a reorg may reach by default (INDEXER_REORG_WINDOW_BLOCKS in the API's settings). */
 export const DEFAULT_REORG_WINDOW_BLOCKS = 256;
 
-export type ResolvedIndexerOptions = Required<Omit<IndexerOptions, "logger" | "wsUrl" | "onReorg">>;
+export type ResolvedIndexerOptions = Required<Omit<IndexerOptions, "logger" | "wsUrl" | "onReorg" | "rpcSetting">>;
 
 export function resolveIndexerOptions(options: IndexerOptions): ResolvedIndexerOptions {
   const reorgWindowBlocks = options.reorgWindowBlocks ?? DEFAULT_REORG_WINDOW_BLOCKS;

@@ -25,6 +25,8 @@ export interface IndexerOptions {
    */
   reorgWindowBlocks?: number;
   progressIntervalMs?: number;
+  /** The setting that names the chain's node (RPC_URL, CHAIN_<id>_RPC_URL), named by every failure to reach it. */
+  rpcSetting?: string;
   logger?: IndexerLogger;
   /** Called after each reorg rolled back (for metrics): `depth` blocks between the cursor and the common ancestor. */
   onReorg?: (reorg: { chainId: number; from: number; ancestor: number; depth: number }) => void;
@@ -41,6 +43,11 @@ export interface IndexerStatus {
   lagSeconds: number | null;
   lastBatchAt: string | null;
   lastError: string | null;
+  /**
+   * The last step failed in a way no retry fixes (IndexResetRequired: a reorg below the undo window, a node reset under
+   * the index): /ready fails the chain and names the reset command. Cleared by the next step that succeeds.
+   */
+  resetRequired: boolean;
   /** New heads announced over the WebSocket that woke the leader or queued its next step (0 without `wsUrl`). */
   headWakes: number;
   /** Events indexed by this process since it started (a counter: its rate is events per second). */

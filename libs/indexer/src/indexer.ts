@@ -52,7 +52,7 @@ export class Indexer {
   ) {
     this.options = resolveIndexerOptions(options);
     this.onReorg = options.onReorg;
-    this.chain = new ChainSource(provider);
+    this.chain = new ChainSource(provider, { chainId: options.deployment.chainId, rpcSetting: options.rpcSetting ?? "RPC_URL" });
     this.tokens = new TokenMetadataReader(provider);
     this.registry = new Registry(options.deployment);
     this.leadership = new Leadership(dataSource, options.deployment.chainId);
@@ -67,6 +67,7 @@ export class Indexer {
       lagSeconds: null,
       lastBatchAt: null,
       lastError: null,
+      resetRequired: false,
       headWakes: 0,
       eventsIndexed: 0,
       reorgs: 0,

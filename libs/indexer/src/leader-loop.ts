@@ -1,5 +1,6 @@
 import type { IndexerStatus, StepResult } from "./indexer-types";
 import type { Leadership } from "./leadership";
+import { IndexResetRequired } from "./reset";
 import type { IndexerLogger } from "./logger";
 
 /**
@@ -99,6 +100,7 @@ export class LeaderLoop {
   private stepFailed(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.ctx.state.lastError = message;
+    this.ctx.state.resetRequired = error instanceof IndexResetRequired;
     this.ctx.state.failedSteps += 1;
     if (this.failure?.message === message) {
       this.failure.steps += 1;
@@ -116,6 +118,7 @@ export class LeaderLoop {
     this.ctx.logger.info("indexer steps succeed again", { chainId: this.ctx.chainId, failedSteps: this.failure.steps });
     this.failure = null;
     this.ctx.state.lastError = null;
+    this.ctx.state.resetRequired = false;
   }
 
   private lostLeadership(): void {

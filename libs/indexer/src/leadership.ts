@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, QueryRunner } from "typeorm";
 
-const LOCK_NAMESPACE = 0x72616666; // "raff"
+/** The first key of every chain's indexing lock (the second is the chain id). */
+export const LOCK_NAMESPACE = 0x72616666; // "raff"
 
 /** Thrown inside a batch's transaction when its session no longer holds the lock: the batch must not commit. */
 export class LeadershipLostError extends Error {}

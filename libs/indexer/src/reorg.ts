@@ -6,6 +6,7 @@ import type { RawLogStore } from "./raw-log-store";
 import type { Registry } from "./registry";
 import { undoAfter } from "./undo-log";
 import { retractWebhookMessages } from "./webhook-outbox";
+import { IndexResetRequired, resetCommand } from "./reset";
 
 /**
  * Owns the rollback of one chain's index after a reorg: finding the common ancestor among the stored headers, undoing
@@ -36,9 +37,9 @@ export async function rollBackReorg(ctx: ReorgContext, cursorBlock: number): Pro
   }
   const undoFrom = await store.undoFloor(leadership.manager);
   if (ancestor < undoFrom) {
-    throw new Error(
-      `reorg of chain ${chainId} down to block ${ancestor}, below the undo window (blocks above ${undoFrom}): ` +
-        `reset this chain's index (resetIndexedChain) and let it index again, or raise reorgWindowBlocks`,
+    throw new IndexResetRequired(
+      `reorg of chain ${chainId} down to block ${ancestor}, below the undo window (blocks above ${undoFrom}), or the node was reset: ` +
+        `reset this chain's index with \`${resetCommand(chainId)}\` and let it index again, or raise reorgWindowBlocks`,
     );
   }
   const ancestorHash = ancestor >= 0 ? (await chain.header(ancestor)).hash : "0x";

@@ -1,20 +1,74 @@
-import type { DataSource } from "typeorm";
+import type { DataSource, EntityManager } from "typeorm";
+
+import { LOCK_NAMESPACE } from "./leadership";
+
+/**
+ * A failure no retry can fix: the chain's index no longer matches the chain (a reorg below the undo window, or a node
+ * that restarted from genesis under it). Only a reset of the chain's index ends it; /ready names the command.
+ */
+export class IndexResetRequired extends Error {}
+
+/** The operator's command that resets a chain's index (apps/api/src/cli/indexer.ts; compiled: dist/apps/api/src/cli/indexer.js). */
+export function resetCommand(chainId: number): string {
+  return `npm run indexer -- reset --chain ${chainId}`;
+}
+
+/** Deletes what was indexed from one chain, in the caller's transaction. */
+async function deleteIndexedRows(manager: EntityManager, chainId: number): Promise<void> {
+  await manager.query(`DELETE FROM claim WHERE claim_type = 'RAFFLE_PRIZE' AND contract_id IN (SELECT id FROM contract WHERE chain_id = $1)`, [
+    chainId,
+  ]);
+  await manager.query(`DELETE FROM contract WHERE chain_id = $1 AND contract_module = 'RAFFLE'`, [chainId]);
+  await manager.query(`DELETE FROM price WHERE id NOT IN (SELECT price_id FROM round)`);
+  await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1`, [chainId]);
+  await manager.query(`DELETE FROM indexer_block WHERE chain_id = $1`, [chainId]);
+  await manager.query(`DELETE FROM indexer_cursor WHERE chain_id = $1`, [chainId]);
+  await manager.query(`DELETE FROM indexer_undo WHERE chain_id = $1`, [chainId]);
+}
 
 /**
  * Forgets everything indexed from one chain (raw events, block hashes, cursor, rounds, tickets, prize claims and the
  * raffle contracts registered from events), keeping merchants, API keys and issued vouchers. For a local chain
- * that restarted from genesis: the next indexer run rebuilds the projection from the new chain.
+ * that restarted from genesis: the next indexer run rebuilds the projection from the new chain. No indexer of the
+ * chain may run meanwhile: use resetChainIndex when one may.
  */
 export async function resetIndexedChain(dataSource: DataSource, chainId: number): Promise<void> {
-  await dataSource.transaction(async (manager) => {
-    await manager.query(`DELETE FROM claim WHERE claim_type = 'RAFFLE_PRIZE' AND contract_id IN (SELECT id FROM contract WHERE chain_id = $1)`, [
-      chainId,
-    ]);
-    await manager.query(`DELETE FROM contract WHERE chain_id = $1 AND contract_module = 'RAFFLE'`, [chainId]);
-    await manager.query(`DELETE FROM price WHERE id NOT IN (SELECT price_id FROM round)`);
-    await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1`, [chainId]);
-    await manager.query(`DELETE FROM indexer_block WHERE chain_id = $1`, [chainId]);
-    await manager.query(`DELETE FROM indexer_cursor WHERE chain_id = $1`, [chainId]);
-    await manager.query(`DELETE FROM indexer_undo WHERE chain_id = $1`, [chainId]);
-  });
+  await dataSource.transaction((manager) => deleteIndexedRows(manager, chainId));
+}
+
+export interface ResetOutcome {
+  /** Sessions of running indexers that held the chain's leadership and were ended. */
+  leadersEnded: number;
+}
+
+/**
+ * resetIndexedChain while the API's indexers may run (`indexer reset --chain <id>`). It first takes the chain's
+ * indexing leadership, ending the session of the process that holds it: that leader is fenced (see leadership.ts), so
+ * none of its batches can commit after the reset; it steps down, takes the lock again once this is done, reloads its
+ * registry and indexes the chain from the platform's deploy block. Nothing needs a restart.
+ */
+export async function resetChainIndex(dataSource: DataSource, chainId: number, { timeoutMs = 15_000 } = {}): Promise<ResetOutcome> {
+  const runner = dataSource.createQueryRunner();
+  let leadersEnded = 0;
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [LOCK_NAMESPACE, chainId]);
+      if (locked) break;
+      if (Date.now() > deadline) throw new Error(`the indexing leadership of chain ${chainId} could not be taken within ${timeoutMs} ms`);
+      const ended: Array<{ ended: boolean }> = await runner.query(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+            AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2`,
+        [LOCK_NAMESPACE, chainId],
+      );
+      leadersEnded += ended.filter((row) => row.ended).length;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await runner.manager.transaction((manager) => deleteIndexedRows(manager, chainId));
+    await runner.query(`SELECT pg_advisory_unlock($1, $2)`, [LOCK_NAMESPACE, chainId]);
+    return { leadersEnded };
+  } finally {
+    await runner.release();
+  }
 }

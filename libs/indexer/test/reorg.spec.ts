@@ -112,7 +112,7 @@ describe("indexer reorg handling", () => {
       await shallow.indexer.syncToHead();
       await node.provider.send("evm_revert", [snapshotId]);
       for (let i = 0; i < 8; i += 1) await node.provider.send("evm_mine", []);
-      await expect(shallow.indexer.step()).rejects.toThrow(/below the undo window .*resetIndexedChain/);
+      await expect(shallow.indexer.step()).rejects.toThrow(/below the undo window .*`npm run indexer -- reset --chain 31337`/);
     } finally {
       await shallow.close();
     }

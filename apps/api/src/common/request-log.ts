@@ -13,6 +13,19 @@ export function requestIdOf(request: IncomingMessage): string {
 }
 
 /**
+ * Paths that load balancers, orchestrators and Prometheus call every few seconds: their lines are debug, or they would
+ * bury the log. /ready's failures are logged once per distinct error by the readiness check itself.
+ */
+const PROBE_PATHS = new Set(["/health", "/ready", "/status", "/metrics"]);
+
+/** A request line's level: error for a 5xx (but a probe's 503, which answers "not ready"), debug for probes, else info. */
+export function requestLogLevel(path: string, status: number): "error" | "info" | "debug" {
+  const probe = PROBE_PATHS.has(path.length > 1 ? path.replace(/\/+$/, "") : path);
+  if (status >= 500 && !(probe && status === 503)) return "error";
+  return probe ? "debug" : "info";
+}
+
+/**
  * Echoes every request's id and logs one JSON line per request once the answer is sent. Services that log while
  * serving a request put its id on their lines from `Caller.requestId`; it is passed explicitly, not through an
  * AsyncLocalStorage context, because on Node 20 one such context makes every promise of the process pay for promise
@@ -24,10 +37,11 @@ export function logRequests(fastify: FastifyInstance): void {
     done();
   });
   fastify.addHook("onResponse", (request, reply, done) => {
-    jsonLog(reply.statusCode >= 500 ? "error" : "info", "request", {
+    const path = request.url.split("?")[0];
+    jsonLog(requestLogLevel(path, reply.statusCode), "request", {
       requestId: request.id,
       method: request.method,
-      path: request.url.split("?")[0],
+      path,
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
       merchantId: (request as { caller?: { merchantId: number } }).caller?.merchantId,

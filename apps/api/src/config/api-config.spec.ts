@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
+import { Wallet } from "ethers";
 
 import { loadApiConfig } from "./api-config";
 import { deploymentRecord } from "../../test/support/deployment-record";
@@ -98,6 +99,28 @@ describe("API configuration", () => {
     expect(() => load({ INDEXER_WS_URL: "node.example.com/v3/secret" })).toThrow(
       new ConfigError("INDEXER_WS_URL must be a ws:// or wss:// URL, got something that is not a URL"),
     );
+  });
+
+  it("takes a next voucher key beside the current one (SIGNER_NEXT_...), per chain too, never the current key again (issue 31)", () => {
+    const next = Wallet.createRandom().privateKey;
+    expect(load({}).chains[0].nextSignerPrivateKey).toBeUndefined();
+    expect(load({ SIGNER_NEXT_PRIVATE_KEY: next }).chains[0].nextSignerPrivateKey).toBe(next);
+    const perChain = loadApiConfig({ CHAIN_IDS: "31337", CHAIN_31337_DEPLOYMENT_FILE: deploymentFile, CHAIN_31337_SIGNER_NEXT_PRIVATE_KEY: next });
+    expect(perChain.chains[0].nextSignerPrivateKey).toBe(next);
+    expect(() => load({ SIGNER_PRIVATE_KEY: HARDHAT_KEY_3, SIGNER_NEXT_PRIVATE_KEY: HARDHAT_KEY_3.toUpperCase().replace("0X", "0x") })).toThrow(
+      "SIGNER_NEXT_PRIVATE_KEY is the current voucher key: give the next key, or leave it unset",
+    );
+    const refused = (() => {
+      try {
+        load({ SIGNER_NEXT_PRIVATE_KEY: `${next} `, SIGNER_NEXT_KEYSTORE_FILE: "" });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    })();
+    expect(refused).toMatch(/^SIGNER_NEXT_PRIVATE_KEY is not a private key: it has whitespace/);
+    expect(refused).not.toContain(next.slice(2, 20));
+    expect(() => load({ SIGNER_NEXT_KEYSTORE_FILE: "/nowhere.json" })).toThrow("SIGNER_NEXT_KEYSTORE_FILE needs SIGNER_NEXT_KEYSTORE_PASSWORD_FILE");
   });
 
   describe("several chains (CHAIN_IDS)", () => {

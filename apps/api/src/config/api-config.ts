@@ -30,6 +30,11 @@ export interface ChainConfig {
   deploymentFile?: string;
   /** Private key of the voucher signer (holder of SIGNER_ROLE on this chain's Exchange). Never logged. */
   signerPrivateKey: string;
+  /**
+   * The next voucher key (SIGNER_NEXT_PRIVATE_KEY / SIGNER_NEXT_KEYSTORE_FILE), during a signer rotation: the API signs
+   * with it whenever it holds SIGNER_ROLE, else with `signerPrivateKey`. Never logged.
+   */
+  nextSignerPrivateKey?: string;
   /** Blocks behind the head that the indexer treats as final. */
   confirmations: number;
   batchBlocks: number;
@@ -45,6 +50,8 @@ const UNSHARED_CHAIN_SETTINGS = ["RPC_URL", "INDEXER_WS_URL", "DEPLOYMENT_FILE"]
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface ApiConfig {
   port: number;
+  /** HOST: the address the API listens on (default 0.0.0.0, every interface; 127.0.0.1 behind a local proxy). */
+  host: string;
   /** API processes sharing the port (API_WORKERS); more than one needs PostgreSQL and Redis, shared by all. */
   workers: number;
   /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
@@ -84,37 +91,65 @@ export interface ApiConfig {
   player: PlayerConfig;
 }
 
-/** How a chain's voucher key is given: each may be set per chain as CHAIN_<id>_... */
-const SIGNER_KEY_SETTINGS = {
-  SIGNER_PRIVATE_KEY: setting.privateKey().optional(),
-  SIGNER_KEYSTORE_FILE: setting.text().optional(),
-  SIGNER_KEYSTORE_PASSWORD_FILE: setting.text().optional(),
+/** The settings of a voucher key, each may be set per chain as CHAIN_<id>_...: SIGNER_ (the current key) or SIGNER_NEXT_. */
+const KEY_SETTINGS = {
+  SIGNER: {
+    SIGNER_PRIVATE_KEY: setting.privateKey().optional(),
+    SIGNER_KEYSTORE_FILE: setting.text().optional(),
+    SIGNER_KEYSTORE_PASSWORD_FILE: setting.text().optional(),
+  },
+  SIGNER_NEXT: {
+    SIGNER_NEXT_PRIVATE_KEY: setting.privateKey().optional(),
+    SIGNER_NEXT_KEYSTORE_FILE: setting.text().optional(),
+    SIGNER_NEXT_KEYSTORE_PASSWORD_FILE: setting.text().optional(),
+  },
 };
 
 /**
- * The signer key of a chain: SIGNER_PRIVATE_KEY, or an encrypted JSON keystore plus a password file; dev default on the
- * local chains. No error here quotes the key, the keystore or the password: they would end up in the "api failed to
- * start" log line.
+ * A voucher key of a chain as given: `<prefix>_PRIVATE_KEY`, or an encrypted JSON keystore plus a password file;
+ * undefined when neither is set. No error here quotes the key, the keystore or the password: they would end up in
+ * the "api failed to start" log line.
  */
-function signerKey(env: NodeJS.ProcessEnv, chain: ChainEnv): string {
-  const given = readChainSettings(env, chain, SIGNER_KEY_SETTINGS);
-  const [keyName, keystoreName, passwordName] = ["SIGNER_PRIVATE_KEY", "SIGNER_KEYSTORE_FILE", "SIGNER_KEYSTORE_PASSWORD_FILE"].map(chain.name);
-  if (given.SIGNER_PRIVATE_KEY) return given.SIGNER_PRIVATE_KEY;
-  const keystoreFile = given.SIGNER_KEYSTORE_FILE;
-  if (keystoreFile) {
-    if (!given.SIGNER_KEYSTORE_PASSWORD_FILE) throw new ConfigError(`${keystoreName} needs ${passwordName}`);
-    const keystore = readSecretFile(keystoreFile, keystoreName);
-    const password = readSecretFile(given.SIGNER_KEYSTORE_PASSWORD_FILE, passwordName).trim();
-    try {
-      return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
-    } catch {
-      throw new ConfigError(
-        `${keystoreName} ${keystoreFile} could not be decrypted with the password in ${passwordName}: a wrong password or not a JSON keystore`,
-      );
-    }
+function givenKey(env: NodeJS.ProcessEnv, chain: ChainEnv, prefix: "SIGNER" | "SIGNER_NEXT"): string | undefined {
+  const given: Record<string, string | undefined> =
+    prefix === "SIGNER" ? readChainSettings(env, chain, KEY_SETTINGS.SIGNER) : readChainSettings(env, chain, KEY_SETTINGS.SIGNER_NEXT);
+  const [keyName, keystoreName, passwordName] = ["PRIVATE_KEY", "KEYSTORE_FILE", "KEYSTORE_PASSWORD_FILE"].map((name) => `${prefix}_${name}`);
+  if (given[keyName]) return given[keyName];
+  const keystoreFile = given[keystoreName];
+  if (!keystoreFile) return undefined;
+  const passwordFile = given[passwordName];
+  if (!passwordFile) throw new ConfigError(`${chain.name(keystoreName)} needs ${chain.name(passwordName)}`);
+  const keystore = readSecretFile(keystoreFile, chain.name(keystoreName));
+  const password = readSecretFile(passwordFile, chain.name(passwordName)).trim();
+  try {
+    return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
+  } catch {
+    throw new ConfigError(
+      `${chain.name(keystoreName)} ${keystoreFile} could not be decrypted with the password in ${chain.name(passwordName)}: a wrong password or not a JSON keystore`,
+    );
   }
+}
+
+/** The signer key of a chain (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE); dev default on the local chains. */
+function signerKey(env: NodeJS.ProcessEnv, chain: ChainEnv): string {
+  const key = givenKey(env, chain, "SIGNER");
+  if (key) return key;
   if (LOCAL_CHAIN_IDS.includes(chain.chainId)) return LOCAL_DEV_KEYS.voucherSigner;
-  throw new ConfigError(`${keyName} or ${keystoreName} is required off the local chains (chain ${chain.chainId})`);
+  throw new ConfigError(
+    `${chain.name("SIGNER_PRIVATE_KEY")} or ${chain.name("SIGNER_KEYSTORE_FILE")} is required off the local chains (chain ${chain.chainId})`,
+  );
+}
+
+/**
+ * The next signer key of a chain, for a rotation without downtime (SIGNER_NEXT_PRIVATE_KEY or SIGNER_NEXT_KEYSTORE_FILE):
+ * the API signs with it as soon as it holds SIGNER_ROLE, with the current key until then. Never a dev default.
+ */
+function nextSignerKey(env: NodeJS.ProcessEnv, chain: ChainEnv, current: string | undefined): string | undefined {
+  const next = givenKey(env, chain, "SIGNER_NEXT");
+  if (next && current && next.toLowerCase() === current.toLowerCase()) {
+    throw new ConfigError(`${chain.name("SIGNER_NEXT_PRIVATE_KEY")} is the current voucher key: give the next key, or leave it unset`);
+  }
+  return next;
 }
 
 /** A file holding a secret: errors name the setting and the path, never the content. */
@@ -148,6 +183,7 @@ function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeplo
   const record = problems.read(() => (given ? { deployment: given, file: undefined } : loadDeploymentFile(env, chain.chainId, deploymentSetting)));
   const settings = problems.read(() => readChainSettings(env, chain, chainSettings(chain.chainId)));
   const signerPrivateKey = problems.read(() => signerKey(env, chain));
+  const nextSignerPrivateKey = problems.read(() => nextSignerKey(env, chain, signerPrivateKey));
   problems.check();
   return {
     chainId: chain.chainId,
@@ -156,6 +192,7 @@ function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeplo
     deployment: record.deployment,
     deploymentFile: record.file,
     signerPrivateKey,
+    nextSignerPrivateKey,
     confirmations: settings.INDEXER_CONFIRMATIONS,
     batchBlocks: settings.INDEXER_BATCH_BLOCKS,
     reorgWindowBlocks: settings.INDEXER_REORG_WINDOW_BLOCKS,
@@ -202,6 +239,7 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
 const API_SETTINGS = {
   API_WORKERS: setting.integer({ min: 1 }).default(1),
   PORT: setting.port().default(3000),
+  HOST: setting.host().default("0.0.0.0"),
   DATABASE_URL: setting.postgresUrl().optional(),
   PGLITE_DIR: setting.text().optional(),
   SIGNATURE_TTL_SECONDS: setting.integer({ min: 10 }).default(600),
@@ -252,6 +290,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
   problems.check();
   return {
     port: settings.PORT,
+    host: settings.HOST,
     workers: settings.API_WORKERS,
     databaseUrl: settings.DATABASE_URL,
     pgliteDir: settings.PGLITE_DIR,

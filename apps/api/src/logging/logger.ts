@@ -9,10 +9,16 @@ export function jsonLog(level: LineLevel, message: string, fields: Record<string
   log(level, message, fields);
 }
 
+/**
+ * Nest's start-up chatter: a line per module, per controller and per route (35 routes, 35 lines). "api listening" is the
+ * start line; these stay at debug.
+ */
+const NEST_STARTUP_CONTEXTS = new Set(["NestFactory", "InstanceLoader", "RoutesResolver", "RouterExplorer", "NestApplication"]);
+
 /** Nest's logger, writing through the same pino logger. */
 export class JsonLogger implements LoggerService {
   log(message: unknown, context?: string): void {
-    log("info", String(message), { context });
+    log(context && NEST_STARTUP_CONTEXTS.has(context) ? "debug" : "info", String(message), { context });
   }
 
   error(message: unknown, stack?: string, context?: string): void {

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { FastifyInstance } from "fastify";
 import type { IndexerStatus } from "@raffle/indexer";
 
@@ -67,7 +67,10 @@ export class ApiMetrics {
   private readonly signedChildren = new Map<number, { inc(): void }>();
   private readonly requestChildren = new Map<string, Map<number, { observe(value: number): void }>>();
 
-  constructor(readonly enabled: boolean) {}
+  constructor(readonly enabled: boolean) {
+    // prom-client's process and Node.js series (CPU, memory, heap, event-loop lag, GC, handles), in this registry.
+    if (enabled) collectDefaultMetrics({ register: this.registry });
+  }
 
   /** Per-chain indexer gauges and counters, read from the indexers' status at each scrape (nothing on the hot path). */
   observeIndexers(source: IndexerMetricsSource): void {

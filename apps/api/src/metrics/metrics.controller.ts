@@ -73,7 +73,7 @@ export class MetricsController {
           lagBlocks: status?.lag ?? null,
           lagSeconds: status?.lagSeconds ?? null,
           lastBatchAt: status?.lastBatchAt ?? null,
-          lastError: publicIndexerError(status?.lastError ?? null),
+          lastError: publicIndexerError(status?.lastError ?? null, chainId, status?.resetRequired),
           eventsIndexed: status?.eventsIndexed ?? 0,
           reorgs: status?.reorgs ?? 0,
           failedSteps: status?.failedSteps ?? 0,

@@ -13,6 +13,15 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 export type SignerStatus = "authorized" | "unauthorized" | "unverified";
 
+/** A voucher key the API may sign with on this chain: the current one, or the next one during a rotation. */
+export interface VoucherKey {
+  /** "current" (SIGNER_...) or "next" (SIGNER_NEXT_...). */
+  role: "current" | "next";
+  address: string;
+  /** Whether it holds SIGNER_ROLE on the Exchange, as last checked. */
+  status: SignerStatus;
+}
+
 /** A dependency that is not as the endpoints need it, named as /ready reports it. */
 export interface DependencyProblem {
   field: "chain" | "deployment" | "signer";
@@ -35,13 +44,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * confirmed. Each change of state is logged once.
  */
 export class ChainMonitor {
-  readonly signerAddress: string;
+  /** The current key first, then the next one (when SIGNER_NEXT_... is set). */
+  private readonly keys: VoucherKey[];
   private readonly rpc: string;
   private reachable: boolean | null = null;
   private unreachableReason = "";
   private servedChainId: number | null = null;
   private missingCode: string[] | null = null;
-  private signer: SignerStatus = "unverified";
+  /** The key vouchers are signed with now: the next key once it holds the role, else the current one. */
+  private active: VoucherKey;
   private firstCheck: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
@@ -51,8 +62,20 @@ export class ChainMonitor {
     private readonly provider: JsonRpcProvider,
     private readonly checkIntervalMs: number,
   ) {
-    this.signerAddress = computeAddress(config.signerPrivateKey);
+    this.keys = [{ role: "current", address: computeAddress(config.signerPrivateKey), status: "unverified" }];
+    if (config.nextSignerPrivateKey) this.keys.push({ role: "next", address: computeAddress(config.nextSignerPrivateKey), status: "unverified" });
+    this.active = this.keys[0];
     this.rpc = urlOrigin(config.rpcUrl);
+  }
+
+  /** The address vouchers are signed with now (the current key until the next one holds SIGNER_ROLE). */
+  get signerAddress(): string {
+    return this.active.address;
+  }
+
+  /** Which key signs now: "current" or "next". */
+  get activeKey(): VoucherKey["role"] {
+    return this.active.role;
   }
 
   stop(): void {
@@ -67,11 +90,11 @@ export class ChainMonitor {
       // An unreachable node is no reason to stop: it may come up after the API (and /ready says so meanwhile). A node
       // that answers with the wrong chain, without the contracts, or without the signer's role is.
       if (this.reachable) {
-        const problems = this.problems(true).filter((problem) => !(problem.field === "signer" && this.signer === "unverified"));
+        const problems = this.problems(true).filter((problem) => !(problem.field === "signer" && this.signerStatus() === "unverified"));
         if (problems.length > 0) throw new StartupError(problems.map((problem) => problem.message).join("; "));
       }
       const { deployment } = this.config;
-      if (deployment.signer !== this.signerAddress) {
+      if (!this.keys.some((key) => key.address === deployment.signer)) {
         jsonLog("warn", "the deployment file names another signer than the voucher key; the chain's SIGNER_ROLE decides", {
           component: "chain",
           chainId: deployment.chainId,
@@ -85,8 +108,13 @@ export class ChainMonitor {
     return this.firstCheck;
   }
 
+  /**
+   * Whether a voucher key can sign: authorized while either key holds SIGNER_ROLE (a rotation never fails /ready or
+   * signing), unauthorized when every key was checked and none holds it, unverified otherwise.
+   */
   signerStatus(): SignerStatus {
-    return this.signer;
+    if (this.keys.some((key) => key.status === "authorized")) return "authorized";
+    return this.keys.every((key) => key.status === "unauthorized") ? "unauthorized" : "unverified";
   }
 
   /**
@@ -136,12 +164,19 @@ export class ChainMonitor {
         message: `${source} names contracts that have no code on chain ${deployment.chainId}: ${this.missingCode.join(", ")} (deployed to another chain, or the chain was reset?)`,
       });
     }
-    if (this.signer === "unauthorized") {
+    const signer = this.signerStatus();
+    if (signer === "unauthorized") {
+      const keys = this.keys
+        .map(
+          (key) =>
+            `${key.address} (${settingName(key.role === "current" ? "SIGNER_PRIVATE_KEY" : "SIGNER_NEXT_PRIVATE_KEY")} or ${settingName(key.role === "current" ? "SIGNER_KEYSTORE_FILE" : "SIGNER_NEXT_KEYSTORE_FILE")})`,
+        )
+        .join(" nor the next key ");
       problems.push({
         field: "signer",
-        message: `the voucher key ${this.signerAddress} (${settingName("SIGNER_PRIVATE_KEY")} or ${settingName("SIGNER_KEYSTORE_FILE")}) does not hold SIGNER_ROLE on the Exchange ${deployment.exchange} of chain ${deployment.chainId}: grant it, or configure the key that holds it`,
+        message: `the voucher key ${keys} does not hold SIGNER_ROLE on the Exchange ${deployment.exchange} of chain ${deployment.chainId}: grant it, or configure the key that holds it`,
       });
-    } else if (this.signer === "unverified") {
+    } else if (signer === "unverified") {
       problems.push({
         field: "signer",
         message: `the voucher key's SIGNER_ROLE on the Exchange of chain ${deployment.chainId} is not verified yet: the chain node has not answered`,
@@ -163,7 +198,8 @@ export class ChainMonitor {
       if (this.missingCode === null) this.observeCode(await this.contractsWithoutCode());
       if (this.missingCode!.includes(`exchange ${this.config.deployment.exchange}`)) return;
       const exchange = Exchange__factory.connect(this.config.deployment.exchange, this.provider);
-      this.observeSigner((await exchange.hasRole(SIGNER_ROLE, this.signerAddress)) ? "authorized" : "unauthorized");
+      const held = await Promise.all(this.keys.map((key) => exchange.hasRole(SIGNER_ROLE, key.address)));
+      this.observeSigners(held.map((holds) => (holds ? "authorized" : "unauthorized")));
     } catch (error) {
       this.observeFailure(error);
     }
@@ -231,18 +267,33 @@ export class ChainMonitor {
     this.missingCode = missing;
   }
 
-  private observeSigner(status: SignerStatus): void {
-    if (status === this.signer) return;
-    if (status === "unauthorized") {
+  /** Records each key's role and picks the key to sign with: the next one as soon as it holds the role. */
+  private observeSigners(statuses: SignerStatus[]): void {
+    const before = this.signerStatus();
+    statuses.forEach((status, index) => (this.keys[index].status = status));
+    const after = this.signerStatus();
+    const fields = { component: "chain", chainId: this.config.chainId };
+    if (after === "unauthorized" && before !== "unauthorized") {
       jsonLog("error", "the voucher key lacks SIGNER_ROLE on the Exchange: signing is refused until it holds it", {
-        component: "chain",
-        chainId: this.config.chainId,
-        signer: this.signerAddress,
+        ...fields,
+        signers: this.keys.map((key) => key.address),
         exchange: this.config.deployment.exchange,
       });
-    } else if (this.signer === "unauthorized") {
-      jsonLog("info", "the voucher key holds SIGNER_ROLE again", { component: "chain", chainId: this.config.chainId, signer: this.signerAddress });
+    } else if (after === "authorized" && before === "unauthorized") {
+      jsonLog("info", "the voucher key holds SIGNER_ROLE again", {
+        ...fields,
+        signer: this.keys.find((key) => key.status === "authorized")!.address,
+      });
     }
-    this.signer = status;
+    const next = this.keys.find((key) => key.role === "next" && key.status === "authorized");
+    const chosen = next ?? this.keys.find((key) => key.status === "authorized") ?? this.keys[0];
+    if (chosen !== this.active) {
+      jsonLog("info", `vouchers are now signed with the ${chosen.role} key: it holds SIGNER_ROLE`, {
+        ...fields,
+        signer: chosen.address,
+        previous: this.active.address,
+      });
+      this.active = chosen;
+    }
   }
 }

@@ -40,6 +40,7 @@ export class IndexerRunner implements OnApplicationBootstrap {
               wsUrl: chain.config.wsUrl,
               batchBlocks: chain.config.batchBlocks,
               reorgWindowBlocks: chain.config.reorgWindowBlocks,
+              rpcSetting: chain.config.settingName("RPC_URL"),
               defaultSchedule,
               logger: indexerLogger,
               onReorg: ({ chainId, depth }) => metrics.reorg(chainId, depth),

@@ -15,10 +15,8 @@ export class ServedChain {
   readonly chainId: number;
   readonly provider: JsonRpcProvider;
   readonly monitor: ChainMonitor;
-  /** Purchase vouchers, under this chain's EIP-712 domain (its id and its Exchange). */
-  readonly voucherSigner: FastVoucherSigner;
-  /** Claim vouchers (rare: ethers' own signer is fast enough). */
-  readonly claimSigner: Wallet;
+  /** Per key (current, and next during a rotation): purchase vouchers under this chain's EIP-712 domain, and claims. */
+  private readonly signers: Record<"current" | "next", { voucher: FastVoucherSigner; claim: Wallet } | undefined>;
 
   constructor(
     readonly config: ChainConfig,
@@ -28,8 +26,24 @@ export class ServedChain {
     this.chainId = config.chainId;
     this.provider = chainProvider(config.rpcUrl, config.chainId, metrics ? () => metrics.rpcError(config.chainId) : undefined);
     this.monitor = new ChainMonitor(config, this.provider, checkIntervalMs);
-    this.voucherSigner = new FastVoucherSigner(config.signerPrivateKey, config.chainId, config.deployment.exchange);
-    this.claimSigner = new Wallet(config.signerPrivateKey);
+    const signersOf = (key: string) => ({ voucher: new FastVoucherSigner(key, config.chainId, config.deployment.exchange), claim: new Wallet(key) });
+    this.signers = {
+      current: signersOf(config.signerPrivateKey),
+      next: config.nextSignerPrivateKey ? signersOf(config.nextSignerPrivateKey) : undefined,
+    };
+  }
+
+  /**
+   * Purchase vouchers, signed with the key that holds SIGNER_ROLE (the monitor's choice: the next key as soon as it
+   * holds the role during a rotation, else the current one).
+   */
+  get voucherSigner(): FastVoucherSigner {
+    return (this.signers[this.monitor.activeKey] ?? this.signers.current)!.voucher;
+  }
+
+  /** Claim vouchers (rare: ethers' own signer is fast enough), with the same key as purchase vouchers. */
+  get claimSigner(): Wallet {
+    return (this.signers[this.monitor.activeKey] ?? this.signers.current)!.claim;
   }
 
   get deployment() {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { databaseUrlForLogs, urlOrigin } from "@raffle/config";
+import { resetCommand } from "@raffle/indexer";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -16,8 +17,18 @@ import { jsonLog } from "../../logging/logger";
  * What public endpoints (/ready, /status) say of an indexer's failure: that it fails, not the error, whose text may
  * carry a node's or the database's host and port; the log line "indexer step failed" has it.
  */
-export function publicIndexerError(lastError: string | null): string | null {
-  return lastError === null ? null : "the indexer's last step failed and is being retried: the API log has the error (indexer step failed)";
+export function publicIndexerError(lastError: string | null, chainId?: number, resetRequired = false): string | null {
+  if (lastError === null) return null;
+  if (resetRequired && chainId !== undefined) return indexResetMessage(chainId);
+  return "the indexer's last step failed and is being retried: the API log has the error (indexer step failed)";
+}
+
+/** An index that no retry can fix, and the command that does (no host or error text: the public may read it). */
+function indexResetMessage(chainId: number, detail = "a reorg below the undo window, or the chain's node was reset under the index"): string {
+  return (
+    `the index of chain ${chainId} no longer matches the chain (${detail}): it fails for good until it is reset with ` +
+    `\`${resetCommand(chainId)}\` (compiled: \`node dist/apps/api/src/cli/indexer.js reset --chain ${chainId}\`)`
+  );
 }
 
 /** How long /ready waits for the database or Redis before calling it down. */
@@ -127,16 +138,24 @@ export class ReadinessService {
     const problems = [...probe.problems];
     const cursor = cursors?.get(chain.chainId) ?? null;
     const lag = probe.head !== null && cursor !== null ? Math.max(0, probe.head - chain.config.confirmations - cursor) : null;
+    const indexer = this.indexers.status(chain.chainId);
+    if (indexer?.resetRequired) problems.push({ field: "indexer", message: indexResetMessage(chain.chainId) });
     if (cursors !== null && probe.head !== null) {
       if (cursor === null) problems.push({ field: "indexer", message: "the chain is not indexed yet" });
-      else if (lag! > this.config.readyMaxLagBlocks) {
+      else if (cursor > probe.head && !indexer?.resetRequired) {
+        // The index holds blocks the chain does not have: the node restarted from genesis (or the URL leads elsewhere).
+        // Every replica sees this, the leader's retries do not end it: it fails for good.
+        problems.push({
+          field: "indexer",
+          message: indexResetMessage(chain.chainId, `its cursor, block ${cursor}, is above the chain's head, block ${probe.head}`),
+        });
+      } else if (lag! > this.config.readyMaxLagBlocks) {
         problems.push({
           field: "indexer",
           message: `the index is ${lag} blocks behind the chain (READY_MAX_LAG_BLOCKS is ${this.config.readyMaxLagBlocks})`,
         });
       }
     }
-    const indexer = this.indexers.status(chain.chainId);
     return {
       chainId: chain.chainId,
       status: problems.length === 0 ? "ready" : "notReady",
@@ -144,7 +163,7 @@ export class ReadinessService {
       cursor,
       lag,
       leader: indexer?.leader ?? false,
-      lastError: publicIndexerError(indexer?.lastError ?? null),
+      lastError: publicIndexerError(indexer?.lastError ?? null, chain.chainId, indexer?.resetRequired),
       signer: { address: chain.monitor.signerAddress, status: chain.monitor.signerStatus() },
       problems,
     };
