@@ -16,6 +16,7 @@ COPY libs/sdk/package.json libs/sdk/
 COPY libs/testing/package.json libs/testing/
 COPY apps/api/package.json apps/api/
 COPY apps/merchant-worker/package.json apps/merchant-worker/
+COPY apps/web/package.json apps/web/
 COPY tools/package.json tools/
 RUN npm ci --no-audit --no-fund
 COPY . .
@@ -47,6 +48,7 @@ COPY libs/indexer/package.json libs/indexer/
 COPY libs/sdk/package.json libs/sdk/
 COPY apps/api/package.json apps/api/
 COPY apps/merchant-worker/package.json apps/merchant-worker/
+COPY apps/web/package.json apps/web/
 COPY tools/package.json tools/
 # No install scripts: the native modules (keccak, secp256k1) load their bundled prebuilt binaries at run time.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
