@@ -108,10 +108,11 @@ describe("indexing leadership under pg_terminate_backend", () => {
       const terminatedAt = Date.now();
 
       // The former leader steps down within a step or two, and the other process takes over.
-      // (Generous bounds: the machine may be busy. Without fencing the former leader never steps down.)
-      await waitUntil(() => !first.status().leader, 10_000, "the first indexer steps down");
-      await waitUntil(() => second.status().leader, 10_000, "the second indexer leads");
-      expect(Date.now() - terminatedAt).toBeLessThan(10_000);
+      // (Generous bounds: on a loaded 2-core machine the takeover once took over 10 s. Without fencing the former
+      // leader never steps down, so any bound tells the two apart.)
+      await waitUntil(() => !first.status().leader, 30_000, "the first indexer steps down");
+      await waitUntil(() => second.status().leader, 30_000, "the second indexer leads");
+      expect(Date.now() - terminatedAt).toBeLessThan(30_000);
       await waitUntil(() => bought >= 8, 30_000, "more purchases happen under the new leader");
     } finally {
       buying = false;
