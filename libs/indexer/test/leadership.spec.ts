@@ -29,6 +29,8 @@ describe("indexing leadership under pg_terminate_backend", () => {
   const dataSources: DataSource[] = [];
   const indexers: Indexer[] = [];
   const reorgLogs: string[] = [];
+  /** Ends the first test's sampling loop, also when that test fails half-way (else Jest never exits). */
+  let stopSampling = () => {};
 
   beforeAll(async () => {
     node = await startHardhatNode();
@@ -40,6 +42,7 @@ describe("indexing leadership under pg_terminate_backend", () => {
   });
 
   afterAll(async () => {
+    stopSampling();
     for (const indexer of indexers) await indexer.stop();
     for (const dataSource of dataSources) await dataSource.destroy();
     await admin?.end();
@@ -89,6 +92,9 @@ describe("indexing leadership under pg_terminate_backend", () => {
     // How long both report leading at once, sampled every few milliseconds from here to the end of the test.
     let bothLeadingMs = 0;
     let sampling = true;
+    stopSampling = () => {
+      sampling = false;
+    };
     const sampler = (async () => {
       let last = Date.now();
       while (sampling) {
