@@ -100,7 +100,7 @@ async function measure(): Promise<Figures> {
       minTickets: 3,
       maxTicketsPerWallet: 0,
       bundles: [
-        { quantity: 5, price: price.amount * 45n / 10n },
+        { quantity: 5, price: (price.amount * 45n) / 10n },
         { quantity: 10, price: price.amount * 8n },
       ],
     })
@@ -129,9 +129,7 @@ async function measure(): Promise<Figures> {
   const owner = await erc20Raffle.ticket.ownerOf(winningTicketId);
   const winner = players.find((player) => player.address === owner);
   expect(winner, "the winning ticket belongs to a player").to.not.equal(undefined);
-  figures["claimPrizes.erc20.one"] = await gasOf(
-    erc20Raffle.raffle.connect(winner!).claimPrizes([{ roundId: 1n, ticketId: winningTicketId }]),
-  );
+  figures["claimPrizes.erc20.one"] = await gasOf(erc20Raffle.raffle.connect(winner!).claimPrizes([{ roundId: 1n, ticketId: winningTicketId }]));
   figures["startRound.next"] = await gasOf(erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n));
   return figures;
 }
