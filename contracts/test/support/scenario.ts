@@ -271,3 +271,8 @@ export async function firstPrizeStatus(world: RaffleWorld, roundId: bigint): Pro
   const [first] = await world.raffle.getWinners(roundId);
   return first === undefined ? PrizeStatus.None : (Number(first.status) as PrizeStatus);
 }
+
+/** Round `roundId`'s winners as `[ticketId, status]` pairs, first position first (empty before the draw). */
+export async function winnersOf(world: RaffleWorld, roundId: bigint): Promise<Array<[bigint, PrizeStatus]>> {
+  return (await world.raffle.getWinners(roundId)).map((winner) => [winner.ticketId, Number(winner.status) as PrizeStatus]);
+}
