@@ -70,7 +70,7 @@ describe("Exchange.purchaseRaffle", () => {
 
       const tx = purchase(world, alice, voucher);
       await expect(tx).to.changeTokenBalances(world.token, [alice, world.raffle, world.exchange], [-TICKET_PRICE, TICKET_PRICE, 0n]);
-      await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, 42n);
+      await expect(tx).to.emit(world.raffle, "TicketsPurchased").withArgs(1n, 1n, alice.address, 1n, 42n);
       await expect(tx).to.emit(world.ticket, "Transfer").withArgs(ZeroAddress, alice.address, 1n);
       await expect(tx).to.emit(world.token, "Transfer").withArgs(alice.address, world.address, TICKET_PRICE);
       await expect(tx).not.to.emit(world.exchange, "Referral");
@@ -87,7 +87,7 @@ describe("Exchange.purchaseRaffle", () => {
 
       const tx = purchase(world, alice, voucher, amount);
       await expect(tx).to.changeEtherBalances([alice, world.raffle, world.exchange], [-amount, amount, 0n]);
-      await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, 7n);
+      await expect(tx).to.emit(world.raffle, "TicketsPurchased").withArgs(1n, 1n, alice.address, 1n, 7n);
       expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
     });
 
@@ -131,7 +131,7 @@ describe("Exchange.purchaseRaffle", () => {
         .withArgs(recovered);
       // The rightful buyer can still use it: the failed attempt did not burn the nonce.
       expect(await world.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects a voucher signed by a key without the signer role", async () => {
@@ -173,7 +173,7 @@ describe("Exchange.purchaseRaffle", () => {
         await expect(purchase(world, alice, tampered))
           .to.be.revertedWithCustomError(world.exchange, "InvalidSigner")
           .withArgs(recovered);
-        await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+        await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
       });
     }
 
@@ -211,7 +211,7 @@ describe("Exchange.purchaseRaffle", () => {
       for (const signature of [short, "0x", badV, concat([voucher.signature, "0x00"])]) {
         await expect(purchase(world, alice, { ...voucher, signature })).to.be.revertedWithCustomError(world.exchange, "InvalidSignature");
       }
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects the high-s twin of a valid signature (malleability)", async () => {
@@ -279,7 +279,7 @@ describe("Exchange.purchaseRaffle", () => {
       const late = await voucherFor(world, alice, price, { expiresAt });
 
       await time.setNextBlockTimestamp(expiresAt);
-      await expect(purchase(world, alice, lastSecond)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, lastSecond)).to.emit(world.raffle, "TicketsPurchased");
       await time.setNextBlockTimestamp(expiresAt + 1n);
       await expect(purchase(world, alice, late))
         .to.be.revertedWithCustomError(world.exchange, "SignatureExpired")
@@ -401,7 +401,7 @@ describe("Exchange.purchaseRaffle", () => {
       // The cap is per round: the next round sells again.
       await (await world.raffle.endRound()).wait();
       await startErc20Round(world, 1n);
-      await expect(purchase(world, bob, await voucherFor(world, bob, price))).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, bob, await voucherFor(world, bob, price))).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects purchases while the Exchange is paused, and accepts them again after unpause", async () => {
@@ -410,7 +410,7 @@ describe("Exchange.purchaseRaffle", () => {
       await (await world.exchange.connect(world.admin).pause()).wait();
       await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.exchange, "EnforcedPause");
       await (await world.exchange.connect(world.admin).unpause()).wait();
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects purchases while the Raffle is paused, and accepts them again after unpause", async () => {
@@ -420,7 +420,7 @@ describe("Exchange.purchaseRaffle", () => {
       await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.raffle, "RafflePaused");
       expect(await world.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
       await (await world.raffle.unpause()).wait();
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
   });
 
@@ -473,7 +473,7 @@ describe("Exchange.purchaseRaffle", () => {
       const { world, token, inner } = await armNestedPurchase(true);
       await (await token.arm(ZeroAddress, "0x", 0, false)).wait();
       const tokenSigner = await impersonate(await token.getAddress());
-      await expect(purchase(world, tokenSigner, inner)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, tokenSigner, inner)).to.emit(world.raffle, "TicketsPurchased");
       expect(await world.ticket.balanceOf(await token.getAddress())).to.equal(1n);
     });
   });
