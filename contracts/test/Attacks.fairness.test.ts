@@ -341,12 +341,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       // Anyone offered ticket 2 can read on chain that its prize is gone.
       expect(await winnersOf(world, 1n)).to.deep.equal([[2n, PrizeStatus.Claimed]]);
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Claimed);
-      await refused(
-        "claiming a claimed prize again (e.g. by its buyer)",
-        claimRoundPrize(world, bob, 1n),
-        world.raffle,
-        "UnexpectedRoundStatus",
-      );
+      await refused("claiming a claimed prize again (e.g. by its buyer)", claimRoundPrize(world, bob, 1n), world.raffle, "UnexpectedRoundStatus");
       handled("a claimed winning ticket", "the raffle's getWinners reads its prize Claimed (and the round Claimed)");
     });
 

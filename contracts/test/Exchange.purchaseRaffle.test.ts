@@ -385,7 +385,9 @@ describe("Exchange.purchaseRaffle", () => {
       // In v2 the item's amount is the quantity: 1 to 100 tickets, each quantity at its own price.
       for (const amount of [0n, 101n]) {
         const voucher = await voucherFor(world, alice, price, { item: { ...world.item, amount } });
-        await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.raffle, "InvalidQuantity").withArgs(amount, 100n);
+        await expect(purchase(world, alice, voucher))
+          .to.be.revertedWithCustomError(world.raffle, "InvalidQuantity")
+          .withArgs(amount, 100n);
       }
       const twoAtOnePrice = await voucherFor(world, alice, price, { item: { ...world.item, amount: 2n } });
       await expect(purchase(world, alice, twoAtOnePrice)).to.be.revertedWithCustomError(world.raffle, "PriceMismatch");
@@ -406,7 +408,9 @@ describe("Exchange.purchaseRaffle", () => {
       for (const buyer of [alice, bob]) await buyTicket(world, buyer, price);
       // One left: a purchase of two is refused whole, naming what is left.
       const two = await voucherFor(world, bob, await plainPriceOf(world, 2n), { item: { ...world.item, amount: 2n } });
-      await expect(purchase(world, bob, two)).to.be.revertedWithCustomError(world.raffle, "RoundFull").withArgs(3n, 1n);
+      await expect(purchase(world, bob, two))
+        .to.be.revertedWithCustomError(world.raffle, "RoundFull")
+        .withArgs(3n, 1n);
       await buyTicket(world, alice, price);
 
       const fourth = await voucherFor(world, bob, price);

@@ -80,7 +80,9 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.vrfRequestId).to.equal(0n);
       expect(round.drawnAt).to.equal(0n);
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
-      await expect(claimRoundPrize(world, world.merchant, 1n)).to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus").withArgs(1n, RoundStatus.Closed);
+      await expect(claimRoundPrize(world, world.merchant, 1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Closed);
       await expect(world.raffle.enableRefunds(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Closed);

@@ -593,7 +593,9 @@ describe("Raffle prizes and refunds", () => {
     it("refunds NATIVE prices in ether", async () => {
       const { world, alice, bob, amount } = await loadFixture(nativeRefundableFixture);
       await expect(refundTicket(world, alice, 3n)).to.changeEtherBalances([alice, world.raffle], [amount, -amount]);
-      await expect(refundTicket(world, bob, 2n)).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 2n, bob.address, amount);
+      await expect(refundTicket(world, bob, 2n))
+        .to.emit(world.raffle, "TicketRefunded")
+        .withArgs(1n, 2n, bob.address, amount);
       expect(await world.raffle.runner!.provider!.getBalance(world.address)).to.equal(amount);
     });
 

@@ -71,7 +71,9 @@ describe("RaffleTicket", () => {
       await (await deployer.connect(alice).deployTicket("Own", "OWN")).wait();
       const own = RaffleTicket__factory.connect(address, alice);
       expect(await own.raffle()).to.equal(alice.address);
-      await expect(own.mintTickets(alice.address, 1n, 0)).to.emit(own, "Transfer").withArgs(ZeroAddress, alice.address, 1n);
+      await expect(own.mintTickets(alice.address, 1n, 0))
+        .to.emit(own, "Transfer")
+        .withArgs(ZeroAddress, alice.address, 1n);
       await expect(own.connect(world.merchant).burn(1n)).to.be.revertedWithCustomError(own, "CallerNotRaffle").withArgs(world.merchant.address);
     });
   });
