@@ -241,3 +241,38 @@ export enum PrizeStatus {
   Claimed = 2,
   Released = 3,
 }
+
+/**
+ * Claims the first prize of round `roundId` as `caller`: v1's `claimPrize(roundId)`, now `claimPrizes` of the round's
+ * first winning ticket (ticket 0 before the draw, so the round's status is what the call reverts on).
+ */
+export async function claimRoundPrize(world: RaffleWorld, caller: HardhatEthersSigner, roundId: bigint) {
+  const { winningTicketId } = await world.raffle.getRound(roundId);
+  return claimPrizes(world, caller, [roundId, winningTicketId]);
+}
+
+/** Refunds one ticket as `caller`: v1's `refundTicket(ticketId)`, now `refundTickets` of the ticket's round. */
+export async function refundTicket(world: RaffleWorld, caller: HardhatEthersSigner, ticketId: bigint) {
+  return refundTickets(world, caller, [await world.raffle.roundOfTicket(ticketId), ticketId]);
+}
+
+/** The `claimPrizes` calldata for one ticket, for contracts that re-enter the raffle with it. */
+export function claimPrizesCall(world: RaffleWorld, roundId: bigint, ticketId: bigint): string {
+  return world.raffle.interface.encodeFunctionData("claimPrizes", [[{ roundId, ticketId }]]);
+}
+
+/** The `refundTickets` calldata for one ticket, for contracts that re-enter the raffle with it. */
+export function refundTicketsCall(world: RaffleWorld, roundId: bigint, ticketId: bigint): string {
+  return world.raffle.interface.encodeFunctionData("refundTickets", [[{ roundId, ticketId }]]);
+}
+
+/** The prize status of round `roundId`'s first winner (v1 kept it on the winning ticket). */
+export async function firstPrizeStatus(world: RaffleWorld, roundId: bigint): Promise<PrizeStatus> {
+  const [first] = await world.raffle.getWinners(roundId);
+  return first === undefined ? PrizeStatus.None : (Number(first.status) as PrizeStatus);
+}
+
+/** Round `roundId`'s winners as `[ticketId, status]` pairs, first position first (empty before the draw). */
+export async function winnersOf(world: RaffleWorld, roundId: bigint): Promise<Array<[bigint, PrizeStatus]>> {
+  return (await world.raffle.getWinners(roundId)).map((winner) => [winner.ticketId, Number(winner.status) as PrizeStatus]);
+}
