@@ -80,7 +80,7 @@ async function holderOf(world: RaffleWorld, ticketId: bigint): Promise<HardhatEt
   return holder;
 }
 
-describe("Raffle v2", () => {
+describe("Raffle round rules and several winners", () => {
   describe("round rules", () => {
     it("starts with one winner taking the pot, no minimum, no cap and no bundles", async () => {
       const world = await loadFixture(worldFixture);
