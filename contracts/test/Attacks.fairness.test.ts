@@ -18,8 +18,13 @@ import {
   PrizeStatus,
   RoundStatus,
   approveExchange,
+  buyBundle,
   buyTicket,
+  claimPrizes,
   claimRoundPrize,
+  plainAsset,
+  refundTickets,
+  setRules,
   deployWorld,
   endRound,
   impersonate,
@@ -384,6 +389,69 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await endRound(world);
       await startErc20Round(world, 0n, 1n);
       await refused("a round-1 voucher in round 2 at another price", purchase(world, alice, voucher), world.raffle, "PriceMismatch");
+    });
+  });
+
+  describe("bundles, caps, minimums and several winners", () => {
+    async function podiumWorld() {
+      const world = await deployWorld();
+      await approveExchange(world, world.players.slice(0, 4));
+      await setRules(world, { prizeShares: [5_000, 3_000, 2_000], minTickets: 3, maxTicketsPerWallet: 10, bundles: [[5n, 45n * 10n ** 17n]] });
+      await startErc20Round(world);
+      return world;
+    }
+
+    it("a whale buying the whole round", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [whale] = world.players;
+      await buyBundle(world, whale, 10n);
+      const price = plainAsset(await world.raffle.priceOf(1n));
+      await refused(
+        "a whale buying past the wallet cap",
+        purchase(world, whale, await voucherFor(world, whale, price)),
+        world.raffle,
+        "WalletLimitReached",
+      );
+    });
+
+    it("a bundle voucher at the price of fewer tickets", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [alice] = world.players;
+      const fourTickets = plainAsset(await world.raffle.priceOf(4n));
+      const voucher = await voucherFor(world, alice, fourTickets, { item: { ...world.item, amount: 5n } });
+      await refused("five tickets at the price of four", purchase(world, alice, voucher), world.raffle, "PriceMismatch");
+    });
+
+    it("the merchant changing the prize shares of a running round", async () => {
+      const world = await loadFixture(podiumWorld);
+      await setRules(world, { prizeShares: [10_000] });
+      expect((await world.raffle.getRoundRules(1n)).prizeShares).to.deep.equal([5_000n, 3_000n, 2_000n]);
+      handled("new prize shares in the middle of a round", "the running round keeps its rules; the next round gets the new ones");
+    });
+
+    it("claiming the same prize twice in one batch", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [alice] = world.players;
+      await buyBundle(world, alice, 5n);
+      const requestId = await endRound(world);
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [42n])).wait();
+      const [first] = await world.raffle.getWinners(1n);
+      await refused(
+        "one prize named twice in claimPrizes",
+        claimPrizes(world, alice, [1n, first.ticketId], [1n, first.ticketId]),
+        world.raffle,
+        "NoPrizeToClaim",
+      );
+    });
+
+    it("refunding a ticket of a drawn round by naming a refundable one", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [alice] = world.players;
+      await buyBundle(world, alice, 2n); // below the minimum of 3: refundable at once
+      await endRound(world);
+      await startErc20Round(world);
+      const drawnTicket = await buyBundle(world, alice, 5n);
+      await refused("a ticket of round 2 refunded as round 1's", refundTickets(world, alice, [1n, drawnTicket]), world.raffle, "TicketNotInRound");
     });
   });
 });
