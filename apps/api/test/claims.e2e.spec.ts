@@ -6,7 +6,6 @@ import {
   TestToken__factory,
   buyTicket,
   deployTestRaffle,
-  endAndDraw,
   type TestToken,
 } from "@raffle/chain";
 
@@ -16,6 +15,7 @@ import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { expectRevert } from "./support/revert";
+import { endAndDraw } from "../../../libs/indexer/test/support/v2-world";
 
 const exchangeInterface = Exchange__factory.createInterface();
 

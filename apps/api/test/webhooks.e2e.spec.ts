@@ -6,7 +6,6 @@ import {
   TestToken__factory,
   buyTicket,
   deployTestRaffle,
-  endAndDraw,
   startNextRound,
   type TestRaffle,
 } from "@raffle/chain";
@@ -19,6 +18,7 @@ import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 import { startSiblingApp } from "./support/sibling-app";
 import { WebhookReceiver } from "./support/webhook-receiver";
+import { endAndDraw } from "../../../libs/indexer/test/support/v2-world";
 
 /** The API with its indexer and delivery loop on a real chain and PostgreSQL, sending to receivers on 127.0.0.1. */
 describe("webhooks", () => {
