@@ -96,16 +96,21 @@ export async function buyTickets(world: TestWorld, raffle: TestRaffle, player: S
  * Ends the active round and answers its VRF request from the mock, if one was made; returns the round id. The answer
  * is sent with a generous gas limit: the mock calls back with at most 63/64 of what is left, and an estimated limit
  * is just enough for the callback to record the word and leave the winners to `finishDraw` (a real coordinator gives
- * the callback its full gas limit). With `finish`, a round left WinnersPending is finished here, as anyone may.
+ * the callback its full gas limit; `gasLimit: null` sends the estimate, to leave the round WinnersPending). With
+ * `finish`, a round left WinnersPending is finished here, as anyone may.
  */
-export async function endAndDraw(world: TestWorld, raffle: TestRaffle, { finish = true, gasLimit = 3_000_000 } = {}): Promise<bigint> {
+export async function endAndDraw(
+  world: TestWorld,
+  raffle: TestRaffle,
+  { finish = true, gasLimit = 3_000_000 as number | null } = {},
+): Promise<bigint> {
   const contract = Raffle__factory.connect(raffle.raffle, world.merchant);
   await (await contract.endRound()).wait();
   const { roundId } = await contract.getCurrentRoundInfo();
   const round = await contract.getRound(roundId);
   if (round.vrfRequestId !== 0n && round.status === ROUND_DRAWING) {
     const vrf = VRFCoordinatorV2_5Mock__factory.connect(world.deployment.vrfCoordinator, world.admin);
-    await (await vrf.fulfillRandomWords(round.vrfRequestId, world.deployment.raffleFactory, { gasLimit })).wait();
+    await (await vrf.fulfillRandomWords(round.vrfRequestId, world.deployment.raffleFactory, gasLimit === null ? {} : { gasLimit })).wait();
   }
   if (finish && (await contract.getRound(roundId)).status === ROUND_WINNERS_PENDING) await (await contract.finishDraw(roundId)).wait();
   return roundId;
