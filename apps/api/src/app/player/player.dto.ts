@@ -3,6 +3,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } 
 
 import { ContractDto } from "../../common/dto/contract.dto";
 import { RoundDto } from "../../common/dto/round.dto";
+import { MAX_TICKETS_PER_PURCHASE } from "../ticket-sign/round-pricing";
 import { MAX_STORED_INTEGER, OptionalChainId } from "../../common/ids";
 import { IsEthereumAddress } from "../../common/validators";
 import { TicketSignatureDto } from "../ticket-sign/ticket-sign.dto";
@@ -71,7 +72,7 @@ export class PublicRaffleDto {
     example: "120000000000000000",
     nullable: true,
     type: String,
-    description: "Tickets sold times the price, smallest unit; null without a round.",
+    description: "What the round's tickets paid (its prizes add up to it), smallest unit; null without a round.",
   })
   pot!: string | null;
 
@@ -101,6 +102,19 @@ export class PlayerVoucherBody {
   @IsOptional()
   @IsEthereumAddress()
   referrer?: string;
+
+  @ApiPropertyOptional({
+    description: "Tickets to buy in one purchase, 1 to 100; 1 when omitted (as `POST /raffle/ticket/sign`).",
+    example: 5,
+    minimum: 1,
+    maximum: MAX_TICKETS_PER_PURCHASE,
+    default: 1,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TICKETS_PER_PURCHASE)
+  quantity?: number;
 }
 
 export class PlayerVoucherDto extends TicketSignatureDto {
