@@ -84,7 +84,11 @@ describe("claims: raffle prizes and merchant vouchers", () => {
 
     expect(claim.redeemedTxHash).toBeNull();
 
-    const claimed = await (await Raffle__factory.connect(raffle.raffle, await harness.node.provider.getSigner(winner)).claimPrizes([{ roundId: 1n, ticketId: winningTicketId }])).wait();
+    const claimed = await (
+      await Raffle__factory.connect(raffle.raffle, await harness.node.provider.getSigner(winner)).claimPrizes([
+        { roundId: 1n, ticketId: winningTicketId },
+      ])
+    ).wait();
     const redeemed = await eventually(async () => {
       const { rows } = await listClaims(winner, { claimStatus: "REDEEMED" });
       const found = rows.find((row: { id: number }) => row.id === claim.id);

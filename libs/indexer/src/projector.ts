@@ -362,7 +362,12 @@ export class Projector {
 
   /** The rules the round plays by, fixed when it started (emitted right after RoundStarted). */
   private async roundRulesApplied(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent): Promise<void> {
-    const rules = event.args.rules as { prizeShares: string[]; minTickets: string; maxTicketsPerWallet: string; bundles: Array<{ quantity: string; price: string }> };
+    const rules = event.args.rules as {
+      prizeShares: string[];
+      minTickets: string;
+      maxTicketsPerWallet: string;
+      bundles: Array<{ quantity: string; price: string }>;
+    };
     await manager.query(
       `UPDATE round SET rules_version = $3, prize_shares = $4, min_tickets = $5, max_tickets_per_wallet = $6, bundles = $7
         WHERE contract_id = $1 AND round_id = $2`,
@@ -480,7 +485,12 @@ export class Projector {
     const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
     const roundId = argString(args, "roundId");
     const items = amounts.map((amount) => [
-      { tokenType: component.token_type, token: component.address, tokenId: component.token_id, amount: (amount - (amount * commission) / BASIS_POINTS).toString() },
+      {
+        tokenType: component.token_type,
+        token: component.address,
+        tokenId: component.token_id,
+        amount: (amount - (amount * commission) / BASIS_POINTS).toString(),
+      },
     ]);
     await manager.query(
       `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,

@@ -205,14 +205,21 @@ async function subjectOf(
     // The projection just wrote the winners and their prize claims: every position with its ticket, holder, share,
     // amount before commission and claim (whose item is the prize after commission). The first position's fields
     // stay at the top level as before.
-    const winners: Array<{ position: number; ticket_id: string; account: string; share: number; amount: string; claim_id: number | null; items: JsonValue[] | null }> =
-      await manager.query(
-        `SELECT w.position, w.ticket_id::text AS ticket_id, w.account, w.share, w.amount::text AS amount, c.id AS claim_id, c.items
+    const winners: Array<{
+      position: number;
+      ticket_id: string;
+      account: string;
+      share: number;
+      amount: string;
+      claim_id: number | null;
+      items: JsonValue[] | null;
+    }> = await manager.query(
+      `SELECT w.position, w.ticket_id::text AS ticket_id, w.account, w.share, w.amount::text AS amount, c.id AS claim_id, c.items
            FROM round_winner w JOIN round r ON r.id = w.round_id
            LEFT JOIN claim c ON c.contract_id = r.contract_id AND c.token_id = w.ticket_id AND c.claim_type = 'RAFFLE_PRIZE'
           WHERE r.contract_id = $1 AND r.round_id = $2 ORDER BY w.position`,
-        [contract.id, String(event.args.roundId)],
-      );
+      [contract.id, String(event.args.roundId)],
+    );
     data.winners = winners.map((winner) => ({
       position: winner.position,
       ticketId: winner.ticket_id,

@@ -80,17 +80,40 @@ export class RaffleV21764500000000 implements MigrationInterface {
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_claim_prize_round" ON "claim"  ("contract_id", "round_id") WHERE "claim_type" = 'RAFFLE_PRIZE'`);
     await queryRunner.query(`DROP INDEX "public"."IDX_ae5f18a4931ef10cbe11169340"`);
     for (const column of ["tier", "paid_amount"]) await queryRunner.query(`ALTER TABLE "ticket" DROP COLUMN "${column}"`);
-    for (const column of ["pot", "random_word", "refund_reason", "rules_version", "prize_shares", "min_tickets", "max_tickets_per_wallet", "bundles"]) {
+    for (const column of [
+      "pot",
+      "random_word",
+      "refund_reason",
+      "rules_version",
+      "prize_shares",
+      "min_tickets",
+      "max_tickets_per_wallet",
+      "bundles",
+    ]) {
       await queryRunner.query(`ALTER TABLE "round" DROP COLUMN "${column}"`);
     }
     // PostgreSQL cannot drop an enum value; rebuild both types without theirs.
     await queryRunner.query(`UPDATE "round" SET "round_status" = 'DRAWING' WHERE "round_status" = 'WINNERS_PENDING'`);
-    await rebuildEnum(queryRunner, "round", "round_status", "round_round_status_enum", ["ACTIVE", "DRAWING", "DRAWN", "CLOSED", "REFUNDABLE", "CLAIMED", "RELEASED"], "ACTIVE");
+    await rebuildEnum(
+      queryRunner,
+      "round",
+      "round_status",
+      "round_round_status_enum",
+      ["ACTIVE", "DRAWING", "DRAWN", "CLOSED", "REFUNDABLE", "CLAIMED", "RELEASED"],
+      "ACTIVE",
+    );
     await rebuildEnum(queryRunner, "claim", "claim_type", "claim_claim_type_enum", ["RAFFLE_PRIZE", "VOUCHER"], null);
   }
 }
 
-async function rebuildEnum(queryRunner: QueryRunner, table: string, column: string, type: string, values: string[], fallback: string | null): Promise<void> {
+async function rebuildEnum(
+  queryRunner: QueryRunner,
+  table: string,
+  column: string,
+  type: string,
+  values: string[],
+  fallback: string | null,
+): Promise<void> {
   await queryRunner.query(`ALTER TYPE "public"."${type}" RENAME TO "${type}_old"`);
   await queryRunner.query(`CREATE TYPE "public"."${type}" AS ENUM(${values.map((value) => `'${value}'`).join(", ")})`);
   if (fallback) await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "${column}" DROP DEFAULT`);

@@ -47,9 +47,16 @@ export class ClaimDto {
     description: "For a prize: when the merchant may release it if unclaimed. Null for a refund (it never expires).",
   })
   endTimestamp!: string | null;
-  @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize or a refund: the raffle contract id." }) contractId!: number | null;
+  @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize or a refund: the raffle contract id." }) contractId!:
+    number | null;
   @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize or a refund: the round id." }) roundId!: number | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: "For a prize: the winning ticket's token id; for a refund: the ticket's." }) tokenId!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "For a prize: the winning ticket's token id; for a refund: the ticket's.",
+  })
+  tokenId!: string | null;
   @ApiProperty({
     example: "0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a",
     nullable: true,

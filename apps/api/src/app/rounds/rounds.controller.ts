@@ -30,8 +30,6 @@ export class RoundsQuery extends PaginationQuery {
   contractId!: number;
 }
 
-const roundId = idParam(() => problems.roundIdNotFound());
-
 export class RoundListDto {
   @ApiProperty({ type: [RoundDto], description: "One page of rounds, newest first." }) rows!: RoundDto[];
   @ApiProperty({ example: 12, description: "Rounds of the raffle, ignoring skip and take." }) count!: number;
@@ -71,10 +69,15 @@ export class RoundsController {
     operationId: "getRound",
     summary: "One round of the caller's raffles, with its status, rules, winners and draw record.",
   })
-  @ApiParam({ name: "id", description: "Round id (the Round resource's `id`); another merchant's round is a 404 roundIdNotFound.", type: Number, example: 7 })
+  @ApiParam({
+    name: "id",
+    description: "Round id (the Round resource's `id`); another merchant's round is a 404 roundIdNotFound.",
+    type: Number,
+    example: 7,
+  })
   @ApiOkResponse({ type: RoundDto, description: "The round." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "roundIdNotFound", "chainNotServed")
-  get(@CurrentCaller() caller: Caller, @Param("id", roundId) id: number): Promise<RoundDto> {
+  async get(@CurrentCaller() caller: Caller, @Param("id", idParam(() => problems.roundIdNotFound())) id: number): Promise<RoundDto> {
     return this.rounds.get(caller.merchantId, id);
   }
 }

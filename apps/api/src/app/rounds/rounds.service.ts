@@ -119,7 +119,15 @@ export class RoundsService {
       relations: ROUND_RELATIONS,
     });
     const winners = await this.winners(rounds.filter((round) => DRAWN_STATUSES.has(round.roundStatus)).map((round) => round.id));
-    return { rows: rounds.map((round) => toRoundDto(round, winners.filter((winner) => winner.roundId === round.id))), count };
+    return {
+      rows: rounds.map((round) =>
+        toRoundDto(
+          round,
+          winners.filter((winner) => winner.roundId === round.id),
+        ),
+      ),
+      count,
+    };
   }
 
   /** One round of the caller's raffles, by its id. */

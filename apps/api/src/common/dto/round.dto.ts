@@ -74,18 +74,29 @@ export class PriceDto {
 /** A quantity sold at its own total price. */
 export class RoundBundleDto {
   @ApiProperty({ example: 5, description: "Tickets in the bundle (2 to 100)." }) quantity!: number;
-  @ApiProperty({ example: "45000000000000000000", description: "Total price of the bundle in the round's price token, smallest unit (integer string)." })
+  @ApiProperty({
+    example: "45000000000000000000",
+    description: "Total price of the bundle in the round's price token, smallest unit (integer string).",
+  })
   price!: string;
 }
 
 /** What a round is played by, fixed when it started (the raffle's `setRoundRules` in force then). */
 export class RoundRulesDto {
-  @ApiProperty({ example: [5000, 3000, 2000], type: [Number], description: "Basis points of the pot per winner position, first prize first; sum 10,000." })
+  @ApiProperty({
+    example: [5000, 3000, 2000],
+    type: [Number],
+    description: "Basis points of the pot per winner position, first prize first; sum 10,000.",
+  })
   prizeShares!: number[];
   @ApiProperty({ example: 3, description: "A round ending with fewer tickets (or fewer than its winners) is refunded; 0 = no minimum." })
   minTickets!: number;
   @ApiProperty({ example: 10, description: "Most tickets one buyer may buy in the round; 0 = no cap." }) maxTicketsPerWallet!: number;
-  @ApiProperty({ type: [RoundBundleDto], description: "Bundle prices, by increasing quantity; a purchase of q tickets pays the per-ticket price of the largest bundle not above q, else the round's price." })
+  @ApiProperty({
+    type: [RoundBundleDto],
+    description:
+      "Bundle prices, by increasing quantity; a purchase of q tickets pays the per-ticket price of the largest bundle not above q, else the round's price.",
+  })
   bundles!: RoundBundleDto[];
 }
 
@@ -93,7 +104,10 @@ export class RoundRulesDto {
 export class RoundWinnerDto {
   @ApiProperty({ example: 0, description: "0 = first prize." }) position!: number;
   @ApiProperty({ example: "12", description: "The winning ticket's token id (decimal string)." }) ticketId!: string;
-  @ApiProperty({ example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", description: "Who holds the winning ticket (while its prize is unclaimed), or held it." })
+  @ApiProperty({
+    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    description: "Who holds the winning ticket (while its prize is unclaimed), or held it.",
+  })
   account!: string;
   @ApiProperty({ example: 5000, description: "Basis points of the pot." }) share!: number;
   @ApiProperty({
@@ -101,7 +115,11 @@ export class RoundWinnerDto {
     description: "What the position pays before commission: pot x share / 10,000 rounded down, the first position also taking the remainder.",
   })
   amount!: string;
-  @ApiProperty({ example: "UNCLAIMED", enum: PrizeClaimStatus, description: "Whether the prize is still open, claimed, or released to the merchant." })
+  @ApiProperty({
+    example: "UNCLAIMED",
+    enum: PrizeClaimStatus,
+    description: "Whether the prize is still open, claimed, or released to the merchant.",
+  })
   claimStatus!: PrizeClaimStatus;
 }
 
@@ -132,16 +150,25 @@ export class RoundDto {
   })
   status!: RoundStatus;
   @ApiProperty({ type: RoundRulesDto, description: "The rules the round plays by." }) rules!: RoundRulesDto;
-  @ApiProperty({ example: "120000000000000000000", description: "What the round's tickets paid, smallest unit (integer string): the prizes add up to it." })
+  @ApiProperty({
+    example: "120000000000000000000",
+    description: "What the round's tickets paid, smallest unit (integer string): the prizes add up to it.",
+  })
   pot!: string;
   @ApiProperty({ type: [RoundWinnerDto], description: "The winners, first position first; empty until drawn." }) winners!: RoundWinnerDto[];
-  @ApiProperty({ example: null, nullable: true, type: String, description: "The VRF request of the draw (decimal string); null when none was asked." })
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "The VRF request of the draw (decimal string); null when none was asked.",
+  })
   vrfRequestId!: string | null;
   @ApiProperty({
     example: null,
     nullable: true,
     type: String,
-    description: "The VRF word the winners follow from (decimal string; see the README, \"How winners are drawn\"); \"0\" when one ticket won outright, null before.",
+    description:
+      'The VRF word the winners follow from (decimal string; see the README, "How winners are drawn"); "0" when one ticket won outright, null before.',
   })
   randomWord!: string | null;
   @ApiProperty({
