@@ -600,7 +600,7 @@ export class Projector {
     const { args, blockTimestamp: at } = event;
     const from = argString(args, "from");
     const to = argString(args, "to");
-    // Mints are projected from TicketPurchased and burns from TicketRefunded; only real transfers move a ticket.
+    // Mints are projected from TicketsPurchased and burns from TicketRefunded; only real transfers move a ticket.
     if (from === ZeroAddress || to === ZeroAddress) return;
     const tokenId = argString(args, "tokenId");
     await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [ticket.id, tokenId, to, at]);

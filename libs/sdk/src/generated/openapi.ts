@@ -2131,7 +2131,7 @@ export interface components {
         };
         PlayerTicketDto: {
             /**
-             * @description On-chain ticket id (decimal string): `refundTicket(ticketId)`.
+             * @description On-chain ticket id (decimal string): `refundTickets([{roundId, ticketId}])` or `claimPrizes([{roundId, ticketId}])`.
              * @example 12
              */
             tokenId: string;
@@ -2155,7 +2155,7 @@ export interface components {
              * @example Demo NATIVE raffle
              */
             title: string;
-            /** @description The raffle contract address: `claimPrize(roundId)` and `refundTicket(ticketId)` go there. */
+            /** @description The raffle contract address: `claimPrizes` and `refundTickets` go there. */
             raffle: string;
             /**
              * @description Chain id.
@@ -2163,7 +2163,7 @@ export interface components {
              */
             chainId: number;
             /**
-             * @description On-chain round id (decimal string): `claimPrize(roundId)`.
+             * @description On-chain round id (decimal string): the `roundId` of the ticket's `TicketRef`.
              * @example 2
              */
             roundId: string;

@@ -146,7 +146,11 @@ export enum PlayerTicketState {
 }
 
 export class PlayerTicketDto {
-  @ApiProperty({ description: "On-chain ticket id (decimal string): `refundTicket(ticketId)`.", example: "12" }) tokenId!: string;
+  @ApiProperty({
+    description: "On-chain ticket id (decimal string): `refundTickets([{roundId, ticketId}])` or `claimPrizes([{roundId, ticketId}])`.",
+    example: "12",
+  })
+  tokenId!: string;
   @ApiProperty({ description: "Serial of the ticket in its round, from 1.", example: 3 }) serial!: number;
   @ApiProperty({
     enum: PlayerTicketState,
@@ -155,9 +159,9 @@ export class PlayerTicketDto {
   state!: PlayerTicketState;
   @ApiProperty({ description: "The raffle contract id.", example: 3 }) contractId!: number;
   @ApiProperty({ description: "Raffle title.", example: "Demo NATIVE raffle" }) title!: string;
-  @ApiProperty({ description: "The raffle contract address: `claimPrize(roundId)` and `refundTicket(ticketId)` go there." }) raffle!: string;
+  @ApiProperty({ description: "The raffle contract address: `claimPrizes` and `refundTickets` go there." }) raffle!: string;
   @ApiProperty({ description: "Chain id.", example: 31337 }) chainId!: number;
-  @ApiProperty({ description: "On-chain round id (decimal string): `claimPrize(roundId)`.", example: "2" }) roundId!: string;
+  @ApiProperty({ description: "On-chain round id (decimal string): the `roundId` of the ticket's `TicketRef`.", example: "2" }) roundId!: string;
   @ApiProperty({ description: "Price paid, smallest unit (decimal string).", example: "10000000000000000" }) price!: string;
   @ApiProperty({ description: "Price token: NATIVE or ERC20.", example: "NATIVE" }) priceType!: string;
   @ApiProperty({ description: "Price token symbol, may be empty.", example: "ETH" }) symbol!: string;
