@@ -10,6 +10,9 @@ import {
   type TestWorld,
 } from "@raffle/chain";
 
+import { Indexer } from "../src/indexer";
+import { silentLogger } from "../src/logger";
+import { resetIndexedChain } from "../src/reset";
 import { WEBHOOK_EVENT_TYPES } from "../src/webhook-outbox";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
@@ -303,5 +306,25 @@ describe("indexer: raffle v2 rounds", () => {
     } finally {
       await clean.close();
     }
+  });
+
+  it("forgets winners, prize and refund claims at a reset of the chain's index, and rebuilds the same rows", async () => {
+    const before = await projectionSnapshot(db.dataSource);
+    expect(before.claims.length).toBeGreaterThan(0);
+    await db.indexer.stop();
+    await resetIndexedChain(db.dataSource, world.deployment.chainId);
+    const emptied = await projectionSnapshot(db.dataSource);
+    expect({ winners: emptied.winners, claims: emptied.claims, orphans: emptied.orphans }).toEqual({
+      winners: [],
+      claims: [],
+      orphans: [{ prices: 0, components: 0, tickets: 0, winners: 0, claims: 0 }],
+    });
+    const again = new Indexer(db.dataSource, node.provider, { deployment: world.deployment, logger: silentLogger, batchBlocks: 50 });
+    try {
+      await again.syncToHead();
+    } finally {
+      await again.stop();
+    }
+    expect(await projectionSnapshot(db.dataSource)).toEqual(before);
   });
 });
