@@ -164,6 +164,9 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
         endRound: () => port.endRound(),
         simulateStartRound: (round) => (count(), port.simulateStartRound(round)),
         startRound: (round) => port.startRound(round),
+        roundsAwaitingWinners: (roundIds) => port.roundsAwaitingWinners(roundIds),
+        simulateFinishDraw: (roundId) => port.simulateFinishDraw(roundId),
+        finishDraw: (roundId) => port.finishDraw(roundId),
       };
     };
     const running = await stack.worker(
