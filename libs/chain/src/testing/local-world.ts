@@ -144,6 +144,24 @@ export async function endAndDraw(world: TestWorld, raffle: TestRaffle): Promise<
   }
 }
 
+/**
+ * Gas of a mock fulfilment that leaves a three-winner round's callback short of gas: the raffle records the word and
+ * leaves the winners to `finishDraw` (WinnersPending), as a callback gas limit too low for the round's winners would.
+ * Measured on Hardhat and anvil alike: from about 142,000 (below, the mock itself runs out) to 190,000 the word is
+ * recorded without the winners; from 200,000 the winners are drawn in the callback.
+ */
+export const SHORT_FULFILMENT_GAS = 170_000n;
+
+/** Answers the draw of ended round `roundId` so that only its word is recorded (see SHORT_FULFILMENT_GAS). */
+export async function answerDrawWithoutWinners(world: TestWorld, raffle: TestRaffle, roundId: bigint): Promise<string> {
+  const round = await Raffle__factory.connect(raffle.raffle, world.provider).getRound(roundId);
+  if (round.vrfRequestId === 0n) throw new Error(`round ${roundId} asked no randomness`);
+  const vrf = VRFCoordinatorV2_5Mock__factory.connect(world.deployment.vrfCoordinator, world.admin);
+  const tx = await vrf.fulfillRandomWords(round.vrfRequestId, world.deployment.raffleFactory, { gasLimit: SHORT_FULFILMENT_GAS });
+  await tx.wait();
+  return tx.hash;
+}
+
 export async function startNextRound(world: TestWorld, raffle: TestRaffle, maxTicket = 100n): Promise<void> {
   const contract = Raffle__factory.connect(raffle.raffle, world.merchant);
   const info = await contract.getCurrentRoundInfo();
