@@ -66,6 +66,8 @@ export interface RoundWinner {
  */
 export type RoundWithDraw = Round & {
   status: string;
+  /** What the round's tickets paid, smallest units: the prizes add up to it. */
+  pot: string;
   rules: RoundRulesJson;
   winners: RoundWinner[];
   vrfRequestId: string | null;
