@@ -5,6 +5,7 @@ import { ApiError } from "./api";
 /** The API's problem codes a player can meet, as sentences (the code is the stable part of an answer, never its text). */
 const API_SENTENCES: Record<string, string> = {
   roundFull: "This round is sold out. Try the next round.",
+  walletLimitReached: "You already hold the most tickets one wallet may buy in this round.",
   roundEnded: "This round has just ended. The next one starts soon.",
   roundNotFound: "This raffle has not started its first round yet.",
   contractPaused: "This raffle is paused for now. Try again later.",
@@ -38,6 +39,10 @@ const REVERT_SENTENCES: Record<string, string> = {
   ERC20InsufficientAllowance: "The token approval is too small. Press Buy again to approve the exact price.",
   UnexpectedRoundStatus: "This ticket cannot do that now: the round's state has changed. Reload the page.",
   NotTicketOwnerOrApproved: "This ticket is no longer in your wallet.",
+  InvalidQuantity: "That many tickets cannot be bought in one purchase. Choose fewer.",
+  WalletLimitReached: "You already hold the most tickets one wallet may buy in this round.",
+  NoPrizeToClaim: "This ticket has no prize left to claim: it was already paid.",
+  TicketNotInRound: "This ticket is not part of that round. Reload the page.",
 };
 
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */
