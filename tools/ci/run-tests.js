@@ -23,7 +23,11 @@ for (const file of fs.readdirSync(REPORTS)) {
 }
 const env = { NX_DAEMON: "false", NX_NO_CLOUD: "true", NX_TUI: "false", ...process.env, NX_PROFILE: PROFILE };
 const started = Date.now();
-const nx = spawnSync("npx", ["nx", "run-many", "-t", ...TARGETS, `--parallel=${PARALLEL}`, ...process.argv.slice(2)], { cwd: ROOT, env, stdio: "inherit" });
+const nx = spawnSync("npx", ["nx", "run-many", "-t", ...TARGETS, `--parallel=${PARALLEL}`, ...process.argv.slice(2)], {
+  cwd: ROOT,
+  env,
+  stdio: "inherit",
+});
 const status = nx.status ?? 1;
 spawnSync(process.execPath, [path.join(__dirname, "suite-times.js"), path.join(ROOT, PROFILE), String(Date.now() - started)], { stdio: "inherit" });
 const count = spawnSync(process.execPath, [path.join(__dirname, "count-results.js"), REPORTS, String(status), "jest", "mocha"], { stdio: "inherit" });
