@@ -1,9 +1,9 @@
 // Prints how long each Nx task of `npm test` took, from the profile Nx writes when NX_PROFILE names a file (a Chrome
 // trace: one complete event, `ph: "X"`, per task, with its start and duration in microseconds). The slowest first, so
-// the CI budget (15 minutes on 2 cores) stays visible. Usage: node tools/ci/suite-times.js <profile.json> [wall ms]
+// the CI budget (15 minutes on 2 cores) stays visible. Usage: node tools/ci/suite-times.js <wall ms> <profile.json>...
 const fs = require("node:fs");
 
-const [profileFile, wallArg] = process.argv.slice(2);
+const [wallArg, ...profileFiles] = process.argv.slice(2);
 
 /** One row per task: `{ task, seconds, status, startSeconds }`, the slowest first. */
 function taskTimes(profile) {
@@ -31,11 +31,13 @@ function formatTable(rows, wallMs) {
 }
 
 if (require.main === module) {
-  if (!profileFile || !fs.existsSync(profileFile)) {
-    console.log(`no task profile at ${profileFile}: the suites' times are unknown`);
+  const found = profileFiles.filter((file) => fs.existsSync(file));
+  if (found.length === 0) {
+    console.log(`no task profile at ${profileFiles.join(", ")}: the suites' times are unknown`);
   } else {
+    const events = found.flatMap((file) => JSON.parse(fs.readFileSync(file, "utf8")));
     console.log("\ntime of each task of npm test:");
-    console.log(formatTable(taskTimes(JSON.parse(fs.readFileSync(profileFile, "utf8"))), Number(wallArg) || undefined));
+    console.log(formatTable(taskTimes(events), Number(wallArg) || undefined));
   }
 }
 
