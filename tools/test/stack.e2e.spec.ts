@@ -160,7 +160,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
         EXCHANGE: facts.contracts.exchange,
       }),
     );
-    expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/index.js")));
+    expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/dist/index.js")));
     expect(bought).toMatchObject({ ticketId: expect.stringMatching(/^\d+$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
     // An ERC20-priced ticket from a fresh account: its first purchase needs an approve first, and the purchase must not

@@ -15,7 +15,7 @@ export interface PlayerConfig {
   requestsPerIp: number;
 }
 
-const PLAYER_SETTINGS = {
+export const PLAYER_SETTINGS = {
   WEB_ORIGINS: setting.text().default(""),
   PLAYER_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(3_600),
   RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: setting.integer({ min: 1 }).default(30),
