@@ -7,7 +7,7 @@ import { readContract, simulateContract, waitForTransactionReceipt, writeContrac
 import { ApiError, type PlayerVoucher, type PublicRaffle } from "../lib/api";
 import { PURCHASE_ABI } from "../lib/abi";
 import { chainName, useApp } from "../lib/app-context";
-import { maxQuantity, priceForQuantity, type RoundRulesView } from "../lib/bundles";
+import { maxQuantity, priceForQuantity } from "../lib/bundles";
 import { formatAmount } from "../lib/format";
 import { priceOf, useNativeSymbol } from "./RoundFacts";
 import { explain } from "../lib/messages";
@@ -58,8 +58,8 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
   const chainId = raffle.raffle.chainId;
   const symbol = useNativeSymbol(chainId);
   const price = priceOf(raffle, symbol);
-  // Raffle v2's rules of the round (bundle prices, wallet cap), when the API carries them.
-  const rules = (raffle.round as { rules?: RoundRulesView } | null)?.rules;
+  // Raffle v2's rules of the round: bundle prices and the wallet cap.
+  const rules = raffle.round?.rules;
   const most = raffle.round ? maxQuantity(raffle.round, rules) : 1;
   const total = price ? priceForQuantity(quantity, price.amount, rules?.bundles) : null;
   const busy = !["idle", "confirmed", "failed"].includes(purchase.step);

@@ -1,10 +1,7 @@
-/** Round rules of raffle v2 as the API carries them on a round (`rules`); absent from an API older than v2. */
-export interface RoundRulesView {
-  prizeShares: number[];
-  minTickets: number;
-  maxTicketsPerWallet: number;
-  bundles: Array<{ quantity: number; price: string }>;
-}
+import type { components } from "@raffle/sdk";
+
+/** Round rules of raffle v2 as the API carries them on a round (`rules`). */
+export type RoundRulesView = components["schemas"]["RoundRulesDto"];
 
 /** The Raffle's most tickets in one purchase (`MAX_TICKETS_PER_PURCHASE`). */
 export const MAX_TICKETS_PER_PURCHASE = 100;

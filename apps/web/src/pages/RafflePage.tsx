@@ -35,7 +35,7 @@ export function RafflePage({ id }: { id: number }) {
       <section aria-labelledby="round-title" className="panel">
         <h2 id="round-title">{round ? `Round ${round.number ?? round.roundId}` : "No round yet"}</h2>
         <p className="hint">
-          On {chainName(config, contract.chainId)}. {prizeSentence((round as { rules?: RoundRulesView } | null)?.rules)}
+          On {chainName(config, contract.chainId)}. {prizeSentence(round?.rules)}
         </p>
         <RoundFacts raffle={raffle.data} bar />
         {round && <BuyPanel raffle={raffle.data} />}
