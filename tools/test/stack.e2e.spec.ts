@@ -124,7 +124,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const listedChains = ((await listed.json()) as { rows: Array<{ chainId: number }> }).rows.map((row) => row.chainId);
     expect([...new Set(listedChains)].sort()).toEqual([31337, 31338]);
 
-    const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 240_000 });
+    const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 300_000 });
     expect({ code: demo.code, output: demo.code === 0 ? "" : demo.output }).toEqual({ code: 0, output: "" });
     expect(demo.output).toContain("demo complete");
     // Two players in two raffles on each of the two chains.

@@ -45,6 +45,8 @@ export class PlayerApi {
   nonce = () => this.request<{ nonce: string }>("POST", "/player/siwe/nonce");
   verify = (message: string, signature: string) => this.request<PlayerSignIn>("POST", "/player/siwe/verify", { body: { message, signature } });
   logout = (token: string) => this.request<void>("POST", "/player/logout", { token });
-  voucher = (token: string, contractId: number) => this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: { contractId } });
+  /** A voucher for `quantity` tickets (raffle v2); the body is the one-ticket body of old without it. */
+  voucher = (token: string, contractId: number, quantity = 1) =>
+    this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: quantity === 1 ? { contractId } : { contractId, quantity } });
   tickets = (token: string) => this.request<{ rows: PlayerTicket[] }>("GET", "/player/tickets", { token }).then((body) => body.rows);
 }

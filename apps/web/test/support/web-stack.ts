@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { Wallet } from "ethers";
+import { Wallet, parseUnits } from "ethers";
 import { chromium as playwright, type Browser } from "playwright-core";
 import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { deployTestRaffle, localDevPrivateKey, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
@@ -8,7 +8,18 @@ import { eventually, freePort } from "@raffle/testing";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
 
-export type RaffleName = "native" | "erc20" | "soldOut" | "late";
+export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles";
+
+/** Raffle v2 rules of the `bundles` raffle: three winners 50/30/20, a minimum of 3 tickets, 5 for 45 and 10 for 80. */
+const BUNDLE_RULES = {
+  prizeShares: [5_000, 3_000, 2_000],
+  minTickets: 3,
+  maxTicketsPerWallet: 0,
+  bundles: [
+    { quantity: 5, price: parseUnits("45", 18) },
+    { quantity: 10, price: parseUnits("80", 18) },
+  ],
+};
 
 /** One chain, PostgreSQL, the API with its indexer, the built player app and one Chromium: the whole suite's stack. */
 export interface WebStack {
@@ -72,9 +83,10 @@ export async function startWebStack(): Promise<WebStack> {
       erc20: ["ERC20", 100n],
       soldOut: ["NATIVE", 1n],
       late: ["NATIVE", 100n],
+      bundles: ["ERC20", 100n],
     };
     for (const [name, [kind, maxTicket]] of Object.entries(kinds) as Array<[RaffleName, ["NATIVE" | "ERC20", bigint]]>) {
-      const deployed = await deployTestRaffle(world, kind, maxTicket);
+      const deployed = await deployTestRaffle(world, kind, maxTicket, name === "bundles" ? BUNDLE_RULES : undefined);
       const id = await eventually(async () => {
         const response = await fetch(`${apiUrl}/raffle/contracts?take=100`, { headers: { Authorization: `Bearer ${merchantKey}` } });
         const row = ((await response.json()).rows as Array<{ id: number; address: string }>).find((each) => each.address === deployed.raffle);
@@ -92,7 +104,7 @@ export async function startWebStack(): Promise<WebStack> {
     // Every raffle shows its first round before the browser opens.
     await eventually(async () => {
       const rows = (await (await fetch(`${apiUrl}/player/raffles`)).json()).rows as Array<{ round: unknown }>;
-      if (rows.length !== 4 || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
+      if (rows.length !== Object.keys(kinds).length || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
     }, 30_000);
 
     const web = await serveWebApp({
