@@ -26,24 +26,31 @@ export const WEBHOOK_EVENT_DOCS: Record<WebhookEventType, EventDoc> = {
   "round.started": { contract: "Raffle", event: "RoundStarted", meaning: "a round started: its ticket asset, price and cap" },
   "ticket.purchased": {
     contract: "Raffle",
-    event: "TicketPurchased",
-    meaning: "a player bought a ticket (`externalId` is what its voucher carried: the API's id of the round)",
+    event: "TicketsPurchased",
+    meaning:
+      "a player bought one or more tickets in one purchase: ids `firstTicketId` to `firstTicketId + quantity - 1`, for `amount` (`externalId` is what its voucher carried: the API's id of the round)",
   },
   "round.ended": { contract: "Raffle", event: "RoundEnded", meaning: "the round ended: no more purchases; a draw was asked when it has tickets" },
   "round.drawn": {
     contract: "Raffle",
-    event: "WinnerDrawn",
-    meaning: "the winner is known",
-    added: "`winner` (the prize claim's account), `prize` (the pot less commission, an asset) and `claimId`",
+    event: "WinnersDrawn",
+    meaning: "the round's winners are known, first prize first, with the word they follow from",
+    added:
+      "`winners` (per position: `position`, `ticketId`, `account`, `share`, `amount` before commission, `prize` after commission as an asset, `claimId`), and the first position's `winner`, `prize` and `claimId` at the top level",
   },
   "round.refundable": {
     contract: "Raffle",
     event: "RoundRefundable",
-    meaning: "the round's tickets can be refunded (no randomness in time, or the draw was refused)",
+    meaning: "the round's tickets can be refunded (below its minimum, no randomness in time, or the draw was refused)",
+    added: "`reason` (`MINIMUM_NOT_REACHED`, `DRAW_REFUSED` or `RANDOMNESS_TIMEOUT`) and `ticketCount`",
   },
-  "ticket.refunded": { contract: "Raffle", event: "TicketRefunded", meaning: "a ticket's price went back to its holder (the ticket is burnt)" },
-  "prize.claimed": { contract: "Raffle", event: "PrizeClaimed", meaning: "the winning ticket's holder claimed the pot" },
-  "prize.released": { contract: "Raffle", event: "PrizeReleased", meaning: "an unclaimed pot went to the merchant after the release lag" },
+  "ticket.refunded": { contract: "Raffle", event: "TicketRefunded", meaning: "what a ticket paid went back to its holder (the ticket is burnt)" },
+  "prize.claimed": { contract: "Raffle", event: "PrizeClaimed", meaning: "a winning ticket's holder claimed its prize (one message per prize)" },
+  "prize.released": {
+    contract: "Raffle",
+    event: "PrizeReleased",
+    meaning: "the prizes of a round still unclaimed went to the merchant after the release lag",
+  },
   "claim.redeemed": {
     contract: "Exchange",
     event: "Claimed",

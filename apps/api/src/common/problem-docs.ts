@@ -34,7 +34,9 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   webhookUrlRefused:
     "Register a URL whose host resolves to a public address: loopback, private, link-local and reserved addresses are refused, as are hosts that do not resolve.",
   roundEnded: "Wait for the next round to start (the merchant worker starts it on the raffle's schedule), then ask for a new voucher.",
-  roundFull: "The round sold out: wait for the next round.",
+  roundFull: "Ask for at most the tickets the detail says are left, or wait for the next round if none are.",
+  walletLimitReached: "Ask for fewer tickets (the detail says how many this buyer holds of the cap), or wait for the next round.",
+  roundIdNotFound: "Use a round id from `GET /rounds?contractId=…` of the same API key.",
   contractPaused: "The merchant paused this raffle: wait until it is unpaused (the `raffle.unpaused` webhook says when).",
   contractInactive: "This raffle is not active: choose another from `GET /raffle/contracts`.",
   exchangePaused: "The platform paused purchases and claims on this chain: retry later; the platform admin unpauses it.",
