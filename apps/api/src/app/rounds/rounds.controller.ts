@@ -4,6 +4,7 @@ import { IsInt, Max, Min } from "class-validator";
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
 import { AUTHENTICATED_PROBLEMS, AnswersProblems, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
 import { RoundDto } from "../../common/dto/round.dto";
 import { MAX_STORED_INTEGER } from "../../common/ids";
@@ -20,6 +21,7 @@ export class CurrentRoundQuery {
 }
 
 @ApiTags("rounds")
+@MerchantKeyOrSession()
 @Controller("rounds")
 export class RoundsController {
   constructor(private readonly rounds: RoundsService) {}
