@@ -23,6 +23,19 @@ const API_SENTENCES: Record<string, string> = {
   chainUnavailable: "The network is not answering right now. Try again in a moment.",
   serviceUnavailable: "The raffle service is busy. Try again in a moment.",
   networkError: "The raffle service cannot be reached. Check your connection and try again.",
+  // The merchant console.
+  notAMerchant: "This wallet is not a merchant's wallet on this platform. Connect the wallet your raffles were deployed with.",
+  merchantSessionRequired: "Your console sign-in has ended. Sign in with Ethereum again to continue.",
+  unauthorized: "Your console sign-in has ended. Sign in with Ethereum again to continue.",
+  validationFailed: "Some of what you entered is not valid. Check the fields and try again.",
+  contractNotFound: "This raffle is not one of yours, or it is not indexed yet.",
+  apiKeyNotFound: "This API key is not one of yours.",
+  webhookNotFound: "This webhook endpoint no longer exists.",
+  deliveryNotFound: "This delivery no longer exists.",
+  webhookUrlInvalid: "The endpoint URL is not a valid http(s) URL.",
+  webhookUrlRefused: "This endpoint URL is not allowed: use a public https:// address.",
+  webhookLimitReached: "You have the most webhook endpoints allowed. Delete one first.",
+  retryLimited: "Too many sends to this endpoint in the last minute. Wait a minute and try again.",
 };
 
 /** Contract errors a purchase, claim or refund can revert with, as sentences. */
@@ -38,6 +51,18 @@ const REVERT_SENTENCES: Record<string, string> = {
   ERC20InsufficientAllowance: "The token approval is too small. Press Buy again to approve the exact price.",
   UnexpectedRoundStatus: "This ticket cannot do that now: the round's state has changed. Reload the page.",
   NotTicketOwnerOrApproved: "This ticket is no longer in your wallet.",
+  // The merchant console's transactions.
+  AccessControlUnauthorizedAccount: "This wallet is not allowed to do that: connect the merchant's wallet that administers the raffle.",
+  CommissionTooHigh: "The commission is too high: at most 30%.",
+  TimeLagTooShort: "Unclaimed prizes must wait at least one day before they can be released.",
+  VrfNotConfigured: "The platform's randomness is not set up on this network yet. Try again later.",
+  MerchantNotActive: "This wallet is no longer an active merchant on this network.",
+  PriceTokenNotAllowed: "This token is not on the platform's list of price tokens.",
+  NotAContract: "No token contract lives at this address.",
+  InvalidPriceAsset: "The price is not valid: choose the native coin or an ERC20 token with an amount above zero.",
+  RoundStillActive: "A round is already running on this raffle.",
+  MaxTicketTooLarge: "The ticket cap is too large.",
+  RaffleNotPaused: "This raffle is not paused.",
 };
 
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */
