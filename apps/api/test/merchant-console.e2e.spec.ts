@@ -86,6 +86,14 @@ describe("the merchant console's API", () => {
     expect(body).toMatchObject({ address: alice.address, chainId: harness.world.deployment.chainId });
     expect(aliceSession).toMatch(/^ms_/);
 
+    // A wallet the admin just granted MERCHANT_ROLE, with nothing deployed yet, signs in and starts from nothing.
+    const carol = new Wallet(localDevPrivateKey(4));
+    const factory = RaffleFactory__factory.connect(harness.world.deployment.raffleFactory, harness.world.admin);
+    await (await factory.grantRole(await factory.MERCHANT_ROLE(), carol.address)).wait();
+    const carolSession = await signIn(carol);
+    expect((await harness.http.get("/raffle/contracts").set(auth(carolSession)).expect(200)).body.rows).toEqual([]);
+    expect((await harness.http.get("/merchant/api-keys").set(auth(carolSession)).expect(200)).body.rows).toEqual([]);
+
     const message = await siweMessage(player);
     expectProblem(
       await harness.http.post("/merchant/siwe/verify").send({ message, signature: await player.signMessage(message) }),

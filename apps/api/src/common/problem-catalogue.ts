@@ -205,9 +205,14 @@ export const PROBLEM_CATALOGUE = {
   }),
   serviceUnavailable: define({
     status: 503,
-    description: "the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`",
-    content: (dependency: "database" | "rateLimiter") => ({
-      detail: dependency === "database" ? "The database is unavailable; retry shortly." : "Rate limiting is unavailable; retry shortly.",
+    description:
+      "the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`",
+    content: (dependency: "database" | "rateLimiter" | "chain") => ({
+      detail: {
+        database: "The database is unavailable; retry shortly.",
+        rateLimiter: "Rate limiting is unavailable; retry shortly.",
+        chain: "The chain node does not answer; retry shortly.",
+      }[dependency],
       headers: RETRY_SHORTLY,
     }),
     example: ["database"],

@@ -1,12 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from "@nestjs/common";
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
 import type { DataSource } from "typeorm";
+import { MERCHANT_ROLE, RaffleFactory__factory } from "@raffle/chain";
 import { MerchantEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { AnswersProblems, BODY_PARSING_PROBLEMS, JSON_BODY_PROBLEMS, PUBLIC_ROUTE_PROBLEMS } from "../../common/dto/problem.dto";
 import { problems } from "../../common/problem";
 import { RateLimiter } from "../../services/rate-limiter";
+import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
@@ -33,6 +35,7 @@ export class MerchantAuthController {
     private readonly siwe: PlayerSessionService,
     private readonly sessions: MerchantSessions,
     private readonly rateLimiter: RateLimiter,
+    private readonly chains: ServedChains,
   ) {}
 
   @Post("siwe/nonce")
@@ -55,7 +58,7 @@ export class MerchantAuthController {
     operationId: "verifyMerchantSiwe",
     summary: "Sign in to the merchant console with the merchant's wallet: opens a session that acts for that merchant only.",
     description:
-      "The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant (403 notAMerchant otherwise). " +
+      "The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant, or hold MERCHANT_ROLE on the signed chain's RaffleFactory (403 notAMerchant otherwise). " +
       "The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.",
   })
   @ApiOkResponse({ type: MerchantSignInDto, description: "The session's bearer token, merchant, address, chain and end." })
@@ -75,12 +78,30 @@ export class MerchantAuthController {
   async verify(@ClientIp() ip: string, @Body() body: SiweVerifyBody): Promise<MerchantSignInDto> {
     await this.countIp(ip);
     const checked = await this.siwe.verifySignIn(body.message, body.signature);
-    const merchant = await this.dataSource.getRepository(MerchantEntity).findOneBy({ wallet: checked.address });
+    const merchant = await this.merchantOf(checked.address, checked.chainId);
     if (!merchant) throw problems.notAMerchant(checked.address);
     const longest = Date.now() + this.config.player.merchantSessionTtlSeconds * 1000;
     const expiresAt = new Date(Math.min(checked.expiresAt.getTime(), longest));
     const { token, session } = await this.sessions.open(merchant.id, checked.address, checked.chainId, expiresAt);
     return { token, ...sessionDto(session) };
+  }
+
+  /**
+   * The merchant record of a wallet. A wallet the platform admin granted MERCHANT_ROLE on the signed chain's factory, but
+   * that has deployed nothing yet, gets its record now: it starts from the console, with nothing but its wallet.
+   */
+  private async merchantOf(wallet: string, chainId: number): Promise<MerchantEntity | null> {
+    const repository = this.dataSource.getRepository(MerchantEntity);
+    const known = await repository.findOneBy({ wallet });
+    if (known) return known;
+    const chain = this.chains.get(chainId);
+    const factory = RaffleFactory__factory.connect(chain.deployment.raffleFactory, chain.provider);
+    const granted = await factory.hasRole(MERCHANT_ROLE, wallet).catch(() => {
+      throw problems.serviceUnavailable("chain");
+    });
+    if (!granted) return null;
+    await repository.createQueryBuilder().insert().values({ wallet }).orIgnore().execute();
+    return repository.findOneBy({ wallet });
   }
 
   private async countIp(ip: string): Promise<void> {

@@ -41,7 +41,8 @@ function problemsOf(draft: Draft): string[] {
   if (!/^\d{1,3}$/.test(draft.releaseDays) || Number(draft.releaseDays) < 1) problems.push("Unclaimed prizes wait at least 1 day.");
   if (draft.priceKind === "ERC20" && !isAddress(draft.priceToken)) problems.push("The price token is a 0x address.");
   if (!/^\d+(\.\d+)?$/.test(draft.price) || Number(draft.price) <= 0) problems.push("The ticket price is a number above 0.");
-  if (!/^\d{1,10}$/.test(draft.maxTickets) || Number(draft.maxTickets) > 4_294_967_295) problems.push("The ticket cap is a whole number (0 for none).");
+  if (!/^\d{1,10}$/.test(draft.maxTickets) || Number(draft.maxTickets) > 4_294_967_295)
+    problems.push("The ticket cap is a whole number (0 for none).");
   return problems;
 }
 
@@ -72,7 +73,10 @@ export function CreateRaffleForm({ chainId, onDone }: { chainId: number; onDone:
     try {
       if (connection.chainId !== chainId) throw new Error("wrong chain");
       const token = draft.priceKind === "NATIVE" ? zeroAddress : (draft.priceToken as Address);
-      const decimals = draft.priceKind === "NATIVE" ? 18 : await readContract(wagmiConfig, { chainId, address: token, abi: ERC20_METADATA_ABI, functionName: "decimals" });
+      const decimals =
+        draft.priceKind === "NATIVE"
+          ? 18
+          : await readContract(wagmiConfig, { chainId, address: token, abi: ERC20_METADATA_ABI, functionName: "decimals" });
       const amount = parseUnits(draft.price, decimals);
       setStep("Step 1 of 2: confirm the deployment in your wallet…");
       const deployHash = await writeContract(wagmiConfig, {
@@ -123,7 +127,9 @@ export function CreateRaffleForm({ chainId, onDone }: { chainId: number; onDone:
     } catch (error) {
       setStep(null);
       setErrors([
-        (error as Error).message === "wrong chain" ? "Switch your wallet to this network first." : explain(error).replace(" Nothing was charged; please try again.", " Please try again."),
+        (error as Error).message === "wrong chain"
+          ? "Switch your wallet to this network first."
+          : explain(error).replace(" Nothing was charged; please try again.", " Please try again."),
       ]);
     } finally {
       setBusy(false);

@@ -9,6 +9,7 @@ import { explain } from "../../lib/messages";
 import { CONSOLE_RAFFLE_ABI } from "../console-abi";
 import type { Raffle, RoundHistory } from "../console-api";
 import { useConsole } from "../console-context";
+import { ScrollBox } from "./ScrollBox";
 
 const ROUND_STATUS: Record<string, string> = {
   ACTIVE: "Selling",
@@ -139,7 +140,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
       <h3>Round history</h3>
       {rounds.data?.rows.length === 0 && <p>No round yet.</p>}
       {rounds.data && rounds.data.rows.length > 0 && (
-        <div className="scroll">
+        <ScrollBox label={`Round history of ${raffle.title || `raffle ${raffle.id}`}`}>
           <table>
             <caption>Latest rounds of {raffle.title || `raffle ${raffle.id}`}</caption>
             <thead>
@@ -164,8 +165,8 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
                       ? "—"
                       : round.winners.map((winner) => (
                           <div key={winner.ticketId}>
-                            Winner <span title={winner.account}>{shortAddress(winner.account)}</span> (ticket {winner.ticketId}): {amount(winner.prize, round)},{" "}
-                            {CLAIM_STATUS[winner.claimStatus] ?? winner.claimStatus}
+                            Winner <span title={winner.account}>{shortAddress(winner.account)}</span> (ticket {winner.ticketId}):{" "}
+                            {amount(winner.prize, round)}, {CLAIM_STATUS[winner.claimStatus] ?? winner.claimStatus}
                             {winner.claimStatus === "NEW" && winner.releasableAt
                               ? `; releasable to you from ${new Date(winner.releasableAt).toLocaleString()}`
                               : ""}
@@ -176,7 +177,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </section>
   );

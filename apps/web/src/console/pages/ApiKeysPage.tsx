@@ -4,6 +4,7 @@ import { useState } from "react";
 import { explain } from "../../lib/messages";
 import type { CreatedApiKey } from "../console-api";
 import { useConsole } from "../console-context";
+import { ScrollBox } from "../components/ScrollBox";
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "never");
 
@@ -68,7 +69,7 @@ export function ApiKeysPage() {
       {revoke.error && <p role="alert">{explain(revoke.error)}</p>}
       {keys.data && keys.data.length === 0 && <p>You have no API key yet.</p>}
       {keys.data && keys.data.length > 0 && (
-        <div className="scroll">
+        <ScrollBox label={"Your API keys"}>
           <table>
             <caption>Your API keys, newest first</caption>
             <thead>
@@ -105,7 +106,7 @@ export function ApiKeysPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </>
   );

@@ -48,7 +48,13 @@ export function OverviewPage() {
   const withFactory = config.chains.filter((chain) => chain.factory);
   const budgets = useReadContracts({
     contracts: withFactory.flatMap((chain) => [
-      { chainId: chain.id, address: chain.factory as Address, abi: FACTORY_ABI, functionName: "drawsUsedToday", args: [merchant as Address] } as const,
+      {
+        chainId: chain.id,
+        address: chain.factory as Address,
+        abi: FACTORY_ABI,
+        functionName: "drawsUsedToday",
+        args: [merchant as Address],
+      } as const,
       { chainId: chain.id, address: chain.factory as Address, abi: FACTORY_ABI, functionName: "drawsPerDayOf", args: [merchant as Address] } as const,
     ]),
     query: { refetchInterval: 15_000 },
@@ -132,7 +138,9 @@ export function OverviewPage() {
                         color: COLORS[(index + 1) % COLORS.length],
                         // Drawn only: the table below keeps the exact integer amounts.
                         values: days.map((day) => {
-                          const total = rows.filter((row) => row.day === day && tokenKey(row) === key).reduce((sum, row) => sum + BigInt(row.revenue), 0n);
+                          const total = rows
+                            .filter((row) => row.day === day && tokenKey(row) === key)
+                            .reduce((sum, row) => sum + BigInt(row.revenue), 0n);
                           return total === 0n ? null : Number(formatUnits(total, token.decimals));
                         }),
                       },

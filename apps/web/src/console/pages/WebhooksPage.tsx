@@ -4,6 +4,7 @@ import { useState } from "react";
 import { explain } from "../../lib/messages";
 import type { Delivery, Webhook } from "../console-api";
 import { useConsole } from "../console-context";
+import { ScrollBox } from "../components/ScrollBox";
 
 const STATUS_TEXT: Record<Delivery["status"], string> = { PENDING: "Retrying", DELIVERED: "Delivered", FAILED: "Failed" };
 
@@ -53,7 +54,9 @@ export function WebhooksPage() {
       )}
       {webhooks.error && <p role="alert">{explain(webhooks.error)}</p>}
       {webhooks.data?.length === 0 && <p>No endpoint yet: add one above (every event type by default).</p>}
-      {webhooks.data?.map((webhook) => <Endpoint key={webhook.id} webhook={webhook} onSecret={setSecret} />)}
+      {webhooks.data?.map((webhook) => (
+        <Endpoint key={webhook.id} webhook={webhook} onSecret={setSecret} />
+      ))}
     </>
   );
 }
@@ -61,7 +64,11 @@ export function WebhooksPage() {
 function Endpoint({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret: { id: number; secret: string }) => void }) {
   const { client } = useConsole();
   const queryClient = useQueryClient();
-  const deliveries = useQuery({ queryKey: ["console", "deliveries", webhook.id], queryFn: () => client.deliveries(webhook.id), refetchInterval: 3_000 });
+  const deliveries = useQuery({
+    queryKey: ["console", "deliveries", webhook.id],
+    queryFn: () => client.deliveries(webhook.id),
+    refetchInterval: 3_000,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["console", "deliveries", webhook.id] });
   const [notice, setNotice] = useState<string | null>(null);
   const test = useMutation({
@@ -108,7 +115,7 @@ function Endpoint({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret: 
       <h3>Delivery log</h3>
       {deliveries.data?.length === 0 && <p>Nothing sent yet.</p>}
       {deliveries.data && deliveries.data.length > 0 && (
-        <div className="scroll">
+        <ScrollBox label={`Delivery log of ${webhook.url}`}>
           <table>
             <caption>Latest deliveries to {webhook.url}</caption>
             <thead>
@@ -137,7 +144,12 @@ function Endpoint({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret: 
                   <td>{delivery.lastStatusCode ?? delivery.lastError ?? "—"}</td>
                   <td>{new Date(delivery.createdAt).toLocaleString()}</td>
                   <td>
-                    <button type="button" disabled={resend.isPending} onClick={() => resend.mutate(delivery.id)} aria-describedby={`delivery-${delivery.id}`}>
+                    <button
+                      type="button"
+                      disabled={resend.isPending}
+                      onClick={() => resend.mutate(delivery.id)}
+                      aria-describedby={`delivery-${delivery.id}`}
+                    >
                       Resend
                     </button>
                     <span id={`delivery-${delivery.id}`} className="visually-hidden">
@@ -148,7 +160,7 @@ function Endpoint({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret: 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       )}
     </section>
   );
