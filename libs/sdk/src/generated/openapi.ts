@@ -483,7 +483,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the merchant console with the merchant's wallet: opens a session that acts for that merchant only.
-         * @description The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant (403 notAMerchant otherwise). The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.
+         * @description The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant, or hold MERCHANT_ROLE on the signed chain's RaffleFactory (403 notAMerchant otherwise). The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.
          */
         post: operations["verifyMerchantSiwe"];
         delete?: never;
@@ -2763,7 +2763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2886,7 +2886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3076,7 +3076,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3173,7 +3173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3329,7 +3329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3452,7 +3452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3623,7 +3623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3934,7 +3934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4074,7 +4074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4181,7 +4181,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4320,7 +4320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4459,7 +4459,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4571,7 +4571,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4728,7 +4728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4887,7 +4887,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5007,7 +5007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5179,7 +5179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5251,7 +5251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5369,7 +5369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5458,7 +5458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5547,7 +5547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5737,7 +5737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5809,7 +5809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5952,7 +5952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6072,7 +6072,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6244,7 +6244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6282,6 +6282,22 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantSessionDto"];
                 };
             };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
             /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
             401: {
                 headers: {
@@ -6316,7 +6332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6434,7 +6450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6472,6 +6488,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListDto"];
                 };
             };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
             /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
             401: {
                 headers: {
@@ -6506,7 +6538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6548,7 +6580,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKeyDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6556,7 +6588,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
-                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        code: "badRequest" | "validationFailed" | "invalidJson";
                         /** @enum {integer} */
                         status: 400;
                         /** @enum {integer} */
@@ -6630,7 +6662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6769,7 +6801,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6807,6 +6839,22 @@ export interface operations {
                     "application/json": components["schemas"]["OverviewDto"];
                 };
             };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
             /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
             401: {
                 headers: {
@@ -6841,7 +6889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6948,7 +6996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7091,7 +7139,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7215,7 +7263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7327,7 +7375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7438,7 +7486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -23,7 +23,8 @@ function toApiKeyDto(key: ApiKeyEntity): ApiKeyDto {
   };
 }
 
-const SESSION_PROBLEMS = [...PUBLIC_ROUTE_PROBLEMS, "merchantSessionRequired", "serviceUnavailable"] as const;
+/** `badRequest`: a URL that cannot be read (a broken percent-encoding) is refused before any route. */
+const SESSION_PROBLEMS = [...PUBLIC_ROUTE_PROBLEMS, "badRequest", "merchantSessionRequired", "serviceUnavailable"] as const;
 
 /**
  * The merchant's API keys, managed from the console with the merchant's wallet session only: a key can neither make

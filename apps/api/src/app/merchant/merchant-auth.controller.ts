@@ -120,7 +120,7 @@ export class MerchantSessionController {
   @Get("session")
   @ApiOperation({ operationId: "getMerchantSession", summary: "The console session: merchant, wallet, chain and end." })
   @ApiOkResponse({ type: MerchantSessionDto, description: "The session." })
-  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, "merchantSessionRequired", "serviceUnavailable")
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, "badRequest", "merchantSessionRequired", "serviceUnavailable")
   session(@CurrentCaller() caller: Caller): MerchantSessionDto {
     return sessionDto(caller.session!);
   }

@@ -23,7 +23,7 @@ export class OverviewController {
       "The draw budget is on-chain (`RaffleFactory.drawsUsedToday` and `drawsPerDayOf`), read by the console from the chain.",
   })
   @ApiOkResponse({ type: OverviewDto, description: "One entry per served chain." })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS)
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, "badRequest")
   get(@CurrentCaller() caller: Caller): Promise<OverviewDto> {
     return this.overview.overview(caller.merchantId);
   }

@@ -63,6 +63,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
   const error = preview.error ?? save.error ?? pause.error ?? rounds.error;
   const current = rounds.data?.rows[0];
   const heading = `raffle-${raffle.id}`;
+  const releaseDays = Math.round(Number(parameters.timeLagBeforeRelease ?? 0) / 86_400);
 
   return (
     <section className="panel" aria-labelledby={heading}>
@@ -78,7 +79,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
         </div>
         <div>
           <dt>Unclaimed prizes released after</dt>
-          <dd>{Math.round(Number(parameters.timeLagBeforeRelease ?? 0) / 86_400)} days</dd>
+          <dd>{releaseDays === 1 ? "1 day" : `${releaseDays} days`}</dd>
         </div>
         {current && (
           <>
