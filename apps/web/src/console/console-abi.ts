@@ -18,6 +18,15 @@ export const FACTORY_ABI = parseAbi([
 
 export const CONSOLE_RAFFLE_ABI = parseAbi([
   "struct Asset { uint8 tokenType; address token; uint256 tokenId; uint256 amount; }",
+  "struct Bundle { uint32 quantity; uint128 price; }",
+  "struct RoundRules { uint16[] prizeShares; uint32 minTickets; uint32 maxTicketsPerWallet; Bundle[] bundles; }",
+  // Raffle v2 (round rules): a raffle without them does not answer roundRules(), and the console skips the step.
+  "function roundRules() view returns (RoundRules)",
+  "function setRoundRules(RoundRules rules)",
+  "error InvalidPrizeShares(uint256 count, uint256 sum)",
+  "error InvalidBundle(uint256 index)",
+  "error BundleAboveRoundPrice(uint256 index)",
+  "error MaxTicketBelowMinimum(uint256 maxTicket, uint256 required)",
   "function startRound(Asset ticket, Asset price, uint256 maxTicket)",
   "function pause()",
   "function unpause()",

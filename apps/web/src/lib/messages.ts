@@ -63,6 +63,10 @@ const REVERT_SENTENCES: Record<string, string> = {
   RoundStillActive: "A round is already running on this raffle.",
   MaxTicketTooLarge: "The ticket cap is too large.",
   RaffleNotPaused: "This raffle is not paused.",
+  InvalidPrizeShares: "The prize shares must add up to 100 %, with at most the number of winners the contract allows.",
+  InvalidBundle: "Each bundle needs at least 2 tickets, in increasing quantities.",
+  BundleAboveRoundPrice: "A bundle may not cost more per ticket than a single ticket.",
+  MaxTicketBelowMinimum: "The ticket cap is below the minimum number of tickets.",
 };
 
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */

@@ -19,6 +19,11 @@ interface Draft {
   priceToken: string;
   price: string;
   maxTickets: string;
+  /** Round rules (raffle v2): prize shares in %, first prize first; minimum; per-wallet cap; bundles "5 for 0.09". */
+  prizeShares: string;
+  minTickets: string;
+  maxPerWallet: string;
+  bundles: string;
 }
 
 const EMPTY: Draft = {
@@ -30,7 +35,29 @@ const EMPTY: Draft = {
   priceToken: "",
   price: "0.01",
   maxTickets: "100",
+  prizeShares: "100",
+  minTickets: "0",
+  maxPerWallet: "0",
+  bundles: "",
 };
+
+/** The rules a raffle has without setRoundRules: one winner takes the pot, no minimum, no cap per wallet, no bundles. */
+const DEFAULT_RULES = { prizeShares: "100", minTickets: "0", maxPerWallet: "0", bundles: "" };
+
+/** The shares as basis points ("70, 30" → [7000, 3000]), or null when they do not read. */
+function sharesOf(text: string): number[] | null {
+  const parts = text.split(",").map((part) => part.trim());
+  if (parts.some((part) => !/^\d{1,3}(\.\d{1,2})?$/.test(part))) return null;
+  return parts.map((part) => Math.round(Number(part) * 100));
+}
+
+/** Bundles "5 for 0.09, 10 for 0.17" as quantities and total prices in the token's smallest unit, or null. */
+function bundlesOf(text: string, decimals: number): Array<{ quantity: number; price: bigint }> | null {
+  if (!text.trim()) return [];
+  const bundles = text.split(",").map((part) => /^\s*(\d{1,6})\s+for\s+(\d+(?:\.\d+)?)\s*$/.exec(part));
+  if (bundles.some((match) => !match)) return null;
+  return bundles.map((match) => ({ quantity: Number(match![1]), price: parseUnits(match![2], decimals) }));
+}
 
 /** What the form's fields say is wrong, as sentences, before anything is sent to the wallet. */
 function problemsOf(draft: Draft): string[] {
@@ -78,7 +105,7 @@ export function CreateRaffleForm({ chainId, onDone }: { chainId: number; onDone:
           ? 18
           : await readContract(wagmiConfig, { chainId, address: token, abi: ERC20_METADATA_ABI, functionName: "decimals" });
       const amount = parseUnits(draft.price, decimals);
-      setStep("Step 1 of 2: confirm the deployment in your wallet…");
+      setStep("Step 1: confirm the deployment in your wallet…");
       const deployHash = await writeContract(wagmiConfig, {
         chainId,
         address: factory,
@@ -107,7 +134,32 @@ export function CreateRaffleForm({ chainId, onDone }: { chainId: number; onDone:
         .find((event) => event?.eventName === "RaffleDeployed");
       if (!deployed || deployed.eventName !== "RaffleDeployed") throw new Error("no RaffleDeployed event");
       const { raffle, ticket } = deployed.args;
-      setStep("Step 2 of 2: confirm the first round in your wallet…");
+      // Raffle v2 takes round rules before its first round; a raffle without them does not answer roundRules().
+      const hasRules = await readContract(wagmiConfig, { chainId, address: raffle, abi: CONSOLE_RAFFLE_ABI, functionName: "roundRules" }).then(
+        () => true,
+        () => false,
+      );
+      const customRules = (Object.keys(DEFAULT_RULES) as Array<keyof typeof DEFAULT_RULES>).some((key) => draft[key].trim() !== DEFAULT_RULES[key]);
+      if (!hasRules && customRules) throw new Error("no rules");
+      if (hasRules) {
+        setStep("Step 2 of 3: confirm the round rules in your wallet…");
+        const rulesHash = await writeContract(wagmiConfig, {
+          chainId,
+          address: raffle,
+          abi: CONSOLE_RAFFLE_ABI,
+          functionName: "setRoundRules",
+          args: [
+            {
+              prizeShares: sharesOf(draft.prizeShares)!,
+              minTickets: Number(draft.minTickets),
+              maxTicketsPerWallet: Number(draft.maxPerWallet),
+              bundles: bundlesOf(draft.bundles, decimals)!,
+            },
+          ],
+        });
+        await waitForTransactionReceipt(wagmiConfig, { chainId, hash: rulesHash });
+      }
+      setStep(`Step ${hasRules ? "3 of 3" : "2 of 2"}: confirm the first round in your wallet…`);
       const startHash = await writeContract(wagmiConfig, {
         chainId,
         address: raffle,
@@ -185,6 +237,27 @@ export function CreateRaffleForm({ chainId, onDone }: { chainId: number; onDone:
           <input inputMode="numeric" {...field("maxTickets")} />
         </label>
       </div>
+      <fieldset>
+        <legend>Round rules</legend>
+        <div className="grid">
+          <label>
+            Prize shares (%, first prize first)
+            <input {...field("prizeShares")} placeholder="70, 30" />
+          </label>
+          <label>
+            Minimum tickets for a draw (0 for none)
+            <input inputMode="numeric" {...field("minTickets")} />
+          </label>
+          <label>
+            Most tickets per wallet (0 for none)
+            <input inputMode="numeric" {...field("maxPerWallet")} />
+          </label>
+          <label>
+            Bundles (optional)
+            <input {...field("bundles")} placeholder="5 for 0.045, 10 for 0.08" />
+          </label>
+        </div>
+      </fieldset>
       <button type="submit" className="primary" disabled={busy}>
         Deploy and start selling
       </button>
