@@ -134,12 +134,20 @@ describe("the merchant console in a browser", () => {
       .waitFor(WAIT);
   });
 
-  it("shows a draw's winner in the round history", async () => {
+  it("shows a draw's winner in the round history, and starts the next round from the wallet", async () => {
     await endAndDraw(stack.world, { raffle: raffle.address, ticket: "", price: { tokenType: 0, token: "", tokenId: 0n, amount: 0n } });
     await page.goto(consoleUrl("#/raffles"));
     const card = page.getByRole("region", { name: "Console Ticket raffle" });
     await card.getByText(new RegExp(`Winner ${stack.player.address.slice(0, 6)}.* 0\\.018 ETH, unclaimed; releasable to you from`)).waitFor(WAIT);
     await card.getByRole("cell", { name: "Drawn" }).waitFor(WAIT);
+
+    // No worker runs here: the merchant starts the next round from the wallet.
+    const start = card.getByRole("form", { name: "Start a round" });
+    await start.getByLabel("Ticket price").fill("0.03");
+    await start.getByRole("button", { name: "Start round" }).click();
+    await card.getByText("#2: 0 / 100 sold, Selling").waitFor(WAIT);
+    await card.getByText("0.03 ETH", { exact: true }).waitFor(WAIT);
+    expect(await card.getByRole("form", { name: "Start a round" }).count()).toBe(0);
   });
 
   it("edits the schedule after previewing its next five runs, and pauses and resumes the raffle from the wallet", async () => {

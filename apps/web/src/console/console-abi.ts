@@ -28,6 +28,7 @@ export const CONSOLE_RAFFLE_ABI = parseAbi([
   "error BundleAboveRoundPrice(uint256 index)",
   "error MaxTicketBelowMinimum(uint256 maxTicket, uint256 required)",
   "function startRound(Asset ticket, Asset price, uint256 maxTicket)",
+  "function ticketContract() view returns (address)",
   "function pause()",
   "function unpause()",
   "error AccessControlUnauthorizedAccount(address account, bytes32 neededRole)",

@@ -6,9 +6,7 @@ import { readContract, waitForTransactionReceipt, writeContract } from "wagmi/ac
 import { useApp } from "../../lib/app-context";
 import { explain } from "../../lib/messages";
 import { CONSOLE_RAFFLE_ABI, ERC20_METADATA_ABI, FACTORY_ABI } from "../console-abi";
-
-/** libs/chain's TokenType numbers (architecture §3). */
-const TOKEN_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2 } as const;
+import { TOKEN_TYPE } from "./StartRoundForm";
 
 interface Draft {
   ticketName: string;

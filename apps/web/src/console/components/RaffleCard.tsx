@@ -9,6 +9,7 @@ import { explain } from "../../lib/messages";
 import { CONSOLE_RAFFLE_ABI } from "../console-abi";
 import type { Raffle, RoundHistory } from "../console-api";
 import { useConsole } from "../console-context";
+import { StartRoundForm } from "./StartRoundForm";
 import { ScrollBox } from "./ScrollBox";
 
 const ROUND_STATUS: Record<string, string> = {
@@ -105,6 +106,12 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
           {raffle.publicSale ? "Take off public sale" : "Put on public sale"}
         </button>
       </div>
+      {rounds.data && current?.status !== "ACTIVE" && (
+        <>
+          <h3>{current ? "Start the next round" : "Start the first round"}</h3>
+          <StartRoundForm chainId={raffle.chainId} raffle={raffle.address as Address} onDone={() => void rounds.refetch()} />
+        </>
+      )}
       <form
         className="form-row"
         onSubmit={(event) => {
