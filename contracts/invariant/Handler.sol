@@ -6,13 +6,13 @@ import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 
 import {vm} from "./utils/Vm.sol";
 import {FakeCoordinator, IExchangeX, IRaffleFactoryX, IRaffleTicketX, IRaffleX, ITokenX, IVRFMock} from "./utils/Interfaces.sol";
-import {HandlerBase, Platform, RoundG, TicketG, Voucher} from "./HandlerBase.sol";
+import {HandlerBase, Platform, RoundG, RulesG, TicketG, Voucher} from "./HandlerBase.sol";
 import {Checks} from "./Checks.sol";
 import {Asset, Params, TokenType} from "../src/libraries/Assets.sol";
-import {IRaffle, RoundStatus, RoundView, VrfConfig} from "../src/interfaces/IRaffle.sol";
+import {Bundle, IRaffle, RoundRules, RoundStatus, RoundView, TicketRef, VrfConfig} from "../src/interfaces/IRaffle.sol";
 import {IRaffleFactory, RaffleConfig} from "../src/interfaces/IRaffleFactory.sol";
 import {IExchange} from "../src/interfaces/IExchange.sol";
-import {IRaffleTicket, PrizeStatus, TicketData} from "../src/interfaces/IRaffleTicket.sol";
+import {IRaffleTicket} from "../src/interfaces/IRaffleTicket.sol";
 
 /// @notice The actors of the platform, as one fuzz target: players, merchants (honest and hostile), the VRF
 /// coordinators, the platform admin, anyone, and time. Every action predicts its outcome from the model (ghost
@@ -38,6 +38,9 @@ contract Handler is Checks {
         for (uint256 r = 0; r < 2; r++) {
             tickets[r] = IRaffleTicketX(address(p.raffles[r].ticketContract()));
             beneficiary[r] = p.merchants[r];
+            // Version 0, the rules every raffle is born with: one winner takes the pot.
+            rulesG[r][0].shares.push(uint16(BPS));
+            rulesCount[r] = 1;
         }
         for (uint256 t = 1; t <= BLOCK; t++) listed[p.tokens[t]] = true;
         vrf = VrfG({coordinator: 0, timeout: p.vrfTimeout, gas: p.vrfGas});
@@ -56,7 +59,8 @@ contract Handler is Checks {
 
     // ================================================================== players
 
-    /// @notice A purchase with a fresh voucher: one of the ways a voucher is misused (modes 1-11), kept for later
+    /// @notice A purchase with a fresh voucher (of one or several tickets): one of the ways a voucher is misused
+    /// (modes 1-11), kept for later
     /// (12), or valid (0, 13-15).
     function buy(uint256 actorSeed, uint256 raffleSeed, uint256 modeSeed) external step {
         actorSeed = _h(actorSeed);
@@ -121,8 +125,11 @@ contract Handler is Checks {
             v.params.expiresAt = 0;
             what = "purchase with a voucher without expiry";
         } else if (mode == 11) {
-            v.params.externalId = uint256(type(uint120).max) + 1 + (actorSeed % 1000);
-            what = "purchase with an externalId beyond 120 bits";
+            // No tickets, or more than one purchase may buy, at that many times the round's price.
+            v.item.amount = actorSeed % 2 == 0 ? 0 : MAX_PER_PURCHASE + 1;
+            v.price.amount = _roundPrice(r).amount * v.item.amount;
+            if (v.price.tokenType == TokenType.NATIVE) value = v.price.amount;
+            what = "purchase of no tickets or too many";
         }
         _sign(v);
         if (mode == 12) {
@@ -160,7 +167,8 @@ contract Handler is Checks {
         return abi.encodeCall(IExchange.purchaseRaffle, (v.params, v.item, v.price, v.signature));
     }
 
-    /// @dev Bought: the next ticket id of this raffle, owned by the buyer, of the active round, paid in full.
+    /// @dev Bought: the next `quantity` ticket ids of this raffle, owned by the buyer, of the active round, each at
+    /// the price its rules give, paid in full.
     function _bookPurchase(Voucher memory v, address sender, uint256 before) internal {
         uint256 r = v.raffle;
         bytes32 nonce = v.params.nonce;
@@ -169,18 +177,23 @@ contract Handler is Checks {
         else _violate(VOUCHER, "a nonce was used twice");
         uint256 roundId = lastRound[r];
         RoundG storage g = rounds[r][roundId];
-        uint256 ticketId = ++lastTicket[r];
-        g.tickets += 1;
-        ticketsG[r][ticketId] = TicketG({
-            round: uint64(roundId),
-            serial: g.tickets,
-            externalId: uint120(v.params.externalId),
-            payouts: 0,
-            payoutKind: 0
-        });
-        owed[r][g.token] += g.price;
-        if (tickets[r].ownerOf(ticketId) != sender) _violate(TICKETS, "the ticket minted is not the buyer's");
-        if (_balance(g.token, address(raffles[r])) != before + g.price) {
+        uint256 quantity = v.item.amount;
+        uint256 perTicket = _perTicket(r, roundId, quantity);
+        if (v.price.amount != perTicket * quantity) _violate(TICKETS, "a purchase was priced other than its rules");
+        uint256 first = lastTicket[r] + 1;
+        for (uint256 i = 0; i < quantity; i++) {
+            ticketsG[r][first + i] = TicketG({round: uint64(roundId), paid: uint128(perTicket), payouts: 0, payoutKind: 0});
+        }
+        lastTicket[r] += quantity;
+        g.tickets += uint32(quantity);
+        g.pot += perTicket * quantity;
+        boughtG[r][roundId][sender] += quantity;
+        owed[r][g.token] += perTicket * quantity;
+        if (quantity > 1) _count("buy.manyTickets");
+        if (tickets[r].ownerOf(first) != sender || tickets[r].ownerOf(first + quantity - 1) != sender) {
+            _violate(TICKETS, "the tickets minted are not the buyer's");
+        }
+        if (_balance(g.token, address(raffles[r])) != before + perTicket * quantity) {
             _violate(SOLVENCY, "the raffle did not receive exactly the price");
         }
     }
@@ -191,6 +204,8 @@ contract Handler is Checks {
         if (expectErr == IRaffle.RafflePaused.selector) return "buy.rejected.rafflePaused";
         if (expectErr == IRaffle.NoActiveRound.selector) return "buy.rejected.noActiveRound";
         if (expectErr == IRaffle.RoundFull.selector) return "buy.rejected.roundFull";
+        if (expectErr == IRaffle.WalletLimitReached.selector) return "buy.rejected.walletLimit";
+        if (expectErr == IRaffle.InvalidQuantity.selector) return "buy.rejected.quantity";
         if (expectErr == IExchange.SignatureExpired.selector) return "buy.rejected.expired";
         if (expectErr == IExchange.NonceAlreadyUsed.selector) return "buy.rejected.nonceReused";
         if (expectErr == IExchange.InvalidSigner.selector) return "buy.rejected.badSigner";
@@ -242,26 +257,48 @@ contract Handler is Checks {
         _count("ticket.approved");
     }
 
-    /// @notice Someone claims the prize of a round: its winner, an operator, a stranger or the merchant.
+    /// @notice Someone claims prizes in one call, of one or several drawn rounds: a winner, an operator, a stranger or
+    /// the merchant; sometimes naming a ticket that did not win, or the same prize twice.
     function claimPrize(uint256 raffleSeed, uint256 roundSeed, uint256 callerSeed) external step {
         raffleSeed = _h(raffleSeed);
         roundSeed = _h(roundSeed);
         callerSeed = _h(callerSeed);
         (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_DRAWN);
         if (roundId == 0) return;
-        address caller = _claimCaller(r, roundId, callerSeed);
-        _claim(r, roundId, caller);
+        TicketRef[] memory refs = new TicketRef[](1 + callerSeed % 3);
+        for (uint256 i = 0; i < refs.length; i++) {
+            uint256 seed = _h(roundSeed + i);
+            if (i != 0 && seed % 3 == 0) (, roundId) = _pickRound(r, seed >> 8, S_DRAWN);
+            refs[i] = TicketRef({roundId: roundId, ticketId: _prizeTicket(r, roundId, seed)});
+            if (i != 0 && seed % 11 == 0) refs[i] = refs[i - 1]; // the same prize twice in one call
+        }
+        _claim(r, refs, _claimCaller(r, refs[0], callerSeed));
     }
 
-    function _claimCaller(uint256 r, uint256 roundId, uint256 seed) internal view returns (address) {
-        uint256 winner = rounds[r][roundId].winner;
+    /// @dev Mostly a winning ticket of the round whose prize is unclaimed; sometimes any of its winners or tickets.
+    function _prizeTicket(uint256 r, uint256 roundId, uint256 seed) internal view returns (uint256) {
+        RoundG storage g = rounds[r][roundId];
+        if (g.winners != 0 && seed % 8 != 0) {
+            for (uint256 i = 0; i < g.winnersCount; i++) {
+                uint256 position = (seed >> 8) % g.winnersCount;
+                position = (position + i) % g.winnersCount;
+                if (g.claimedMask & (uint32(1) << position) == 0 || seed % 5 == 0) return winnersG[r][roundId][position];
+            }
+        }
+        if (g.tickets == 0) return 1 + (seed >> 16) % (lastTicket[r] + 1);
+        return g.firstTicketId + (seed >> 16) % g.tickets;
+    }
+
+    function _claimCaller(uint256 r, TicketRef memory ref, uint256 seed) internal view returns (address) {
+        uint256 ticketId = ref.ticketId;
         uint256 pick = seed % 10;
-        if (winner != 0 && pick < 5) return _ownerOf(r, winner);
-        if (winner != 0 && pick < 7) {
+        bool held = _exists(r, ticketId);
+        if (held && pick < 5) return _ownerOf(r, ticketId);
+        if (held && pick < 7) {
             // An operator the owner approved, for this ticket or for all its tickets, if there is one.
-            address approved = tickets[r].getApproved(winner);
+            address approved = tickets[r].getApproved(ticketId);
             if (approved != address(0)) return approved;
-            address owner = _ownerOf(r, winner);
+            address owner = _ownerOf(r, ticketId);
             for (uint256 i = 0; i < 7; i++) {
                 if (tickets[r].isApprovedForAll(owner, _person(i))) return _person(i);
             }
@@ -271,89 +308,172 @@ contract Handler is Checks {
         return stranger;
     }
 
-    function _claim(uint256 r, uint256 roundId, address caller) internal returns (bool ok) {
-        RoundG storage g = rounds[r][roundId];
-        bool expectOk;
-        bytes4 expectErr;
-        address winner;
-        if (g.status != S_DRAWN) {
-            expectErr = IRaffle.UnexpectedRoundStatus.selector;
-        } else {
-            winner = _ownerOf(r, g.winner);
-            if (!_mayActFor(r, g.winner, caller)) expectErr = IRaffle.NotTicketOwnerOrApproved.selector;
-            else if (_isBlocked(g.token, winner)) expectErr = ANY_ERROR;
-            else expectOk = true;
+    /// @dev What `claimPrizes(refs)` by `caller` must do, walking the batch as the contract does: the first ticket
+    /// that cannot be paid reverts the whole call.
+    function _expectClaims(uint256 r, TicketRef[] memory refs, address caller) internal view returns (bytes4 err, bool ok) {
+        for (uint256 i = 0; i < refs.length; i++) {
+            RoundG storage g = rounds[r][refs[i].roundId];
+            uint256 position = _positionOf(r, refs[i].roundId, refs[i].ticketId);
+            uint32 mask = g.claimedMask;
+            for (uint256 j = 0; j < i; j++) {
+                if (refs[j].roundId == refs[i].roundId) {
+                    mask |= uint32(1) << _positionOf(r, refs[j].roundId, refs[j].ticketId);
+                }
+            }
+            bool allClaimed = g.status == S_DRAWN && mask == (uint32(1) << g.winnersCount) - 1;
+            if (g.status != S_DRAWN || allClaimed) return (IRaffle.UnexpectedRoundStatus.selector, false);
+            if (position == MAX_WINNERS || mask & (uint32(1) << position) != 0) return (IRaffle.NoPrizeToClaim.selector, false);
+            if (!_mayActFor(r, refs[i].ticketId, caller)) return (IRaffle.NotTicketOwnerOrApproved.selector, false);
+            if (_isBlocked(g.token, _ownerOf(r, refs[i].ticketId))) return (ANY_ERROR, false);
         }
-        uint256 pot = uint256(g.tickets) * g.price;
-        uint256 fee = pot * raffles[r].commission() / BPS;
-        uint256 before = winner == address(0) ? 0 : _balance(g.token, winner);
+        return (ANY_ERROR, true);
+    }
+
+    function _claim(uint256 r, TicketRef[] memory refs, address caller) internal returns (bool ok) {
+        (bytes4 expectErr, bool expectOk) = _expectClaims(r, refs, caller);
+        address[] memory owners = new address[](refs.length);
+        uint256[] memory before = new uint256[](refs.length);
+        for (uint256 i = 0; expectOk && i < refs.length; i++) {
+            owners[i] = _ownerOf(r, refs[i].ticketId);
+            before[i] = _balance(rounds[r][refs[i].roundId].token, owners[i]);
+        }
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.claimPrize, (roundId)));
-        _count(ok ? "claim.ok" : g.status == S_DRAWN ? "claim.rejected.drawn" : "claim.rejected.notDrawn");
-        _checkOutcome(PAYOUT, "claimPrize", expectOk, expectErr, ok, err);
-        if (!ok) return ok;
-        if (g.status != S_DRAWN) return ok; // already reported
-        g.status = S_CLAIMED;
-        g.commissionTaken = fee;
-        _payTicket(r, g.winner, 1);
-        owed[r][g.token] -= pot - fee;
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.claimPrizes, (refs)));
+        _count(ok ? (refs.length > 1 ? "claim.batch" : "claim.ok") : expectErr == IRaffle.NoPrizeToClaim.selector ? "claim.rejected.noPrize" : "claim.rejected.drawn");
+        if (ok && refs.length > 1) _count("claim.ok");
+        _checkOutcome(PAYOUT, "claimPrizes", expectOk, expectErr, ok, err);
+        if (!ok || !expectOk) return ok;
+        uint256[] memory paid = new uint256[](refs.length);
+        for (uint256 i = 0; i < refs.length; i++) paid[i] = _bookClaim(r, refs[i]);
+        _checkPaid(r, refs, owners, before, paid, "a winner was not paid exactly its share less commission");
+    }
+
+    /// @dev Books one claimed prize: its position's amount, less commission to the owner, the commission accrued.
+    function _bookClaim(uint256 r, TicketRef memory ref) internal returns (uint256 paid) {
+        RoundG storage g = rounds[r][ref.roundId];
+        uint256 position = _positionOf(r, ref.roundId, ref.ticketId);
+        uint256 amount = _prizeOf(r, ref.roundId, position);
+        uint256 fee = amount * raffles[r].commission() / BPS;
+        paid = amount - fee;
+        g.claimedMask |= uint32(1) << position;
+        g.claimedAmount += amount;
+        g.commissionTaken += fee;
+        if (g.claimedMask == (uint32(1) << g.winnersCount) - 1) g.status = S_CLAIMED;
+        _payTicket(r, ref.ticketId, 1);
+        owed[r][g.token] -= paid;
         accrued[r][g.token] += fee;
         commissionTotal[r][g.token] += fee;
-        claimedPots[r][g.token] += pot;
-        if (fee * BPS > pot * MAX_COMMISSION) _violate(COMMISSION, "a claim took more commission than the cap");
-        if (_balance(g.token, winner) != before + pot - fee) {
-            _violate(PAYOUT, "the winner was not paid exactly the pot less commission");
+        claimedPots[r][g.token] += amount;
+        if (fee * BPS > amount * MAX_COMMISSION) _violate(COMMISSION, "a claim took more commission than the cap");
+    }
+
+    /// @dev Each distinct (owner, token) of a batch received exactly the sum the batch owed it.
+    function _checkPaid(
+        uint256 r,
+        TicketRef[] memory refs,
+        address[] memory owners,
+        uint256[] memory before,
+        uint256[] memory paid,
+        string memory why
+    ) internal {
+        for (uint256 i = 0; i < refs.length; i++) {
+            address token = rounds[r][refs[i].roundId].token;
+            bool seen;
+            uint256 expected;
+            for (uint256 j = 0; j < refs.length; j++) {
+                if (owners[j] != owners[i] || rounds[r][refs[j].roundId].token != token) continue;
+                if (j < i) seen = true;
+                expected += paid[j];
+            }
+            if (!seen && _balance(token, owners[i]) != before[i] + expected) _violate(PAYOUT, why);
         }
     }
 
-    /// @notice Someone asks for a refund of a ticket: its owner, an operator or a stranger.
+    /// @notice Someone asks for refunds of tickets in one call: their owner, an operator or a stranger; sometimes
+    /// naming a ticket with the wrong round, a burnt ticket, or the same ticket twice.
     function refundTicket(uint256 raffleSeed, uint256 roundSeed, uint256 ticketSeed) external step {
         raffleSeed = _h(raffleSeed);
         roundSeed = _h(roundSeed);
         ticketSeed = _h(ticketSeed);
         (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_REFUNDABLE);
-        uint256 ticketId;
-        if (roundId != 0 && rounds[r][roundId].tickets != 0) {
-            ticketId = rounds[r][roundId].firstTicketId + ticketSeed % rounds[r][roundId].tickets;
-        } else if (lastTicket[r] != 0) {
-            ticketId = 1 + ticketSeed % lastTicket[r];
-        } else {
-            return;
+        if (roundId == 0 && lastTicket[r] == 0) return;
+        TicketRef[] memory refs = new TicketRef[](1 + ticketSeed % 3);
+        for (uint256 i = 0; i < refs.length; i++) {
+            uint256 seed = _h(ticketSeed + i);
+            uint256 ticketId;
+            RoundG storage g = rounds[r][roundId];
+            if (roundId != 0 && g.tickets != 0 && seed % 6 != 0) ticketId = g.firstTicketId + (seed >> 8) % g.tickets;
+            else ticketId = 1 + (seed >> 8) % (lastTicket[r] == 0 ? 1 : lastTicket[r]);
+            uint256 named = seed % 13 == 0 ? 1 + (seed >> 32) % (lastRound[r] + 1) : ticketsG[r][ticketId].round;
+            refs[i] = TicketRef({roundId: named, ticketId: ticketId});
+            if (i != 0 && seed % 11 == 0) refs[i] = refs[i - 1]; // the same ticket twice in one call
         }
         address caller;
-        if (_exists(r, ticketId) && ticketSeed % 5 != 0) caller = _ownerOf(r, ticketId);
+        if (_exists(r, refs[0].ticketId) && ticketSeed % 5 != 0) caller = _ownerOf(r, refs[0].ticketId);
         else caller = _person(ticketSeed >> 8);
-        _refund(r, ticketId, caller);
+        _refund(r, refs, caller);
     }
 
-    function _refund(uint256 r, uint256 ticketId, address caller) internal returns (bool ok) {
-        bool expectOk;
-        bytes4 expectErr;
-        RoundG storage g = rounds[r][ticketsG[r][ticketId].round];
-        address owner;
-        if (!_exists(r, ticketId)) {
-            expectErr = NONEXISTENT_TOKEN;
-        } else if (g.status != S_REFUNDABLE) {
-            expectErr = IRaffle.UnexpectedRoundStatus.selector;
-        } else {
-            owner = _ownerOf(r, ticketId);
-            if (!_mayActFor(r, ticketId, caller)) expectErr = IRaffle.NotTicketOwnerOrApproved.selector;
-            else if (_isBlocked(g.token, owner)) expectErr = ANY_ERROR;
-            else expectOk = true;
+    function _expectRefunds(uint256 r, TicketRef[] memory refs, address caller)
+        internal
+        view
+        returns (bytes4 err, bool ok)
+    {
+        for (uint256 i = 0; i < refs.length; i++) {
+            RoundG storage g = rounds[r][refs[i].roundId];
+            uint256 ticketId = refs[i].ticketId;
+            if (refs[i].roundId > lastRound[r] || g.status != S_REFUNDABLE) {
+                return (IRaffle.UnexpectedRoundStatus.selector, false);
+            }
+            if (ticketId < g.firstTicketId || ticketId >= uint256(g.firstTicketId) + g.tickets) {
+                return (IRaffle.TicketNotInRound.selector, false);
+            }
+            bool burntInBatch;
+            for (uint256 j = 0; j < i; j++) {
+                if (refs[j].ticketId == ticketId) burntInBatch = true;
+            }
+            if (!_exists(r, ticketId) || burntInBatch) return (NONEXISTENT_TOKEN, false);
+            if (!_mayActFor(r, ticketId, caller)) return (IRaffle.NotTicketOwnerOrApproved.selector, false);
+            if (_isBlocked(g.token, _ownerOf(r, ticketId))) return (ANY_ERROR, false);
         }
-        uint256 before = owner == address(0) ? 0 : _balance(g.token, owner);
+        return (ANY_ERROR, true);
+    }
+
+    function _refund(uint256 r, TicketRef[] memory refs, address caller) internal returns (bool ok) {
+        (bytes4 expectErr, bool expectOk) = _expectRefunds(r, refs, caller);
+        address[] memory owners = new address[](refs.length);
+        uint256[] memory before = new uint256[](refs.length);
+        uint256[] memory paid = new uint256[](refs.length);
+        for (uint256 i = 0; expectOk && i < refs.length; i++) {
+            owners[i] = _ownerOf(r, refs[i].ticketId);
+            before[i] = _balance(rounds[r][refs[i].roundId].token, owners[i]);
+            paid[i] = ticketsG[r][refs[i].ticketId].paid;
+        }
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.refundTicket, (ticketId)));
-        _count(ok ? "refund.ok" : "refund.rejected");
-        _checkOutcome(PAYOUT, "refundTicket", expectOk, expectErr, ok, err);
+        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.refundTickets, (refs)));
+        _count(ok ? (refs.length > 1 ? "refund.batch" : "refund.ok") : "refund.rejected");
+        if (ok && refs.length > 1) _count("refund.ok");
+        _checkOutcome(PAYOUT, "refundTickets", expectOk, expectErr, ok, err);
         if (!ok || !expectOk) return ok;
-        g.refunded += 1;
-        _payTicket(r, ticketId, 3);
-        owed[r][g.token] -= g.price;
-        if (_balance(g.token, owner) != before + g.price) _violate(PAYOUT, "a refund did not pay exactly the price");
-        try tickets[r].ownerOf(ticketId) returns (address) {
-            _violate(PAYOUT, "a refunded ticket was not burnt");
-        } catch {}
+        for (uint256 i = 0; i < refs.length; i++) {
+            RoundG storage g = rounds[r][refs[i].roundId];
+            g.refunded += 1;
+            g.refundedAmount += paid[i];
+            if (g.refundReason == 0) _violate(PAYOUT, "a ticket was refunded from a round with no reason to refund");
+            if (g.refundReason == 1) _count("refund.belowMinimum");
+            _payTicket(r, refs[i].ticketId, 3);
+            owed[r][g.token] -= paid[i];
+            try tickets[r].ownerOf(refs[i].ticketId) returns (address) {
+                _violate(PAYOUT, "a refunded ticket was not burnt");
+            } catch {}
+        }
+        _checkPaid(r, refs, owners, before, paid, "a refund did not pay exactly what the ticket paid");
+    }
+
+    /// @dev One ticket of round `roundId`, for the settlement and the stories.
+    function _one(uint256 roundId, uint256 ticketId) internal pure returns (TicketRef[] memory refs) {
+        refs = new TicketRef[](1);
+        refs[0] = TicketRef({roundId: roundId, ticketId: ticketId});
     }
 
     /// @dev Books one payout of a ticket; a second one is the violation this suite exists to catch.
@@ -391,15 +511,20 @@ contract Handler is Checks {
         }
         if (roundId == 0) return;
         RoundG storage g = rounds[r][roundId];
-        address owner = _ownerOf(r, g.winner);
+        uint256 ticketId;
+        for (uint256 position = 0; position < g.winnersCount; position++) {
+            if (g.claimedMask & (uint32(1) << position) == 0) ticketId = winnersG[r][roundId][position];
+        }
+        if (ticketId == 0) return;
+        address owner = _ownerOf(r, ticketId);
         ITokenX(tokens[BLOCK]).setBlocked(owner, true);
-        _claim(r, roundId, owner); // must revert: the token refuses to pay a blocked address
+        _claim(r, _one(roundId, ticketId), owner); // must revert: the token refuses to pay a blocked address
         address to = players[toSeed % 4];
         if (to == owner) to = players[(toSeed % 4 + 1) % 4];
         ITokenX(tokens[BLOCK]).setBlocked(to, false);
-        (bool ok,) = _call(owner, address(tickets[r]), 0, abi.encodeCall(IERC721.transferFrom, (owner, to, g.winner)));
+        (bool ok,) = _call(owner, address(tickets[r]), 0, abi.encodeCall(IERC721.transferFrom, (owner, to, ticketId)));
         if (!ok) _violate(ACCESS, "a blocked winner could not move its ticket");
-        if (_claim(r, roundId, to)) _count("claim.afterBlockedWinnerMoved");
+        if (_claim(r, _one(roundId, ticketId), to)) _count("claim.afterBlockedWinnerMoved");
     }
 
     /// @notice Someone sends a raffle money outside any purchase (it must never count as owed, nor be lost).
@@ -448,10 +573,16 @@ contract Handler is Checks {
         } else {
             uint256 broken = (tokenSeed >> 8) % 4;
             if (broken == 0) price.amount = 0;
-            else if (broken == 1) price.amount = uint256(type(uint128).max) + 1;
+            else if (broken == 1) price.amount = uint256(type(uint96).max) + 1 + amountSeed % 1e30;
             else if (broken == 2) price.tokenType = TokenType.ERC721;
             else price.tokenId = 1;
             price.token = broken == 2 ? tokens[COLLECTIBLE] : tokens[TEST];
+        }
+        // With bundles in force, the price mostly sits at or above their price per ticket, as a merchant sets it.
+        RulesG storage rules = rulesG[r][rulesInForce[r]];
+        if (rules.bundleQuantity.length != 0 && choice < 11 && amountSeed % 4 != 0) {
+            uint256 cheapest = rules.bundlePrice[0] / rules.bundleQuantity[0];
+            price.amount = cheapest + (amountSeed >> 8) % (cheapest + 1);
         }
         uint256[6] memory caps = [uint256(0), 2, 3, 5, 8, uint256(type(uint32).max) + 1];
         uint256 maxTicket = caps[(maxSeed >> 8) % 6 == 5 && (maxSeed >> 16) % 4 != 0 ? 0 : (maxSeed >> 8) % 6];
@@ -464,6 +595,17 @@ contract Handler is Checks {
     /// @notice The rounds open when the sequence starts: raffle 0 in native currency, raffle 1 in the
     /// BlocklistToken (USDC-like: its issuer can freeze a winner). Later rounds use any price token.
     function bootstrap() external {
+        // Raffle 1 plays a podium (50/30/20) with a minimum of 3 tickets and bundles of 3 for 27 and 8 for 64 (at 10).
+        RoundRules memory podium;
+        podium.prizeShares = new uint16[](3);
+        (podium.prizeShares[0], podium.prizeShares[1], podium.prizeShares[2]) = (5_000, 3_000, 2_000);
+        podium.minTickets = 3;
+        podium.bundles = new Bundle[](2);
+        podium.bundles[0] = Bundle({quantity: 3, price: 27 ether});
+        podium.bundles[1] = Bundle({quantity: 8, price: 64 ether});
+        _applyRules(1, podium);
+        (bool ok,) = _call(merchants[1], address(raffles[1]), 0, abi.encodeCall(IRaffle.setRoundRules, (podium)));
+        require(ok, "bootstrap: setRoundRules");
         _startRound(0, merchants[0], _ticketAsset(0), Asset(TokenType.NATIVE, address(0), 0, 0.01 ether), 0);
         _startRound(1, merchants[1], _ticketAsset(1), Asset(TokenType.ERC20, tokens[BLOCK], 0, 10 ether), 5);
         counting = true;
@@ -476,7 +618,7 @@ contract Handler is Checks {
         if (!_isManager(r, caller)) expectErr = UNAUTHORIZED;
         else if (roundActive[r]) expectErr = IRaffle.RoundStillActive.selector;
         else if (ticket.token != address(tickets[r])) expectErr = IRaffle.InvalidTicketAsset.selector;
-        else if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) {
+        else if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint96).max) {
             expectErr = IRaffle.InvalidPriceAsset.selector;
         } else if (price.tokenType == TokenType.NATIVE) {
             expectErr = price.token != address(0) ? IRaffle.InvalidPriceAsset.selector : bytes4(0);
@@ -486,6 +628,14 @@ contract Handler is Checks {
             expectErr = IRaffle.InvalidPriceAsset.selector;
         }
         if (expectErr == bytes4(0) && maxTicket > type(uint32).max) expectErr = IRaffle.MaxTicketTooLarge.selector;
+        RulesG storage rules = rulesG[r][rulesInForce[r]];
+        if (expectErr == bytes4(0)) {
+            uint256 required = rules.minTickets > rules.shares.length ? rules.minTickets : rules.shares.length;
+            if (maxTicket != 0 && maxTicket < required) expectErr = IRaffle.MaxTicketBelowMinimum.selector;
+            else if (rules.bundleQuantity.length != 0 && rules.bundlePrice[0] / rules.bundleQuantity[0] > price.amount) {
+                expectErr = IRaffle.BundleAboveRoundPrice.selector;
+            }
+        }
         // The listing is the factory's answer (authorizeRound), asked after the raffle's own checks.
         if (expectErr == bytes4(0) && price.tokenType == TokenType.ERC20 && !listed[price.token]) {
             expectErr = IRaffle.PriceTokenNotAllowed.selector;
@@ -500,6 +650,8 @@ contract Handler is Checks {
         else if (expectErr == UNAUTHORIZED) _count("round.rejected.notManager");
         else if (expectErr == IRaffle.InvalidTicketAsset.selector) _count("round.rejected.invalidTicket");
         else if (expectErr == IRaffle.MaxTicketTooLarge.selector) _count("round.rejected.maxTicketTooLarge");
+        else if (expectErr == IRaffle.MaxTicketBelowMinimum.selector) _count("round.rejected.capBelowMinimum");
+        else if (expectErr == IRaffle.BundleAboveRoundPrice.selector) _count("round.rejected.bundleAbovePrice");
         else _count("round.rejected.invalidPrice");
         _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : TICKETS, "startRound", expectOk, expectErr, ok, err);
         if (!ok || !expectOk) return;
@@ -514,7 +666,104 @@ contract Handler is Checks {
         g.vrfCoordinator = uint8(vrf.coordinator);
         g.vrfTimeout = vrf.timeout;
         g.callbackGas = vrf.gas;
+        g.version = uint32(rulesInForce[r]);
+        g.winnersCount = uint8(rules.shares.length);
         roundActive[r] = true;
+        if (g.winnersCount > 1) _count("round.startedWithSeveralWinners");
+    }
+
+    /// @notice The merchant sets the rules new rounds play by (prize shares, minimum, wallet cap, bundles), sometimes
+    /// invalid ones; a stranger or the hot key tries too. The running round must never change.
+    function setRules(uint256 raffleSeed, uint256 shapeSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        shapeSeed = _h(shapeSeed);
+        callerSeed = _h(callerSeed);
+        uint256 r = raffleSeed % 2;
+        uint256 pick = callerSeed % 10;
+        address caller = pick < 8 ? merchants[r] : pick == 8 ? hotKeys[r] : stranger;
+        RoundRules memory rules = _someRules(shapeSeed);
+        bytes4 expectErr = caller != merchants[r] ? UNAUTHORIZED : _rulesError(rules);
+        bytes32 running = keccak256(abi.encode(raffles[r].getRoundRules(lastRound[r])));
+        (bool ok, bytes4 err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.setRoundRules, (rules)));
+        _count(ok ? "rules.set" : expectErr == UNAUTHORIZED ? "rules.rejected.notAdmin" : "rules.rejected.invalid");
+        _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : TICKETS, "setRoundRules", expectErr == bytes4(0), expectErr, ok, err);
+        if (keccak256(abi.encode(raffles[r].getRoundRules(lastRound[r]))) != running) {
+            _violate(TICKETS, "setRoundRules changed the rules of a round already started");
+        }
+        if (!ok || expectErr != bytes4(0)) return;
+        _applyRules(r, rules);
+    }
+
+    /// @dev Books a rules version the raffle accepted: it is in force for the rounds started from now on.
+    function _applyRules(uint256 r, RoundRules memory rules) internal {
+        uint256 version = rulesCount[r]++;
+        RulesG storage g = rulesG[r][version];
+        for (uint256 i = 0; i < rules.prizeShares.length; i++) g.shares.push(rules.prizeShares[i]);
+        g.minTickets = rules.minTickets;
+        g.cap = rules.maxTicketsPerWallet;
+        for (uint256 i = 0; i < rules.bundles.length; i++) {
+            g.bundleQuantity.push(rules.bundles[i].quantity);
+            g.bundlePrice.push(rules.bundles[i].price);
+        }
+        rulesInForce[r] = version;
+    }
+
+    /// @dev Rules of many shapes: one to twenty winners (even or podium shares), small minimums and caps, bundles at
+    /// a discount on a price near the prices rounds start with; one call in six breaks a rule.
+    function _someRules(uint256 seed) internal pure returns (RoundRules memory rules) {
+        uint256 kind = seed % 8;
+        uint256 winners = kind < 2 ? 1 : kind < 4 ? 3 : kind < 7 ? 2 : 1 + (seed >> 8) % 20;
+        rules.prizeShares = new uint16[](winners);
+        uint256 left = BPS;
+        for (uint256 i = 0; i < winners; i++) {
+            uint256 share = i + 1 == winners ? left : left / 2 > winners - i - 1 ? left / 2 : 1;
+            if (winners > 3) share = i + 1 == winners ? left : BPS / winners;
+            rules.prizeShares[i] = uint16(share);
+            left -= share;
+        }
+        rules.minTickets = uint32((seed >> 16) % 2 == 0 ? 0 : (seed >> 20) % 6);
+        rules.maxTicketsPerWallet = uint32((seed >> 24) % 3 == 0 ? 2 + (seed >> 28) % 12 : 0);
+        uint256 bundles = (seed >> 32) % 3;
+        rules.bundles = new Bundle[](bundles);
+        uint256 perTicket = 1e16 - (seed >> 40) % 1e15;
+        for (uint256 i = 0; i < bundles; i++) {
+            uint32 quantity = uint32(3 + i * 5 + (seed >> (48 + i * 8)) % 3);
+            perTicket -= perTicket / 10;
+            rules.bundles[i] = Bundle({quantity: quantity, price: uint128(perTicket * quantity)});
+        }
+        uint256 broken = (seed >> 96) % 24;
+        if (broken == 0) rules.prizeShares[0] += 1;
+        else if (broken == 1) rules.prizeShares = new uint16[](0);
+        else if (broken == 2 && bundles != 0) rules.bundles[0].price += 1;
+        else if (broken == 3 && bundles == 2) rules.bundles[1].quantity = rules.bundles[0].quantity;
+    }
+
+    /// @dev The error setRoundRules must give, written from the rules' statement in IRaffle.
+    function _rulesError(RoundRules memory rules) internal pure returns (bytes4) {
+        uint256 sum;
+        bool zero;
+        for (uint256 i = 0; i < rules.prizeShares.length; i++) {
+            sum += rules.prizeShares[i];
+            if (rules.prizeShares[i] == 0) zero = true;
+        }
+        if (rules.prizeShares.length == 0 || rules.prizeShares.length > MAX_WINNERS || sum != BPS || zero) {
+            return IRaffle.InvalidPrizeShares.selector;
+        }
+        if (rules.bundles.length > 5) return IRaffle.InvalidBundle.selector;
+        for (uint256 i = 0; i < rules.bundles.length; i++) {
+            Bundle memory b = rules.bundles[i];
+            if (b.quantity < 2 || b.quantity > MAX_PER_PURCHASE || b.price == 0 || b.price % b.quantity != 0) {
+                return IRaffle.InvalidBundle.selector;
+            }
+            if (uint256(b.price) / b.quantity > type(uint96).max) return IRaffle.InvalidBundle.selector;
+            if (i != 0) {
+                Bundle memory previous = rules.bundles[i - 1];
+                if (b.quantity <= previous.quantity || b.price / b.quantity > previous.price / previous.quantity) {
+                    return IRaffle.InvalidBundle.selector;
+                }
+            }
+        }
+        return bytes4(0);
     }
 
     /// @notice A round manager ends the active round; anyone may once it has been open 30 days.
@@ -539,7 +788,9 @@ contract Handler is Checks {
         }
         // A draw the factory cannot get (the merchant's budget spent, the round's coordinator failing) never stops
         // the round from ending: it becomes refundable at once.
-        bool drawRefused = g.tickets >= 2 && (_drawsToday(merchant) >= _budgetNow() || g.vrfCoordinator == BURNER);
+        uint256 required = _required(r, roundId);
+        bool drawRefused =
+            g.tickets >= 2 && g.tickets >= required && (_drawsToday(merchant) >= _budgetNow() || g.vrfCoordinator == BURNER);
         bool expectOk = expectErr == bytes4(0);
         bytes4 err;
         (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.endRound, ()));
@@ -551,12 +802,23 @@ contract Handler is Checks {
         if (g.tickets == 0) {
             g.status = S_CLOSED;
             _count("end.empty");
+        } else if (g.tickets < required) {
+            // Below its minimum (or its winners): refundable at once, no randomness asked.
+            g.status = S_REFUNDABLE;
+            g.refundableAt = uint40(block.timestamp);
+            g.refundReason = 1;
+            _count("end.belowMinimum");
+            RoundView memory below = raffles[r].getRound(roundId);
+            if (below.status != RoundStatus.Refundable || below.vrfRequestId != 0 || below.coordinator != address(0)) {
+                _violate(DRAW, "a round below its minimum asked randomness or was not refundable at once");
+            }
         } else if (g.tickets == 1) {
-            _recordWinner(r, roundId, g.firstTicketId, address(0), 0);
+            _recordWinners(r, roundId, address(0), 0);
             _count("end.singleTicketWins");
         } else if (drawRefused) {
             g.status = S_REFUNDABLE;
             g.refundableAt = uint40(block.timestamp);
+            g.refundReason = 3;
             _count(g.vrfCoordinator == BURNER ? "end.drawRefused.coordinator" : "end.drawRefused.budget");
             RoundView memory refused = raffles[r].getRound(roundId);
             if (refused.status != RoundStatus.Refundable || refused.vrfRequestId != 0) {
@@ -587,15 +849,71 @@ contract Handler is Checks {
         return drawDay[merchant] == block.timestamp / 1 days ? drawsUsed[merchant] : 0;
     }
 
-    function _recordWinner(uint256 r, uint256 roundId, uint256 ticketId, address by, uint256 word) internal {
+    /// @dev The winners of a round by the draw rule, written from the README: hash 0 is the word, each next hash is
+    /// keccak256 of the previous one; each hash names ticket first + hash % count, and positions take them in order,
+    /// passing over a ticket already drawn.
+    function _recordWinners(uint256 r, uint256 roundId, address by, uint256 word) internal {
         RoundG storage g = rounds[r][roundId];
         g.status = S_DRAWN;
         g.drawnAt = uint40(block.timestamp);
-        g.winner = ticketId;
         g.drawnBy = by;
         g.word = word;
+        g.wordRecorded = false;
         g.winners += 1;
+        uint256[MAX_WINNERS] storage drawn = winnersG[r][roundId];
+        uint256 hash = word;
+        uint256 found;
+        while (found < g.winnersCount) {
+            uint256 candidate = g.firstTicketId + hash % g.tickets;
+            hash = uint256(keccak256(abi.encodePacked(bytes32(hash))));
+            bool repeat;
+            for (uint256 i = 0; i < found; i++) repeat = repeat || drawn[i] == candidate;
+            if (repeat) {
+                _count("draw.rehashedPastDuplicate");
+                continue;
+            }
+            drawn[found++] = candidate;
+        }
+        g.winner = drawn[0];
+        if (g.winnersCount > 1) _count("draw.severalWinners");
         drawnKeys.push(_key(r, roundId));
+    }
+
+    /// @dev A word the round was waiting for arrived: the callback drew the winners, or (short of gas for them) left
+    /// them to finishDraw. Which one depends on the gas the coordinator gave; both must follow the same rule.
+    function _acceptWord(uint256 r, uint256 roundId, address by, uint256 word) internal {
+        RoundG storage g = rounds[r][roundId];
+        RoundStatus status = raffles[r].getRound(roundId).status;
+        if (status == RoundStatus.WinnersPending) {
+            g.status = S_PENDING;
+            g.wordRecorded = true;
+            g.word = word;
+            g.drawnBy = by;
+            _count("vrf.winnersLeftToFinish");
+        } else if (status == RoundStatus.Drawn) {
+            _recordWinners(r, roundId, by, word);
+        } else {
+            _violate(DRAW, "an answer in time neither drew the winners nor recorded the word");
+        }
+    }
+
+    /// @notice Anyone draws the winners of a round whose word arrived but whose callback could not afford them.
+    function finishDraw(uint256 raffleSeed, uint256 roundSeed, uint256 callerSeed) external step {
+        raffleSeed = _h(raffleSeed);
+        roundSeed = _h(roundSeed);
+        callerSeed = _h(callerSeed);
+        (uint256 r, uint256 roundId) = _pickRound(raffleSeed, roundSeed, S_PENDING);
+        if (roundId == 0) return;
+        _finishDraw(r, roundId, _person(callerSeed));
+    }
+
+    function _finishDraw(uint256 r, uint256 roundId, address caller) internal {
+        RoundG storage g = rounds[r][roundId];
+        bytes4 expectErr = g.status == S_PENDING ? bytes4(0) : IRaffle.UnexpectedRoundStatus.selector;
+        (bool ok, bytes4 err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.finishDraw, (roundId)));
+        _count(ok ? "draw.finished" : "draw.finishRejected");
+        _checkOutcome(DRAW, "finishDraw", expectErr == bytes4(0), expectErr, ok, err);
+        if (ok && expectErr == bytes4(0)) _recordWinners(r, roundId, g.drawnBy, g.word);
     }
 
     /// @notice The merchant pauses or unpauses its raffle (purchases only); a stranger tries too.
@@ -677,7 +995,7 @@ contract Handler is Checks {
             expectErr = IRaffle.PrizeNotReleasableYet.selector;
         } else if (_isBlocked(g.token, to)) payable_ = false;
         bool expectOk = expectErr == bytes4(0) && payable_;
-        uint256 pot = uint256(g.tickets) * g.price;
+        uint256 unclaimed = _unclaimed(r, roundId);
         uint256 before = _balance(g.token, to);
         bytes4 err;
         (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.releasePrize, (roundId)));
@@ -687,9 +1005,24 @@ contract Handler is Checks {
         _checkOutcome(expectErr == UNAUTHORIZED ? ACCESS : PAYOUT, "releasePrize", expectOk, expectErr, ok, err);
         if (!ok || !expectOk) return ok;
         g.status = S_RELEASED;
-        _payTicket(r, g.winner, 2);
-        owed[r][g.token] -= pot;
-        if (_balance(g.token, to) != before + pot) _violate(PAYOUT, "a release did not pay the whole pot");
+        _bookRelease(r, roundId);
+        owed[r][g.token] -= unclaimed;
+        if (_balance(g.token, to) != before + unclaimed) _violate(PAYOUT, "a release did not pay exactly the unclaimed prizes");
+    }
+
+    /// @dev The prizes of a drawn round still unclaimed, before commission.
+    function _unclaimed(uint256 r, uint256 roundId) internal view returns (uint256 amount) {
+        RoundG storage g = rounds[r][roundId];
+        for (uint256 position = 0; position < g.winnersCount; position++) {
+            if (g.claimedMask & (uint32(1) << position) == 0) amount += _prizeOf(r, roundId, position);
+        }
+    }
+
+    function _bookRelease(uint256 r, uint256 roundId) internal {
+        RoundG storage g = rounds[r][roundId];
+        for (uint256 position = 0; position < g.winnersCount; position++) {
+            if (g.claimedMask & (uint32(1) << position) == 0) _payTicket(r, winnersG[r][roundId][position], 2);
+        }
     }
 
     /// @notice The merchant withdraws the commission accrued in a token (or a stranger tries).
@@ -826,8 +1159,8 @@ contract Handler is Checks {
             uint256 id = lastTicket[r] == 0 ? 1 : 1 + argSeed % lastTicket[r];
             uint256 which = argSeed % 3;
             target = address(tickets[r]);
-            if (which == 0) data = abi.encodeCall(IRaffleTicket.mintTicket, (merchant, 1e9 + argSeed % 1e9, 1, 1, 0));
-            else if (which == 1) data = abi.encodeCall(IRaffleTicket.setPrizeStatus, (id, PrizeStatus.Unclaimed));
+            if (which == 0) data = abi.encodeCall(IRaffleTicket.mintTickets, (merchant, 1 + argSeed % 50, 0));
+            else if (which == 1) data = abi.encodeCall(IRaffleTicket.mintTickets, (merchant, 1, uint24(1 + argSeed % 5)));
             else data = abi.encodeCall(IRaffleTicket.burn, (id));
             name = "hostile.ticketAdmin";
             expectErr = IRaffleTicket.CallerNotRaffle.selector;
@@ -907,13 +1240,35 @@ contract Handler is Checks {
         _checkOutcome(DRAW, "the coordinator's fulfillment", true, err, ok, err);
         g.delivered = true;
         if (accept) {
-            _recordWinner(r, roundId, g.firstTicketId + word % g.tickets, address(coordinator), word);
+            _acceptWord(r, roundId, address(coordinator), word);
             _count("vrf.drawn");
         } else if (g.status == S_DRAWING && g.callbackGas == LOW_CALLBACK_GAS && block.timestamp < g.refundableAt) {
             _count("vrf.callbackOutOfGas");
         } else {
             _count(g.status == S_DRAWING ? "vrf.lateIgnored" : "vrf.answerForSettledRoundIgnored");
         }
+    }
+
+    /// @notice The coordinator a round asked answers it in time with a tight callback gas limit, as a coordinator
+    /// honouring a low `callbackGasLimit` does: the word must be kept, and its winners drawn now or by finishDraw.
+    function fulfillTight(uint256 seed, uint256 word) external step {
+        seed = _h(seed);
+        (bool found, uint256 r, uint256 roundId) = _pickUndelivered(seed);
+        if (!found) return;
+        RoundG storage g = rounds[r][roundId];
+        if (g.status != S_DRAWING || block.timestamp >= g.refundableAt) return;
+        uint256[] memory words = new uint256[](1);
+        words[0] = word;
+        vm.prank(g.coordinator);
+        (bool ok,) = address(factory).call{gas: 90_000 + (seed >> 8) % 60_000}(
+            abi.encodeCall(IRaffleFactory.rawFulfillRandomWords, (g.requestId, words))
+        );
+        if (!ok) _violate(DRAW, "an answer with a tight callback gas limit reverted");
+        g.delivered = true;
+        _acceptWord(r, roundId, g.coordinator, word);
+        _count("vrf.tightAnswer");
+        // Often someone finishes the draw at once (the worker does); otherwise later, or at settlement.
+        if (g.status == S_PENDING && (seed >> 32) % 2 == 0) _finishDraw(r, roundId, _person(seed >> 40));
     }
 
     /// @notice The round's coordinator calls the raffle again, directly: a duplicate answer (ignored once the round
@@ -974,12 +1329,12 @@ contract Handler is Checks {
         (uint256 r, uint256 roundId) = _unkey(key);
         RoundG storage g = rounds[r][roundId];
         if (g.status == S_DRAWING && block.timestamp < g.refundableAt && hasWord) {
-            _recordWinner(r, roundId, g.firstTicketId + word % g.tickets, caller, word);
+            _acceptWord(r, roundId, caller, word);
             _count("vrf.drawnByDirectAnswer");
             return;
         }
         _count(
-            g.status == S_DRAWN || g.status == S_CLAIMED || g.status == S_RELEASED
+            g.status == S_DRAWN || g.status == S_CLAIMED || g.status == S_RELEASED || g.status == S_PENDING
                 ? "vrf.duplicateIgnored"
                 : "vrf.lateOrEmptyIgnored"
         );
@@ -1058,7 +1413,10 @@ contract Handler is Checks {
         (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.enableRefunds, (roundId)));
         _count(ok ? "refunds.enabled" : "refunds.rejected");
         _checkOutcome(DRAW, "enableRefunds", expectErr == bytes4(0), expectErr, ok, err);
-        if (ok && expectErr == bytes4(0)) g.status = S_REFUNDABLE;
+        if (ok && expectErr == bytes4(0)) {
+            g.status = S_REFUNDABLE;
+            g.refundReason = 2;
+        }
     }
 
     // ================================================================== platform admin
@@ -1077,7 +1435,7 @@ contract Handler is Checks {
         address caller = gasSeed % 10 == 0 ? merchants[gasSeed % 2] : admin;
         uint32 timeout = uint32(_bound(timeoutSeed, 1 hours, 7 days));
         if (timeoutSeed % 13 == 0) timeout = uint32(timeoutSeed % 2 == 0 ? 1 hours - 1 : 7 days + 1);
-        uint32 gas = gasSeed % 8 == 1 ? LOW_CALLBACK_GAS : 500_000;
+        uint32 gas = gasSeed % 8 == 1 ? LOW_CALLBACK_GAS : gasSeed % 8 == 2 ? TIGHT_CALLBACK_GAS : 500_000;
         _proposeVrf(caller, c, timeout, gas);
     }
 
@@ -1342,15 +1700,20 @@ contract Handler is Checks {
         for (uint256 i = 0; i < drawingKeys.length; i++) {
             (uint256 r, uint256 id) = _unkey(drawingKeys[i]);
             if (rounds[r][id].status == S_DRAWING) _enableRefunds(r, id, stranger);
+            // A word that arrived is final: anyone draws its winners, whenever.
+            if (rounds[r][id].status == S_PENDING) _finishDraw(r, id, stranger);
         }
         for (uint256 r = 0; r < 2; r++) {
             for (uint256 id = 1; id <= lastRound[r]; id++) {
                 RoundG storage g = rounds[r][id];
                 if (g.status == S_DRAWN) {
-                    _claim(r, id, _ownerOf(r, g.winner));
+                    for (uint256 position = 0; position < g.winnersCount; position++) {
+                        uint256 ticketId = winnersG[r][id][position];
+                        if (g.claimedMask & (uint32(1) << position) == 0) _claim(r, _one(id, ticketId), _ownerOf(r, ticketId));
+                    }
                 } else if (g.status == S_REFUNDABLE) {
                     for (uint256 t = g.firstTicketId; t < g.firstTicketId + g.tickets; t++) {
-                        if (_exists(r, t)) _refund(r, t, _ownerOf(r, t));
+                        if (_exists(r, t)) _refund(r, _one(id, t), _ownerOf(r, t));
                     }
                 }
             }

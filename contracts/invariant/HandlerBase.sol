@@ -10,7 +10,6 @@ import {
 import {Asset, Params, TokenType} from "../src/libraries/Assets.sol";
 import {IRaffle, RoundStatus, RoundView, VrfConfig} from "../src/interfaces/IRaffle.sol";
 import {IExchange} from "../src/interfaces/IExchange.sol";
-import {PrizeStatus, TicketData} from "../src/interfaces/IRaffleTicket.sol";
 
 /// @notice Everything the test's setUp deployed, handed to the handler.
 struct Platform {
@@ -52,19 +51,41 @@ struct RoundG {
     uint8 vrfCoordinator;
     uint32 vrfTimeout;
     bool delivered;
+    /// @dev How many times the round's winners were drawn (must end at 0 or 1).
     uint8 winners;
+    /// @dev The first position's ticket (the round's `winningTicketId`).
     uint256 winner;
     address drawnBy;
     uint256 word;
+    /// @dev The word arrived but the winners are left to `finishDraw`.
+    bool wordRecorded;
     uint32 refunded;
     uint256 commissionTaken;
+    /// @dev The rules version the round plays by, its winner positions, and what its tickets paid.
+    uint32 version;
+    uint8 winnersCount;
+    uint256 pot;
+    /// @dev Prize amounts claimed (before commission), and prices refunded.
+    uint256 claimedAmount;
+    uint256 refundedAmount;
+    uint32 claimedMask;
+    /// @dev Why the round became refundable: 1 below its minimum, 2 its randomness timed out, 3 its draw was refused.
+    uint8 refundReason;
 }
 
-/// @dev One ticket: its round and serial, and what it has been paid (kind: 1 claim, 2 release, 3 refund).
+/// @dev The model's copy of one version of a raffle's round rules.
+struct RulesG {
+    uint16[] shares;
+    uint32 minTickets;
+    uint32 cap;
+    uint32[] bundleQuantity;
+    uint128[] bundlePrice;
+}
+
+/// @dev One ticket: its round, the price it paid, and what it has been paid (kind: 1 claim, 2 release, 3 refund).
 struct TicketG {
     uint64 round;
-    uint32 serial;
-    uint120 externalId;
+    uint128 paid;
     uint8 payouts;
     uint8 payoutKind;
 }
@@ -107,12 +128,17 @@ abstract contract HandlerBase {
     uint8 internal constant S_REFUNDABLE = uint8(RoundStatus.Refundable);
     uint8 internal constant S_CLAIMED = uint8(RoundStatus.Claimed);
     uint8 internal constant S_RELEASED = uint8(RoundStatus.Released);
+    uint8 internal constant S_PENDING = uint8(RoundStatus.WinnersPending);
 
     uint256 internal constant MAX_COMMISSION = 3_000;
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_ROUND_DURATION = 30 days;
     uint256 internal constant VRF_CONFIG_DELAY = 2 days;
     uint32 internal constant LOW_CALLBACK_GAS = 25_000;
+    /// @dev Enough for the callback to record the word but, for more than a few winners, not to draw them.
+    uint32 internal constant TIGHT_CALLBACK_GAS = 150_000;
+    uint256 internal constant MAX_WINNERS = 20;
+    uint256 internal constant MAX_PER_PURCHASE = 100;
     uint256 internal constant BURNER = 2;
     uint256 internal constant MIN_DRAWS_PER_DAY = 24;
     uint256 internal constant VRF_PROPOSAL_WINDOW = 7 days;
@@ -130,7 +156,7 @@ abstract contract HandlerBase {
 
     bytes4 internal constant ENFORCED_PAUSE = bytes4(keccak256("EnforcedPause()"));
     bytes4 internal constant UNAUTHORIZED = bytes4(keccak256("AccessControlUnauthorizedAccount(address,bytes32)"));
-    bytes4 internal constant NONEXISTENT_TOKEN = bytes4(keccak256("ERC721NonexistentToken(uint256)"));
+    bytes4 internal constant NONEXISTENT_TOKEN = bytes4(keccak256("OwnerQueryForNonexistentToken()"));
     bytes4 internal constant ANY_ERROR = bytes4(0);
 
     // ------------------------------------------------------------------ the platform
@@ -163,6 +189,14 @@ abstract contract HandlerBase {
 
     mapping(uint256 raffle => mapping(uint256 ticketId => TicketG)) internal ticketsG;
     uint256[2] internal lastTicket;
+
+    /// @dev Rules versions per raffle (version 0 is the default the raffle is born with), the version in force,
+    /// the winners of each drawn round by position, and the tickets each buyer bought per round.
+    mapping(uint256 raffle => mapping(uint256 version => RulesG)) internal rulesG;
+    uint256[2] internal rulesCount;
+    uint256[2] internal rulesInForce;
+    mapping(uint256 raffle => mapping(uint256 roundId => uint256[MAX_WINNERS])) internal winnersG;
+    mapping(uint256 raffle => mapping(uint256 roundId => mapping(address buyer => uint256))) internal boughtG;
 
     /// @dev What each raffle owes per token (unclaimed pots, open refunds, accrued commission), what was sent to it
     /// outside any purchase, the commission it accrued, and the pots of claimed rounds.
@@ -339,6 +373,50 @@ abstract contract HandlerBase {
         return Asset({tokenType: TokenType.ERC721, token: address(tickets[r]), tokenId: 0, amount: 1});
     }
 
+    /// @dev The pricing rule, written from its statement: each ticket of a purchase of `quantity` costs the price per
+    /// ticket of the largest bundle of at most `quantity` tickets, or the round's price when there is none.
+    function _perTicket(uint256 r, uint256 roundId, uint256 quantity) internal view returns (uint256 price) {
+        RoundG storage g = rounds[r][roundId];
+        RulesG storage rules = rulesG[r][g.version];
+        price = g.price;
+        uint256 best;
+        for (uint256 i = 0; i < rules.bundleQuantity.length; i++) {
+            uint256 q = rules.bundleQuantity[i];
+            if (q <= quantity && q > best) {
+                best = q;
+                price = rules.bundlePrice[i] / q;
+            }
+        }
+    }
+
+    /// @dev Tickets a round needs to be drawn: its minimum, and one per winner position.
+    function _required(uint256 r, uint256 roundId) internal view returns (uint256) {
+        RoundG storage g = rounds[r][roundId];
+        uint256 minimum = rulesG[r][g.version].minTickets;
+        return minimum > g.winnersCount ? minimum : g.winnersCount;
+    }
+
+    /// @dev What position `position` of a drawn round pays before commission: its share of the pot rounded down,
+    /// the first position taking what the others' rounding leaves.
+    function _prizeOf(uint256 r, uint256 roundId, uint256 position) internal view returns (uint256) {
+        RoundG storage g = rounds[r][roundId];
+        uint16[] storage shares = rulesG[r][g.version].shares;
+        if (position != 0) return g.pot * shares[position] / BPS;
+        uint256 others;
+        for (uint256 i = 1; i < shares.length; i++) others += g.pot * shares[i] / BPS;
+        return g.pot - others;
+    }
+
+    /// @dev The position of a winning ticket of a drawn round, or MAX_WINNERS when it did not win.
+    function _positionOf(uint256 r, uint256 roundId, uint256 ticketId) internal view returns (uint256) {
+        RoundG storage g = rounds[r][roundId];
+        if (g.winners == 0) return MAX_WINNERS;
+        for (uint256 i = 0; i < g.winnersCount; i++) {
+            if (winnersG[r][roundId][i] == ticketId) return i;
+        }
+        return MAX_WINNERS;
+    }
+
     function _roundPrice(uint256 r) internal view returns (Asset memory) {
         RoundG storage g = rounds[r][lastRound[r]];
         return Asset({
@@ -394,6 +472,18 @@ abstract contract HandlerBase {
         return bytes32(uint256(0xA000) + nonceCounter);
     }
 
+    /// @dev A quantity for a purchase: mostly one ticket, often a few or a bundle's quantity, sometimes many.
+    function _quantity(uint256 r, uint256 seed) internal view returns (uint256) {
+        uint256 pick = seed % 16;
+        if (pick < 7) return 1;
+        if (pick < 11) return 2 + (seed >> 8) % 4;
+        RulesG storage rules = rulesG[r][rounds[r][lastRound[r]].version];
+        if (pick < 14 && rules.bundleQuantity.length != 0) {
+            return rules.bundleQuantity[(seed >> 8) % rules.bundleQuantity.length] + (seed >> 16) % 2;
+        }
+        return 1 + (seed >> 8) % 30;
+    }
+
     /// @dev A valid voucher for the current round of raffle `r`, signed now by the current signer.
     function _validVoucher(uint256 r, address account, uint256 seed) internal returns (Voucher memory v) {
         v.account = account;
@@ -408,6 +498,8 @@ abstract contract HandlerBase {
         });
         v.item = _ticketAsset(r);
         v.price = _roundPrice(r);
+        v.item.amount = _quantity(r, seed >> 90);
+        if (lastRound[r] != 0) v.price.amount = _perTicket(r, lastRound[r], v.item.amount) * v.item.amount;
         v.signerKey = signerKeys[signerIdx];
     }
 
@@ -447,16 +539,32 @@ abstract contract HandlerBase {
         if (rafflePaused[r]) return (false, IRaffle.RafflePaused.selector, TICKETS);
         if (!roundActive[r]) return (false, IRaffle.NoActiveRound.selector, TICKETS);
         Asset memory item = _ticketAsset(r);
-        if (_hashAsset(v.item) != _hashAsset(item) || v.item.tokenType != item.tokenType) {
+        if (v.item.tokenType != item.tokenType || v.item.token != item.token || v.item.tokenId != 0) {
             return (false, IRaffle.InvalidTicketAsset.selector, TICKETS);
         }
+        uint256 quantity = v.item.amount;
+        if (quantity == 0 || quantity > MAX_PER_PURCHASE) return (false, IRaffle.InvalidQuantity.selector, TICKETS);
         Asset memory price = _roundPrice(r);
+        price.amount = _perTicket(r, lastRound[r], quantity) * quantity;
         if (keccak256(abi.encode(v.price)) != keccak256(abi.encode(price))) {
             return (false, IRaffle.PriceMismatch.selector, TICKETS);
         }
+        return _expectRoom(r, v.account, quantity);
+    }
+
+    /// @dev The round has `quantity` tickets left to sell, and the buyer's cap allows them.
+    function _expectRoom(uint256 r, address buyer, uint256 quantity)
+        internal
+        view
+        returns (bool ok, bytes4 err, uint256 category)
+    {
         RoundG storage g = rounds[r][lastRound[r]];
-        if (g.maxTicket != 0 && g.tickets >= g.maxTicket) return (false, IRaffle.RoundFull.selector, TICKETS);
-        if (v.params.externalId > type(uint120).max) return (false, bytes4(keccak256("ExternalIdTooLarge(uint256)")), TICKETS);
+        uint256 left = (g.maxTicket == 0 ? type(uint32).max : g.maxTicket) - g.tickets;
+        if (quantity > left) return (false, IRaffle.RoundFull.selector, TICKETS);
+        uint256 cap = rulesG[r][g.version].cap;
+        if (cap != 0 && boughtG[r][lastRound[r]][buyer] + quantity > cap) {
+            return (false, IRaffle.WalletLimitReached.selector, TICKETS);
+        }
         return (true, ANY_ERROR, TICKETS);
     }
 }

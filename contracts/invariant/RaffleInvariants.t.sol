@@ -146,7 +146,7 @@ contract RaffleInvariants {
 
     /// @dev Each action is listed as many times as its weight: forge picks uniformly from this list.
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[65] memory weighted = [
+        bytes4[71] memory weighted = [
             // players: purchases (valid vouchers, misused ones, stored ones), tickets, prizes, refunds
             Handler.buyValid.selector,
             Handler.buyValid.selector,
@@ -172,6 +172,7 @@ contract RaffleInvariants {
             Handler.refundTicket.selector,
             Handler.blockAddress.selector,
             Handler.rescueBlockedWinner.selector,
+            Handler.finishDraw.selector,
             Handler.donate.selector,
             // merchants, honest and hostile
             Handler.startRound.selector,
@@ -183,6 +184,9 @@ contract RaffleInvariants {
             Handler.pauseRaffle.selector,
             Handler.pauseRaffle.selector,
             Handler.setBeneficiary.selector,
+            Handler.setRules.selector,
+            Handler.setRules.selector,
+            Handler.setRules.selector,
             Handler.grantHotKey.selector,
             Handler.releasePrize.selector,
             Handler.releasePrize.selector,
@@ -194,12 +198,14 @@ contract RaffleInvariants {
             Handler.fulfill.selector,
             Handler.fulfill.selector,
             Handler.fulfillLate.selector,
+            Handler.fulfillTight.selector,
             Handler.answerAgain.selector,
             Handler.answerFromWrongCoordinator.selector,
             Handler.letDrawTimeOut.selector,
             // anyone
             Handler.enableRefunds.selector,
             Handler.enableRefunds.selector,
+            Handler.finishDraw.selector,
             // platform admin
             Handler.proposeVrf.selector,
             Handler.applyVrf.selector,
@@ -237,12 +243,14 @@ contract RaffleInvariants {
         _holds(handler.checkSolvency());
     }
 
-    /// @notice Each drawn round has exactly one winner, from its own tickets, by the coordinator it asked.
+    /// @notice Each drawn round has its rules' number of winners: distinct tickets of its own round, following from the
+    /// word of the coordinator it asked by the draw rule.
     function invariant_drawIntegrity() public view {
         _holds(handler.checkDraws());
     }
 
-    /// @notice No ticket beyond maxTicket, no purchase outside an active round, while paused or at a wrong price.
+    /// @notice No ticket beyond maxTicket or a wallet's cap, no purchase outside an active round, while paused or at a
+    /// price other than its rules give.
     function invariant_ticketSales() public view {
         _holds(handler.checkTickets());
     }
@@ -252,7 +260,8 @@ contract RaffleInvariants {
         _holds(handler.checkVouchers());
     }
 
-    /// @notice Every ticket is paid out at most once: claimed, released or refunded, never two.
+    /// @notice Every ticket is paid out at most once: claimed, released or refunded, never two; prizes add up to the
+    /// pot; refunds only from rounds below their minimum or whose randomness timed out or was refused.
     function invariant_payoutsOnce() public view {
         _holds(handler.checkPayouts());
     }

@@ -64,6 +64,20 @@ const REQUIRED = [
   "vrfConfig.burnerApplied",
   "raffle.deployedPast100",
   "time.warp",
+  "buy.manyTickets",
+  "buy.rejected.walletLimit",
+  "buy.rejected.quantity",
+  "rules.set",
+  "rules.rejected.invalid",
+  "round.startedWithSeveralWinners",
+  "end.belowMinimum",
+  "refund.belowMinimum",
+  "draw.severalWinners",
+  "draw.rehashedPastDuplicate",
+  "vrf.winnersLeftToFinish",
+  "draw.finished",
+  "claim.batch",
+  "refund.batch",
 ];
 
 function parseArgs(argv) {

@@ -9,13 +9,24 @@ import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/Reentrancy
 
 import {Asset, TokenType} from "./libraries/Assets.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
-import {IRaffle, RaffleRoundInfo, RaffleSettings, RoundStatus, RoundView} from "./interfaces/IRaffle.sol";
+import {
+    Bundle,
+    IRaffle,
+    RaffleRoundInfo,
+    RaffleSettings,
+    RoundRules,
+    RoundStatus,
+    RoundView,
+    TicketRef,
+    Winner
+} from "./interfaces/IRaffle.sol";
 import {IRaffleFactory} from "./interfaces/IRaffleFactory.sol";
-import {IRaffleTicket, PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
+import {IRaffleTicket, PrizeStatus} from "./interfaces/IRaffleTicket.sol";
 import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
 
-/// @notice A merchant's raffle: rounds of tickets sold through the Exchange, a winner drawn with Chainlink VRF v2.5,
-/// and a real pot that the winner claims (less the merchant's commission).
+/// @notice A merchant's raffle: rounds of tickets sold through the Exchange, in bundles if the merchant wishes, with
+/// one to MAX_WINNERS winners drawn from one Chainlink VRF v2.5 word, and a real pot that the winners share (less the
+/// merchant's commission). A round below its minimum refunds every ticket.
 /// @dev The merchant administers the raffle but owns nothing of its draw: the factory asks the platform's coordinator
 /// with the VRF settings in force when the round started, and routes the answer here. A draw the factory cannot get
 /// makes the round refundable at once, so no failure outside the raffle can keep a round from ending. Price tokens
@@ -36,8 +47,20 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @notice Gas the factory gets to request a draw; `endRound` refuses to start with less (plus what it needs
     /// afterwards), so no caller can starve the request to turn a draw into refunds.
     uint256 public constant DRAW_REQUEST_GAS = 500_000;
+    /// @notice Most winner positions a round may have.
+    uint256 public constant MAX_WINNERS = 20;
+    /// @notice Most bundles a round may sell.
+    uint256 public constant MAX_BUNDLES = 5;
+    /// @notice Most tickets one purchase may buy (the ERC721A mint loop costs about 2k gas a ticket).
+    uint256 public constant MAX_TICKETS_PER_PURCHASE = 100;
+    /// @notice Most tickets one `claimPrizes` or `refundTickets` call may settle, so a batch always fits in a block.
+    uint256 public constant MAX_BATCH = 100;
     /// @dev What `endRound` needs after a failed request: the refundable state and three events.
     uint256 private constant DRAW_SETTLE_GAS = 60_000;
+    /// @dev Gas the callback keeps to draw winners itself: a fixed part and a part per winner (hashing, the duplicate
+    /// scan and a quarter of a fresh storage slot), with a margin; with less, `finishDraw` draws them.
+    uint256 private constant DRAW_BASE_GAS = 60_000;
+    uint256 private constant DRAW_GAS_PER_WINNER = 12_000;
     uint256 private constant BASIS_POINTS = 10_000;
 
     address public immutable exchange;
@@ -47,18 +70,26 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     uint256 public immutable commission;
     uint256 public immutable timeLagBeforeRelease;
 
-    /// @dev Everything a purchase reads and writes, in one slot: one cold read and one write per ticketContract.
+    /// @dev Everything a one-ticket purchase reads and writes, in one slot.
     struct CurrentRound {
-        uint64 roundId;
-        uint64 nextTicketId;
+        uint32 roundId;
         uint32 ticketCount;
         uint32 maxTicket;
         bool active;
         bool paused;
+        bool hasBundles;
+        bool hasWalletCap;
+        uint128 pot;
     }
 
-    /// @dev Slot 0 holds the round's clock and counters, slot 1 what its draw was asked with; the price is stored
-    /// whole for payouts and views.
+    /// @dev The active round's price token and price of one ticket, in one slot (prices are capped at 2^96 - 1).
+    struct CurrentPrice {
+        address token;
+        uint96 amount;
+    }
+
+    /// @dev Slot 0 holds the round's clock and counters, slot 1 what its draw was asked with, slot 2 its pot and
+    /// prize bookkeeping; the price is stored whole for payouts and views.
     struct Round {
         RoundStatus status;
         uint40 startTimestamp;
@@ -70,15 +101,27 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         address coordinator;
         uint40 refundableAt;
         uint32 vrfVersion;
-        uint256 winningTicketId;
+        uint8 winnersCount;
+        uint128 pot;
+        uint32 rulesVersion;
+        /// @dev Bit i: the prize of position i was claimed.
+        uint32 claimedPositions;
         uint256 vrfRequestId;
+        uint256 randomWord;
         Asset price;
     }
 
     CurrentRound private _current;
-    /// @dev keccak256 of the active round's price: a purchase compares one word instead of reading four.
-    bytes32 private _currentPriceHash;
+    CurrentPrice private _currentPrice;
     mapping(uint256 roundId => Round) private _rounds;
+    /// @dev Winning ticket ids per round, first position first; uint64 packs four to a slot.
+    mapping(uint256 roundId => uint64[MAX_WINNERS]) private _winners;
+    /// @dev Tickets each buyer bought per round, kept only for rounds with a wallet cap.
+    mapping(uint256 roundId => mapping(address account => uint256 tickets)) private _ticketsBought;
+    /// @dev Every rules version ever set; a version is never changed, so a round's rules are fixed by its version.
+    RoundRules[] private _rules;
+    uint32 private _rulesVersion;
+
     address public beneficiary;
     /// @dev Commission earned on claimed prizes, per price token (address(0) for native), until the merchant withdraws
     /// it. Pulled, not pushed, so a beneficiary that refuses payment can never block a winner's claim.
@@ -100,51 +143,122 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         ticketContract = IRaffleTicket(
             RaffleTicketDeployer(settings.ticketDeployer).deployTicket(settings.ticketName, settings.ticketSymbol)
         );
-        _current.nextTicketId = 1;
+        // Version 0: one winner takes the pot, no minimum, no cap, no bundles.
+        _rules.push().prizeShares.push(uint16(BASIS_POINTS));
         _setBeneficiary(settings.admin);
         _grantRole(DEFAULT_ADMIN_ROLE, settings.admin);
         _grantRole(ROUND_MANAGER_ROLE, settings.admin);
     }
 
+    // ---------------------------------------------------------------- rules
+
+    /// @inheritdoc IRaffle
+    function setRoundRules(RoundRules calldata rules) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        uint256 winners = rules.prizeShares.length;
+        uint256 sum;
+        bool zeroShare;
+        for (uint256 i; i < winners; ++i) {
+            sum += rules.prizeShares[i];
+            if (rules.prizeShares[i] == 0) zeroShare = true;
+        }
+        if (winners == 0 || winners > MAX_WINNERS || sum != BASIS_POINTS || zeroShare) {
+            revert InvalidPrizeShares(winners, sum);
+        }
+        uint256 bundles = rules.bundles.length;
+        if (bundles > MAX_BUNDLES) revert InvalidBundle(MAX_BUNDLES);
+        for (uint256 i; i < bundles; ++i) {
+            Bundle calldata bundle = rules.bundles[i];
+            uint256 quantity = bundle.quantity;
+            bool valid = quantity >= 2 && quantity <= MAX_TICKETS_PER_PURCHASE && bundle.price != 0
+                && bundle.price % quantity == 0 && bundle.price / quantity <= type(uint96).max;
+            if (valid && i != 0) {
+                Bundle calldata previous = rules.bundles[i - 1];
+                valid = quantity > previous.quantity && bundle.price / quantity <= previous.price / previous.quantity;
+            }
+            if (!valid) revert InvalidBundle(i);
+        }
+
+        RoundRules storage stored = _rules.push();
+        for (uint256 i; i < winners; ++i) {
+            stored.prizeShares.push(rules.prizeShares[i]);
+        }
+        stored.minTickets = rules.minTickets;
+        stored.maxTicketsPerWallet = rules.maxTicketsPerWallet;
+        for (uint256 i; i < bundles; ++i) {
+            stored.bundles.push(rules.bundles[i]);
+        }
+        uint256 version = _rules.length - 1;
+        _rulesVersion = uint32(version);
+        emit RoundRulesSet(version, rules);
+    }
+
+    /// @inheritdoc IRaffle
+    function roundRules() external view returns (RoundRules memory) {
+        return _rules[_rulesVersion];
+    }
+
+    /// @inheritdoc IRaffle
+    function getRoundRules(uint256 roundId) external view returns (RoundRules memory) {
+        return _rules[_rounds[roundId].rulesVersion];
+    }
+
     // ---------------------------------------------------------------- rounds
 
     /// @inheritdoc IRaffle
+    /// @dev Fixes the rules in force into the round: later `setRoundRules` calls never reach it.
     function startRound(Asset calldata ticket, Asset calldata price, uint256 maxTicket)
         external
         onlyRole(ROUND_MANAGER_ROLE)
     {
         CurrentRound memory current = _current;
         if (current.active) revert RoundStillActive(current.roundId);
-        if (!_isTicketAsset(ticket)) revert InvalidTicketAsset();
+        if (!_isTicketAsset(ticket) || ticket.amount != 1) revert InvalidTicketAsset();
         _requireValidPrice(price);
         if (maxTicket > type(uint32).max) revert MaxTicketTooLarge(maxTicket);
+        uint32 rulesVersion = _rulesVersion;
+        RoundRules storage rules = _rules[rulesVersion];
+        uint256 winners = rules.prizeShares.length;
+        uint256 required = _ticketsRequired(rules, winners);
+        if (maxTicket != 0 && maxTicket < required) revert MaxTicketBelowMinimum(maxTicket, required);
+        if (rules.bundles.length != 0) {
+            // Bundles are priced in the round's token and never cost more per ticket than one ticket does.
+            Bundle storage cheapest = rules.bundles[0];
+            if (cheapest.price / cheapest.quantity > price.amount) revert BundleAboveRoundPrice(0);
+        }
         uint32 vrfVersion = factory.authorizeRound(price.tokenType == TokenType.ERC20 ? price.token : address(0));
 
         uint256 roundId = current.roundId + 1;
+        uint256 firstTicketId = ticketContract.nextTicketId();
         Round storage round = _rounds[roundId];
         round.status = RoundStatus.Active;
         round.startTimestamp = uint40(block.timestamp);
         round.maxTicket = uint32(maxTicket);
-        round.firstTicketId = current.nextTicketId;
+        round.firstTicketId = uint64(firstTicketId);
         round.vrfVersion = vrfVersion;
+        round.winnersCount = uint8(winners);
+        round.rulesVersion = rulesVersion;
         round.price = price;
 
         _current = CurrentRound({
-            roundId: uint64(roundId),
-            nextTicketId: current.nextTicketId,
+            roundId: uint32(roundId),
             ticketCount: 0,
             maxTicket: uint32(maxTicket),
             active: true,
-            paused: current.paused
+            paused: current.paused,
+            hasBundles: rules.bundles.length != 0,
+            hasWalletCap: rules.maxTicketsPerWallet != 0,
+            pot: 0
         });
-        _currentPriceHash = keccak256(abi.encode(price));
-        emit RoundStarted(roundId, ticket, price, maxTicket, current.nextTicketId);
+        _currentPrice = CurrentPrice({token: price.token, amount: uint96(price.amount)});
+        emit RoundStarted(roundId, ticket, price, maxTicket, firstTicketId);
+        emit RoundRulesApplied(roundId, rulesVersion, rules);
     }
 
     /// @inheritdoc IRaffle
-    /// @dev Purchases stop first; then 0 tickets close the round, 1 ticket wins outright, more ask the factory for a
-    /// draw with the settings the round started with. Whatever the factory or the coordinator do (a spent budget, a
-    /// refused request, a revert, all the gas), the round ends: refundable at once if the draw was not requested.
+    /// @dev Purchases stop first; then 0 tickets close the round, too few for its rules make it refundable, a single
+    /// ticket with a single prize wins outright, and more ask the factory for a draw with the settings the round
+    /// started with. Whatever the factory or the coordinator do (a spent budget, a refused request, a revert, all
+    /// the gas), the round ends: refundable at once if the draw was not requested.
     function endRound() external nonReentrant {
         CurrentRound memory current = _current;
         if (!current.active) revert NoActiveRound();
@@ -156,17 +270,27 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         }
         _current.active = false;
 
+        uint256 ticketCount = current.ticketCount;
         round.endTimestamp = uint40(block.timestamp);
-        round.ticketCount = current.ticketCount;
+        round.ticketCount = uint32(ticketCount);
+        round.pot = current.pot;
 
-        if (current.ticketCount == 0) {
+        uint256 required = _ticketsRequired(_rules[round.rulesVersion], round.winnersCount);
+        if (ticketCount == 0) {
             round.status = RoundStatus.Closed;
             emit RoundEnded(roundId, 0, 0);
-        } else if (current.ticketCount == 1) {
+        } else if (ticketCount < required) {
+            round.status = RoundStatus.Refundable;
+            round.refundableAt = uint40(block.timestamp);
+            emit RoundEnded(roundId, ticketCount, 0);
+            emit MinimumNotReached(roundId, ticketCount, required);
+            emit RoundRefundable(roundId);
+        } else if (ticketCount == 1) {
+            // One ticket and one prize: nothing to draw. The rule gives the same ticket for any word.
             emit RoundEnded(roundId, 1, 0);
-            _recordWinner(roundId, round, round.firstTicketId, 0);
+            _drawWinners(roundId, round);
         } else {
-            _requestDraw(roundId, round, current.ticketCount);
+            _requestDraw(roundId, round, ticketCount);
         }
     }
 
@@ -174,7 +298,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev Only the factory calls it, for the coordinator the round asked, and only before the round's
     /// `refundableAt`: from then on the round's fate is refunds, whoever calls `enableRefunds` first, so a loser who
     /// sees a late answer in the mempool gains nothing by racing it. A duplicate or late answer is ignored without
-    /// reverting.
+    /// reverting. Once the word is recorded the winners are fixed, whoever draws them and when.
     function fulfillDraw(uint256 roundId, uint256 requestId, uint256 randomWord) external {
         if (msg.sender != address(factory)) revert CallerNotFactory(msg.sender);
         Round storage round = _rounds[roundId];
@@ -182,61 +306,105 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             round.status != RoundStatus.Drawing || round.vrfRequestId != requestId
                 || block.timestamp >= round.refundableAt
         ) return;
-        // Full-width modulo: every ticket of the round is reachable, however many there are.
-        uint256 winner = round.firstTicketId + (randomWord % round.ticketCount);
-        _recordWinner(roundId, round, winner, randomWord);
+        round.status = RoundStatus.WinnersPending;
+        round.randomWord = randomWord;
+        emit RandomnessReceived(roundId, randomWord);
+        if (gasleft() >= DRAW_BASE_GAS + DRAW_GAS_PER_WINNER * round.winnersCount) _drawWinners(roundId, round);
+    }
+
+    /// @inheritdoc IRaffle
+    function finishDraw(uint256 roundId) external {
+        Round storage round = _rounds[roundId];
+        _requireStatus(roundId, round, RoundStatus.WinnersPending);
+        _drawWinners(roundId, round);
     }
 
     // ---------------------------------------------------------------- purchases
 
     /// @inheritdoc IRaffle
-    /// @dev Re-checks everything a buyer controls, so a stale voucher can never buy at a stale price.
+    /// @dev Re-checks everything a buyer controls, so a stale voucher can never buy at a stale price or quantity.
     function printTicket(address account, Asset calldata item, Asset calldata price, uint256 externalId)
         external
         payable
-        returns (uint256 ticketId)
+        returns (uint256 firstTicketId)
     {
         if (msg.sender != exchange) revert CallerNotExchange(msg.sender);
         CurrentRound memory current = _current;
         if (current.paused) revert RafflePaused();
         if (!current.active) revert NoActiveRound();
         if (!_isTicketAsset(item)) revert InvalidTicketAsset();
-        if (keccak256(abi.encode(price)) != _currentPriceHash) revert PriceMismatch();
-        uint256 expectedValue = price.tokenType == TokenType.NATIVE ? price.amount : 0;
-        if (msg.value != expectedValue) revert WrongNativeValue(expectedValue, msg.value);
-        if (
-            (current.maxTicket != 0 && current.ticketCount >= current.maxTicket)
-                || current.ticketCount == type(uint32).max
-        ) revert RoundFull(current.maxTicket);
+        uint256 quantity = item.amount;
+        if (quantity == 0 || quantity > MAX_TICKETS_PER_PURCHASE) {
+            revert InvalidQuantity(quantity, MAX_TICKETS_PER_PURCHASE);
+        }
 
-        ticketId = current.nextTicketId;
-        uint256 serial = current.ticketCount + 1;
-        current.ticketCount = uint32(serial);
-        current.nextTicketId = uint64(ticketId + 1);
+        CurrentPrice memory unit = _currentPrice;
+        (uint256 perTicket, uint24 tier) =
+            current.hasBundles ? _bundlePrice(current.roundId, unit.amount, quantity) : (uint256(unit.amount), 0);
+        uint256 amount = perTicket * quantity;
+        if (
+            price.token != unit.token || price.tokenId != 0 || price.amount != amount
+                || price.tokenType != (unit.token == address(0) ? TokenType.NATIVE : TokenType.ERC20)
+        ) revert PriceMismatch();
+        uint256 expectedValue = unit.token == address(0) ? amount : 0;
+        if (msg.value != expectedValue) revert WrongNativeValue(expectedValue, msg.value);
+
+        uint256 left = (current.maxTicket == 0 ? type(uint32).max : current.maxTicket) - current.ticketCount;
+        if (quantity > left) revert RoundFull(current.maxTicket, left);
+        if (current.hasWalletCap) _countTowardsWalletCap(current.roundId, account, quantity);
+
+        current.ticketCount += uint32(quantity);
+        current.pot += uint128(amount);
         _current = current;
 
-        emit TicketPurchased(current.roundId, ticketId, account, serial, externalId);
-        ticketContract.mintTicket(account, ticketId, current.roundId, serial, externalId);
+        firstTicketId = ticketContract.mintTickets(account, quantity, tier);
+        emit TicketsPurchased(current.roundId, account, firstTicketId, quantity, amount, externalId);
+    }
+
+    /// @inheritdoc IRaffle
+    function priceOf(uint256 quantity) external view returns (Asset memory price) {
+        CurrentRound memory current = _current;
+        if (!current.active) revert NoActiveRound();
+        if (quantity == 0 || quantity > MAX_TICKETS_PER_PURCHASE) {
+            revert InvalidQuantity(quantity, MAX_TICKETS_PER_PURCHASE);
+        }
+        CurrentPrice memory unit = _currentPrice;
+        (uint256 perTicket,) =
+            current.hasBundles ? _bundlePrice(current.roundId, unit.amount, quantity) : (uint256(unit.amount), 0);
+        price = Asset({
+            tokenType: unit.token == address(0) ? TokenType.NATIVE : TokenType.ERC20,
+            token: unit.token,
+            tokenId: 0,
+            amount: perTicket * quantity
+        });
     }
 
     // ---------------------------------------------------------------- prizes and refunds
 
-    /// @notice Pays the pot of a drawn round, less commission, to the winning ticket's owner; the commission is
-    /// credited to the beneficiary (see `withdrawCommission`). The owner or an approved operator may call it, once.
-    function claimPrize(uint256 roundId) external nonReentrant {
-        Round storage round = _rounds[roundId];
-        _requireStatus(roundId, round, RoundStatus.Drawn);
-        uint256 ticketId = round.winningTicketId;
-        address winner = _requireOwnerOrApproved(ticketId);
-        round.status = RoundStatus.Claimed;
+    /// @inheritdoc IRaffle
+    /// @dev Each prize is the position's amount (see `Winner.amount`); the commission on it is credited to the
+    /// beneficiary (see `withdrawCommission`). A round whose prizes are all claimed becomes `Claimed`.
+    function claimPrizes(TicketRef[] calldata tickets) external nonReentrant {
+        _requireBatchSize(tickets.length);
+        for (uint256 i; i < tickets.length; ++i) {
+            (uint256 roundId, uint256 ticketId) = (tickets[i].roundId, tickets[i].ticketId);
+            Round storage round = _rounds[roundId];
+            _requireStatus(roundId, round, RoundStatus.Drawn);
+            uint256 position = _unclaimedPosition(roundId, round, ticketId);
+            address winner = _requireOwnerOrApproved(ticketId);
 
-        uint256 pot = _pot(round);
-        uint256 commissionAmount = pot * commission / BASIS_POINTS;
-        uint256 prize = pot - commissionAmount;
-        accruedCommission[round.price.token] += commissionAmount;
-        emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
-        ticketContract.setPrizeStatus(ticketId, PrizeStatus.Claimed);
-        _pay(round.price.token, winner, prize);
+            uint32 claimed = round.claimedPositions | uint32(uint256(1) << position);
+            round.claimedPositions = claimed;
+            if (claimed == (uint256(1) << round.winnersCount) - 1) round.status = RoundStatus.Claimed;
+
+            uint256 amount = _prizeAmount(round, position);
+            uint256 commissionAmount = amount * commission / BASIS_POINTS;
+            uint256 prize = amount - commissionAmount;
+            address token = round.price.token;
+            accruedCommission[token] += commissionAmount;
+            emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
+            _pay(token, winner, prize);
+        }
     }
 
     /// @notice Sends the commission accrued in `token` (address(0) for native) to the beneficiary.
@@ -249,7 +417,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         _pay(token, to, amount);
     }
 
-    /// @notice Sends an unclaimed pot to the beneficiary once `timeLagBeforeRelease` has passed since the draw.
+    /// @inheritdoc IRaffle
     function releasePrize(uint256 roundId) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         Round storage round = _rounds[roundId];
         _requireStatus(roundId, round, RoundStatus.Drawn);
@@ -257,11 +425,14 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (block.timestamp < releasableAt) revert PrizeNotReleasableYet(roundId, releasableAt);
         round.status = RoundStatus.Released;
 
-        uint256 pot = _pot(round);
+        uint256 amount;
+        uint256 claimed = round.claimedPositions;
+        for (uint256 position; position < round.winnersCount; ++position) {
+            if (claimed & (uint256(1) << position) == 0) amount += _prizeAmount(round, position);
+        }
         address to = beneficiary;
-        emit PrizeReleased(roundId, to, pot);
-        ticketContract.setPrizeStatus(round.winningTicketId, PrizeStatus.Released);
-        _pay(round.price.token, to, pot);
+        emit PrizeReleased(roundId, to, amount);
+        _pay(round.price.token, to, amount);
     }
 
     /// @notice Opens refunds for a round whose randomness did not arrive by its `refundableAt`. Anyone may call it:
@@ -275,17 +446,23 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         emit RoundRefundable(roundId);
     }
 
-    /// @notice Burns a ticket of a refundable round and pays its price back to its owner.
-    function refundTicket(uint256 ticketId) external nonReentrant {
-        TicketData memory data = ticketContract.getTicketData(ticketId);
-        Round storage round = _rounds[data.roundId];
-        _requireStatus(data.roundId, round, RoundStatus.Refundable);
-        address owner = _requireOwnerOrApproved(ticketId);
-
-        uint256 amount = round.price.amount;
-        emit TicketRefunded(data.roundId, ticketId, owner, amount);
-        ticketContract.burn(ticketId);
-        _pay(round.price.token, owner, amount);
+    /// @inheritdoc IRaffle
+    /// @dev A ticket pays back what it was bought at: the round's price, or its bundle's price per ticket.
+    function refundTickets(TicketRef[] calldata tickets) external nonReentrant {
+        _requireBatchSize(tickets.length);
+        for (uint256 i; i < tickets.length; ++i) {
+            (uint256 roundId, uint256 ticketId) = (tickets[i].roundId, tickets[i].ticketId);
+            Round storage round = _rounds[roundId];
+            _requireStatus(roundId, round, RoundStatus.Refundable);
+            if (ticketId < round.firstTicketId || ticketId >= uint256(round.firstTicketId) + round.ticketCount) {
+                revert TicketNotInRound(roundId, ticketId);
+            }
+            address owner = _requireOwnerOrApproved(ticketId);
+            uint256 amount = _ticketPrice(round, ticketContract.tierOf(ticketId));
+            emit TicketRefunded(roundId, ticketId, owner, amount);
+            ticketContract.burn(ticketId);
+            _pay(round.price.token, owner, amount);
+        }
     }
 
     // ---------------------------------------------------------------- admin
@@ -318,13 +495,13 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             startTimestamp: round.startTimestamp,
             endTimestamp: round.endTimestamp,
             maxTicket: round.maxTicket,
-            prizeNumber: round.winningTicketId,
+            prizeNumber: _winners[roundId][0],
             acceptedAsset: round.price,
             ticketAsset: ticketAsset()
         });
     }
 
-    /// @notice Full state of any round; `ticketCount` is live for the active round.
+    /// @notice Full state of any round; `ticketCount` and `pot` are live for the active round.
     function getRound(uint256 roundId) external view returns (RoundView memory view_) {
         Round storage round = _rounds[roundId];
         CurrentRound memory current = _current;
@@ -337,16 +514,57 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             maxTicket: round.maxTicket,
             ticketCount: live ? current.ticketCount : round.ticketCount,
             firstTicketId: round.firstTicketId,
-            winningTicketId: round.winningTicketId,
+            winningTicketId: _winners[roundId][0],
             vrfRequestId: round.vrfRequestId,
             price: round.price,
             coordinator: round.coordinator,
             refundableAt: round.refundableAt,
-            vrfVersion: round.vrfVersion
+            vrfVersion: round.vrfVersion,
+            pot: live ? current.pot : round.pot,
+            randomWord: round.randomWord,
+            winnersCount: round.winnersCount,
+            rulesVersion: round.rulesVersion
         });
     }
 
-    /// @notice The only ticket asset this raffle sells: one token of its own ticket contract.
+    /// @inheritdoc IRaffle
+    function getWinners(uint256 roundId) external view returns (Winner[] memory winners) {
+        Round storage round = _rounds[roundId];
+        RoundStatus status = round.status;
+        if (status != RoundStatus.Drawn && status != RoundStatus.Claimed && status != RoundStatus.Released) {
+            return winners;
+        }
+        uint16[] storage shares = _rules[round.rulesVersion].prizeShares;
+        winners = new Winner[](round.winnersCount);
+        for (uint256 position; position < winners.length; ++position) {
+            PrizeStatus prizeStatus = round.claimedPositions & (uint256(1) << position) != 0
+                ? PrizeStatus.Claimed
+                : (status == RoundStatus.Released ? PrizeStatus.Released : PrizeStatus.Unclaimed);
+            winners[position] = Winner({
+                ticketId: _winners[roundId][position],
+                share: shares[position],
+                amount: _prizeAmount(round, position),
+                status: prizeStatus
+            });
+        }
+    }
+
+    /// @inheritdoc IRaffle
+    /// @dev Rounds hold consecutive ticket ids, so the round of a ticket is the last one that started at or before
+    /// it: a binary search over the rounds.
+    function roundOfTicket(uint256 ticketId) external view returns (uint256) {
+        if (ticketId == 0 || ticketId >= ticketContract.nextTicketId()) return 0;
+        uint256 low = 1;
+        uint256 high = _current.roundId;
+        while (low < high) {
+            uint256 middle = (low + high + 1) / 2;
+            if (_rounds[middle].firstTicketId <= ticketId) low = middle;
+            else high = middle - 1;
+        }
+        return low;
+    }
+
+    /// @inheritdoc IRaffle
     function ticketAsset() public view returns (Asset memory) {
         return Asset({tokenType: TokenType.ERC721, token: address(ticketContract), tokenId: 0, amount: 1});
     }
@@ -357,12 +575,38 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- internals
 
-    function _recordWinner(uint256 roundId, Round storage round, uint256 ticketId, uint256 randomWord) private {
+    /// @dev The draw rule (README, "How winners are drawn"): hash_0 is the word and hash_(k+1) is
+    /// keccak256(hash_k as 32 bytes); candidate k is firstTicketId + hash_k mod ticketCount. Positions take the
+    /// candidates in order, first position first, skipping a ticket already drawn. Re-hashing rather than moving to
+    /// the next ticket keeps every remaining ticket equally likely; there are always enough tickets, since a round
+    /// with fewer than its winners is refunded instead.
+    function _drawWinners(uint256 roundId, Round storage round) private {
+        uint256 winnersCount = round.winnersCount;
+        uint256 firstTicketId = round.firstTicketId;
+        uint256 ticketCount = round.ticketCount;
+        uint256 hash = round.randomWord;
+        uint256[] memory ticketIds = new uint256[](winnersCount);
+        uint64[MAX_WINNERS] storage stored = _winners[roundId];
+        for (uint256 position; position < winnersCount; ++position) {
+            uint256 candidate;
+            bool taken = true;
+            while (taken) {
+                candidate = firstTicketId + hash % ticketCount;
+                hash = uint256(keccak256(abi.encode(hash)));
+                taken = false;
+                for (uint256 earlier; earlier < position; ++earlier) {
+                    if (ticketIds[earlier] == candidate) {
+                        taken = true;
+                        break;
+                    }
+                }
+            }
+            ticketIds[position] = candidate;
+            stored[position] = uint64(candidate);
+        }
         round.status = RoundStatus.Drawn;
         round.drawnAt = uint40(block.timestamp);
-        round.winningTicketId = ticketId;
-        emit WinnerDrawn(roundId, ticketId, randomWord);
-        ticketContract.setPrizeStatus(ticketId, PrizeStatus.Unclaimed);
+        emit WinnersDrawn(roundId, round.randomWord, ticketIds);
     }
 
     /// @dev The request gets a fixed gas allowance and the caller must send enough for it and what follows, so a
@@ -387,6 +631,75 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         }
     }
 
+    /// @dev The per-ticket price of the largest bundle not above `quantity`, and its tier (1-based; 0 = no bundle).
+    function _bundlePrice(uint256 roundId, uint256 unitPrice, uint256 quantity)
+        private
+        view
+        returns (uint256 perTicket, uint24 tier)
+    {
+        perTicket = unitPrice;
+        Bundle[] storage bundles = _rules[_rounds[roundId].rulesVersion].bundles;
+        for (uint256 i; i < bundles.length; ++i) {
+            Bundle storage bundle = bundles[i];
+            if (bundle.quantity > quantity) break;
+            perTicket = bundle.price / bundle.quantity;
+            tier = uint24(i + 1);
+        }
+    }
+
+    /// @dev What one ticket of `round` bought at `tier` paid.
+    function _ticketPrice(Round storage round, uint256 tier) private view returns (uint256) {
+        if (tier == 0) return round.price.amount;
+        Bundle storage bundle = _rules[round.rulesVersion].bundles[tier - 1];
+        return bundle.price / bundle.quantity;
+    }
+
+    function _countTowardsWalletCap(uint256 roundId, address account, uint256 quantity) private {
+        Round storage round = _rounds[roundId];
+        uint256 max = _rules[round.rulesVersion].maxTicketsPerWallet;
+        uint256 held = _ticketsBought[roundId][account];
+        if (held + quantity > max) revert WalletLimitReached(account, held, quantity, max);
+        _ticketsBought[roundId][account] = held + quantity;
+    }
+
+    /// @dev Tickets a round needs to be drawn: its minimum, and at least one per winner position.
+    function _ticketsRequired(RoundRules storage rules, uint256 winners) private view returns (uint256) {
+        uint256 minimum = rules.minTickets;
+        return minimum > winners ? minimum : winners;
+    }
+
+    /// @dev Position `position`'s prize before commission: pot x share / 10,000, rounded down, with the first position
+    /// also taking what the rounding of all positions left, so the prizes add up to the pot to the last unit.
+    function _prizeAmount(Round storage round, uint256 position) private view returns (uint256 amount) {
+        uint16[] storage shares = _rules[round.rulesVersion].prizeShares;
+        uint256 pot = round.pot;
+        if (position != 0) return pot * shares[position] / BASIS_POINTS;
+        amount = pot;
+        for (uint256 other = 1; other < shares.length; ++other) {
+            amount -= pot * shares[other] / BASIS_POINTS;
+        }
+    }
+
+    /// @dev The position of `ticketId` among the round's winners, if its prize is still unclaimed.
+    function _unclaimedPosition(uint256 roundId, Round storage round, uint256 ticketId)
+        private
+        view
+        returns (uint256 position)
+    {
+        uint64[MAX_WINNERS] storage winners = _winners[roundId];
+        uint256 count = round.winnersCount;
+        for (; position < count; ++position) {
+            if (winners[position] == ticketId) break;
+        }
+        if (position == count || round.claimedPositions & (uint256(1) << position) != 0) {
+            revert NoPrizeToClaim(roundId, ticketId);
+        }
+    }
+
+    function _requireBatchSize(uint256 size) private pure {
+        if (size == 0 || size > MAX_BATCH) revert InvalidBatchSize(size, MAX_BATCH);
+    }
+
     function _setBeneficiary(address newBeneficiary) private {
         if (newBeneficiary == address(0)) revert ZeroAddress();
         beneficiary = newBeneficiary;
@@ -405,10 +718,6 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         ) revert NotTicketOwnerOrApproved(ticketId, msg.sender);
     }
 
-    function _pot(Round storage round) private view returns (uint256) {
-        return uint256(round.ticketCount) * round.price.amount;
-    }
-
     /// @dev Prices are NATIVE (token 0) or ERC20, so the token address alone says how to pay.
     function _pay(address token, address to, uint256 amount) private {
         if (amount == 0) return;
@@ -416,17 +725,17 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         else IERC20(token).safeTransfer(to, amount);
     }
 
+    /// @dev The ticket contract's token, any amount: `amount` is the quantity, checked by the caller.
     function _isTicketAsset(Asset calldata asset) private view returns (bool) {
-        return asset.tokenType == TokenType.ERC721 && asset.token == address(ticketContract) && asset.tokenId == 0
-            && asset.amount == 1;
+        return asset.tokenType == TokenType.ERC721 && asset.token == address(ticketContract) && asset.tokenId == 0;
     }
 
-    /// @dev Amounts are capped at 2^128 so `ticketCount * amount` can never overflow and lock a pot. An ERC20 must
-    /// also be on the platform's list (checked by `factory.authorizeRound`): a fee-on-transfer, rebasing or
-    /// short-delivering token, or an ERC721 posing as an ERC20 (same `transferFrom` selector), would leave the raffle
-    /// owing more than it holds.
+    /// @dev Prices are capped at 2^96 - 1 so a pot of 2^32 tickets fits the 128 bits it is kept in and can never
+    /// overflow and lock a round. An ERC20 must also be on the platform's list (checked by `factory.authorizeRound`):
+    /// a fee-on-transfer, rebasing or short-delivering token, or an ERC721 posing as an ERC20 (same `transferFrom`
+    /// selector), would leave the raffle owing more than it holds.
     function _requireValidPrice(Asset calldata price) private pure {
-        if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint128).max) revert InvalidPriceAsset();
+        if (price.tokenId != 0 || price.amount == 0 || price.amount > type(uint96).max) revert InvalidPriceAsset();
         if (price.tokenType == TokenType.NATIVE) {
             if (price.token != address(0)) revert InvalidPriceAsset();
         } else if (price.tokenType != TokenType.ERC20) {

@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
-import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
+import {ERC721A} from "erc721a/contracts/ERC721A.sol";
+import {IERC721A} from "erc721a/contracts/IERC721A.sol";
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
-import {IERC4906} from "@openzeppelin/contracts/interfaces/IERC4906.sol";
-import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
-import {IRaffleTicket, PrizeStatus, TicketData} from "./interfaces/IRaffleTicket.sol";
+import {IRaffleTicket} from "./interfaces/IRaffleTicket.sol";
 
-/// @notice The ERC721 tickets of one raffle. Only that raffle mints, flags and burns them.
-/// @dev The raffle has this contract created in its own constructor, so `raffle` can be immutable on both sides
-/// and the mint path reads no role from storage.
-contract RaffleTicket is IRaffleTicket, IERC4906, ERC721 {
+/// @notice The ERC721 tickets of one raffle. Only that raffle mints and burns them.
+/// @dev ERC721A: a purchase of many tickets writes one ownership slot, so each further ticket costs about 2k gas (its
+/// Transfer event) instead of two fresh storage slots. The 24 bits of extra data ERC721A keeps per ownership slot hold
+/// the ticket's price tier; `_extraData` passes it on through transfers and burns. The raffle has this contract
+/// created in its own constructor, so `raffle` is immutable on both sides and the mint path reads no role.
+contract RaffleTicket is IRaffleTicket, ERC721A {
     /// @notice The raffle that owns this ticket contract.
     address public immutable raffle;
 
     bytes32 private constant DEFAULT_ADMIN_ROLE = 0x00;
+    bytes4 private constant ERC4906_INTERFACE_ID = 0x49064906;
 
-    mapping(uint256 ticketId => TicketData) private _tickets;
     string private _baseTokenURI;
 
     modifier onlyRaffle() {
@@ -24,30 +25,15 @@ contract RaffleTicket is IRaffleTicket, IERC4906, ERC721 {
         _;
     }
 
-    constructor(string memory name_, string memory symbol_, address raffle_) ERC721(name_, symbol_) {
+    constructor(string memory name_, string memory symbol_, address raffle_) ERC721A(name_, symbol_) {
         raffle = raffle_;
     }
 
     /// @inheritdoc IRaffleTicket
-    function mintTicket(address to, uint256 ticketId, uint256 roundId, uint256 serial, uint256 externalId)
-        external
-        onlyRaffle
-    {
-        if (externalId > type(uint120).max) revert ExternalIdTooLarge(externalId);
-        // The raffle bounds round ids and serials far below 2^64, so these casts cannot truncate.
-        _tickets[ticketId] = TicketData({
-            roundId: uint64(roundId),
-            serial: uint64(serial),
-            externalId: uint120(externalId),
-            prizeStatus: PrizeStatus.None
-        });
-        _safeMint(to, ticketId);
-    }
-
-    /// @inheritdoc IRaffleTicket
-    function setPrizeStatus(uint256 ticketId, PrizeStatus status) external onlyRaffle {
-        _tickets[ticketId].prizeStatus = status;
-        emit MetadataUpdate(ticketId);
+    function mintTickets(address to, uint256 quantity, uint24 tier) external onlyRaffle returns (uint256 firstTicketId) {
+        firstTicketId = _nextTokenId();
+        _safeMint(to, quantity);
+        if (tier != 0) _setExtraDataAt(firstTicketId, tier);
     }
 
     /// @inheritdoc IRaffleTicket
@@ -56,23 +42,37 @@ contract RaffleTicket is IRaffleTicket, IERC4906, ERC721 {
     }
 
     /// @inheritdoc IRaffleTicket
-    function getTicketData(uint256 ticketId) external view returns (TicketData memory) {
-        _requireOwned(ticketId);
-        return _tickets[ticketId];
+    function tierOf(uint256 ticketId) external view returns (uint256) {
+        return _ownershipOf(ticketId).extraData;
+    }
+
+    /// @inheritdoc IRaffleTicket
+    function nextTicketId() external view returns (uint256) {
+        return _nextTokenId();
     }
 
     /// @notice Sets the metadata base URI. Only an admin of the raffle may call it.
     function setBaseURI(string calldata baseURI) external {
         if (!IAccessControl(raffle).hasRole(DEFAULT_ADMIN_ROLE, msg.sender)) revert CallerNotRaffleAdmin(msg.sender);
         _baseTokenURI = baseURI;
-        emit BatchMetadataUpdate(1, type(uint256).max);
+        emit BatchMetadataUpdate(_startTokenId(), type(uint256).max);
     }
 
-    function supportsInterface(bytes4 interfaceId) public view override(ERC721, IERC165) returns (bool) {
-        return interfaceId == bytes4(0x49064906) || super.supportsInterface(interfaceId);
+    function supportsInterface(bytes4 interfaceId) public view override(ERC721A, IERC721A) returns (bool) {
+        return interfaceId == ERC4906_INTERFACE_ID || super.supportsInterface(interfaceId);
+    }
+
+    /// @dev Ticket ids start at 1, as they always have: 0 means "no ticket" in round views.
+    function _startTokenId() internal pure override returns (uint256) {
+        return 1;
     }
 
     function _baseURI() internal view override returns (string memory) {
         return _baseTokenURI;
+    }
+
+    /// @dev Keeps the price tier with the ticket whoever holds it.
+    function _extraData(address, address, uint24 previousExtraData) internal pure override returns (uint24) {
+        return previousExtraData;
     }
 }

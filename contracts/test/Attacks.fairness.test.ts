@@ -18,14 +18,22 @@ import {
   PrizeStatus,
   RoundStatus,
   approveExchange,
+  buyBundle,
   buyTicket,
+  claimPrizes,
+  claimRoundPrize,
+  plainAsset,
+  refundTickets,
+  setRules,
   deployWorld,
   endRound,
   impersonate,
   purchase,
+  refundTicket,
   startErc20Round,
   startRound,
   voucherFor,
+  winnersOf,
   type RaffleWorld,
 } from "./support/scenario";
 import { latestTimestamp } from "./support/vouchers";
@@ -188,7 +196,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const { world, requestId } = await loadFixture(drawingWorld);
       const { refundableAt } = await world.raffle.getRound(1n);
       await time.setNextBlockTimestamp(refundableAt - 1n);
-      await expect(world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).to.emit(world.raffle, "WinnersDrawn");
       await refused(
         "enableRefunds on a round drawn one second before its timeout",
         world.raffle.enableRefunds(1n),
@@ -235,7 +243,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
         `a ${floor + 1n}th 1-wei, 2-ticket draw in a day over a ${floor}-draw budget (across the merchant's raffles)`,
         "asks no randomness: the round is refundable at once, its tickets paid back in full",
       );
-      const refunded = await world.raffle.connect(alice).refundTicket((await world.raffle.getRound(roundId)).firstTicketId);
+      const refunded = await refundTicket(world, alice, (await world.raffle.getRound(roundId)).firstTicketId);
       await expect(refunded).to.emit(world.raffle, "TicketRefunded");
     });
 
@@ -251,7 +259,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const ended = world.raffle.connect(alice).endRound();
       await expect(ended).to.emit(world.vrf, "RandomWordsRequested");
       const { vrfRequestId } = await world.raffle.getRound(1n);
-      await expect(world.vrf.fulfillRandomWords(vrfRequestId, await world.factory.getAddress())).to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.vrf.fulfillRandomWords(vrfRequestId, await world.factory.getAddress())).to.emit(world.raffle, "WinnersDrawn");
       handled("a 2-ticket round left open for MAX_ROUND_DURATION", "anyone may end it; the platform's coordinator draws it");
     });
   });
@@ -285,7 +293,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await roundInToken(world, token, [alice, bob, carol]);
       const requestId = await endRound(world);
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await (await claimRoundPrize(world, bob, 1n)).wait();
       await (await world.raffle.withdrawCommission(await token.getAddress())).wait();
       expect(await token.balanceOf(bob.address)).to.equal(2_700n); // 3,000 pot less 10% commission
       expect(await token.balanceOf(world.merchant.address)).to.equal(300n);
@@ -301,9 +309,9 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const requestId = await endRound(world);
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       await (await token.setBlocked(bob.address, true)).wait();
-      await refused("the token blocks the winner's address at claim", world.raffle.connect(bob).claimPrize(1n), token, "AddressBlocked");
+      await refused("the token blocks the winner's address at claim", claimRoundPrize(world, bob, 1n), token, "AddressBlocked");
       await (await world.ticket.connect(bob).transferFrom(bob.address, dave.address, 2n)).wait();
-      await (await world.raffle.connect(dave).claimPrize(1n)).wait();
+      await (await claimRoundPrize(world, dave, 1n)).wait();
       expect(await token.balanceOf(dave.address)).to.equal(2_700n);
       handled("the blocked winner moves its ticket to another address", "that address claims the whole prize");
     });
@@ -317,14 +325,14 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await time.increase(DEFAULT_VRF.randomnessTimeout);
       await (await world.raffle.enableRefunds(1n)).wait();
       await (await token.setBlocked(alice.address, true)).wait();
-      await expect(world.raffle.connect(alice).refundTicket(1n)).to.be.revertedWithCustomError(token, "AddressBlocked");
+      await expect(refundTicket(world, alice, 1n)).to.be.revertedWithCustomError(token, "AddressBlocked");
       await (await world.ticket.connect(alice).transferFrom(alice.address, dave.address, 1n)).wait();
       for (const [owner, ticketId] of [
         [dave, 1n],
         [bob, 2n],
         [carol, 3n],
       ] as const) {
-        await (await world.raffle.connect(owner).refundTicket(ticketId)).wait();
+        await (await refundTicket(world, owner, ticketId)).wait();
       }
       expect(await token.balanceOf(world.address)).to.equal(0n);
       handled("every refund of a round in a blocking token", "paid in full, the blocked holder's through another address");
@@ -333,16 +341,13 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
     it("selling a claimed winning ticket as if it carried the pot", async () => {
       const { world, bob, requestId } = await loadFixture(drawingWorld);
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
-      expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
-      expect((await world.ticket.getTicketData(2n)).prizeStatus).to.equal(PrizeStatus.Claimed);
-      await refused(
-        "claiming a claimed prize again (e.g. by its buyer)",
-        world.raffle.connect(bob).claimPrize(1n),
-        world.raffle,
-        "UnexpectedRoundStatus",
-      );
-      handled("a claimed winning ticket", "reads prizeStatus Claimed, with ERC-4906 MetadataUpdate");
+      expect(await winnersOf(world, 1n)).to.deep.equal([[2n, PrizeStatus.Unclaimed]]);
+      await (await claimRoundPrize(world, bob, 1n)).wait();
+      // Anyone offered ticket 2 can read on chain that its prize is gone.
+      expect(await winnersOf(world, 1n)).to.deep.equal([[2n, PrizeStatus.Claimed]]);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Claimed);
+      await refused("claiming a claimed prize again (e.g. by its buyer)", claimRoundPrize(world, bob, 1n), world.raffle, "UnexpectedRoundStatus");
+      handled("a claimed winning ticket", "the raffle's getWinners reads its prize Claimed (and the round Claimed)");
     });
 
     it("pausing to hold back prizes and refunds", async () => {
@@ -350,14 +355,14 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
       await (await world.raffle.pause()).wait();
       await (await world.exchange.connect(world.admin).pause()).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
+      await expect(claimRoundPrize(world, bob, 1n)).to.emit(world.raffle, "PrizeClaimed");
       handled("the merchant pauses its raffle and the platform the Exchange after a draw", "the winner still claims: pauses stop purchases only");
 
       const refunds = await drawingWorld();
       await (await refunds.world.raffle.pause()).wait();
       await time.increase(DEFAULT_VRF.randomnessTimeout);
       await (await refunds.world.raffle.connect(refunds.carol).enableRefunds(1n)).wait();
-      await expect(refunds.world.raffle.connect(refunds.alice).refundTicket(1n)).to.emit(refunds.world.raffle, "TicketRefunded");
+      await expect(refundTicket(refunds.world, refunds.alice, 1n)).to.emit(refunds.world.raffle, "TicketRefunded");
       handled("the merchant pauses its raffle before refunds open", "refunds open and pay all the same");
     });
 
@@ -365,7 +370,7 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       const { world, bob, requestId } = await loadFixture(drawingWorld);
       await (await world.factory.setPriceToken(await world.token.getAddress(), false)).wait();
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n])).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.emit(world.raffle, "PrizeClaimed");
+      await expect(claimRoundPrize(world, bob, 1n)).to.emit(world.raffle, "PrizeClaimed");
       await refused(
         "a new round in the unlisted token",
         world.raffle.startRound(world.item, erc20Price(await world.token.getAddress()), 0n),
@@ -384,6 +389,69 @@ describe("attacks on fairness and the pot (contract review catalogue)", () => {
       await endRound(world);
       await startErc20Round(world, 0n, 1n);
       await refused("a round-1 voucher in round 2 at another price", purchase(world, alice, voucher), world.raffle, "PriceMismatch");
+    });
+  });
+
+  describe("bundles, caps, minimums and several winners", () => {
+    async function podiumWorld() {
+      const world = await deployWorld();
+      await approveExchange(world, world.players.slice(0, 4));
+      await setRules(world, { prizeShares: [5_000, 3_000, 2_000], minTickets: 3, maxTicketsPerWallet: 10, bundles: [[5n, 45n * 10n ** 17n]] });
+      await startErc20Round(world);
+      return world;
+    }
+
+    it("a whale buying the whole round", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [whale] = world.players;
+      await buyBundle(world, whale, 10n);
+      const price = plainAsset(await world.raffle.priceOf(1n));
+      await refused(
+        "a whale buying past the wallet cap",
+        purchase(world, whale, await voucherFor(world, whale, price)),
+        world.raffle,
+        "WalletLimitReached",
+      );
+    });
+
+    it("a bundle voucher at the price of fewer tickets", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [alice] = world.players;
+      const fourTickets = plainAsset(await world.raffle.priceOf(4n));
+      const voucher = await voucherFor(world, alice, fourTickets, { item: { ...world.item, amount: 5n } });
+      await refused("five tickets at the price of four", purchase(world, alice, voucher), world.raffle, "PriceMismatch");
+    });
+
+    it("the merchant changing the prize shares of a running round", async () => {
+      const world = await loadFixture(podiumWorld);
+      await setRules(world, { prizeShares: [10_000] });
+      expect((await world.raffle.getRoundRules(1n)).prizeShares).to.deep.equal([5_000n, 3_000n, 2_000n]);
+      handled("new prize shares in the middle of a round", "the running round keeps its rules; the next round gets the new ones");
+    });
+
+    it("claiming the same prize twice in one batch", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [alice] = world.players;
+      await buyBundle(world, alice, 5n);
+      const requestId = await endRound(world);
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [42n])).wait();
+      const [first] = await world.raffle.getWinners(1n);
+      await refused(
+        "one prize named twice in claimPrizes",
+        claimPrizes(world, alice, [1n, first.ticketId], [1n, first.ticketId]),
+        world.raffle,
+        "NoPrizeToClaim",
+      );
+    });
+
+    it("refunding a ticket of a drawn round by naming a refundable one", async () => {
+      const world = await loadFixture(podiumWorld);
+      const [alice] = world.players;
+      await buyBundle(world, alice, 2n); // below the minimum of 3: refundable at once
+      await endRound(world);
+      await startErc20Round(world);
+      const drawnTicket = await buyBundle(world, alice, 5n);
+      await refused("a ticket of round 2 refunded as round 1's", refundTickets(world, alice, [1n, drawnTicket]), world.raffle, "TicketNotInRound");
     });
   });
 });

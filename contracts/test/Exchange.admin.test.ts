@@ -127,7 +127,7 @@ describe("Exchange administration", () => {
         .to.be.revertedWithCustomError(exchange, "InvalidSigner")
         .withArgs(signer.address);
       const signedAfter = await voucherFor(world, alice, price, { signer: newSigner });
-      await expect(purchase(world, alice, signedAfter)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, signedAfter)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("is admin-only", async () => {
@@ -144,8 +144,8 @@ describe("Exchange administration", () => {
     it("accepts vouchers from every holder of SIGNER_ROLE when the admin grants a second one", async () => {
       const { world, price, alice, newSigner } = await loadFixture(exchangeFixture);
       await (await world.exchange.connect(world.admin).grantRole(await world.exchange.SIGNER_ROLE(), newSigner)).wait();
-      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.emit(world.raffle, "TicketPurchased");
-      await expect(purchase(world, alice, await voucherFor(world, alice, price, { signer: newSigner }))).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.emit(world.raffle, "TicketsPurchased");
+      await expect(purchase(world, alice, await voucherFor(world, alice, price, { signer: newSigner }))).to.emit(world.raffle, "TicketsPurchased");
     });
   });
 

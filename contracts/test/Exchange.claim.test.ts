@@ -400,7 +400,7 @@ describe("Exchange.claim", () => {
     it("rejects a claim whose nonce a purchase already used", async () => {
       const f = await loadFixture(claimFixture);
       const purchaseVoucher = await voucherFor(f.world, f.alice, f.price);
-      await expect(purchase(f.world, f.alice, purchaseVoucher)).to.emit(f.world.raffle, "TicketPurchased");
+      await expect(purchase(f.world, f.alice, purchaseVoucher)).to.emit(f.world.raffle, "TicketsPurchased");
       const nonce = String(purchaseVoucher.params.nonce);
       const voucher = await claimFor(f, f.alice, [erc20Item(f.rewardAddress, REWARD_AMOUNT)], { nonce });
       await expect(sendClaim(f, f.alice, voucher))
@@ -430,7 +430,7 @@ describe("Exchange.claim", () => {
       expect(await f.exchange.isNonceUsed(purchaseNonce)).to.equal(false);
       await expect(purchase(f.world, f.alice, await voucherFor(f.world, f.alice, f.price, { nonce: purchaseNonce }))).to.emit(
         f.world.raffle,
-        "TicketPurchased",
+        "TicketsPurchased",
       );
       expect(await f.exchange.isNonceUsed(claimNonce)).to.equal(true);
       expect(await f.exchange.isNonceUsed(purchaseNonce)).to.equal(true);
@@ -611,7 +611,7 @@ describe("Exchange.claim", () => {
         const f = await loadFixture(claimFixture);
         const { alice, carol, merchant, exchange, world } = f;
         // alice is a real buyer: she approved the Exchange for GOLD without limit and paid for a ticket with it.
-        await expect(purchase(world, alice, await voucherFor(world, alice, f.price))).to.emit(world.raffle, "TicketPurchased");
+        await expect(purchase(world, alice, await voucherFor(world, alice, f.price))).to.emit(world.raffle, "TicketsPurchased");
         expect(await world.token.allowance(alice.address, f.exchangeAddress)).to.equal(MaxUint256);
         const aliceBefore = await world.token.balanceOf(alice.address);
         const carolBefore = await world.token.balanceOf(carol.address);

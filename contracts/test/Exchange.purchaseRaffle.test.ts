@@ -13,6 +13,7 @@ import {
   buyTicket,
   deployWorld,
   impersonate,
+  plainAsset,
   purchase,
   recoverVoucherSigner,
   startErc20Round,
@@ -62,6 +63,11 @@ function malleate(signature: string): string {
   return concat([r, zeroPadValue(toBeHex(SECP256K1_N - s), 32), new Uint8Array([v === 27 ? 28 : 27])]);
 }
 
+/** What `quantity` tickets of the active round cost, as a struct a voucher can carry. */
+async function plainPriceOf(world: Awaited<ReturnType<typeof deployWorld>>, quantity: bigint): Promise<AssetStruct> {
+  return plainAsset(await world.raffle.priceOf(quantity));
+}
+
 describe("Exchange.purchaseRaffle", () => {
   describe("a valid voucher", () => {
     it("takes an ERC20 price from the buyer straight into the raffle and mints the ticket", async () => {
@@ -70,7 +76,7 @@ describe("Exchange.purchaseRaffle", () => {
 
       const tx = purchase(world, alice, voucher);
       await expect(tx).to.changeTokenBalances(world.token, [alice, world.raffle, world.exchange], [-TICKET_PRICE, TICKET_PRICE, 0n]);
-      await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, 42n);
+      await expect(tx).to.emit(world.raffle, "TicketsPurchased").withArgs(1n, alice.address, 1n, 1n, TICKET_PRICE, 42n);
       await expect(tx).to.emit(world.ticket, "Transfer").withArgs(ZeroAddress, alice.address, 1n);
       await expect(tx).to.emit(world.token, "Transfer").withArgs(alice.address, world.address, TICKET_PRICE);
       await expect(tx).not.to.emit(world.exchange, "Referral");
@@ -87,7 +93,7 @@ describe("Exchange.purchaseRaffle", () => {
 
       const tx = purchase(world, alice, voucher, amount);
       await expect(tx).to.changeEtherBalances([alice, world.raffle, world.exchange], [-amount, amount, 0n]);
-      await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, 7n);
+      await expect(tx).to.emit(world.raffle, "TicketsPurchased").withArgs(1n, alice.address, 1n, 1n, amount, 7n);
       expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
     });
 
@@ -131,7 +137,7 @@ describe("Exchange.purchaseRaffle", () => {
         .withArgs(recovered);
       // The rightful buyer can still use it: the failed attempt did not burn the nonce.
       expect(await world.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects a voucher signed by a key without the signer role", async () => {
@@ -173,7 +179,7 @@ describe("Exchange.purchaseRaffle", () => {
         await expect(purchase(world, alice, tampered))
           .to.be.revertedWithCustomError(world.exchange, "InvalidSigner")
           .withArgs(recovered);
-        await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+        await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
       });
     }
 
@@ -211,7 +217,7 @@ describe("Exchange.purchaseRaffle", () => {
       for (const signature of [short, "0x", badV, concat([voucher.signature, "0x00"])]) {
         await expect(purchase(world, alice, { ...voucher, signature })).to.be.revertedWithCustomError(world.exchange, "InvalidSignature");
       }
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects the high-s twin of a valid signature (malleability)", async () => {
@@ -279,7 +285,7 @@ describe("Exchange.purchaseRaffle", () => {
       const late = await voucherFor(world, alice, price, { expiresAt });
 
       await time.setNextBlockTimestamp(expiresAt);
-      await expect(purchase(world, alice, lastSecond)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, lastSecond)).to.emit(world.raffle, "TicketsPurchased");
       await time.setNextBlockTimestamp(expiresAt + 1n);
       await expect(purchase(world, alice, late))
         .to.be.revertedWithCustomError(world.exchange, "SignatureExpired")
@@ -369,7 +375,6 @@ describe("Exchange.purchaseRaffle", () => {
       const other = await deployRaffle(world);
       const items: AssetStruct[] = [
         ticketAsset(other.ticketAddress),
-        { ...world.item, amount: 2n },
         { ...world.item, tokenId: 1n },
         { ...world.item, tokenType: TokenType.ERC1155 },
       ];
@@ -377,6 +382,16 @@ describe("Exchange.purchaseRaffle", () => {
         const voucher = await voucherFor(world, alice, price, { item });
         await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.raffle, "InvalidTicketAsset");
       }
+      // In v2 the item's amount is the quantity: 1 to 100 tickets, each quantity at its own price.
+      for (const amount of [0n, 101n]) {
+        const voucher = await voucherFor(world, alice, price, { item: { ...world.item, amount } });
+        await expect(purchase(world, alice, voucher))
+          .to.be.revertedWithCustomError(world.raffle, "InvalidQuantity")
+          .withArgs(amount, 100n);
+      }
+      const twoAtOnePrice = await voucherFor(world, alice, price, { item: { ...world.item, amount: 2n } });
+      await expect(purchase(world, alice, twoAtOnePrice)).to.be.revertedWithCustomError(world.raffle, "PriceMismatch");
+      expect(await world.ticket.balanceOf(alice.address)).to.equal(0n);
     });
 
     it("rejects a purchase once the round has ended", async () => {
@@ -386,22 +401,28 @@ describe("Exchange.purchaseRaffle", () => {
       await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.raffle, "NoActiveRound");
     });
 
-    it("sells at most maxTicket tickets, then reverts with RoundFull(max)", async () => {
+    it("sells at most maxTicket tickets, then reverts with RoundFull(max, left)", async () => {
       const { world, alice, bob } = await loadFixture(erc20RoundFixture);
       await (await world.raffle.endRound()).wait();
       const price = await startErc20Round(world, 3n);
-      for (const buyer of [alice, bob, alice]) await buyTicket(world, buyer, price);
+      for (const buyer of [alice, bob]) await buyTicket(world, buyer, price);
+      // One left: a purchase of two is refused whole, naming what is left.
+      const two = await voucherFor(world, bob, await plainPriceOf(world, 2n), { item: { ...world.item, amount: 2n } });
+      await expect(purchase(world, bob, two))
+        .to.be.revertedWithCustomError(world.raffle, "RoundFull")
+        .withArgs(3n, 1n);
+      await buyTicket(world, alice, price);
 
       const fourth = await voucherFor(world, bob, price);
       await expect(purchase(world, bob, fourth))
         .to.be.revertedWithCustomError(world.raffle, "RoundFull")
-        .withArgs(3n);
+        .withArgs(3n, 0n);
       expect((await world.raffle.getRound(2n)).ticketCount).to.equal(3n);
 
       // The cap is per round: the next round sells again.
       await (await world.raffle.endRound()).wait();
       await startErc20Round(world, 1n);
-      await expect(purchase(world, bob, await voucherFor(world, bob, price))).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, bob, await voucherFor(world, bob, price))).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects purchases while the Exchange is paused, and accepts them again after unpause", async () => {
@@ -410,7 +431,7 @@ describe("Exchange.purchaseRaffle", () => {
       await (await world.exchange.connect(world.admin).pause()).wait();
       await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.exchange, "EnforcedPause");
       await (await world.exchange.connect(world.admin).unpause()).wait();
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
 
     it("rejects purchases while the Raffle is paused, and accepts them again after unpause", async () => {
@@ -420,7 +441,7 @@ describe("Exchange.purchaseRaffle", () => {
       await expect(purchase(world, alice, voucher)).to.be.revertedWithCustomError(world.raffle, "RafflePaused");
       expect(await world.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
       await (await world.raffle.unpause()).wait();
-      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, alice, voucher)).to.emit(world.raffle, "TicketsPurchased");
     });
   });
 
@@ -473,7 +494,7 @@ describe("Exchange.purchaseRaffle", () => {
       const { world, token, inner } = await armNestedPurchase(true);
       await (await token.arm(ZeroAddress, "0x", 0, false)).wait();
       const tokenSigner = await impersonate(await token.getAddress());
-      await expect(purchase(world, tokenSigner, inner)).to.emit(world.raffle, "TicketPurchased");
+      await expect(purchase(world, tokenSigner, inner)).to.emit(world.raffle, "TicketsPurchased");
       expect(await world.ticket.balanceOf(await token.getAddress())).to.equal(1n);
     });
   });

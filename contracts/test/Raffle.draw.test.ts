@@ -14,6 +14,7 @@ import {
   approveExchange,
   buyTicket,
   buyTickets,
+  claimRoundPrize,
   deployWorld,
   endRound,
   impersonate,
@@ -21,6 +22,7 @@ import {
   purchase,
   startErc20Round,
   voucherFor,
+  winnersOf,
 } from "./support/scenario";
 
 /** `extraArgs` of a VRF v2.5 request paid in LINK: the V1 tag followed by abi.encode(ExtraArgsV1(false)). */
@@ -69,7 +71,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const { world } = await loadFixture(drawFixture);
       const tx = world.raffle.endRound();
       await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 0n, 0n);
-      await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(tx).not.to.emit(world.raffle, "WinnersDrawn");
       await expect(tx).not.to.emit(world.vrf, "RandomWordsRequested");
 
       const round = await world.raffle.getRound(1n);
@@ -78,7 +80,9 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.vrfRequestId).to.equal(0n);
       expect(round.drawnAt).to.equal(0n);
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
-      await expect(world.raffle.claimPrize(1n)).to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus").withArgs(1n, RoundStatus.Closed);
+      await expect(claimRoundPrize(world, world.merchant, 1n))
+        .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
+        .withArgs(1n, RoundStatus.Closed);
       await expect(world.raffle.enableRefunds(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Closed);
@@ -91,8 +95,8 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       const ticketId = await buyTicket(world, alice, price);
       const tx = world.raffle.endRound();
       await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 1n, 0n);
-      await expect(tx).to.emit(world.raffle, "WinnerDrawn").withArgs(1n, ticketId, 0n);
-      await expect(tx).to.emit(world.ticket, "MetadataUpdate").withArgs(ticketId);
+      await expect(tx).to.emit(world.raffle, "WinnersDrawn").withArgs(1n, 0n, [ticketId]);
+      await expect(tx).not.to.emit(world.raffle, "RandomnessReceived");
       await expect(tx).not.to.emit(world.vrf, "RandomWordsRequested");
 
       const round = await world.raffle.getRound(1n);
@@ -100,7 +104,8 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.winningTicketId).to.equal(ticketId);
       expect(round.drawnAt).to.equal(await latestTimestamp());
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(ticketId);
-      expect((await world.ticket.getTicketData(ticketId)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
+      // Flagged: the round's only winner, its prize unclaimed.
+      expect(await winnersOf(world, 1n)).to.deep.equal([[ticketId, PrizeStatus.Unclaimed]]);
     });
   });
 
@@ -127,7 +132,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
         .to.emit(world.factory, "DrawRequested")
         .withArgs(world.address, 1n, await world.vrf.getAddress(), 1n);
       await expect(tx).to.emit(world.raffle, "RoundEnded").withArgs(1n, 2n, 1n);
-      await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(tx).not.to.emit(world.raffle, "WinnersDrawn");
 
       const round = await world.raffle.getRound(1n);
       expect(round.status).to.equal(RoundStatus.Drawing);
@@ -137,7 +142,7 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(round.winningTicketId).to.equal(0n);
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(0n);
       await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(world.raffle, "NoActiveRound");
-      await expect(world.raffle.claimPrize(1n))
+      await expect(claimRoundPrize(world, world.merchant, 1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Drawing);
     });
@@ -150,8 +155,8 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(tickets).to.include(winner);
 
       const tx = world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress());
-      await expect(tx).to.emit(world.raffle, "WinnerDrawn").withArgs(1n, winner, word);
-      await expect(tx).to.emit(world.ticket, "MetadataUpdate").withArgs(winner);
+      await expect(tx).to.emit(world.raffle, "WinnersDrawn").withArgs(1n, word, [winner]);
+      await expect(tx).to.emit(world.raffle, "RandomnessReceived").withArgs(1n, word);
       await expect(tx).to.emit(world.vrf, "RandomWordsFulfilled").withArgs(requestId, requestId, anyValue, anyValue, false, true, false);
 
       const drawn = await world.raffle.getRound(1n);
@@ -159,10 +164,9 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(drawn.winningTicketId).to.equal(winner);
       expect(drawn.drawnAt).to.equal(await latestTimestamp());
       expect((await world.raffle.getCurrentRoundInfo()).prizeNumber).to.equal(winner);
-      expect((await world.ticket.getTicketData(winner)).prizeStatus).to.equal(PrizeStatus.Unclaimed);
-      for (const other of tickets.filter((t) => t !== winner)) {
-        expect((await world.ticket.getTicketData(other)).prizeStatus).to.equal(PrizeStatus.None);
-      }
+      expect(drawn.randomWord).to.equal(word);
+      // The winner alone holds a prize; no other ticket is among the winners.
+      expect(await winnersOf(world, 1n)).to.deep.equal([[winner, PrizeStatus.Unclaimed]]);
       expect(await world.ticket.ownerOf(winner)).to.equal(owners[Number(winner - round.firstTicketId)].address);
     });
 
@@ -170,8 +174,8 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       for (const word of [0n, 1n, 2n, 3n, 5n]) {
         const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
         await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word]))
-          .to.emit(world.raffle, "WinnerDrawn")
-          .withArgs(1n, 1n + (word % 3n), word);
+          .to.emit(world.raffle, "WinnersDrawn")
+          .withArgs(1n, word, [1n + (word % 3n)]);
       }
     });
   });
@@ -203,7 +207,8 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
         expect(drawn.status).to.equal(RoundStatus.Drawn);
         expect(drawn.winningTicketId).to.equal(winner);
         expect(await world.ticket.ownerOf(winner)).to.equal(owners[Number(index)].address);
-        expect((await world.ticket.getTicketData(winner)).serial).to.equal(index + 1n);
+        expect(winner - drawn.firstTicketId + 1n).to.equal(index + 1n); // its serial in the round
+        expect(await world.raffle.roundOfTicket(winner)).to.equal(1n);
       });
     }
 
@@ -260,22 +265,23 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
         .to.be.revertedWithCustomError(world.factory, "UnknownVrfRequest")
         .withArgs(coordinatorAddress, requestId + 100n);
       await expect(asCoordinator.rawFulfillRandomWords(0n, [7n])).to.be.revertedWithCustomError(world.factory, "UnknownVrfRequest");
-      await expect(asCoordinator.rawFulfillRandomWords(requestId, [])).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(asCoordinator.rawFulfillRandomWords(requestId, [])).not.to.emit(world.raffle, "WinnersDrawn");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
 
       await expect(asCoordinator.rawFulfillRandomWords(requestId, [7n]))
-        .to.emit(world.raffle, "WinnerDrawn")
-        .withArgs(1n, 1n + (7n % 3n), 7n);
+        .to.emit(world.raffle, "WinnersDrawn")
+        .withArgs(1n, 7n, [1n + (7n % 3n)]);
     });
 
     it("ignores a duplicate answer: the first word decides", async () => {
       const { world, requestId } = await loadFixture(threeTicketsDrawingFixture);
       await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [0n])).wait();
       const coordinator = await impersonate(await world.vrf.getAddress());
-      await expect(world.factory.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(world.factory.connect(coordinator).rawFulfillRandomWords(requestId, [2n])).not.to.emit(world.raffle, "WinnersDrawn");
       const round = await world.raffle.getRound(1n);
       expect(round.winningTicketId).to.equal(1n);
-      expect((await world.ticket.getTicketData(3n)).prizeStatus).to.equal(PrizeStatus.None);
+      expect(round.randomWord).to.equal(0n);
+      expect(await winnersOf(world, 1n)).to.deep.equal([[1n, PrizeStatus.Unclaimed]]);
     });
 
     it("ignores a late answer once the round became refundable", async () => {
@@ -284,15 +290,14 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       await expect(world.raffle.enableRefunds(1n)).to.emit(world.raffle, "RoundRefundable").withArgs(1n);
 
       const tx = world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress());
-      await expect(tx).not.to.emit(world.raffle, "WinnerDrawn");
+      await expect(tx).not.to.emit(world.raffle, "WinnersDrawn");
       const { success } = await fulfilment(world.vrf, tx);
       expect(success).to.equal(true); // ignored, not reverted
       const round = await world.raffle.getRound(1n);
       expect(round.status).to.equal(RoundStatus.Refundable);
       expect(round.winningTicketId).to.equal(0n);
-      for (const ticketId of [1n, 2n, 3n]) {
-        expect((await world.ticket.getTicketData(ticketId)).prizeStatus).to.equal(PrizeStatus.None);
-      }
+      expect(round.randomWord).to.equal(0n);
+      expect(await world.raffle.getWinners(1n)).to.deep.equal([]);
     });
 
     it("keeps the requests of two rounds apart, whatever order they are answered in", async () => {
@@ -306,12 +311,12 @@ describe("Raffle draw (endRound and VRF fulfilment)", () => {
       expect(secondRequest).not.to.equal(requestId);
 
       await expect(world.vrf.fulfillRandomWordsWithOverride(secondRequest, await world.factory.getAddress(), [6n]))
-        .to.emit(world.raffle, "WinnerDrawn")
-        .withArgs(2n, 4n + (6n % 4n), 6n);
+        .to.emit(world.raffle, "WinnersDrawn")
+        .withArgs(2n, 6n, [4n + (6n % 4n)]);
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawing);
       await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [6n]))
-        .to.emit(world.raffle, "WinnerDrawn")
-        .withArgs(1n, 1n + (6n % 3n), 6n);
+        .to.emit(world.raffle, "WinnersDrawn")
+        .withArgs(1n, 6n, [1n + (6n % 3n)]);
       expect((await world.raffle.getRound(2n)).winningTicketId).to.equal(6n);
       expect((await world.raffle.getRound(1n)).winningTicketId).to.equal(1n);
     });

@@ -12,8 +12,13 @@ import {
   RoundStatus,
   approveExchange,
   buyTicket,
+  claimPrizesCall,
+  claimRoundPrize,
   deployWorld,
   endRound,
+  firstPrizeStatus,
+  refundTicket,
+  refundTicketsCall,
   startErc20Round,
   startRound,
   type RaffleWorld,
@@ -24,7 +29,7 @@ const ODD_COMMISSION = 1_234n;
 const ODD_PRICE = 10n ** 18n + 7n;
 const TIME_LAG = 2n * ONE_DAY;
 
-/** What claimPrize pays, by the rule: commission = floor(pot * bps / 10_000), prize = pot - commission. */
+/** What claiming a one-winner round pays, by the rule: commission = floor(pot * bps / 10_000), prize = pot - commission. */
 function split(ticketCount: bigint, price: bigint, commissionBps: bigint) {
   const pot = ticketCount * price;
   const commission = (pot * commissionBps) / BASIS_POINTS;
@@ -163,7 +168,7 @@ async function severalRoundsFixture() {
 }
 
 describe("Raffle prizes and refunds", () => {
-  describe("claimPrize", () => {
+  describe("claimPrizes", () => {
     it("pays the pot less commission to the winner and keeps the commission accrued in the raffle, to the wei", async () => {
       const { world, bob, winningTicketId, pot, commission, prize } = await loadFixture(erc20DrawnFixture);
       expect(winningTicketId).to.equal(2n);
@@ -172,7 +177,7 @@ describe("Raffle prizes and refunds", () => {
       const token = await world.token.getAddress();
       expect(await world.raffle.accruedCommission(token)).to.equal(0n);
 
-      const tx = world.raffle.connect(bob).claimPrize(1n);
+      const tx = claimRoundPrize(world, bob, 1n);
       // Pulled, not pushed: the beneficiary (the merchant) receives nothing at claim time.
       await expect(tx).to.changeTokenBalances(world.token, [bob, world.merchant, world.raffle], [prize, 0n, -prize]);
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, 2n, bob.address, prize, commission);
@@ -185,7 +190,7 @@ describe("Raffle prizes and refunds", () => {
 
     it("takes exactly 10% of a 30 GOLD pot at the default commission", async () => {
       const { world, alice } = await loadFixture(defaultCommissionDrawnFixture);
-      await expect(world.raffle.connect(alice).claimPrize(1n)).to.changeTokenBalances(
+      await expect(claimRoundPrize(world, alice, 1n)).to.changeTokenBalances(
         world.token,
         [alice, world.merchant, world.raffle],
         [parseUnits("27", 18), 0n, -parseUnits("27", 18)],
@@ -196,7 +201,7 @@ describe("Raffle prizes and refunds", () => {
 
     it("pays a NATIVE pot the same way, accruing the commission under address(0)", async () => {
       const { world, carol, winningTicketId, commission, prize } = await loadFixture(nativeDrawnFixture);
-      const tx = world.raffle.connect(carol).claimPrize(1n);
+      const tx = claimRoundPrize(world, carol, 1n);
       await expect(tx).to.changeEtherBalances([carol, world.merchant, world.raffle], [prize, 0n, -prize]);
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, carol.address, prize, commission);
       expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(commission);
@@ -206,8 +211,8 @@ describe("Raffle prizes and refunds", () => {
 
     it("can be claimed only once", async () => {
       const { world, bob } = await loadFixture(erc20DrawnFixture);
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n))
+      await (await claimRoundPrize(world, bob, 1n)).wait();
+      await expect(claimRoundPrize(world, bob, 1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Claimed);
       const { commission } = split(3n, ODD_PRICE, ODD_COMMISSION);
@@ -218,7 +223,7 @@ describe("Raffle prizes and refunds", () => {
     it("rejects anyone who neither owns the winning ticket nor is approved for it", async () => {
       const { world, alice, carol, winningTicketId } = await loadFixture(erc20DrawnFixture);
       for (const caller of [alice, carol, world.merchant]) {
-        await expect(world.raffle.connect(caller).claimPrize(1n))
+        await expect(claimRoundPrize(world, caller, 1n))
           .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
           .withArgs(winningTicketId, caller.address);
       }
@@ -230,7 +235,7 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.ticket.connect(bob).approve(dave.address, winningTicketId))
         .to.emit(world.ticket, "Approval")
         .withArgs(bob.address, dave.address, winningTicketId);
-      const tx = world.raffle.connect(dave).claimPrize(1n);
+      const tx = claimRoundPrize(world, dave, 1n);
       await expect(tx).to.changeTokenBalances(world.token, [bob, dave, world.merchant, world.raffle], [prize, 0n, 0n, -prize]);
       await expect(tx).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, bob.address, prize, commission);
       expect(await world.raffle.accruedCommission(await world.token.getAddress())).to.equal(commission);
@@ -241,22 +246,22 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.ticket.connect(bob).setApprovalForAll(dave.address, true))
         .to.emit(world.ticket, "ApprovalForAll")
         .withArgs(bob.address, dave.address, true);
-      await expect(world.raffle.connect(dave).claimPrize(1n)).to.changeTokenBalances(world.token, [bob, dave], [prize, 0n]);
+      await expect(claimRoundPrize(world, dave, 1n)).to.changeTokenBalances(world.token, [bob, dave], [prize, 0n]);
     });
 
     it("pays whoever holds the winning ticket at claim time", async () => {
       const { world, bob, dave, winningTicketId, prize } = await loadFixture(erc20DrawnFixture);
       await (await world.ticket.connect(bob).transferFrom(bob.address, dave.address, winningTicketId)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n))
+      await expect(claimRoundPrize(world, bob, 1n))
         .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
         .withArgs(winningTicketId, bob.address);
-      await expect(world.raffle.connect(dave).claimPrize(1n)).to.changeTokenBalance(world.token, dave, prize);
+      await expect(claimRoundPrize(world, dave, 1n)).to.changeTokenBalance(world.token, dave, prize);
     });
 
     it("accrues the commission whoever the beneficiary is; withdrawCommission then pays the beneficiary the merchant set", async () => {
       const { world, bob, dave, commission } = await loadFixture(erc20DrawnFixture);
       await (await world.raffle.setBeneficiary(dave.address)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(world.token, [dave, world.merchant], [0n, 0n]);
+      await expect(claimRoundPrize(world, bob, 1n)).to.changeTokenBalances(world.token, [dave, world.merchant], [0n, 0n]);
       await expect(world.raffle.withdrawCommission(await world.token.getAddress())).to.changeTokenBalances(
         world.token,
         [dave, world.merchant, world.raffle],
@@ -273,7 +278,7 @@ describe("Raffle prizes and refunds", () => {
         await drawnRound(world, price, 2n);
         const { commission, prize, pot } = split(3n, ODD_PRICE, bps);
         expect(commission).to.equal(bps === 0n ? 0n : 900_000_000_000_000_006n); // 3 * (1e18 + 7) * 0.3, floored
-        await expect(world.raffle.connect(carol).claimPrize(1n)).to.changeTokenBalances(
+        await expect(claimRoundPrize(world, carol, 1n)).to.changeTokenBalances(
           world.token,
           [carol, world.merchant, world.raffle],
           [prize, 0n, -prize],
@@ -295,14 +300,14 @@ describe("Raffle prizes and refunds", () => {
 
     it("rejects rounds that are not drawn: unknown, active, drawing", async () => {
       const { world, alice } = await loadFixture(erc20DrawingFixture);
-      await expect(world.raffle.connect(alice).claimPrize(99n))
+      await expect(claimRoundPrize(world, alice, 99n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(99n, RoundStatus.None);
-      await expect(world.raffle.connect(alice).claimPrize(1n))
+      await expect(claimRoundPrize(world, alice, 1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Drawing);
       await startErc20Round(world);
-      await expect(world.raffle.connect(alice).claimPrize(2n))
+      await expect(claimRoundPrize(world, alice, 2n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(2n, RoundStatus.Active);
     });
@@ -315,7 +320,7 @@ describe("Raffle prizes and refunds", () => {
       expect(erc20Commission).to.equal(987_200_000_000_000_002n);
       expect(nativeCommission).to.equal(3_702_000_000_000_000n);
       expect(split(3n, ODD_NATIVE_PRICE, ODD_COMMISSION).commission).to.equal(3_702_000_000_000_001n); // not pooled
-      for (const { roundId, winner } of claimed) await (await world.raffle.connect(winner).claimPrize(roundId)).wait();
+      for (const { roundId, winner } of claimed) await (await claimRoundPrize(world, winner, roundId)).wait();
 
       const unclaimedPot = 2n * TICKET_PRICE;
       expect(await world.raffle.accruedCommission(gold)).to.equal(erc20Commission);
@@ -338,7 +343,7 @@ describe("Raffle prizes and refunds", () => {
       // Only the unclaimed pot is left, and its winner still gets exactly the prize.
       expect(await world.token.balanceOf(world.address)).to.equal(unclaimedPot);
       const last = split(2n, TICKET_PRICE, ODD_COMMISSION);
-      await expect(world.raffle.connect(unclaimed.winner).claimPrize(unclaimed.roundId)).to.changeTokenBalances(
+      await expect(claimRoundPrize(world, unclaimed.winner, unclaimed.roundId)).to.changeTokenBalances(
         world.token,
         [unclaimed.winner, world.raffle],
         [last.prize, -last.prize],
@@ -353,7 +358,7 @@ describe("Raffle prizes and refunds", () => {
       for (const token of [gold, ZeroAddress]) {
         await expect(world.raffle.withdrawCommission(token)).to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw").withArgs(token);
       }
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await (await claimRoundPrize(world, bob, 1n)).wait();
       await expect(world.raffle.withdrawCommission(ZeroAddress))
         .to.be.revertedWithCustomError(world.raffle, "NothingToWithdraw")
         .withArgs(ZeroAddress);
@@ -375,7 +380,7 @@ describe("Raffle prizes and refunds", () => {
     it("is admin-only, even for the beneficiary, a round manager and the winner", async () => {
       const { world, bob, dave, commission } = await loadFixture(erc20DrawnFixture);
       const gold = await world.token.getAddress();
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await (await claimRoundPrize(world, bob, 1n)).wait();
       await (await world.raffle.grantRole(await world.raffle.ROUND_MANAGER_ROLE(), dave.address)).wait();
       await (await world.raffle.setBeneficiary(dave.address)).wait();
       for (const caller of [dave, bob]) {
@@ -389,7 +394,7 @@ describe("Raffle prizes and refunds", () => {
     it("pays the beneficiary current at withdrawal time, never the calling admin", async () => {
       const { world, bob, carol, dave, commission } = await loadFixture(erc20DrawnFixture);
       const gold = await world.token.getAddress();
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait(); // accrued while the merchant was beneficiary
+      await (await claimRoundPrize(world, bob, 1n)).wait(); // accrued while the merchant was beneficiary
       await (await world.raffle.setBeneficiary(dave.address)).wait();
       await (await world.raffle.grantRole(ZeroHash, carol.address)).wait();
 
@@ -400,7 +405,7 @@ describe("Raffle prizes and refunds", () => {
 
     it("cannot be re-entered from the payout's token transfer", async () => {
       const { world, token, bob, commission } = await loadFixture(reentrantTokenDrawnFixture);
-      await (await world.raffle.connect(bob).claimPrize(1n)).wait();
+      await (await claimRoundPrize(world, bob, 1n)).wait();
       const tokenAddress = await token.getAddress();
       // Even an admin token is stopped by the guard, before NothingToWithdraw could answer.
       await (await world.raffle.grantRole(ZeroHash, tokenAddress)).wait();
@@ -425,7 +430,7 @@ describe("Raffle prizes and refunds", () => {
       await (await world.raffle.setBeneficiary(await refuser.getAddress())).wait();
 
       // The former attack: a merchant sets a beneficiary that refuses payment. The claim no longer pays it.
-      const claim = world.raffle.connect(carol).claimPrize(1n);
+      const claim = claimRoundPrize(world, carol, 1n);
       await expect(claim).to.changeEtherBalances([carol, refuser, world.raffle], [prize, 0n, -prize]);
       await expect(claim).to.emit(world.raffle, "PrizeClaimed").withArgs(1n, winningTicketId, carol.address, prize, commission);
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Claimed);
@@ -458,9 +463,9 @@ describe("Raffle prizes and refunds", () => {
       await expect(tx).to.emit(world.raffle, "PrizeReleased").withArgs(1n, world.merchant.address, pot);
       const released = await world.raffle.getRound(1n);
       expect(released.status).to.equal(RoundStatus.Released);
-      expect((await world.ticket.getTicketData(released.winningTicketId)).prizeStatus).to.equal(PrizeStatus.Released);
+      expect(await firstPrizeStatus(world, 1n)).to.equal(PrizeStatus.Released);
 
-      await expect(world.raffle.connect(bob).claimPrize(1n))
+      await expect(claimRoundPrize(world, bob, 1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Released);
       await expect(world.raffle.releasePrize(1n))
@@ -473,7 +478,7 @@ describe("Raffle prizes and refunds", () => {
       await time.increaseTo(drawnAt + TIME_LAG + ONE_DAY);
       await (await world.raffle.setBeneficiary(dave.address)).wait();
       // Late but not released: the winner still gets the prize.
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalance(world.token, bob, prize);
+      await expect(claimRoundPrize(world, bob, 1n)).to.changeTokenBalance(world.token, bob, prize);
       await expect(world.raffle.releasePrize(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Claimed);
@@ -531,34 +536,34 @@ describe("Raffle prizes and refunds", () => {
       await expect(world.raffle.enableRefunds(1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Drawn);
-      await expect(world.raffle.connect(bob).refundTicket(2n))
+      await expect(refundTicket(world, bob, 2n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Drawn);
     });
 
     it("burns the ticket and pays its price back to its owner, once", async () => {
       const { world, bob } = await loadFixture(erc20RefundableFixture);
-      const tx = world.raffle.connect(bob).refundTicket(2n);
+      const tx = refundTicket(world, bob, 2n);
       await expect(tx).to.changeTokenBalances(world.token, [bob, world.raffle], [TICKET_PRICE, -TICKET_PRICE]);
       await expect(tx).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 2n, bob.address, TICKET_PRICE);
       await expect(tx).to.emit(world.ticket, "Transfer").withArgs(bob.address, ZeroAddress, 2n);
 
-      await expect(world.ticket.ownerOf(2n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken").withArgs(2n);
-      await expect(world.raffle.connect(bob).refundTicket(2n)).to.be.revertedWithCustomError(world.ticket, "ERC721NonexistentToken").withArgs(2n);
+      await expect(world.ticket.ownerOf(2n)).to.be.revertedWithCustomError(world.ticket, "OwnerQueryForNonexistentToken");
+      await expect(refundTicket(world, bob, 2n)).to.be.revertedWithCustomError(world.ticket, "OwnerQueryForNonexistentToken");
       expect(await world.token.balanceOf(world.address)).to.equal(2n * TICKET_PRICE);
     });
 
     it("refunds only the owner or an approved operator, always paying the owner", async () => {
       const { world, alice, carol, dave } = await loadFixture(erc20RefundableFixture);
-      await expect(world.raffle.connect(dave).refundTicket(1n))
+      await expect(refundTicket(world, dave, 1n))
         .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
         .withArgs(1n, dave.address);
-      await expect(world.raffle.connect(carol).refundTicket(1n))
+      await expect(refundTicket(world, carol, 1n))
         .to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved")
         .withArgs(1n, carol.address);
 
       await (await world.ticket.connect(alice).approve(dave.address, 1n)).wait();
-      const tx = world.raffle.connect(dave).refundTicket(1n);
+      const tx = refundTicket(world, dave, 1n);
       await expect(tx).to.changeTokenBalances(world.token, [alice, dave], [TICKET_PRICE, 0n]);
       await expect(tx).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 1n, alice.address, TICKET_PRICE);
     });
@@ -570,14 +575,14 @@ describe("Raffle prizes and refunds", () => {
         [bob, 2n],
         [carol, 3n],
       ] as const) {
-        await expect(world.raffle.connect(holder).refundTicket(ticketId)).to.changeTokenBalance(world.token, holder, TICKET_PRICE);
+        await expect(refundTicket(world, holder, ticketId)).to.changeTokenBalance(world.token, holder, TICKET_PRICE);
       }
       expect(await world.token.balanceOf(world.address)).to.equal(0n);
       expect(await world.ticket.balanceOf(alice.address)).to.equal(0n);
 
       // Late randomness changes nothing.
-      await expect(world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).not.to.emit(world.raffle, "WinnerDrawn");
-      await expect(world.raffle.connect(alice).claimPrize(1n))
+      await expect(world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).not.to.emit(world.raffle, "WinnersDrawn");
+      await expect(claimRoundPrize(world, alice, 1n))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Refundable);
       await expect(world.raffle.releasePrize(1n))
@@ -587,8 +592,10 @@ describe("Raffle prizes and refunds", () => {
 
     it("refunds NATIVE prices in ether", async () => {
       const { world, alice, bob, amount } = await loadFixture(nativeRefundableFixture);
-      await expect(world.raffle.connect(alice).refundTicket(3n)).to.changeEtherBalances([alice, world.raffle], [amount, -amount]);
-      await expect(world.raffle.connect(bob).refundTicket(2n)).to.emit(world.raffle, "TicketRefunded").withArgs(1n, 2n, bob.address, amount);
+      await expect(refundTicket(world, alice, 3n)).to.changeEtherBalances([alice, world.raffle], [amount, -amount]);
+      await expect(refundTicket(world, bob, 2n))
+        .to.emit(world.raffle, "TicketRefunded")
+        .withArgs(1n, 2n, bob.address, amount);
       expect(await world.raffle.runner!.provider!.getBalance(world.address)).to.equal(amount);
     });
 
@@ -596,27 +603,27 @@ describe("Raffle prizes and refunds", () => {
       const { world, alice } = await loadFixture(erc20RefundableFixture);
       const price = await startErc20Round(world);
       const ticketId = await buyTicket(world, alice, price);
-      await expect(world.raffle.connect(alice).refundTicket(ticketId))
+      await expect(refundTicket(world, alice, ticketId))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(2n, RoundStatus.Active);
     });
   });
 
   describe("reentrancy", () => {
-    it("fails a claim whose ERC20 price token re-enters claimPrize from transfer", async () => {
+    it("fails a claim whose ERC20 price token re-enters claimPrizes from transfer", async () => {
       const { world, token, bob } = await loadFixture(reentrantTokenDrawnFixture);
-      const payload = world.raffle.interface.encodeFunctionData("claimPrize", [1n]);
+      const payload = claimPrizesCall(world, 1n, 2n);
       await (await token.arm(world.address, payload, 2 /* Transfer */, false)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.be.revertedWithCustomError(world.raffle, "ReentrancyGuardReentrantCall");
+      await expect(claimRoundPrize(world, bob, 1n)).to.be.revertedWithCustomError(world.raffle, "ReentrancyGuardReentrantCall");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
       expect(await token.balanceOf(world.address)).to.equal(3n * TICKET_PRICE);
     });
 
     it("pays exactly once when the token swallows its failed re-entry", async () => {
       const { world, token, bob, pot, prize, commission } = await loadFixture(reentrantTokenDrawnFixture);
-      const payload = world.raffle.interface.encodeFunctionData("claimPrize", [1n]);
+      const payload = claimPrizesCall(world, 1n, 2n);
       await (await token.arm(world.address, payload, 2 /* Transfer */, true)).wait();
-      await expect(world.raffle.connect(bob).claimPrize(1n)).to.changeTokenBalances(token, [bob, world.merchant, world.raffle], [prize, 0n, -prize]);
+      await expect(claimRoundPrize(world, bob, 1n)).to.changeTokenBalances(token, [bob, world.merchant, world.raffle], [prize, 0n, -prize]);
       expect(prize + commission).to.equal(pot);
       expect(await world.raffle.accruedCommission(await token.getAddress())).to.equal(commission);
       expect(await token.balanceOf(world.address)).to.equal(commission);
@@ -625,7 +632,7 @@ describe("Raffle prizes and refunds", () => {
       expect(await token.reentryRevertData()).to.equal(world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector);
     });
 
-    it("blocks a re-entry into refundTicket from the refund's own transfer", async () => {
+    it("blocks a re-entry into refundTickets from the refund's own transfer", async () => {
       const world = await deployWorld();
       const token = await new ReentrantToken__factory(world.admin).deploy();
       await listPriceToken(world, token);
@@ -640,19 +647,19 @@ describe("Raffle prizes and refunds", () => {
       await (await world.raffle.enableRefunds(1n)).wait();
       // The token is approved for alice's tickets, so only the guard stops it refunding ticket 2 mid-refund.
       await (await world.ticket.connect(alice).setApprovalForAll(await token.getAddress(), true)).wait();
-      await (await token.arm(world.address, world.raffle.interface.encodeFunctionData("refundTicket", [2n]), 2, true)).wait();
+      await (await token.arm(world.address, refundTicketsCall(world, 1n, 2n), 2, true)).wait();
 
-      await expect(world.raffle.connect(alice).refundTicket(1n)).to.changeTokenBalance(token, alice, TICKET_PRICE);
+      await expect(refundTicket(world, alice, 1n)).to.changeTokenBalance(token, alice, TICKET_PRICE);
       expect(await token.reentrySucceeded()).to.equal(false);
       expect(await token.reentryRevertData()).to.equal(world.raffle.interface.getError("ReentrancyGuardReentrantCall")!.selector);
       expect(await world.ticket.ownerOf(2n)).to.equal(alice.address);
       expect(await token.balanceOf(world.address)).to.equal(TICKET_PRICE);
     });
 
-    it("fails a NATIVE claim by a winner contract that re-enters claimPrize on receipt", async () => {
-      const { world, winner } = await loadFixture(contractWinnerFixture);
+    it("fails a NATIVE claim by a winner contract that re-enters claimPrizes on receipt", async () => {
+      const { world, winner, ticketId } = await loadFixture(contractWinnerFixture);
       await (await winner.setMode(1 /* Reenter */)).wait();
-      await expect(winner.claim(world.address, 1n)).to.be.revertedWithCustomError(world.raffle, "ReentrancyGuardReentrantCall");
+      await expect(winner.claim(world.address, 1n, ticketId)).to.be.revertedWithCustomError(world.raffle, "ReentrancyGuardReentrantCall");
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
       expect(await world.raffle.runner!.provider!.getBalance(await winner.getAddress())).to.equal(0n);
     });
@@ -660,7 +667,7 @@ describe("Raffle prizes and refunds", () => {
     it("pays a re-entering winner contract once when it swallows the failed re-entry", async () => {
       const { world, winner, ticketId, prize, commission, pot } = await loadFixture(contractWinnerFixture);
       await (await winner.setMode(2 /* ReenterAndSwallow */)).wait();
-      const tx = winner.claim(world.address, 1n);
+      const tx = winner.claim(world.address, 1n, ticketId);
       await expect(tx).to.changeEtherBalances([winner, world.merchant, world.raffle], [prize, 0n, -prize]);
       expect(prize + commission).to.equal(pot);
       expect(await world.raffle.accruedCommission(ZeroAddress)).to.equal(commission);
@@ -673,9 +680,9 @@ describe("Raffle prizes and refunds", () => {
     });
 
     it("leaves the pot of a winner that refuses ether releasable to the beneficiary after the lag", async () => {
-      const { world, winner, pot } = await loadFixture(contractWinnerFixture);
+      const { world, winner, ticketId, pot } = await loadFixture(contractWinnerFixture);
       await (await winner.setMode(3 /* Reject */)).wait();
-      await expect(winner.claim(world.address, 1n)).to.be.revertedWith("ReentrantWinner: no ether");
+      await expect(winner.claim(world.address, 1n, ticketId)).to.be.revertedWith("ReentrantWinner: no ether");
       const { drawnAt } = await world.raffle.getRound(1n);
       await time.increaseTo(drawnAt + ONE_DAY);
       await expect(world.raffle.releasePrize(1n)).to.changeEtherBalances([world.merchant, world.raffle], [pot, -pot]);

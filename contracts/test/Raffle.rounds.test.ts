@@ -133,11 +133,13 @@ describe("Raffle rounds", () => {
       await (await world.raffle.endRound()).wait();
       await startErc20Round(world);
       await expect(purchase(world, bob, await voucherFor(world, bob, price, { externalId: 5n })))
-        .to.emit(world.raffle, "TicketPurchased")
-        .withArgs(2n, 3n, bob.address, 1n, 5n);
-      const data = await world.ticket.getTicketData(3n);
-      expect([data.roundId, data.serial]).to.deep.equal([2n, 1n]);
-      expect((await world.raffle.getRound(2n)).firstTicketId).to.equal(3n);
+        .to.emit(world.raffle, "TicketsPurchased")
+        .withArgs(2n, bob.address, 3n, 1n, price.amount, 5n);
+      // Ticket 3 is round 2's first: serial = id - the round's firstTicketId + 1 = 1.
+      const round = await world.raffle.getRound(2n);
+      expect(round.firstTicketId).to.equal(3n);
+      expect([await world.raffle.roundOfTicket(3n), 3n - round.firstTicketId + 1n]).to.deep.equal([2n, 1n]);
+      expect(await world.raffle.roundOfTicket(2n)).to.equal(1n);
     });
 
     it("rejects a ticket asset that is not one token of this raffle's ticket contract", async () => {
@@ -162,6 +164,7 @@ describe("Raffle rounds", () => {
       const token = await world.token.getAddress();
       const bad = [
         erc20Price(token, 0n),
+        erc20Price(token, 2n ** 96n),
         erc20Price(token, 2n ** 128n),
         { ...erc20Price(token), tokenId: 1n },
         { ...nativePrice(), token },
@@ -179,7 +182,7 @@ describe("Raffle rounds", () => {
           .to.be.revertedWithCustomError(world.raffle, "PriceTokenNotAllowed")
           .withArgs(unlisted);
       }
-      await expect(world.raffle.startRound(world.item, erc20Price(token, 2n ** 128n - 1n), 0n)).to.emit(world.raffle, "RoundStarted");
+      await expect(world.raffle.startRound(world.item, erc20Price(token, 2n ** 96n - 1n), 0n)).to.emit(world.raffle, "RoundStarted");
     });
 
     it("caps maxTicket at 2^32 - 1 with MaxTicketTooLarge", async () => {
@@ -302,8 +305,8 @@ describe("Raffle rounds", () => {
       await expect(purchase(world, alice, await voucherFor(world, alice, price))).to.be.revertedWithCustomError(world.raffle, "RafflePaused");
       await (await world.raffle.unpause()).wait();
       await expect(purchase(world, alice, await voucherFor(world, alice, price)))
-        .to.emit(world.raffle, "TicketPurchased")
-        .withArgs(2n, 1n, alice.address, 1n, 1n);
+        .to.emit(world.raffle, "TicketsPurchased")
+        .withArgs(2n, alice.address, 1n, 1n, price.amount, 1n);
       expect(await world.token.balanceOf(world.address)).to.equal(TICKET_PRICE);
     });
   });

@@ -158,10 +158,10 @@ describe("Voucher end to end: libs/chain signing and buildPurchaseArgs against t
     expect(args.value).to.equal(0n);
     expect(args.price.amount).to.equal(BIG_ERC20_PRICE);
     await expect(tx).to.changeTokenBalances(world.token, [alice, world.raffle], [-BIG_ERC20_PRICE, BIG_ERC20_PRICE]);
-    await expect(tx).to.emit(world.raffle, "TicketPurchased").withArgs(1n, 1n, alice.address, 1n, BigInt(ROUND_RESOURCE_ID));
+    await expect(tx).to.emit(world.raffle, "TicketsPurchased").withArgs(1n, alice.address, 1n, 1n, BIG_ERC20_PRICE, BigInt(ROUND_RESOURCE_ID));
     expect(round.roundId).to.equal("1");
     expect(await world.exchange.isNonceUsed(signed.nonce)).to.equal(true);
-    expect((await world.ticket.getTicketData(1n)).externalId).to.equal(BigInt(ROUND_RESOURCE_ID));
+    expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
   });
 
   it("accepts a NATIVE purchase whose value comes from the price components", async () => {
@@ -174,7 +174,7 @@ describe("Voucher end to end: libs/chain signing and buildPurchaseArgs against t
     expect(args.value).to.equal(amount);
     expect(args.price.token).to.equal(ZeroAddress);
     await expect(tx).to.changeEtherBalances([alice, world.raffle], [-amount, amount]);
-    await expect(tx).to.emit(world.raffle, "TicketPurchased");
+    await expect(tx).to.emit(world.raffle, "TicketsPurchased");
     expect(await world.ticket.ownerOf(1n)).to.equal(alice.address);
   });
 
@@ -191,7 +191,7 @@ describe("Voucher end to end: libs/chain signing and buildPurchaseArgs against t
     expect(recoverAddress(digest, signed.signature)).to.equal(world.signer.address);
     await expect(world.exchange.connect(alice).purchaseRaffle(args.params, args.item, args.price, args.signature)).to.emit(
       world.raffle,
-      "TicketPurchased",
+      "TicketsPurchased",
     );
   });
 

@@ -35,7 +35,7 @@ describe("the compile cache survives a move of the checkout", () => {
       filter: (source) => !source.includes("node_modules"),
     });
     fs.copyFileSync(path.join(ROOT, "tsconfig.base.json"), path.join(elsewhere, "tsconfig.base.json"));
-    const solidityLibraries = ["@openzeppelin/contracts", "@chainlink/contracts"];
+    const solidityLibraries = ["@openzeppelin/contracts", "@chainlink/contracts", "erc721a"];
     for (const entry of fs.readdirSync(path.join(ROOT, "node_modules"))) {
       const scoped = entry.startsWith("@") ? fs.readdirSync(path.join(ROOT, "node_modules", entry)).map((name) => `${entry}/${name}`) : [entry];
       for (const name of scoped) {

@@ -104,7 +104,9 @@ describe("deploying to a chain from configuration alone (network basesepolia, ch
     expect(await node.provider.getBlockNumber()).to.equal(blocks);
   });
 
-  it("deploys the platform with the deployer's keystore, then a merchant raffle, and verifies the raffle and its ticket", async () => {
+  it("deploys the platform with the deployer's keystore, then a merchant raffle, and verifies the raffle and its ticket", async function () {
+    // Seven Hardhat processes in a row: about 80 s alone on 2 cores, over the 120 s default beside the other suites.
+    this.timeout(300_000);
     const coordinator = JSON.parse(fs.readFileSync(parametersFile, "utf8")).RafflePlatform.vrfCoordinator as string;
     const subscription = await createFundedSubscription(coordinator, deployer.connect(node.provider));
     writeParameters({ vrfCoordinator: coordinator, vrfSubscriptionId: subscription.toString() });

@@ -17,6 +17,9 @@ const TOLERANCE = 0.01;
 const TARGETS: Record<string, number> = {
   "purchaseRaffle.erc20.laterTicket": 150_000,
   "purchaseRaffle.erc20.laterTicket.unlimitedAllowance": 150_000,
+  "purchaseRaffle.erc20.tenTickets": 200_000,
+  "purchaseRaffle.erc20.tenTickets.bundle": 200_000,
+  "purchaseRaffle.erc20.eachFurtherTicket": 5_000,
 };
 
 type Figures = Record<string, number>;
@@ -31,13 +34,20 @@ function nonceOfRun(run: number, index: number): string {
   return `0x${run.toString(16).padStart(62, "0")}${index.toString(16).padStart(2, "0")}`;
 }
 
-async function buy(platform: Platform, deployed: DeployedRaffle, buyer: HardhatEthersSigner, price: AssetStruct, nonce: string): Promise<number> {
+async function buy(
+  platform: Platform,
+  deployed: DeployedRaffle,
+  buyer: HardhatEthersSigner,
+  price: AssetStruct,
+  nonce: string,
+  quantity = 1n,
+): Promise<number> {
   const voucher = await signVoucher({
     exchange: platform.exchange,
     signer: platform.signer,
     account: buyer.address,
     receiver: deployed.address,
-    item: ticketAsset(deployed.ticketAddress),
+    item: { ...ticketAsset(deployed.ticketAddress), amount: quantity },
     price,
     nonce,
   });
@@ -73,6 +83,36 @@ async function measure(): Promise<Figures> {
   figures["purchaseRaffle.erc20.laterTicket"] = await buy(platform, erc20Raffle, players[1], price, nonceOfRun(1, 1));
   figures["purchaseRaffle.erc20.laterTicket.unlimitedAllowance"] = await buy(platform, erc20Raffle, players[2], price, nonceOfRun(1, 2));
 
+  // Many tickets in one purchase, by buyers new to the ticket contract, each approving the exact price: 10, then 11
+  // (what one more ticket in a batch costs).
+  const priceOf = (quantity: bigint) => ({ ...price, amount: price.amount * quantity });
+  await (await token.connect(players[3]).approve(exchangeAddress, priceOf(10n).amount)).wait();
+  await (await token.connect(players[4]).approve(exchangeAddress, priceOf(11n).amount)).wait();
+  figures["purchaseRaffle.erc20.tenTickets"] = await buy(platform, erc20Raffle, players[3], priceOf(10n), nonceOfRun(1, 3), 10n);
+  const elevenTickets = await buy(platform, erc20Raffle, players[4], priceOf(11n), nonceOfRun(1, 4), 11n);
+  figures["purchaseRaffle.erc20.eachFurtherTicket"] = elevenTickets - figures["purchaseRaffle.erc20.tenTickets"];
+
+  // A raffle with bundles (5 for 45, 10 for 80 at a price of 10): the price is read from the round's rules.
+  const bundleRaffle = await deployRaffle(platform);
+  await (
+    await bundleRaffle.raffle.setRoundRules({
+      prizeShares: [5_000, 3_000, 2_000],
+      minTickets: 3,
+      maxTicketsPerWallet: 0,
+      bundles: [
+        { quantity: 5, price: (price.amount * 45n) / 10n },
+        { quantity: 10, price: price.amount * 8n },
+      ],
+    })
+  ).wait();
+  await (await bundleRaffle.raffle.startRound(ticketAsset(bundleRaffle.ticketAddress), price, 1_000n)).wait();
+  // A first purchase fills the raffle's token balance and the run's nonce word; the figure is a later one.
+  await (await token.connect(players[0]).approve(exchangeAddress, price.amount)).wait();
+  await buy(platform, bundleRaffle, players[0], price, nonceOfRun(3, 0));
+  const bundleOfTen = { ...price, amount: price.amount * 8n };
+  await (await token.connect(players[5]).approve(exchangeAddress, bundleOfTen.amount)).wait();
+  figures["purchaseRaffle.erc20.tenTickets.bundle"] = await buy(platform, bundleRaffle, players[5], bundleOfTen, nonceOfRun(3, 1), 10n);
+
   // NATIVE raffle, same shape.
   const nativeRaffle = await deployRaffle(platform);
   const native = nativePrice();
@@ -89,7 +129,7 @@ async function measure(): Promise<Figures> {
   const owner = await erc20Raffle.ticket.ownerOf(winningTicketId);
   const winner = players.find((player) => player.address === owner);
   expect(winner, "the winning ticket belongs to a player").to.not.equal(undefined);
-  figures["claimPrize.erc20"] = await gasOf(erc20Raffle.raffle.connect(winner!).claimPrize(1n));
+  figures["claimPrizes.erc20.one"] = await gasOf(erc20Raffle.raffle.connect(winner!).claimPrizes([{ roundId: 1n, ticketId: winningTicketId }]));
   figures["startRound.next"] = await gasOf(erc20Raffle.raffle.startRound(ticketAsset(erc20Raffle.ticketAddress), price, 1_000n));
   return figures;
 }

@@ -1,14 +1,17 @@
 /**
  * `npm run demo`, against a running `npm start`: players buy tickets in both raffles of both chains, the round rotates,
- * and the winner claims the prize. Every step prints amounts, transaction hashes and ticket counts.
+ * and the winner claims the prize; then, in the three-winner raffle, the players buy bundles, the round is drawn with
+ * three winners, the draw is verified from its VRF word with the SDK's `verifyDraw`, and every prize the players won
+ * is claimed in one transaction each. Every step prints amounts, transaction hashes and ticket counts.
  *
  *   npm run demo [-- --rotate-now]   (--rotate-now: rotate with the merchant key instead of waiting for the worker)
  */
 import { Wallet, formatUnits } from "ethers";
 import { Raffle__factory, assetFromChain, rpcProvider } from "@raffle/chain";
-import { RaffleApi, buyTicket, type Claim } from "@raffle/sdk";
+import { RaffleApi, buyTicket, claimPrizes, type Claim } from "@raffle/sdk";
 
 import { readStackFile } from "../stack/stack-file";
+import { threeWinnerDemo } from "./three-winners";
 import { startDemoWebhookReceiver } from "./webhook-receiver";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -125,9 +128,8 @@ async function main(): Promise<void> {
     );
     const item = prize.claim.items[0];
     say(`   ${prize.player.address} won ticket ${prize.claim.tokenId}: ${formatUnits(item.amount, 18)} GOLD after commission`);
-    const raffle = Raffle__factory.connect(erc20.raffle, prize.player);
-    const claimed = await (await raffle.claimPrize(BigInt(endedRoundId))).wait();
-    say(`   claimed on-chain (tx ${claimed!.hash})`);
+    const claimed = await claimPrizes(erc20.raffle, [{ roundId: endedRoundId, ticketId: prize.claim.tokenId! }], prize.player);
+    say(`   claimed on-chain (tx ${claimed.txHashes[0]})`);
     await until(
       "the claim to be marked REDEEMED",
       async () => {
@@ -137,6 +139,8 @@ async function main(): Promise<void> {
       30_000,
     );
     say("   the API lists the claim as REDEEMED");
+
+    await threeWinnerDemo({ api, stack, players, say, until, buyWithRetry });
     say("demo complete");
   } finally {
     await webhooks.stop();

@@ -24,7 +24,7 @@ import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
 import { serveWebApp } from "../../apps/web/server/serve-web-app";
-import { STACK_DIR, removeStackFile, writeStackFile, type StackChain, type StackFile } from "./stack-file";
+import { STACK_DIR, removeStackFile, writeStackFile, type StackChain, type StackFile, type StackRaffle } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
@@ -61,6 +61,20 @@ interface ChainSetup {
   raffles: StackChain["raffles"];
 }
 
+/**
+ * The first chain's third demo raffle (issue #28): three winners taking 50/30/20 of the pot, a round needs 3 tickets
+ * to be drawn (fewer are refunded), and bundles of 5 for 45 and 10 for 80 at a price of 10 GOLD a ticket.
+ */
+export const THREE_WINNER_RULES = {
+  prizeShares: [5_000, 3_000, 2_000],
+  minTickets: 3,
+  maxTicketsPerWallet: 0,
+  bundles: [
+    { quantity: 5, price: parseUnits("45", 18) },
+    { quantity: 10, price: parseUnits("80", 18) },
+  ],
+};
+
 /** Starts two chains, their contracts, the database, the API with its indexers, VRF stand-ins and the worker. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const stoppers: Array<{ name: string; stop: () => Promise<void> | void }> = [];
@@ -78,7 +92,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   try {
     step(1, `starting two local Hardhat chains (${STACK_CHAIN_IDS.join(", ")}) and deploying the platform and demo raffles on each`);
-    const chains = await Promise.all(STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPorts[index], options, stoppers)));
+    const chains = await Promise.all(
+      STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPorts[index], { withThreeWinners: index === 0 }, options, stoppers)),
+    );
     const [first] = chains;
 
     step(2, "opening the embedded PGlite database");
@@ -217,10 +233,14 @@ async function putOnPublicSale(apiUrl: string, apiKey: string, contractId: numbe
   if (response.status !== 200) throw new Error(`putting raffle ${contractId} on public sale answered ${response.status}`);
 }
 
-/** Starts a local chain and deploys the platform, the demo price token and the demo merchant's two raffles on it. */
+/**
+ * Starts a local chain and deploys the platform, the demo price token and the demo merchant's raffles on it: ERC20 and
+ * NATIVE, and the three-winner one when `withThreeWinners`.
+ */
 async function startChain(
   chainId: number,
   port: number,
+  { withThreeWinners }: { withThreeWinners: boolean },
   options: LocalStackOptions,
   stoppers: Array<{ name: string; stop: () => Promise<void> | void }>,
 ): Promise<ChainSetup> {
@@ -251,22 +271,33 @@ async function startChain(
   await allowPriceToken(await provider.getSigner(0), deployment.raffleFactory, priceToken);
   for (const index of PLAYER_INDEXES) await (await token.mint(new Wallet(localDevPrivateKey(index)).address, parseUnits("10000", 18))).wait();
 
-  log("deploying the demo merchant's two raffles (ERC20 and NATIVE) with their first rounds");
+  const kinds: Array<StackRaffle["kind"]> = withThreeWinners ? ["ERC20", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"];
+  log(`deploying the demo merchant's raffles (${kinds.join(", ")}) with their first rounds`);
   const raffles: StackChain["raffles"] = [];
-  for (const kind of ["ERC20", "NATIVE"] as const) {
+  for (const kind of kinds) {
     const price =
-      kind === "ERC20"
-        ? { tokenType: TokenType.ERC20, token: priceToken, tokenId: 0n, amount: parseUnits("10", 18) }
-        : { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: parseEther("0.01") };
+      kind === "NATIVE"
+        ? { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: parseEther("0.01") }
+        : { tokenType: TokenType.ERC20, token: priceToken, tokenId: 0n, amount: parseUnits("10", 18) };
+    const rules = kind === "THREE_WINNERS" ? THREE_WINNER_RULES : undefined;
     const deployed = await deployMerchantRaffle(await provider.getSigner(2), {
       factory: deployment.raffleFactory,
       commission: 1_000n,
       timeLagBeforeRelease: 86_400n,
-      ticketName: `Demo ${kind} Ticket`,
-      ticketSymbol: `D${kind === "ERC20" ? "GLD" : "ETH"}`,
+      ticketName: kind === "THREE_WINNERS" ? "Demo Three Winners Ticket" : `Demo ${kind} Ticket`,
+      ticketSymbol: { ERC20: "DGLD", NATIVE: "DETH", THREE_WINNERS: "D3WN" }[kind],
+      rules,
       firstRound: { price, maxTicket: 1_000n },
     });
-    raffles.push({ kind, contractId: null, raffle: deployed.raffle, ticket: deployed.ticket });
+    raffles.push({
+      kind,
+      contractId: null,
+      raffle: deployed.raffle,
+      ticket: deployed.ticket,
+      ...(rules
+        ? { rules: { ...rules, bundles: rules.bundles.map((bundle) => ({ quantity: bundle.quantity, price: bundle.price.toString() })) } }
+        : {}),
+    });
   }
   return { node, deployment, admin, priceToken, raffles };
 }

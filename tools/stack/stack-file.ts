@@ -10,7 +10,20 @@ export interface StackChain {
   factory: string;
   vrfCoordinator: string;
   priceToken: string;
-  raffles: Array<{ kind: "ERC20" | "NATIVE"; contractId: number | null; raffle: string; ticket: string }>;
+  raffles: StackRaffle[];
+}
+
+/**
+ * A demo raffle: `ERC20` and `NATIVE` (one winner, the default rules) on each chain, and on the first chain
+ * `THREE_WINNERS`, priced in the demo token with the rules of raffle v2 (`rules`).
+ */
+export interface StackRaffle {
+  kind: "ERC20" | "NATIVE" | "THREE_WINNERS";
+  contractId: number | null;
+  raffle: string;
+  ticket: string;
+  /** The round rules it was deployed with (amounts in the token's smallest unit); absent for the default rules. */
+  rules?: { prizeShares: number[]; minTickets: number; maxTicketsPerWallet: number; bundles: Array<{ quantity: number; price: string }> };
 }
 
 /**

@@ -3,6 +3,8 @@
  *
  *   npm start [-- --fresh]     PORT (API, 3000), WEB_PORT (player app, 5173), CHAIN_PORT (8545), SECOND_CHAIN_PORT (CHAIN_PORT + 1), RAFFLE_SCHEDULE ("* * * * *")
  */
+import { formatUnits } from "ethers";
+
 import { startLocalStack } from "./local-stack";
 import { STACK_FILE } from "./stack-file";
 
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
   });
 
   const [erc20] = stack.contracts.raffles;
+  const threeWinners = stack.contracts.raffles.find((raffle) => raffle.kind === "THREE_WINNERS");
   const auth = `-H "Authorization: Bearer ${stack.apiKey}"`;
   banner([
     "The raffle platform is running: one API, one database and one merchant worker serve two chains.",
@@ -39,6 +42,13 @@ async function main(): Promise<void> {
       `  Chain ${chain.chainId}   ${chain.rpcUrl}   Exchange ${chain.exchange}`,
       `                raffles ${chain.raffles.map((raffle) => `${raffle.kind} #${raffle.contractId} ${raffle.raffle}`).join(", ")}`,
     ]),
+    ...(threeWinners
+      ? [
+          `  Three winners  raffle #${threeWinners.contractId} on chain ${stack.chainId}: prizes ${threeWinners.rules!.prizeShares.map((share) => `${share / 100}%`).join(" / ")}, ` +
+            `at least ${threeWinners.rules!.minTickets} tickets (else every ticket is refunded), 10 GOLD a ticket, ` +
+            `${threeWinners.rules!.bundles.map((bundle) => `${bundle.quantity} for ${formatUnits(bundle.price, 18)}`).join(", ")}`,
+        ]
+      : []),
     "  Players (funded with ETH and GOLD; well-known local keys, never use them elsewhere):",
     ...stack.players.map((player) => `    ${player.address}  ${player.privateKey}`),
     "",
@@ -46,6 +56,12 @@ async function main(): Promise<void> {
     `  curl -s "${stack.apiUrl}/raffle/contracts?skip=0&take=25" ${auth}          (every chain; add &chainId=${stack.chainId} for one)`,
     `  curl -s "${stack.apiUrl}/rounds/current?contractId=${erc20.contractId}" ${auth}`,
     `  curl -s -X POST "${stack.apiUrl}/raffle/ticket/sign" ${auth} -H "Content-Type: application/json" -d '{"account":"${stack.players[0].address}","contractId":${erc20.contractId}}'`,
+    ...(threeWinners
+      ? [
+          `  curl -s -X POST "${stack.apiUrl}/raffle/ticket/sign" ${auth} -H "Content-Type: application/json" -d '{"account":"${stack.players[0].address}","contractId":${threeWinners.contractId},"quantity":5}'   (a bundle)`,
+          `  curl -s "${stack.apiUrl}/rounds?contractId=${threeWinners.contractId}&skip=0&take=5" ${auth}   (past rounds, their winners and random words)`,
+        ]
+      : []),
     `  curl -s "${stack.apiUrl}/claims?account=${stack.players[0].address}&skip=0&take=25" ${auth}`,
     `  curl -s "${stack.apiUrl}/ready"                                  (each chain's head, index lag and signer)`,
     "",

@@ -1,5 +1,5 @@
 import type { Signer } from "ethers";
-import { VRFCoordinatorV2_5Mock__factory } from "@raffle/chain";
+import { VRF_FULFILMENT_GAS, VRFCoordinatorV2_5Mock__factory } from "@raffle/chain";
 
 /**
  * Stands in for the Chainlink VRF service on a local chain: answers every randomness request of the coordinator
@@ -64,7 +64,9 @@ export class VrfFulfiller {
           (error: { revert?: { name?: string } }) => error.revert?.name === "InvalidRequest",
         );
         if (answered) continue;
-        const tx = await mock.fulfillRandomWords(requestId, sender);
+        // An explicit gas limit, as Chainlink's service gives the callback its full limit: with an estimate, the mock
+        // passes the callback just enough to record the word, and the winners are left to finishDraw.
+        const tx = await mock.fulfillRandomWords(requestId, sender, { gasLimit: VRF_FULFILMENT_GAS });
         await tx.wait();
         this.fulfilledCount += 1;
         this.log("randomness delivered", { requestId: requestId.toString(), consumer: sender, txHash: tx.hash });

@@ -75,7 +75,18 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
 
     const facts = JSON.parse(fs.readFileSync(path.join(stackDir, "stack.json"), "utf8")) as StackFile;
     expect(facts).toMatchObject({ apiUrl: `http://127.0.0.1:${apiPort}`, rpcUrl: `http://127.0.0.1:${chainPort}`, chainId: 31337 });
-    expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE"]);
+    expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE", "THREE_WINNERS"]);
+    // The three-winner raffle of issue #28, with its rules in the facts and the banner.
+    expect(facts.contracts.raffles.find((raffle) => raffle.kind === "THREE_WINNERS")!.rules).toEqual({
+      prizeShares: [5_000, 3_000, 2_000],
+      minTickets: 3,
+      maxTicketsPerWallet: 0,
+      bundles: [
+        { quantity: 5, price: parseUnits("45", 18).toString() },
+        { quantity: 10, price: parseUnits("80", 18).toString() },
+      ],
+    });
+    expect(boot).toMatch(/Three winners\s+raffle #\d+ on chain 31337: prizes 50% \/ 30% \/ 20%, at least 3 tickets/);
     // The player app: its static files, its runtime config, and the demo raffles on public sale with no API key.
     expect(boot).toContain(`Player app    http://127.0.0.1:${webPort}`);
     expect((await fetch(`http://127.0.0.1:${webPort}/`)).status).toBe(200);
@@ -83,7 +94,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const publicRaffles = (
       (await (await fetch(`http://127.0.0.1:${apiPort}/player/raffles`)).json()) as { rows: Array<{ raffle: { chainId: number } }> }
     ).rows;
-    expect(publicRaffles.map((row) => row.raffle.chainId).sort()).toEqual([31337, 31337, 31338, 31338]);
+    expect(publicRaffles.map((row) => row.raffle.chainId).sort()).toEqual([31337, 31337, 31337, 31338, 31338]);
     expect(facts.webUrl).toBe(`http://127.0.0.1:${webPort}`);
     // The merchant console: its URL and the account to sign in with are printed, and the page is served.
     expect(facts.consoleUrl).toBe(`http://127.0.0.1:${webPort}/console/`);
@@ -95,13 +106,14 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
         (chain) => chain.factory,
       ),
     ).toEqual(facts.chains.map((chain) => chain.factory));
-    // Two chains, both served by the one API: each with its node, platform and two indexed demo raffles.
+    // Two chains, both served by the one API: each with its node, platform and indexed demo raffles (the first one also
+    // the three-winner raffle).
     expect(facts.chains.map((chain) => [chain.chainId, chain.rpcUrl])).toEqual([
       [31337, `http://127.0.0.1:${chainPort}`],
       [31338, `http://127.0.0.1:${secondChainPort}`],
     ]);
-    for (const chain of facts.chains) {
-      expect(chain.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE"]);
+    for (const [index, chain] of facts.chains.entries()) {
+      expect(chain.raffles.map((raffle) => raffle.kind).sort()).toEqual(index === 0 ? ["ERC20", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"]);
       expect(chain.raffles.every((raffle) => Number.isInteger(raffle.contractId))).toBe(true);
       expect(chain).toMatchObject({ exchange: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), factory: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
     }
@@ -132,6 +144,13 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(demo.output).toMatch(/round (\d+) ended, round (\d+) is open/);
     expect(demo.output).toMatch(/won ticket \d+: [\d.]+ GOLD after commission/);
     expect(demo.output).toContain("the API lists the claim as REDEEMED");
+    // The three-winner raffle: two bundles at their bundle prices, a draw of three verified from its word, the prizes claimed.
+    expect(demo.output).toMatch(/bought a bundle of 5 tickets \(\d+ to \d+\) of round \d+ for 45\.0 GOLD/);
+    expect(demo.output).toMatch(/bought a bundle of 10 tickets \(\d+ to \d+\) of round \d+ for 80\.0 GOLD/);
+    expect(demo.output.match(/ {5}prize [123] \((50|30|20)%\): ticket \d+ of 0x[0-9a-fA-F]{40}/g)!.length).toBeGreaterThanOrEqual(3);
+    expect(demo.output).toMatch(/verifyDraw: the word draws tickets \d+, \d+, \d+ from \d+ tickets, as recorded on-chain and by the API/);
+    expect(demo.output).toMatch(/claimed [123] prizes in one transaction/);
+    expect(demo.output).toContain("the API lists the players' prizes as CLAIMED");
     // The demo's game backend got the purchases, the draw and the claim as webhooks, each signature verified.
     for (const type of ["ticket.purchased", "round.drawn", "prize.claimed"]) expect(demo.output).toContain(`[webhook ✓ signature] ${type}`);
     expect(demo.output).not.toContain("[webhook ✗]");

@@ -1,6 +1,9 @@
+import { parseUnits } from "ethers";
 import {
   Raffle__factory,
+  RoundStatus,
   buyTicket,
+  buyTickets,
   deployTestRaffle,
   setUpWorld,
   startHardhatNode,
@@ -53,6 +56,22 @@ describe("VRF stand-in", () => {
     // Nothing is answered twice on one branch.
     await fulfiller.poll();
     expect(fulfiller.fulfilledCount).toBe(2);
+  });
+
+  it("gives the callback its full gas limit: a three-winner round is drawn in the callback, not left to finishDraw", async () => {
+    const rules = {
+      prizeShares: [5_000, 3_000, 2_000],
+      minTickets: 3,
+      maxTicketsPerWallet: 0,
+      bundles: [{ quantity: 5, price: parseUnits("45", 18) }],
+    };
+    const threeWinners = await deployTestRaffle(world, "ERC20", 100n, rules);
+    await buyTickets(world, threeWinners, world.players[2], 5);
+    const onChain = Raffle__factory.connect(threeWinners.raffle, world.merchant);
+    await (await onChain.endRound()).wait();
+    await new VrfFulfiller(world.deployment.vrfCoordinator, world.admin).poll();
+    expect(Number((await onChain.getRound(1n)).status)).toBe(RoundStatus.Drawn);
+    expect(await onChain.getWinners(1n)).toHaveLength(3);
   });
 
   it("keeps the chain's clock at wall time through hundreds of quick blocks (the local stack's node)", async () => {

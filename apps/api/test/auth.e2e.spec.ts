@@ -1,6 +1,6 @@
 import { Wallet, ZeroAddress, type Signer } from "ethers";
 import type { Response } from "supertest";
-import { RaffleFactory__factory, buyTicket, deployMerchantRaffle, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain";
+import { RaffleFactory__factory, buyTicket, deployMerchantRaffle, deployTestRaffle, type TestRaffle } from "@raffle/chain";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
 import { eventually } from "@raffle/testing";
@@ -8,6 +8,7 @@ import { eventually } from "@raffle/testing";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
+import { endAndDraw } from "../../../libs/indexer/test/support/v2-world";
 
 /** Every endpoint needs a merchant API key, and a merchant only ever sees its own contracts and claims. */
 describe("authentication and merchant isolation", () => {

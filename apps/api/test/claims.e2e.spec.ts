@@ -6,7 +6,6 @@ import {
   TestToken__factory,
   buyTicket,
   deployTestRaffle,
-  endAndDraw,
   type TestToken,
 } from "@raffle/chain";
 
@@ -16,6 +15,7 @@ import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { expectRevert } from "./support/revert";
+import { endAndDraw } from "../../../libs/indexer/test/support/v2-world";
 
 const exchangeInterface = Exchange__factory.createInterface();
 
@@ -84,7 +84,11 @@ describe("claims: raffle prizes and merchant vouchers", () => {
 
     expect(claim.redeemedTxHash).toBeNull();
 
-    const claimed = await (await Raffle__factory.connect(raffle.raffle, await harness.node.provider.getSigner(winner)).claimPrize(1n)).wait();
+    const claimed = await (
+      await Raffle__factory.connect(raffle.raffle, await harness.node.provider.getSigner(winner)).claimPrizes([
+        { roundId: 1n, ticketId: winningTicketId },
+      ])
+    ).wait();
     const redeemed = await eventually(async () => {
       const { rows } = await listClaims(winner, { claimStatus: "REDEEMED" });
       const found = rows.find((row: { id: number }) => row.id === claim.id);

@@ -238,7 +238,7 @@ describe("the merchant console's API", () => {
     });
     expect(players).toContain(round.winners[0].account);
     // 10% commission: the prize is 90% of the pot.
-    expect(round.winners[0]).toMatchObject({ prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(), claimStatus: "NEW" });
+    expect(round.winners[0]).toMatchObject({ prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(), claimStatus: "UNCLAIMED" });
     expect(new Date(round.winners[0].releasableAt).getTime()).toBeGreaterThan(Date.now());
   });
 

@@ -1,6 +1,6 @@
 import { Wallet } from "ethers";
 import { createSiweMessage } from "viem/siwe";
-import { Exchange__factory, deployTestRaffle, localDevPrivateKey, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, Raffle__factory, deployTestRaffle, localDevPrivateKey, type TestRaffle } from "@raffle/chain";
 import { eventually } from "@raffle/testing";
 
 import type { ApiConfig } from "../src/config/api-config";
@@ -8,6 +8,7 @@ import { API_CONFIG } from "../src/services/tokens";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
+import { endAndDraw, restartRound, setRules } from "../../../libs/indexer/test/support/v2-world";
 
 const WEB_ORIGIN = "http://127.0.0.1:5173";
 
@@ -212,5 +213,64 @@ describe("public sale and Sign-In with Ethereum", () => {
     } finally {
       config.player.requestsPerIp = 1000;
     }
+  });
+
+  it("buys several tickets per voucher and shows each of a round's several winners as WON until its own prize is claimed", async () => {
+    const deployed = await deployTestRaffle(harness.world, "NATIVE");
+    await setRules(harness.world, deployed, { prizeShares: [5000, 3000, 2000] });
+    await restartRound(harness.world, deployed);
+    const id = await indexedRaffleId(harness, key, deployed.raffle);
+    await eventually(async () =>
+      expect((await harness.http.get("/rounds/current").query({ contractId: id }).set(auth(key)).expect(200)).body.roundId).toBe("2"),
+    );
+    await setPublicSale(id, true).expect(200);
+    const tokens = { alice: await signIn(alice), bob: await signIn(bob) };
+    for (const [name, wallet, quantity] of [
+      ["alice", alice, 3],
+      ["bob", bob, 2],
+    ] as const) {
+      const { body: voucher } = await harness.http.post("/player/vouchers").set(auth(tokens[name])).send({ contractId: id, quantity }).expect(200);
+      expect(voucher.item.amount).toBe(String(quantity));
+      const exchange = Exchange__factory.connect(voucher.exchange, wallet.connect(harness.world.provider));
+      await (await exchange.purchaseRaffle(voucher.params, voucher.item, voucher.price, voucher.signature, { value: BigInt(voucher.value) })).wait();
+    }
+    await endAndDraw(harness.world, deployed);
+    const winners = await Raffle__factory.connect(deployed.raffle, harness.world.provider).getWinners(2n);
+    const winning = new Set(winners.map((winner) => winner.ticketId.toString()));
+    const ticketsOf = async (token: string) =>
+      (
+        (await harness.http.get("/player/tickets").set(auth(token)).expect(200)).body.rows as Array<{
+          contractId: number;
+          tokenId: string;
+          state: string;
+          prize: string | null;
+        }>
+      ).filter((ticket) => ticket.contractId === id);
+    const all = await eventually(async () => {
+      const rows = [...(await ticketsOf(tokens.alice)), ...(await ticketsOf(tokens.bob))];
+      expect(rows.filter((ticket) => ticket.state === "WON")).toHaveLength(3);
+      return rows;
+    });
+    expect(all).toHaveLength(5);
+    for (const ticket of all) {
+      const position = winners.findIndex((winner) => winner.ticketId.toString() === ticket.tokenId);
+      expect([ticket.state, ticket.prize]).toEqual(
+        winning.has(ticket.tokenId) ? ["WON", ((winners[position].amount * 9n) / 10n).toString()] : ["LOST", null],
+      );
+    }
+
+    // One winner claims: that ticket is CLAIMED, the round's other winners stay WON.
+    const first = all.find((ticket) => ticket.tokenId === winners[0].ticketId.toString())!;
+    const owner = (await ticketsOf(tokens.alice)).some((ticket) => ticket.tokenId === first.tokenId) ? alice : bob;
+    await (
+      await Raffle__factory.connect(deployed.raffle, owner.connect(harness.world.provider)).claimPrizes([
+        { roundId: 2n, ticketId: winners[0].ticketId },
+      ])
+    ).wait();
+    await eventually(async () => {
+      const rows = [...(await ticketsOf(tokens.alice)), ...(await ticketsOf(tokens.bob))];
+      expect(rows.filter((ticket) => ticket.state === "CLAIMED").map((ticket) => ticket.tokenId)).toEqual([first.tokenId]);
+      expect(rows.filter((ticket) => ticket.state === "WON")).toHaveLength(2);
+    });
   });
 });

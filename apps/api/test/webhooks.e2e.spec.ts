@@ -6,7 +6,6 @@ import {
   TestToken__factory,
   buyTicket,
   deployTestRaffle,
-  endAndDraw,
   startNextRound,
   type TestRaffle,
 } from "@raffle/chain";
@@ -19,6 +18,7 @@ import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 import { startSiblingApp } from "./support/sibling-app";
 import { WebhookReceiver } from "./support/webhook-receiver";
+import { endAndDraw } from "../../../libs/indexer/test/support/v2-world";
 
 /** The API with its indexer and delivery loop on a real chain and PostgreSQL, sending to receivers on 127.0.0.1. */
 describe("webhooks", () => {
@@ -79,7 +79,9 @@ describe("webhooks", () => {
     await endAndDraw(world, raffle);
     const { winningTicketId } = await onChain.getRound(1n);
     const winner = await RaffleTicket__factory.connect(raffle.ticket, node.provider).ownerOf(winningTicketId);
-    await (await Raffle__factory.connect(raffle.raffle, await node.provider.getSigner(winner)).claimPrize(1n)).wait();
+    await (
+      await Raffle__factory.connect(raffle.raffle, await node.provider.getSigner(winner)).claimPrizes([{ roundId: 1n, ticketId: winningTicketId }])
+    ).wait();
     await (await onChain.pause()).wait();
     await (await onChain.unpause()).wait();
 
@@ -92,7 +94,7 @@ describe("webhooks", () => {
     const latest = await node.provider.getBlock("latest");
     await node.provider.send("evm_increaseTime", [Number(refundableAt) - latest!.timestamp + 1]);
     await (await onChain.enableRefunds(2n)).wait();
-    await (await Raffle__factory.connect(raffle.raffle, alice).refundTicket(refunded)).wait();
+    await (await Raffle__factory.connect(raffle.raffle, alice).refundTickets([{ roundId: 2n, ticketId: refunded }])).wait();
 
     // Round 3: one ticket wins at once; nobody claims, so the pot is released after the time lag.
     await startNextRound(world, raffle);
@@ -147,16 +149,37 @@ describe("webhooks", () => {
       txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       logIndex: expect.any(Number),
       createdAt: expect.any(String),
-      data: expect.objectContaining({ roundId: "1", account: await alice.getAddress(), externalId: "7", ticketId: expect.stringMatching(/^\d+$/) }),
+      data: expect.objectContaining({
+        roundId: "1",
+        account: await alice.getAddress(),
+        externalId: "7",
+        firstTicketId: expect.stringMatching(/^\d+$/),
+        quantity: "1",
+        amount: raffle.price.amount.toString(),
+      }),
     });
     const drawn = messages.find((message) => message.body.type === "round.drawn")!.body;
     const pot = raffle.price.amount * 2n;
+    const prize = { tokenType: "ERC20", token: raffle.price.token, tokenId: "0", amount: (pot - pot / 10n).toString() };
     expect(drawn.data).toMatchObject({
       roundId: "1",
-      ticketId: winningTicketId.toString(),
+      ticketIds: [winningTicketId.toString()],
+      winners: [
+        {
+          position: 0,
+          ticketId: winningTicketId.toString(),
+          account: winner,
+          share: 10000,
+          amount: pot.toString(),
+          prize,
+          claimId: expect.any(Number),
+        },
+      ],
       winner,
-      prize: { tokenType: "ERC20", token: raffle.price.token, amount: (pot - pot / 10n).toString() },
+      prize,
     });
+    const refundable = messages.find((message) => message.body.type === "round.refundable")!.body;
+    expect(refundable.data).toMatchObject({ roundId: "2", reason: "RANDOMNESS_TIMEOUT", ticketCount: 2 });
     const redeemed = messages.find((message) => message.body.type === "claim.redeemed")!.body;
     expect(redeemed.data).toMatchObject({ claimId: voucher.body.id, account: await carol.getAddress() });
 

@@ -1,5 +1,5 @@
 import { ZeroHash, id, type Wallet } from "ethers";
-import { RaffleFactory__factory, Raffle__factory, assetFromChain, type Raffle } from "@raffle/chain";
+import { RaffleFactory__factory, Raffle__factory, RoundStatus, assetFromChain, type Raffle } from "@raffle/chain";
 
 import { CallRejectedError, MissingRoleError } from "./errors";
 import type { WorkerLogger } from "./logger";
@@ -86,6 +86,19 @@ export class ChainRaffleRounds implements RaffleRoundsPort {
   startRound(round: RoundState): Promise<SentTransaction> {
     // Spec 4.8: ticket asset, accepted asset, ticket cap, in that order.
     return this.send("startRound", raffleInterface.encodeFunctionData("startRound", [round.ticketAsset, round.acceptedAsset, round.maxTicket]));
+  }
+
+  async roundsAwaitingWinners(roundIds: bigint[]): Promise<bigint[]> {
+    const rounds = await Promise.all(roundIds.map((roundId) => this.contract.getRound(roundId)));
+    return roundIds.filter((_, index) => Number(rounds[index].status) === RoundStatus.WinnersPending);
+  }
+
+  async simulateFinishDraw(roundId: bigint): Promise<void> {
+    await this.rejectionsDecoded("finishDraw", () => this.contract.finishDraw.staticCall(roundId));
+  }
+
+  finishDraw(roundId: bigint): Promise<SentTransaction> {
+    return this.send("finishDraw", raffleInterface.encodeFunctionData("finishDraw", [roundId]));
   }
 
   private send(call: string, data: string): Promise<SentTransaction> {

@@ -51,6 +51,17 @@ function setUp(options: { caller?: string; permanentFailureRefreshes?: number } 
 }
 
 describe("ChainRotator", () => {
+  it("finishes a draw left to finishDraw at the same tick as the rotation, and reports its transaction", async () => {
+    const { raffle, worker, tick } = setUp();
+    await worker.start();
+    await tick(); // rounds 1 -> 2
+    raffle.awaitingWinners.add(1n); // round 1's VRF answer arrived without its winners
+    await tick(); // rounds 2 -> 3, and round 1's winners
+    expect(raffle.finishedDraws).toEqual([1n]);
+    expect(worker.lastRun(raffle.address)).toMatchObject({ status: "rotated" });
+    expect(worker.lastRun(raffle.address)!.txHashes).toHaveLength(3);
+  });
+
   it("rotates a raffle at each tick and reports the last run per raffle", async () => {
     const { raffle, worker, tick } = setUp();
     await worker.start();

@@ -2,7 +2,7 @@ import { isPermanentApiFailure, raffleKey, type RaffleListing, type RaffleSource
 import { retryWithBackoff, type BackoffOptions } from "./backoff";
 import { WorkerError } from "./errors";
 import { errorMessage, type WorkerLogger } from "./logger";
-import { rotateRound, type RaffleRoundsPort, type RotationHooks } from "./rotation";
+import { finishPendingDraws, rotateRound, type RaffleRoundsPort, type RotationHooks } from "./rotation";
 import { RaffleScheduler, type TimerFactory } from "./scheduler";
 import { RunStatusStore, type RaffleRef, type RaffleRunRecord } from "./run-status";
 
@@ -143,12 +143,11 @@ export class ChainRotator {
     this.status.started(raffle);
     const txHashes: string[] = [];
     try {
-      const outcome = await rotateRound(this.options.ports(raffle.address, logger), {
-        logger,
-        hooks: this.options.hooks,
-        tickSecond,
-        txHashes,
-      });
+      const port = this.options.ports(raffle.address, logger);
+      const outcome = await rotateRound(port, { logger, hooks: this.options.hooks, tickSecond, txHashes });
+      // After the rotation, so a slow draw never delays a round's end; the round just ended is still drawing here and
+      // is finished at a later run if its callback cannot draw its winners.
+      await finishPendingDraws(port, outcome.newRoundId ?? outcome.roundId, { logger, txHashes });
       return this.finished(this.status.succeeded(raffle, outcome));
     } catch (error) {
       const fields = { error: errorMessage(error), code: error instanceof WorkerError ? error.code : undefined, txHashes };

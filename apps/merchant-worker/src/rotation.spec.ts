@@ -2,7 +2,7 @@ import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
 import { MissingRoleError } from "./errors";
 import { WorkerLogger } from "./logger";
-import { FIRST_ROUND_HINT, rotateRound } from "./rotation";
+import { FINISH_DRAW_LOOKBACK, FIRST_ROUND_HINT, finishPendingDraws, rotateRound } from "./rotation";
 
 function setUp() {
   const raffle = new FakeRaffle();
@@ -190,5 +190,69 @@ describe("rotateRound", () => {
       const outcome = await rotateRound(raffle.port(), { logger, tickSecond, now: () => tickSecond * 1_000 });
       expect(outcome.status).toBe("rotated");
     });
+  });
+});
+
+describe("finishPendingDraws", () => {
+  async function raffleAtRound(roundId: bigint) {
+    const context = setUp();
+    context.raffle.startFirstRound();
+    while (context.raffle.roundId < roundId) {
+      context.raffle.end("merchant");
+      context.raffle.start();
+    }
+    return context;
+  }
+
+  it("draws the winners of every round awaiting them among the latest rounds, and reports the transactions", async () => {
+    const { raffle, logger, logs } = await raffleAtRound(7n);
+    raffle.awaitingWinners = new Set([5n, 6n]);
+    const txHashes: string[] = [];
+    const port = raffle.port();
+    expect(await finishPendingDraws(port, 7n, { logger, txHashes })).toEqual([5n, 6n]);
+    expect(raffle.finishedDraws).toEqual([5n, 6n]);
+    expect(txHashes).toHaveLength(2);
+    expect(port.calls).toEqual(["roundsAwaitingWinners", "simulateFinishDraw 5", "finishDraw 5", "simulateFinishDraw 6", "finishDraw 6"]);
+    expect(logs.messages("info")).toContain("winners drawn with finishDraw");
+  });
+
+  it(`looks at the latest ${FINISH_DRAW_LOOKBACK} rounds only, the current one included`, async () => {
+    const { raffle, logger } = await raffleAtRound(9n);
+    let asked: bigint[] = [];
+    const port = raffle.port("anyone", { roundsAwaitingWinners: async (roundIds) => ((asked = roundIds), []) });
+    await finishPendingDraws(port, 9n, { logger });
+    expect(asked).toEqual([5n, 6n, 7n, 8n, 9n]);
+    await finishPendingDraws(port, 2n, { logger });
+    expect(asked).toEqual([1n, 2n]);
+    expect(await finishPendingDraws(port, 0n, { logger })).toEqual([]);
+  });
+
+  it("sends nothing for a draw another caller finished meanwhile", async () => {
+    const { raffle, logger } = await raffleAtRound(3n);
+    raffle.awaitingWinners = new Set([2n]);
+    const port = raffle.port("merchant", {
+      roundsAwaitingWinners: async () => {
+        raffle.finishDraw(2n); // someone else's finishDraw lands between the read and the simulation
+        return [2n];
+      },
+    });
+    expect(await finishPendingDraws(port, 3n, { logger })).toEqual([]);
+    expect(port.calls).toEqual(["simulateFinishDraw 2"]);
+    expect(raffle.finishedDraws).toEqual([2n]);
+  });
+
+  it("logs a failure and goes on with the next round: the rotation never depends on it", async () => {
+    const { raffle, logger, logs } = await raffleAtRound(4n);
+    raffle.awaitingWinners = new Set([2n, 3n]);
+    const port = raffle.port("merchant", {
+      finishDraw: async (roundId) => {
+        if (roundId === 2n) throw new Error("RPC down");
+        return raffle.finishDraw(roundId);
+      },
+    });
+    expect(await finishPendingDraws(port, 4n, { logger })).toEqual([3n]);
+    expect(logs.messages("warn")).toContain("finishDraw failed; retried at the next run");
+    const unreadable = raffle.port("merchant", { roundsAwaitingWinners: async () => Promise.reject(new Error("RPC down")) });
+    expect(await finishPendingDraws(unreadable, 4n, { logger })).toEqual([]);
   });
 });

@@ -29,6 +29,10 @@ export interface RaffleRoundsPort {
   endRound(): Promise<SentTransaction>;
   simulateStartRound(round: RoundState): Promise<void>;
   startRound(round: RoundState): Promise<SentTransaction>;
+  /** Rounds among `roundIds` whose VRF word arrived but whose winners are not drawn yet (status WinnersPending). */
+  roundsAwaitingWinners(roundIds: bigint[]): Promise<bigint[]>;
+  simulateFinishDraw(roundId: bigint): Promise<void>;
+  finishDraw(roundId: bigint): Promise<SentTransaction>;
 }
 
 /** Fault injection for tests: a hook that throws acts like a crash at that point. */
@@ -159,4 +163,45 @@ function startedThisTick(round: RoundState, options: RotationOptions): boolean {
   // several blocks a second): the comparison says nothing there, and the run goes on.
   if (started > nowSecond) return false;
   return started >= options.tickSecond;
+}
+
+/**
+ * How many of a raffle's latest rounds each run looks at for a draw left to finish. The VRF answer of a round ended at
+ * one tick normally arrives before the next, so the round before the current one is the usual case; the rest covers
+ * the ticks missed while the worker was down.
+ */
+export const FINISH_DRAW_LOOKBACK = 5n;
+
+/**
+ * Raffle v2: a VRF callback that could not afford drawing every winner records the word and leaves the round in
+ * WinnersPending, to be finished by anyone with `finishDraw(roundId)` (the winners follow from the word alone, so
+ * whoever calls it changes nothing). Each run finishes those among the raffle's latest rounds. A failure here is
+ * logged and never stops the rotation; the next run tries again.
+ */
+export async function finishPendingDraws(port: RaffleRoundsPort, currentRoundId: bigint, options: RotationOptions): Promise<bigint[]> {
+  if (currentRoundId === 0n) return [];
+  const first = currentRoundId > FINISH_DRAW_LOOKBACK ? currentRoundId - FINISH_DRAW_LOOKBACK + 1n : 1n;
+  const candidates: bigint[] = [];
+  for (let roundId = first; roundId <= currentRoundId; roundId += 1n) candidates.push(roundId);
+  const finished: bigint[] = [];
+  let pending: bigint[];
+  try {
+    pending = await port.roundsAwaitingWinners(candidates);
+  } catch (error) {
+    options.logger.warn("could not read which rounds await their winners; retried at the next run", { error: errorMessage(error) });
+    return finished;
+  }
+  for (const roundId of pending) {
+    const log = options.logger.child({ roundId: roundId.toString() });
+    try {
+      if (!(await simulationPasses(() => port.simulateFinishDraw(roundId), "UnexpectedRoundStatus", log))) continue;
+      const tx = await port.finishDraw(roundId);
+      options.txHashes?.push(tx.hash);
+      finished.push(roundId);
+      log.info("winners drawn with finishDraw", { txHash: tx.hash, blockNumber: tx.blockNumber });
+    } catch (error) {
+      log.warn("finishDraw failed; retried at the next run", { error: errorMessage(error) });
+    }
+  }
+  return finished;
 }

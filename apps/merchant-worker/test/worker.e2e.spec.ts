@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { Wallet, type Signer } from "ethers";
-import { LOCAL_DEV_KEYS, buyTicket } from "@raffle/chain";
+import { Wallet, parseUnits, type Signer } from "ethers";
+import { LOCAL_DEV_KEYS, RoundStatus, answerDrawWithoutWinners, buyTicket, buyTickets } from "@raffle/chain";
 import { eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";
@@ -52,6 +52,48 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     expect(String(started.txHash)).toMatch(/^0x[0-9a-f]{64}$/);
     expect(typeof started.time).toBe("string");
     expect(running.logs.lines.filter((line) => line.level === "error" || line.level === "warn")).toEqual([]);
+  });
+
+  it("keeps a raffle's round rules across its rotations, and draws the winners a VRF callback left to finishDraw", async () => {
+    const rules = {
+      prizeShares: [5_000, 3_000, 2_000],
+      minTickets: 3,
+      maxTicketsPerWallet: 20,
+      bundles: [{ quantity: 5, price: parseUnits("45", 18) }],
+    };
+    const raffle = await stack.deployListedRaffle(merchantKey, undefined, undefined, rules);
+    await buyTickets(stack.world, raffle, stack.world.players[0], 5);
+    await buyTicket(stack.world, raffle, stack.world.players[1]);
+    const running = await stack.worker(merchantEnv());
+    await running.worker.start();
+    // The worker ends round 1 (6 tickets: a VRF draw) and starts round 2 with getCurrentRoundInfo's values alone.
+    await eventually(async () => expect(await stack.currentRoundId(raffle.raffle)).toBeGreaterThanOrEqual(2n), 30_000);
+    const chainRaffle = stack.raffle(raffle.raffle);
+    expect(Number((await chainRaffle.getRound(1n)).status)).toBe(RoundStatus.Drawing);
+    const fulfilment = await answerDrawWithoutWinners(stack.world, raffle, 1n);
+    const fulfilled = (await stack.node.provider.getTransactionReceipt(fulfilment))!;
+    const winnersDrawn = chainRaffle.interface.getEvent("WinnersDrawn").topicHash;
+    expect(fulfilled.logs.some((log) => log.topics[0] === winnersDrawn)).toBe(false);
+
+    // A later run finishes the draw: three winners, drawn by the merchant's key.
+    await eventually(async () => expect(Number((await chainRaffle.getRound(1n)).status)).toBe(RoundStatus.Drawn), 30_000);
+    expect(await chainRaffle.getWinners(1n)).toHaveLength(3);
+    const [drawn] = await chainRaffle.queryFilter(chainRaffle.filters.WinnersDrawn(1n));
+    expect((await drawn.getTransaction()).from).toBe(new Wallet(LOCAL_DEV_KEYS.demoMerchant).address);
+    expect(running.logs.lines.some((line) => line.message === "winners drawn with finishDraw" && line.roundId === "1")).toBe(true);
+
+    await eventually(async () => expect(await stack.currentRoundId(raffle.raffle)).toBeGreaterThanOrEqual(4n), 30_000);
+    await running.close();
+    const version = (await chainRaffle.getRound(1n)).rulesVersion;
+    for (let round = 2n; round <= 4n; round += 1n) {
+      expect((await chainRaffle.getRound(round)).rulesVersion).toBe(version);
+      const applied = await chainRaffle.getRoundRules(round);
+      expect(applied.prizeShares.map(Number)).toEqual([5_000, 3_000, 2_000]);
+      expect([Number(applied.minTickets), Number(applied.maxTicketsPerWallet)]).toEqual([3, 20]);
+      expect(applied.bundles.map((bundle) => [Number(bundle.quantity), bundle.price])).toEqual([[5, parseUnits("45", 18)]]);
+    }
+    expect((await chainRaffle.priceOf(5n)).amount).toBe(parseUnits("45", 18));
+    expect(running.logs.lines.filter((line) => line.level === "error")).toEqual([]);
   });
 
   it("serves the last run of each raffle on /health", async () => {
@@ -164,6 +206,9 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
         endRound: () => port.endRound(),
         simulateStartRound: (round) => (count(), port.simulateStartRound(round)),
         startRound: (round) => port.startRound(round),
+        roundsAwaitingWinners: (roundIds) => port.roundsAwaitingWinners(roundIds),
+        simulateFinishDraw: (roundId) => port.simulateFinishDraw(roundId),
+        finishDraw: (roundId) => port.finishDraw(roundId),
       };
     };
     const running = await stack.worker(

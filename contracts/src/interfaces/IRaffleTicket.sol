@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
-import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+import {IERC721A} from "erc721a/contracts/IERC721A.sol";
 
-/// @notice What a winning ticket still carries. A ticket that never won stays `None`; a won ticket is `Unclaimed`
-/// until its owner takes the pot (`Claimed`) or the merchant takes an unclaimed pot after the time lag (`Released`).
-/// Either way a settled ticket says so, so it can never be sold as if it still carried the pot.
+/// @notice Where a winning ticket's prize stands. A ticket that never won is `None`; a winner is `Unclaimed` until
+/// its owner takes the prize (`Claimed`) or the merchant takes an unclaimed prize after the time lag (`Released`).
 enum PrizeStatus {
     None,
     Unclaimed,
@@ -13,28 +12,24 @@ enum PrizeStatus {
     Released
 }
 
-/// @notice What a ticket remembers of its purchase. Packed into one storage slot.
-struct TicketData {
-    uint64 roundId;
-    uint64 serial;
-    uint120 externalId;
-    PrizeStatus prizeStatus;
-}
-
-/// @notice The ERC721 tickets of one raffle, which alone mints, flags and burns them.
-interface IRaffleTicket is IERC721 {
+/// @notice The ERC721 tickets of one raffle, minted in batches (ERC721A), which that raffle alone mints and burns.
+interface IRaffleTicket is IERC721A {
     error CallerNotRaffle(address caller);
     error CallerNotRaffleAdmin(address caller);
-    error ExternalIdTooLarge(uint256 externalId);
 
-    /// @notice Mints ticket `ticketId` of round `roundId` to `to`. Raffle only.
-    function mintTicket(address to, uint256 ticketId, uint256 roundId, uint256 serial, uint256 externalId) external;
+    /// @notice ERC-4906: the metadata of every ticket may have changed (a new base URI).
+    event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
-    /// @notice Records what a winning ticket carries now, and emits ERC-4906 `MetadataUpdate`. Raffle only.
-    function setPrizeStatus(uint256 ticketId, PrizeStatus status) external;
+    /// @notice Mints `quantity` consecutive tickets to `to` and returns the first id. `tier` says which price per ticket
+    /// they paid (0 = the round's price, i = its i-th bundle), so a refund pays back exactly that. Raffle only.
+    function mintTickets(address to, uint256 quantity, uint24 tier) external returns (uint256 firstTicketId);
 
     /// @notice Burns a refunded ticket. Raffle only.
     function burn(uint256 ticketId) external;
 
-    function getTicketData(uint256 ticketId) external view returns (TicketData memory);
+    /// @notice The price tier a ticket was bought at (see `mintTickets`); reverts for a ticket that does not exist.
+    function tierOf(uint256 ticketId) external view returns (uint256);
+
+    /// @notice The id the next minted ticket will get.
+    function nextTicketId() external view returns (uint256);
 }

@@ -2,10 +2,7 @@
 pragma solidity 0.8.30;
 
 import {IERC721Receiver} from "@openzeppelin/contracts/token/ERC721/IERC721Receiver.sol";
-
-interface IClaimable {
-    function claimPrize(uint256 roundId) external;
-}
+import {IRaffle, TicketRef} from "../interfaces/IRaffle.sol";
 
 /// @notice Test-only contract that holds a winning ticket and, when the native prize arrives, tries to claim the
 /// same prize again (or refuses the money), to prove the Raffle's reentrancy guard and its stuck-prize path.
@@ -20,6 +17,7 @@ contract ReentrantWinner is IERC721Receiver {
     Mode public mode;
     address public raffle;
     uint256 public roundId;
+    uint256 public ticketId;
     uint256 public receivedCount;
     bool public reentrySucceeded;
     bytes public reentryRevertData;
@@ -28,17 +26,18 @@ contract ReentrantWinner is IERC721Receiver {
         mode = mode_;
     }
 
-    function claim(address raffle_, uint256 roundId_) external {
+    function claim(address raffle_, uint256 roundId_, uint256 ticketId_) external {
         raffle = raffle_;
         roundId = roundId_;
-        IClaimable(raffle_).claimPrize(roundId_);
+        ticketId = ticketId_;
+        IRaffle(raffle_).claimPrizes(_ticket());
     }
 
     receive() external payable {
         if (mode == Mode.Reject) revert("ReentrantWinner: no ether");
         receivedCount += 1;
         if (mode == Mode.Accept || receivedCount > 1) return;
-        (bool ok, bytes memory data) = raffle.call(abi.encodeCall(IClaimable.claimPrize, (roundId)));
+        (bool ok, bytes memory data) = raffle.call(abi.encodeCall(IRaffle.claimPrizes, (_ticket())));
         reentrySucceeded = ok;
         if (!ok) {
             if (mode == Mode.Reenter) {
@@ -48,6 +47,11 @@ contract ReentrantWinner is IERC721Receiver {
             }
             reentryRevertData = data;
         }
+    }
+
+    function _ticket() private view returns (TicketRef[] memory tickets) {
+        tickets = new TicketRef[](1);
+        tickets[0] = TicketRef({roundId: roundId, ticketId: ticketId});
     }
 
     function onERC721Received(address, address, uint256, bytes calldata) external pure returns (bytes4) {

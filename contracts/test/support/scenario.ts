@@ -81,11 +81,66 @@ export async function buyTicket(
 ): Promise<bigint> {
   const voucher = await voucherFor(world, buyer, price, overrides);
   const receipt = await (await purchase(world, buyer, voucher)).wait();
-  for (const log of receipt!.logs) {
+  return firstTicketOf(world, receipt!.logs);
+}
+
+/** The first ticket id of the `TicketsPurchased` event among `logs`. */
+export function firstTicketOf(world: RaffleWorld, logs: readonly { topics: readonly string[]; data: string }[]): bigint {
+  for (const log of logs) {
     const parsed = world.raffle.interface.parseLog(log);
-    if (parsed?.name === "TicketPurchased") return parsed.args.ticketId as bigint;
+    if (parsed?.name === "TicketsPurchased") return parsed.args.firstTicketId as bigint;
   }
-  throw new Error("no TicketPurchased event");
+  throw new Error("no TicketsPurchased event");
+}
+
+/** Buys `quantity` tickets in one purchase at the round's price for that quantity; returns the first ticket id. */
+export async function buyBundle(
+  world: RaffleWorld,
+  buyer: HardhatEthersSigner,
+  quantity: bigint,
+  overrides: Partial<Parameters<typeof signVoucher>[0]> = {},
+): Promise<bigint> {
+  const price = plainAsset(await world.raffle.priceOf(quantity));
+  const voucher = await voucherFor(world, buyer, price, { item: { ...world.item, amount: quantity }, ...overrides });
+  const receipt = await (await purchase(world, buyer, voucher)).wait();
+  return firstTicketOf(world, receipt!.logs);
+}
+
+/** Claims the prizes of `tickets` (each `[roundId, ticketId]`) as `caller`. */
+export function claimPrizes(world: RaffleWorld, caller: HardhatEthersSigner, ...tickets: [bigint, bigint][]) {
+  return world.raffle.connect(caller).claimPrizes(tickets.map(([roundId, ticketId]) => ({ roundId, ticketId })));
+}
+
+/** Refunds `tickets` (each `[roundId, ticketId]`) as `caller`. */
+export function refundTickets(world: RaffleWorld, caller: HardhatEthersSigner, ...tickets: [bigint, bigint][]) {
+  return world.raffle.connect(caller).refundTickets(tickets.map(([roundId, ticketId]) => ({ roundId, ticketId })));
+}
+
+/** The draw rule of the README ("How winners are drawn"), written independently of the contract. */
+export function drawWinners(randomWord: bigint, firstTicketId: bigint, ticketCount: bigint, winners: number): bigint[] {
+  const drawn: bigint[] = [];
+  let hash = randomWord;
+  while (drawn.length < winners) {
+    const candidate = firstTicketId + (hash % ticketCount);
+    hash = BigInt(ethers.keccak256(ethers.toBeHex(hash, 32)));
+    if (!drawn.includes(candidate)) drawn.push(candidate);
+  }
+  return drawn;
+}
+
+/** Sets the raffle's round rules as its merchant; shares in basis points, bundles as [quantity, total price]. */
+export async function setRules(
+  world: RaffleWorld,
+  rules: Partial<{ prizeShares: number[]; minTickets: number; maxTicketsPerWallet: number; bundles: [bigint, bigint][] }>,
+) {
+  await (
+    await world.raffle.connect(world.merchant).setRoundRules({
+      prizeShares: rules.prizeShares ?? [10_000],
+      minTickets: rules.minTickets ?? 0,
+      maxTicketsPerWallet: rules.maxTicketsPerWallet ?? 0,
+      bundles: (rules.bundles ?? []).map(([quantity, price]) => ({ quantity, price })),
+    })
+  ).wait();
 }
 
 /**
@@ -151,6 +206,7 @@ export enum RoundStatus {
   Refundable = 5,
   Claimed = 6,
   Released = 7,
+  WinnersPending = 8,
 }
 
 /** An Asset as a struct argument or as ethers returns it from a view or event. */
@@ -178,10 +234,45 @@ export function plainAsset(asset: AssetLike): AssetStruct {
 
 export { erc20Price, nativePrice, ticketAsset };
 
-/** What a ticket carries (IRaffleTicket.PrizeStatus), in declaration order. */
+/** Where a winner's prize stands (IRaffleTicket.PrizeStatus), in declaration order. */
 export enum PrizeStatus {
   None = 0,
   Unclaimed = 1,
   Claimed = 2,
   Released = 3,
+}
+
+/**
+ * Claims the first prize of round `roundId` as `caller`: v1's `claimPrize(roundId)`, now `claimPrizes` of the round's
+ * first winning ticket (ticket 0 before the draw, so the round's status is what the call reverts on).
+ */
+export async function claimRoundPrize(world: RaffleWorld, caller: HardhatEthersSigner, roundId: bigint) {
+  const { winningTicketId } = await world.raffle.getRound(roundId);
+  return claimPrizes(world, caller, [roundId, winningTicketId]);
+}
+
+/** Refunds one ticket as `caller`: v1's `refundTicket(ticketId)`, now `refundTickets` of the ticket's round. */
+export async function refundTicket(world: RaffleWorld, caller: HardhatEthersSigner, ticketId: bigint) {
+  return refundTickets(world, caller, [await world.raffle.roundOfTicket(ticketId), ticketId]);
+}
+
+/** The `claimPrizes` calldata for one ticket, for contracts that re-enter the raffle with it. */
+export function claimPrizesCall(world: RaffleWorld, roundId: bigint, ticketId: bigint): string {
+  return world.raffle.interface.encodeFunctionData("claimPrizes", [[{ roundId, ticketId }]]);
+}
+
+/** The `refundTickets` calldata for one ticket, for contracts that re-enter the raffle with it. */
+export function refundTicketsCall(world: RaffleWorld, roundId: bigint, ticketId: bigint): string {
+  return world.raffle.interface.encodeFunctionData("refundTickets", [[{ roundId, ticketId }]]);
+}
+
+/** The prize status of round `roundId`'s first winner (v1 kept it on the winning ticket). */
+export async function firstPrizeStatus(world: RaffleWorld, roundId: bigint): Promise<PrizeStatus> {
+  const [first] = await world.raffle.getWinners(roundId);
+  return first === undefined ? PrizeStatus.None : (Number(first.status) as PrizeStatus);
+}
+
+/** Round `roundId`'s winners as `[ticketId, status]` pairs, first position first (empty before the draw). */
+export async function winnersOf(world: RaffleWorld, roundId: bigint): Promise<Array<[bigint, PrizeStatus]>> {
+  return (await world.raffle.getWinners(roundId)).map((winner) => [winner.ticketId, Number(winner.status) as PrizeStatus]);
 }

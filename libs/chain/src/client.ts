@@ -8,3 +8,4 @@ export { RAFFLE_PURCHASE_EXTRA } from "./eip712";
 export * from "./purchase-args";
 export * from "./struct-json";
 export * from "./exchange-abi";
+export * from "./raffle-abi";

@@ -15,3 +15,4 @@ export * from "./keccak";
 export * from "./exchange-abi";
 export * from "./struct-json";
 export * from "./contracts-dir";
+export * from "./raffle-abi";

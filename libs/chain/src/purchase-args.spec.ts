@@ -86,4 +86,14 @@ describe("buildPurchaseArgs (spec 4.5)", () => {
     expect(() => buildPurchaseArgs(round([]), signature)).toThrow(/no price component/);
     expect(() => buildPurchaseArgs(round([{ ...erc20Component, tokenType: "GOLD" }]), signature)).toThrow(/unknown token type/);
   });
+
+  it("several tickets: the item is the quantity and the price the signed total, paid in native value when NATIVE", () => {
+    const several = buildPurchaseArgs(round([erc20Component]), signature, ZeroAddress, { quantity: 5n, amount: 45n });
+    expect(several.item).toEqual({ tokenType: TokenType.ERC721, token: TICKET, tokenId: 0n, amount: 5n });
+    expect(several.price).toEqual({ tokenType: TokenType.ERC20, token: ERC20, tokenId: 0n, amount: 45n });
+    expect(several.value).toBe(0n);
+    const native = buildPurchaseArgs(round([nativeComponent]), signature, ZeroAddress, { quantity: 10n, amount: 80n });
+    expect(native.value).toBe(80n);
+    expect(() => buildPurchaseArgs(round([erc20Component]), signature, ZeroAddress, { quantity: 0n, amount: 0n })).toThrow(RangeError);
+  });
 });

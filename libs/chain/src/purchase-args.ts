@@ -53,13 +53,25 @@ export interface PurchaseArgs {
 }
 
 /**
+ * Several tickets in one purchase (raffle v2): the quantity asked of the sign request and the total price the API
+ * signed for it (the round's rules decide it: `priceOf(quantity)` on-chain), in the round's price token.
+ */
+export interface QuantityPrice {
+  quantity: bigint;
+  amount: bigint;
+}
+
+/**
  * Turns a Round resource and a sign response into the exact `purchaseRaffle` arguments and native value,
  * following spec 4.5 rule by rule. `referrer` must be the one named in the sign request (zero when omitted).
+ * Without `several` it is one ticket at the round's price, the spec's mapping unchanged; with it, the item is
+ * `several.quantity` tickets and the price (and the native value of a NATIVE price) is `several.amount`.
  */
 export function buildPurchaseArgs(
   round: RoundForPurchase,
   ticketSignature: TicketSignatureForPurchase,
   referrer: string = ZeroAddress,
+  several?: QuantityPrice,
 ): PurchaseArgs {
   const components = round.price.components;
   const first = components[0];
@@ -77,17 +89,23 @@ export function buildPurchaseArgs(
     tokenType: TokenType.ERC721, // rule 7
     token: getAddress(round.ticketContract.address),
     tokenId: 0n,
-    amount: 1n,
+    amount: several?.quantity ?? 1n,
   };
   const price: AssetStruct = {
     tokenType: tokenTypeIndex(first.tokenType), // rule 8
     token: getAddress(first.contract.address),
     tokenId: BigInt(first.template?.tokens?.[0]?.tokenId ?? "0"),
-    amount: BigInt(first.amount),
+    amount: several?.amount ?? BigInt(first.amount),
   };
-  const value = components // rule 10
-    .filter((component) => component.tokenType === "NATIVE")
-    .reduce((sum, component) => sum + BigInt(component.amount), 0n);
+  if (several && (several.quantity < 1n || components.length !== 1))
+    throw new RangeError(`round ${round.id}: several tickets are bought at least one at a time, at a price of one component`);
+  const value = several
+    ? price.tokenType === TokenType.NATIVE
+      ? price.amount
+      : 0n
+    : components // rule 10
+        .filter((component) => component.tokenType === "NATIVE")
+        .reduce((sum, component) => sum + BigInt(component.amount), 0n);
 
   return { params, item, price, signature: ticketSignature.signature, value }; // rule 9
 }

@@ -32,3 +32,7 @@ export function paramsToJson(params: PurchaseParamsStruct): PurchaseParamsJson {
 export function assetToJson(asset: AssetStruct): AssetJson {
   return { tokenType: asset.tokenType, token: asset.token, tokenId: asset.tokenId.toString(), amount: asset.amount.toString() };
 }
+
+export function assetFromJson(asset: AssetJson): AssetStruct {
+  return { tokenType: Number(asset.tokenType), token: asset.token, tokenId: BigInt(asset.tokenId), amount: BigInt(asset.amount) };
+}

@@ -49,6 +49,15 @@ export enum RoundStatus {
   REFUNDABLE = "REFUNDABLE",
   CLAIMED = "CLAIMED",
   RELEASED = "RELEASED",
+  /** The VRF word arrived; the winners are still to be drawn (by the callback's gas, or anyone's `finishDraw`). */
+  WINNERS_PENDING = "WINNERS_PENDING",
+}
+
+/** Where one winner position's prize stands (on-chain `PrizeStatus` of `getWinners`). */
+export enum PrizeClaimStatus {
+  UNCLAIMED = "UNCLAIMED",
+  CLAIMED = "CLAIMED",
+  RELEASED = "RELEASED",
 }
 
 /** A ticket's life, as its contract tells it: a winning ticket whose pot was paid out says so. */
@@ -64,6 +73,8 @@ export enum TicketStatus {
 export enum ClaimType {
   RAFFLE_PRIZE = "RAFFLE_PRIZE",
   VOUCHER = "VOUCHER",
+  /** What a ticket of a refundable round paid, taken back with `refundTickets`. */
+  RAFFLE_REFUND = "RAFFLE_REFUND",
 }
 
 export enum ClaimStatus {

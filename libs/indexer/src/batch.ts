@@ -43,7 +43,7 @@ export class BatchApplier {
       const kind = registry.get(event.address)?.kind;
       // Purchases are the bulk of any history: buffer them and write them in one statement. Every other event
       // first flushes the buffer, so events still apply in chain order.
-      if (kind === ContractKind.RAFFLE && event.name === "TicketPurchased") {
+      if (kind === ContractKind.RAFFLE && event.name === "TicketsPurchased") {
         // With the undo log, each block's purchases go in under that block, so a reorg can undo exactly its own.
         if (undoable && event.blockNumber !== undoBlock) {
           await projector.applyPurchases(manager, purchases.splice(0));

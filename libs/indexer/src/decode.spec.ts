@@ -11,12 +11,16 @@ describe("decodeLog", () => {
   it("reads purchases and mints on the fast path exactly as the ABI decoder would", () => {
     const account = Wallet.createRandom().address;
     const big = 2n ** 200n + 7n;
-    const purchase = raffle.encodeEventLog("TicketPurchased", [big, 42n, account, 3n, 2n ** 119n]);
-    expect(decodeLog(ContractKind.RAFFLE, purchase)).toEqual({
-      name: "TicketPurchased",
-      status: IndexedEventStatus.APPLIED,
-      args: { roundId: big.toString(), ticketId: "42", account, serial: "3", externalId: (2n ** 119n).toString() },
-    });
+    const purchase = raffle.encodeEventLog("TicketsPurchased", [big, account, 42n, 5n, 45n * 10n ** 18n, 2n ** 119n]);
+    const expected = {
+      roundId: big.toString(),
+      account,
+      firstTicketId: "42",
+      quantity: "5",
+      amount: (45n * 10n ** 18n).toString(),
+      externalId: (2n ** 119n).toString(),
+    };
+    expect(decodeLog(ContractKind.RAFFLE, purchase)).toEqual({ name: "TicketsPurchased", status: IndexedEventStatus.APPLIED, args: expected });
     const mint = ticket.encodeEventLog("Transfer", [ZeroAddress, account, 42n]);
     expect(decodeLog(ContractKind.TICKET, mint)).toEqual({
       name: "Transfer",
@@ -25,12 +29,11 @@ describe("decodeLog", () => {
     });
     // The generic decoder agrees on the same logs.
     const generic = raffle.parseLog(purchase)!;
-    expect(generic.args.account).toBe(account);
-    expect(generic.args.roundId).toBe(big);
+    expect(Object.fromEntries(generic.fragment.inputs.map((input, i) => [input.name, String(generic.args[i])]))).toEqual(expected);
   });
 
   it("reports a known topic with the wrong shape as MALFORMED and an unknown topic as UNKNOWN", () => {
-    const purchase = raffle.encodeEventLog("TicketPurchased", [1n, 1n, ZeroAddress, 1n, 1n]);
+    const purchase = raffle.encodeEventLog("TicketsPurchased", [1n, ZeroAddress, 1n, 1n, 1n, 1n]);
     expect(decodeLog(ContractKind.RAFFLE, { topics: purchase.topics, data: "0x01" }).status).toBe(IndexedEventStatus.MALFORMED);
     expect(decodeLog(ContractKind.RAFFLE, { topics: purchase.topics.slice(0, 3), data: purchase.data }).status).toBe(IndexedEventStatus.MALFORMED);
     const unknown = { topics: [`0x${"ab".repeat(32)}`], data: AbiCoder.defaultAbiCoder().encode(["uint256"], [1n]) };

@@ -40,7 +40,7 @@ function toJson(value: unknown, type: ParamType): JsonValue {
   return String(value);
 }
 
-const TICKET_PURCHASED = INTERFACES[ContractKind.RAFFLE].getEvent("TicketPurchased")!.topicHash;
+const TICKETS_PURCHASED = INTERFACES[ContractKind.RAFFLE].getEvent("TicketsPurchased")!.topicHash;
 const TRANSFER = INTERFACES[ContractKind.TICKET].getEvent("Transfer")!.topicHash;
 const checksummed = new Map<string, string>();
 
@@ -64,16 +64,17 @@ const word = (hex: string): string => BigInt(`0x${hex}`).toString();
  */
 function decodeHotLog(kind: ContractKind, log: Pick<Log, "topics" | "data">): DecodedLog | null {
   const { topics, data } = log;
-  if (kind === ContractKind.RAFFLE && topics[0] === TICKET_PURCHASED && topics.length === 4 && data.length === 130) {
+  if (kind === ContractKind.RAFFLE && topics[0] === TICKETS_PURCHASED && topics.length === 4 && data.length === 194) {
     return {
-      name: "TicketPurchased",
+      name: "TicketsPurchased",
       status: IndexedEventStatus.APPLIED,
       args: {
         roundId: word(topics[1].slice(2)),
-        ticketId: word(topics[2].slice(2)),
-        account: topicAddress(topics[3]),
-        serial: word(data.slice(2, 66)),
-        externalId: word(data.slice(66, 130)),
+        account: topicAddress(topics[2]),
+        firstTicketId: word(topics[3].slice(2)),
+        quantity: word(data.slice(2, 66)),
+        amount: word(data.slice(66, 130)),
+        externalId: word(data.slice(130, 194)),
       },
     };
   }

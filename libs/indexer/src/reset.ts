@@ -15,9 +15,12 @@ export function resetCommand(chainId: number): string {
 
 /** Deletes what was indexed from one chain, in the caller's transaction. */
 async function deleteIndexedRows(manager: EntityManager, chainId: number): Promise<void> {
-  await manager.query(`DELETE FROM claim WHERE claim_type = 'RAFFLE_PRIZE' AND contract_id IN (SELECT id FROM contract WHERE chain_id = $1)`, [
-    chainId,
-  ]);
+  // Claims name their raffle without a foreign key (vouchers have none): prizes and refunds go explicitly; winners
+  // go with their rounds, and rounds and tickets with their raffles (ON DELETE CASCADE).
+  await manager.query(
+    `DELETE FROM claim WHERE claim_type IN ('RAFFLE_PRIZE', 'RAFFLE_REFUND') AND contract_id IN (SELECT id FROM contract WHERE chain_id = $1)`,
+    [chainId],
+  );
   await manager.query(`DELETE FROM contract WHERE chain_id = $1 AND contract_module = 'RAFFLE'`, [chainId]);
   await manager.query(`DELETE FROM price WHERE id NOT IN (SELECT price_id FROM round)`);
   await manager.query(`DELETE FROM indexer_event WHERE chain_id = $1`, [chainId]);
@@ -27,7 +30,7 @@ async function deleteIndexedRows(manager: EntityManager, chainId: number): Promi
 }
 
 /**
- * Forgets everything indexed from one chain (raw events, block hashes, cursor, rounds, tickets, prize claims and the
+ * Forgets everything indexed from one chain (raw events, block hashes, cursor, rounds, winners, tickets, prize and refund claims and the
  * raffle contracts registered from events), keeping merchants, API keys and issued vouchers. For a local chain
  * that restarted from genesis: the next indexer run rebuilds the projection from the new chain. No indexer of the
  * chain may run meanwhile: use resetChainIndex when one may.

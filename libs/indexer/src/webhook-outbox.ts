@@ -33,9 +33,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 const TYPE_OF_EVENT: Record<string, WebhookEventType> = {
   RaffleDeployed: "raffle.deployed",
   RoundStarted: "round.started",
-  TicketPurchased: "ticket.purchased",
+  TicketsPurchased: "ticket.purchased",
   RoundEnded: "round.ended",
-  WinnerDrawn: "round.drawn",
+  WinnersDrawn: "round.drawn",
   RoundRefundable: "round.refundable",
   TicketRefunded: "ticket.refunded",
   PrizeClaimed: "prize.claimed",
@@ -202,13 +202,42 @@ async function subjectOf(
   const contract = await contractAt(event.address);
   if (!contract || contract.module !== "RAFFLE") return null;
   if (type === "round.drawn") {
-    // The projection just wrote the prize claim: its holder is the winner and its item the pot after commission.
-    const [prize] = await manager.query(
-      `SELECT c.id, c.account, c.items FROM claim c JOIN round r ON r.id = c.round_id
-        WHERE r.contract_id = $1 AND r.round_id = $2 AND c.claim_type = 'RAFFLE_PRIZE'`,
+    // The projection just wrote the winners and their prize claims: every position with its ticket, holder, share,
+    // amount before commission and claim (whose item is the prize after commission). The first position's fields
+    // stay at the top level as before.
+    const winners: Array<{
+      position: number;
+      ticket_id: string;
+      account: string;
+      share: number;
+      amount: string;
+      claim_id: number | null;
+      items: JsonValue[] | null;
+    }> = await manager.query(
+      `SELECT w.position, w.ticket_id::text AS ticket_id, w.account, w.share, w.amount::text AS amount, c.id AS claim_id, c.items
+           FROM round_winner w JOIN round r ON r.id = w.round_id
+           LEFT JOIN claim c ON c.contract_id = r.contract_id AND c.token_id = w.ticket_id AND c.claim_type = 'RAFFLE_PRIZE'
+          WHERE r.contract_id = $1 AND r.round_id = $2 ORDER BY w.position`,
       [contract.id, String(event.args.roundId)],
     );
-    if (prize) Object.assign(data, { winner: prize.account, prize: prize.items[0] ?? null, claimId: prize.id });
+    data.winners = winners.map((winner) => ({
+      position: winner.position,
+      ticketId: winner.ticket_id,
+      account: winner.account,
+      share: winner.share,
+      amount: winner.amount,
+      prize: winner.items?.[0] ?? null,
+      claimId: winner.claim_id,
+    })) as unknown as JsonValue;
+    const first = winners[0];
+    if (first) Object.assign(data, { winner: first.account, prize: first.items?.[0] ?? null, claimId: first.claim_id });
+  }
+  if (type === "round.refundable") {
+    const [round] = await manager.query(`SELECT refund_reason, ticket_count FROM round WHERE contract_id = $1 AND round_id = $2`, [
+      contract.id,
+      String(event.args.roundId),
+    ]);
+    if (round) Object.assign(data, { reason: round.refund_reason, ticketCount: round.ticket_count });
   }
   return { merchantId: contract.merchantId, contractId: contract.id, data };
 }

@@ -7,7 +7,6 @@ import {
   setUpWorld,
   deployTestRaffle,
   buyTicket,
-  endAndDraw,
   startNextRound,
   type HardhatNode,
   type TestWorld,
@@ -17,6 +16,7 @@ import {
 import { PrizeRedemptionTx1763900000000 } from "@raffle/db";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
+import { endAndDraw } from "./support/v2-world";
 
 describe("indexer backfill of a scripted history", () => {
   let node: HardhatNode;
@@ -49,7 +49,11 @@ describe("indexer backfill of a scripted history", () => {
     const ticket = RaffleTicket__factory.connect(erc20.ticket, world.provider);
     const owner = await ticket.ownerOf(round.winningTicketId);
     winners.erc20 = owner;
-    await (await Raffle__factory.connect(erc20.raffle, await node.provider.getSigner(owner)).claimPrize(1n)).wait();
+    await (
+      await Raffle__factory.connect(erc20.raffle, await node.provider.getSigner(owner)).claimPrizes([
+        { roundId: 1n, ticketId: round.winningTicketId },
+      ])
+    ).wait();
 
     // Round 2 of the ERC20 raffle: one ticket wins at once; then the winning ticket changes hands.
     await startNextRound(world, erc20);
@@ -129,13 +133,17 @@ describe("indexer backfill of a scripted history", () => {
     const [, bob, carol] = await Promise.all(world.players.map((player) => player.getAddress()));
     expect(erc20Tickets[3]).toMatchObject({ buyer: bob, account: carol, is_prize: true });
     expect(tickets.filter((t: { is_prize: boolean }) => t.is_prize)).toHaveLength(3);
-    // The claimed winner of round 1 says so, as its on-chain prizeStatus does; the other winners still carry a pot.
+    // The claimed winner of round 1 says so, as its on-chain prize status (getWinners) does; the other winners still carry a prize.
     const statuses = await db.dataSource.query(
-      `SELECT c.address, t.token_id, t.ticket_status FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE t.is_prize`,
+      `SELECT raffle.address, r.round_id, t.token_id, t.ticket_status, w.claim_status
+         FROM ticket t JOIN round r ON r.id = t.round_id JOIN contract raffle ON raffle.id = r.contract_id
+         JOIN round_winner w ON w.round_id = r.id AND w.ticket_id = t.token_id WHERE t.is_prize`,
     );
-    for (const row of statuses as Array<{ address: string; token_id: string; ticket_status: string }>) {
-      const onChain = await RaffleTicket__factory.connect(row.address, node.provider).getTicketData(BigInt(row.token_id));
-      expect([row.ticket_status, onChain.prizeStatus]).toEqual(onChain.prizeStatus === 2n ? ["PRIZE_CLAIMED", 2n] : ["ACTIVE", 1n]);
+    expect(statuses).toHaveLength(3);
+    for (const row of statuses as Array<{ address: string; round_id: string; token_id: string; ticket_status: string; claim_status: string }>) {
+      const winners = await Raffle__factory.connect(row.address, node.provider).getWinners(BigInt(row.round_id));
+      const onChain = winners.find((winner) => winner.ticketId.toString() === row.token_id)!.status;
+      expect([row.ticket_status, row.claim_status, onChain]).toEqual(onChain === 2n ? ["PRIZE_CLAIMED", "CLAIMED", 2n] : ["ACTIVE", "UNCLAIMED", 1n]);
     }
     expect(statuses.filter((row: { ticket_status: string }) => row.ticket_status === "PRIZE_CLAIMED")).toHaveLength(1);
 
@@ -180,6 +188,6 @@ describe("indexer backfill of a scripted history", () => {
     const head = await node.provider.getBlockNumber();
     expect(db.indexer.status()).toMatchObject({ cursor: head, lag: 0 });
     const snapshot = await projectionSnapshot(db.dataSource);
-    expect(snapshot.orphans).toEqual([{ prices: 0, components: 0, tickets: 0, claims: 0 }]);
+    expect(snapshot.orphans).toEqual([{ prices: 0, components: 0, tickets: 0, winners: 0, claims: 0 }]);
   });
 });

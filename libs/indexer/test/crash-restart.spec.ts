@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
-import { buyTicket, deployTestRaffle, endAndDraw, setUpWorld, startTestNode, startNextRound, type HardhatNode, type TestWorld } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, startNextRound, type HardhatNode, type TestWorld } from "@raffle/chain";
 
 import { indexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
+import { endAndDraw } from "./support/v2-world";
 
 const ROOT = path.resolve(__dirname, "../../..");
 /** `npm run test:reliability` sets INDEXER_KILLS=20: a longer history, killed at 20 random points. */

@@ -130,7 +130,7 @@ describe("two chains indexed in one process on one database", () => {
     const exchanges = await dataSource.query(`SELECT chain_id FROM contract WHERE address = $1 ORDER BY chain_id`, [a.world.deployment.exchange]);
     expect(exchanges).toEqual([{ chain_id: 31337 }, { chain_id: 31338 }]);
     const events = await dataSource.query(
-      `SELECT chain_id, count(*)::int AS purchases FROM indexer_event WHERE name = 'TicketPurchased' GROUP BY chain_id ORDER BY chain_id`,
+      `SELECT chain_id, count(*)::int AS purchases FROM indexer_event WHERE name = 'TicketsPurchased' GROUP BY chain_id ORDER BY chain_id`,
     );
     expect(events).toEqual([
       { chain_id: 31337, purchases: 3 },

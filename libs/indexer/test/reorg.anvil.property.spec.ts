@@ -4,7 +4,6 @@ import {
   Raffle__factory,
   buyTicket,
   deployTestRaffle,
-  endAndDraw,
   setUpWorld,
   startAnvilNode,
   startNextRound,
@@ -15,6 +14,7 @@ import {
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
+import { endAndDraw } from "./support/v2-world";
 
 /**
  * On Foundry's anvil, a second node implementation: random histories of purchases, transfers, pauses and draws, cut by

@@ -4,7 +4,6 @@ import {
   Raffle__factory,
   buyTicket,
   deployTestRaffle,
-  endAndDraw,
   setUpWorld,
   startTestNode,
   type HardhatNode,
@@ -15,6 +14,7 @@ import {
 import type { IndexerLogger } from "../src/logger";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
+import { endAndDraw } from "./support/v2-world";
 
 describe("indexer replays and unreadable logs", () => {
   let node: HardhatNode;
@@ -74,12 +74,12 @@ describe("indexer replays and unreadable logs", () => {
       );
       await db.indexer.init();
 
-      const purchased = topicOf("TicketPurchased(uint256,uint256,address,uint256,uint256)");
+      const purchased = topicOf("TicketsPurchased(uint256,address,uint256,uint256,uint256,uint256)");
       await (await emitter.emitLog([topicOf("Mystery(uint256)")], "0x")).wait();
       await (await emitter.emitLog([purchased, `0x${"00".repeat(31)}01`], "0x01")).wait();
       await (
         await emitter.emitLog(
-          [purchased, `0x${"00".repeat(31)}01`, `0x${"00".repeat(31)}01`, `0x${"00".repeat(12)}${ZeroAddress.slice(2)}`],
+          [purchased, `0x${"00".repeat(31)}01`, `0x${"00".repeat(12)}${ZeroAddress.slice(2)}`, `0x${"00".repeat(31)}01`],
           AbiCoder.defaultAbiCoder().encode(["uint256"], [1n]),
         )
       ).wait();
@@ -92,8 +92,8 @@ describe("indexer replays and unreadable logs", () => {
       ]);
       expect(recorded).toEqual([
         { name: null, status: "UNKNOWN" },
-        { name: "TicketPurchased", status: "MALFORMED" },
-        { name: "TicketPurchased", status: "MALFORMED" },
+        { name: "TicketsPurchased", status: "MALFORMED" },
+        { name: "TicketsPurchased", status: "MALFORMED" },
       ]);
       expect(warnings.map((warning) => warning.status)).toEqual(["UNKNOWN", "MALFORMED", "MALFORMED"]);
       const [{ is_paused: paused }] = await db.dataSource.query(`SELECT is_paused FROM contract WHERE address = $1`, [raffle.raffle]);

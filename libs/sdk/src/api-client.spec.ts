@@ -39,6 +39,8 @@ describe("RaffleApi", () => {
     const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch });
     await api.listRaffleContracts({ chainId: 1 });
     await api.currentRound(3);
+    await api.listRounds({ contractId: 3, take: 5 });
+    await api.getRound(12);
     await api.signTicket({ account: "0x1", contractId: 3 });
     await api.listClaims({ account: "0x2", claimStatus: "NEW" });
     await api.getClaim(42);
@@ -56,6 +58,8 @@ describe("RaffleApi", () => {
     expect(calls.map((call) => `${call.method} ${call.url.pathname}${call.url.search}`)).toEqual([
       "GET /raffle/contracts?chainId=1",
       "GET /rounds/current?contractId=3",
+      "GET /rounds?contractId=3&take=5",
+      "GET /rounds/12",
       "POST /raffle/ticket/sign",
       "GET /claims?account=0x2&claimStatus=NEW",
       "GET /claims/42",

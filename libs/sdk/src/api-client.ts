@@ -11,6 +11,8 @@ import type {
   RaffleContractsQuery,
   Readiness,
   Round,
+  RoundWithDraw,
+  RoundsQuery,
   SignTicketRequest,
   RotatedWebhookSecret,
   TicketSignature,
@@ -94,6 +96,16 @@ export class RaffleApi {
   /** The raffle's active round [getCurrentRound]; 404 roundNotFound without one. */
   currentRound(contractId: number): Promise<Round> {
     return this.request("GET", "/rounds/current", { contractId });
+  }
+
+  /** One page of a raffle's rounds, newest first, with their rules, winners and draw record [listRounds]. */
+  listRounds(query: RoundsQuery): Promise<List<RoundWithDraw>> {
+    return this.request("GET", "/rounds", query);
+  }
+
+  /** One round by its id (the API's `id`, not the on-chain round number) [getRound]. */
+  getRound(id: number): Promise<RoundWithDraw> {
+    return this.request("GET", `/rounds/${encodeURIComponent(id)}`);
   }
 
   /** A purchase voucher and the exact purchaseRaffle arguments [signTicket]. */

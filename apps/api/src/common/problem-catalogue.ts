@@ -139,11 +139,28 @@ export const PROBLEM_CATALOGUE = {
   }),
   roundFull: define({
     status: 409,
-    description: "the active round sold all its tickets",
-    content: (contractId: number, maxTickets: number) => ({
-      detail: `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`,
+    description: "the active round has fewer tickets left than asked (none when it sold all its tickets); the detail says how many are left",
+    content: (contractId: number, maxTickets: number, left = 0, quantity = 1) => ({
+      detail:
+        left === 0
+          ? `The active round of raffle contract ${contractId} sold all ${maxTickets} tickets.`
+          : `The active round of raffle contract ${contractId} has ${left} of its ${maxTickets} tickets left, fewer than the ${quantity} asked.`,
     }),
-    example: [3, 1000],
+    example: [3, 1000, 3, 5],
+  }),
+  walletLimitReached: define({
+    status: 409,
+    description: "the buyer's tickets in the active round plus the quantity asked would pass the round's tickets-per-wallet cap",
+    content: (contractId: number, account: string, held: number, quantity: number, max: number) => ({
+      detail: `${account} bought ${held} tickets of the active round of raffle contract ${contractId}; ${quantity} more would pass its cap of ${max} per wallet.`,
+    }),
+    example: [3, "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", 8, 5, 10],
+  }),
+  roundIdNotFound: define({
+    status: 404,
+    description: "the round is unknown or of another merchant's raffle (an id that is not a positive 32-bit integer too)",
+    content: (id?: number) => ({ detail: id === undefined ? "No such round for this merchant." : `No round ${id} for this merchant.` }),
+    example: [7],
   }),
   contractPaused: define({
     status: 409,

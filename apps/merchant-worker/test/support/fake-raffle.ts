@@ -17,6 +17,9 @@ export class FakeRaffle {
   ended: bigint[] = [];
   started: bigint[] = [];
   roundManagers = new Set<string>(["merchant"]);
+  /** Rounds whose VRF word arrived and whose winners wait for `finishDraw` (anyone may call it). */
+  awaitingWinners = new Set<bigint>();
+  finishedDraws: bigint[] = [];
   private nextTx = 0;
 
   constructor(readonly address = "0x00000000000000000000000000000000000000aa") {}
@@ -68,6 +71,17 @@ export class FakeRaffle {
     return this.tx();
   }
 
+  checkFinishDraw(roundId: bigint): void {
+    if (!this.awaitingWinners.has(roundId)) throw new CallRejectedError("finishDraw", "UnexpectedRoundStatus", [roundId, 3]);
+  }
+
+  finishDraw(roundId: bigint): SentTransaction {
+    this.checkFinishDraw(roundId);
+    this.awaitingWinners.delete(roundId);
+    this.finishedDraws.push(roundId);
+    return this.tx();
+  }
+
   port(caller = "merchant", overrides: Partial<RaffleRoundsPort> = {}): RaffleRoundsPort & { calls: string[] } {
     const calls: string[] = [];
     const port: RaffleRoundsPort & { calls: string[] } = {
@@ -78,6 +92,12 @@ export class FakeRaffle {
       endRound: async () => (calls.push("endRound"), this.end(caller)),
       simulateStartRound: async () => (calls.push("simulateStartRound"), this.checkStart(caller)),
       startRound: async () => (calls.push("startRound"), this.start(caller)),
+      roundsAwaitingWinners: async (roundIds) => (
+        calls.push("roundsAwaitingWinners"),
+        roundIds.filter((roundId) => this.awaitingWinners.has(roundId))
+      ),
+      simulateFinishDraw: async (roundId) => (calls.push(`simulateFinishDraw ${roundId}`), this.checkFinishDraw(roundId)),
+      finishDraw: async (roundId) => (calls.push(`finishDraw ${roundId}`), this.finishDraw(roundId)),
       ...overrides,
     };
     return port;

@@ -13,6 +13,7 @@ import {
   startHardhatNode,
   startTestNode,
   type HardhatNode,
+  type RoundRules,
   type TestRaffle,
   type TestWorld,
 } from "@raffle/chain";
@@ -216,9 +217,9 @@ export class WorkerStack {
   }
 
   /** Deploys a raffle (first round started) for `merchant` and waits until the API lists it with `apiKey` on its chain. */
-  async deployListedRaffle(apiKey: string, merchant?: Signer, chainId = this.chains[0].chainId): Promise<TestRaffle> {
+  async deployListedRaffle(apiKey: string, merchant?: Signer, chainId = this.chains[0].chainId, rules?: RoundRules): Promise<TestRaffle> {
     const { world } = this.chain(chainId);
-    const raffle = await deployTestRaffle({ ...world, merchant: merchant ?? world.merchant }, "ERC20");
+    const raffle = await deployTestRaffle({ ...world, merchant: merchant ?? world.merchant }, "ERC20", 100n, rules);
     const client = new ApiRaffleSource({ baseUrl: this.apiUrl, apiKey, chainId });
     await eventually(async () => {
       const listed = await client.listRaffles();

@@ -1,6 +1,7 @@
 import { parseAbi } from "viem";
 
 import { EXCHANGE_CLIENT_ABI } from "../../../../libs/chain/src/exchange-abi";
+import { RAFFLE_CLIENT_ABI } from "../../../../libs/chain/src/raffle-abi";
 
 /**
  * The Exchange's purchase (one source: libs/chain's client ABI) with the errors a purchase can revert with, from the
@@ -13,7 +14,9 @@ export const PURCHASE_ABI = parseAbi([
   "error InvalidSignature()",
   "error InvalidSigner(address recovered)",
   "error WrongPaymentValue(uint256 expected, uint256 actual)",
-  "error RoundFull(uint256 maxTicket)",
+  "error RoundFull(uint256 maxTicket, uint256 left)",
+  "error InvalidQuantity(uint256 quantity, uint256 max)",
+  "error WalletLimitReached(address account, uint256 held, uint256 quantity, uint256 max)",
   "error RafflePaused()",
   "error NoActiveRound()",
   "error PriceMismatch()",
@@ -22,11 +25,8 @@ export const PURCHASE_ABI = parseAbi([
   "error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)",
 ]);
 
-/** What a ticket holder calls on the raffle. */
-export const RAFFLE_ABI = parseAbi([
-  "function claimPrize(uint256 roundId)",
-  "function refundTicket(uint256 ticketId)",
-  "error UnexpectedRoundStatus(uint256 roundId, uint8 status)",
-  "error NotTicketOwnerOrApproved(uint256 ticketId, address caller)",
-  "error RafflePaused()",
-]);
+/**
+ * What a ticket holder calls and reads on the raffle (one source: libs/chain's Raffle client ABI): batch claims and
+ * refunds, the round views (`getRound`, `getWinners`) and every error a player's call can revert with.
+ */
+export const RAFFLE_ABI = parseAbi(RAFFLE_CLIENT_ABI);

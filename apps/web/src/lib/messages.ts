@@ -5,6 +5,7 @@ import { ApiError } from "./api";
 /** The API's problem codes a player can meet, as sentences (the code is the stable part of an answer, never its text). */
 const API_SENTENCES: Record<string, string> = {
   roundFull: "This round is sold out. Try the next round.",
+  walletLimitReached: "You already hold the most tickets one wallet may buy in this round.",
   roundEnded: "This round has just ended. The next one starts soon.",
   roundNotFound: "This raffle has not started its first round yet.",
   contractPaused: "This raffle is paused for now. Try again later.",
@@ -67,6 +68,10 @@ const REVERT_SENTENCES: Record<string, string> = {
   InvalidBundle: "Each bundle needs at least 2 tickets, in increasing quantities.",
   BundleAboveRoundPrice: "A bundle may not cost more per ticket than a single ticket.",
   MaxTicketBelowMinimum: "The ticket cap is below the minimum number of tickets.",
+  InvalidQuantity: "That many tickets cannot be bought in one purchase. Choose fewer.",
+  WalletLimitReached: "You already hold the most tickets one wallet may buy in this round.",
+  NoPrizeToClaim: "This ticket has no prize left to claim: it was already paid.",
+  TicketNotInRound: "This ticket is not part of that round. Reload the page.",
 };
 
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */

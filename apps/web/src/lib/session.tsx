@@ -18,7 +18,11 @@ export type SessionKind = "player" | "merchant";
 /** What differs between the two sign-ins: the API's routes, where the tab keeps the session, and what the wallet shows. */
 const KINDS: Record<SessionKind, { storageKey: string; statement: string; minutes: number }> = {
   player: { storageKey: "raffle.playerSession", statement: "Sign in to buy raffle tickets and see your tickets. This costs nothing.", minutes: 60 },
-  merchant: { storageKey: "raffle.merchantSession", statement: "Sign in to the merchant console of your raffles. This costs nothing.", minutes: 8 * 60 },
+  merchant: {
+    storageKey: "raffle.merchantSession",
+    statement: "Sign in to the merchant console of your raffles. This costs nothing.",
+    minutes: 8 * 60,
+  },
 };
 
 interface SessionValue {

@@ -81,11 +81,11 @@ function TicketRow({ ticket, token }: { ticket: PlayerTicket; token: string }) {
         account: connection.address!,
         address: ticket.raffle as Address,
         abi: RAFFLE_ABI,
-        ...(action === "claim"
-          ? { functionName: "claimPrize", args: [BigInt(ticket.roundId)] }
-          : { functionName: "refundTicket", args: [BigInt(ticket.tokenId)] }),
-      } as Parameters<typeof simulateContract>[1]);
-      const hash = await writeContract(wagmiConfig, request as Parameters<typeof writeContract>[1]);
+        // One ticket here; the calls take a batch of them, across rounds of the raffle.
+        functionName: action === "claim" ? "claimPrizes" : "refundTickets",
+        args: [[{ roundId: BigInt(ticket.roundId), ticketId: BigInt(ticket.tokenId) }]],
+      });
+      const hash = await writeContract(wagmiConfig, request);
       setStatus({ text: "Sent, waiting for the network…", hash });
       await waitForTransactionReceipt(wagmiConfig, { chainId: ticket.chainId, hash });
       for (;;) {

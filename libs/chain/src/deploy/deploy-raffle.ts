@@ -1,6 +1,7 @@
 import type { Signer } from "ethers";
 
 import { RaffleFactory__factory, Raffle__factory } from "../typechain";
+import type { RoundRulesStruct } from "../typechain/src/Raffle";
 import type { AssetStruct } from "../purchase-args";
 import { TokenType } from "../token-type";
 import type { Progress } from "./deploy-platform";
@@ -13,6 +14,11 @@ export interface MerchantRaffleOptions {
   timeLagBeforeRelease: bigint;
   ticketName: string;
   ticketSymbol: string;
+  /**
+   * Round rules (raffle v2: prize shares, minimum tickets, cap per wallet, bundle prices) set before the first round,
+   * so every round plays by them; the contract's defaults (one winner, no minimum, no cap, no bundle) without.
+   */
+  rules?: RoundRulesStruct;
   /** When given, the first round is started right away with this price and ticket cap (0 = no cap). */
   firstRound?: { price: AssetStruct; maxTicket: bigint };
 }
@@ -49,8 +55,13 @@ export async function deployMerchantRaffle(
   };
   progress(`raffle ${result.raffle} with ticket ${result.ticket} deployed in block ${result.deployBlock} (tx ${tx.hash})`);
 
+  const raffle = Raffle__factory.connect(result.raffle, merchant);
+  if (options.rules) {
+    const setRules = await raffle.setRoundRules(options.rules);
+    await setRules.wait();
+    progress(`round rules set (tx ${setRules.hash})`);
+  }
   if (options.firstRound) {
-    const raffle = Raffle__factory.connect(result.raffle, merchant);
     const ticketAsset = { tokenType: TokenType.ERC721, token: result.ticket, tokenId: 0n, amount: 1n };
     const start = await raffle.startRound(ticketAsset, options.firstRound.price, options.firstRound.maxTicket);
     await start.wait();

@@ -13,10 +13,11 @@ export interface ClaimItem {
   amount: string;
 }
 
-/** What an account can claim: a raffle prize (from the indexer) or a merchant voucher. First shape. */
+/** What an account can claim: a raffle prize or a ticket's refund (from the indexer), or a merchant voucher. */
 @Entity({ name: "claim" })
 @Index(["merchantId", "account", "createdAt"])
-@Index("UQ_claim_prize_round", ["contractId", "roundId"], { unique: true, where: `"claim_type" = 'RAFFLE_PRIZE'` })
+// One prize claim per winning ticket and one refund claim per ticket: a raffle's ticket ids are unique across its rounds.
+@Index("UQ_claim_raffle_ticket", ["contractId", "tokenId", "claimType"], { unique: true, where: `"claim_type" <> 'VOUCHER'` })
 @Index("UQ_claim_nonce", ["nonce"], { unique: true, where: `"nonce" IS NOT NULL` })
 export class ClaimEntity extends TimestampedEntity {
   @Column({ type: "varchar", length: 42 })
@@ -41,7 +42,7 @@ export class ClaimEntity extends TimestampedEntity {
   @Column({ type: "timestamptz", nullable: true })
   endTimestamp!: Date | null;
 
-  /** For prizes: the raffle contract row, the round row and the winning ticket's on-chain id. */
+  /** For prizes and refunds: the raffle contract row, the round row and the ticket's on-chain id. */
   @Column({ type: "integer", nullable: true })
   contractId!: number | null;
 

@@ -7,6 +7,7 @@ import { MerchantSessionEntity } from "./merchant-session.entity";
 import { PlayerSessionEntity, SiweNonceEntity } from "./player-session.entity";
 import { PriceComponentEntity, PriceEntity } from "./price.entity";
 import { RoundEntity } from "./round.entity";
+import { RoundWinnerEntity } from "./round-winner.entity";
 import { TemplateEntity } from "./template.entity";
 import { TicketVoucherEntity } from "./ticket-voucher.entity";
 import { TicketEntity } from "./ticket.entity";
@@ -23,6 +24,7 @@ export * from "./merchant-session.entity";
 export * from "./player-session.entity";
 export * from "./price.entity";
 export * from "./round.entity";
+export * from "./round-winner.entity";
 export * from "./template.entity";
 export * from "./ticket-voucher.entity";
 export * from "./ticket.entity";
@@ -37,6 +39,7 @@ export const ENTITIES = [
   PriceEntity,
   PriceComponentEntity,
   RoundEntity,
+  RoundWinnerEntity,
   TicketEntity,
   ClaimEntity,
   TicketVoucherEntity,

@@ -69,6 +69,45 @@ export class RoundEntity extends TimestampedEntity {
   @Column({ type: "numeric", precision: 78, scale: 0, nullable: true })
   vrfRequestId!: string | null;
 
+  /** What the round's tickets paid, in the price token's smallest unit (bundles make it less than count x price). */
+  @Column({ type: "numeric", precision: 78, scale: 0, default: "0" })
+  pot!: string;
+
+  /** The VRF word the winners follow from; null until it arrives, "0" when a single ticket won outright. */
+  @Column({ type: "numeric", precision: 78, scale: 0, nullable: true })
+  randomWord!: string | null;
+
+  /** Why the round became refundable: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise. */
+  @Column({ type: "varchar", length: 32, nullable: true })
+  refundReason!: string | null;
+
+  // The round's rules (RoundRulesApplied), fixed when it started; the defaults are the contract's version 0.
+
+  @Column({ type: "integer", default: 0 })
+  rulesVersion!: number;
+
+  /** Basis points of the pot per winner position, first prize first; summing to 10,000. */
+  @Column({ type: "jsonb", default: [10000] })
+  prizeShares!: number[];
+
+  /** A round ending below it (or below its number of winners) is refundable; 0 = no minimum. */
+  @Column({ type: "bigint", default: 0, transformer: safeIntegerTransformer })
+  minTickets!: number;
+
+  /** Most tickets one buyer may buy in the round; 0 = no cap. */
+  @Column({ type: "bigint", default: 0, transformer: safeIntegerTransformer })
+  maxTicketsPerWallet!: number;
+
+  /** Quantities sold at their own total price (decimal string), by increasing quantity. */
+  @Column({ type: "jsonb", default: [] })
+  bundles!: RoundBundle[];
+
   @Column({ type: "bigint", transformer: safeIntegerTransformer, select: false })
   indexedBlock!: number;
+}
+
+/** A bundle of round rules: `quantity` tickets for `price` in all (smallest units, decimal string). */
+export interface RoundBundle {
+  quantity: number;
+  price: string;
 }

@@ -11,6 +11,7 @@ import { RoundEntity } from "./round.entity";
 @Index(["contractId", "tokenId"], { unique: true })
 @Index(["roundId"])
 @Index(["account"])
+@Index(["roundId", "buyer"])
 export class TicketEntity extends TimestampedEntity {
   /** The ticket contract. */
   @Column({ type: "integer" })
@@ -53,6 +54,14 @@ export class TicketEntity extends TimestampedEntity {
 
   @Column({ type: "varchar", length: 66 })
   txHash!: string;
+
+  /** Price tier it was bought at: 0 = the round's price, i = the round's i-th bundle (RaffleTicket.tierOf). */
+  @Column({ type: "integer", default: 0 })
+  tier!: number;
+
+  /** What this ticket paid (its tier's price per ticket), smallest units: what a refund pays back. */
+  @Column({ type: "numeric", precision: 78, scale: 0, default: "0" })
+  paidAmount!: string;
 
   @Column({ type: "bigint", transformer: safeIntegerTransformer, select: false })
   indexedBlock!: number;

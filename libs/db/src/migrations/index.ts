@@ -6,7 +6,8 @@ import { IndexerUndoLog1764000000000 } from "./1764000000000-indexer-undo-log";
 import { Webhooks1764200000000 } from "./1764200000000-webhooks";
 import { WebhookManualRetryLimits1764300000000 } from "./1764300000000-webhook-manual-retry-limits";
 import { PublicSale1764400000000 } from "./1764400000000-public-sale";
-import { MerchantConsole1764500000000 } from "./1764500000000-merchant-console";
+import { RaffleV21764500000000 } from "./1764500000000-raffle-v2";
+import { MerchantConsole1764600000000 } from "./1764600000000-merchant-console";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -19,7 +20,8 @@ export const MIGRATIONS: Function[] = [
   Webhooks1764200000000,
   WebhookManualRetryLimits1764300000000,
   PublicSale1764400000000,
-  MerchantConsole1764500000000,
+  RaffleV21764500000000,
+  MerchantConsole1764600000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

@@ -14,6 +14,7 @@ const CHAIN_TABLES: Record<string, string> = {
   price: `id IN (SELECT price_id FROM round WHERE id IN (${ROUNDS}))`,
   price_component: `price_id IN (SELECT price_id FROM round WHERE id IN (${ROUNDS}))`,
   ticket: `contract_id IN (${CONTRACTS})`,
+  round_winner: `round_id IN (${ROUNDS})`,
   claim: `contract_id IN (${CONTRACTS})`,
   indexer_event: `chain_id = $1`,
   indexer_block: `chain_id = $1`,

@@ -36,7 +36,8 @@ export async function projectionSnapshot(dataSource: DataSource, chainId?: numbe
     rounds: await q(
       `SELECT raffle.address AS raffle, r.number, r.round_id, ticket.address AS ticket, r.max_tickets, r.start_timestamp,
               r.end_timestamp, r.ticket_count, r.round_status, r.first_ticket_id, r.winning_ticket_id, r.drawn_at,
-              r.vrf_request_id, r.indexed_block, r.created_at, r.updated_at,
+              r.vrf_request_id, r.indexed_block, r.created_at, r.updated_at, r.pot, r.random_word, r.refund_reason,
+              r.rules_version, r.prize_shares, r.min_tickets, r.max_tickets_per_wallet, r.bundles,
               (SELECT json_agg(json_build_object('tokenType', pc.token_type, 'token', tc.address, 'amount', pc.amount, 'tokenId', pc.token_id))
                  FROM price_component pc JOIN contract tc ON tc.id = pc.contract_id WHERE pc.price_id = r.price_id) AS price
          FROM round r JOIN contract raffle ON raffle.id = r.contract_id JOIN contract ticket ON ticket.id = r.ticket_contract_id
@@ -45,10 +46,17 @@ export async function projectionSnapshot(dataSource: DataSource, chainId?: numbe
     ),
     tickets: await q(
       `SELECT c.address AS ticket, t.token_id, r.round_id, t.serial, t.account, t.buyer, t.external_id, t.is_prize,
-              t.ticket_status, t.tx_hash, t.indexed_block, t.created_at, t.updated_at
+              t.ticket_status, t.tx_hash, t.tier, t.paid_amount, t.indexed_block, t.created_at, t.updated_at
          FROM ticket t JOIN contract c ON c.id = t.contract_id JOIN round r ON r.id = t.round_id
         WHERE ${onChain("c.chain_id")}
         ORDER BY c.address, t.token_id`,
+    ),
+    winners: await q(
+      `SELECT raffle.address AS raffle, r.round_id, w.position, w.ticket_id, w.account, w.share, w.amount, w.claim_status,
+              w.indexed_block, w.created_at, w.updated_at
+         FROM round_winner w JOIN round r ON r.id = w.round_id JOIN contract raffle ON raffle.id = r.contract_id
+        WHERE ${onChain("raffle.chain_id")}
+        ORDER BY raffle.address, r.round_id, w.position`,
     ),
     claims: await q(
       `SELECT m.wallet AS merchant, c.address AS raffle, r.round_id, cl.account, cl.claim_type, cl.claim_status, cl.items,
@@ -56,7 +64,7 @@ export async function projectionSnapshot(dataSource: DataSource, chainId?: numbe
          FROM claim cl JOIN merchant m ON m.id = cl.merchant_id LEFT JOIN contract c ON c.id = cl.contract_id
          LEFT JOIN round r ON r.id = cl.round_id
         WHERE ${onChain("c.chain_id")}
-        ORDER BY c.address, r.round_id`,
+        ORDER BY c.address, r.round_id, cl.claim_type, cl.token_id`,
     ),
     events: await q(
       `SELECT chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, status
@@ -67,6 +75,7 @@ export async function projectionSnapshot(dataSource: DataSource, chainId?: numbe
       `SELECT (SELECT count(*) FROM price WHERE id NOT IN (SELECT price_id FROM round))::int AS prices,
               (SELECT count(*) FROM price_component WHERE price_id NOT IN (SELECT id FROM price))::int AS components,
               (SELECT count(*) FROM ticket WHERE round_id NOT IN (SELECT id FROM round))::int AS tickets,
+              (SELECT count(*) FROM round_winner WHERE round_id NOT IN (SELECT id FROM round))::int AS winners,
               (SELECT count(*) FROM claim WHERE contract_id IS NOT NULL AND contract_id NOT IN (SELECT id FROM contract))::int AS claims`,
     ),
   };

@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A raffle's rounds, newest first, each with its status, rules, winners and draw record. */
+        get: operations["listRounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rounds/current": {
         parameters: {
             query?: never;
@@ -41,6 +58,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rounds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One round of the caller's raffles, with its status, rules, winners and draw record. */
+        get: operations["getRound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/raffle/ticket/sign": {
         parameters: {
             query?: never;
@@ -52,7 +86,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a ticket purchase for an account.
-         * @description Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments, signed for the raffle's own chain (its Exchange and EIP-712 domain). Every voucher signed is recorded. The zero address is refused as `account`.
+         * @description Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments, signed for the raffle's own chain (its Exchange and EIP-712 domain). Every voucher signed is recorded. The zero address is refused as `account`. With `quantity` (1 to 100, default 1) the voucher buys that many tickets at the round's price for the quantity (its bundles); refused with 409 roundFull when fewer tickets are left and 409 walletLimitReached when the round caps tickets per wallet and the buyer's indexed tickets plus the quantity pass it (the contract checks both again).
          */
         post: operations["signTicket"];
         delete?: never;
@@ -664,7 +698,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyNotFound";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyNotFound";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -1175,6 +1209,74 @@ export interface components {
             /** @description What one ticket costs; the purchase pays the first component. */
             components: components["schemas"]["PriceComponentDto"][];
         };
+        RoundBundleDto: {
+            /**
+             * @description Tickets in the bundle (2 to 100).
+             * @example 5
+             */
+            quantity: number;
+            /**
+             * @description Total price of the bundle in the round's price token, smallest unit (integer string).
+             * @example 45000000000000000000
+             */
+            price: string;
+        };
+        RoundRulesDto: {
+            /**
+             * @description Basis points of the pot per winner position, first prize first; sum 10,000.
+             * @example [
+             *       5000,
+             *       3000,
+             *       2000
+             *     ]
+             */
+            prizeShares: number[];
+            /**
+             * @description A round ending with fewer tickets (or fewer than its winners) is refunded; 0 = no minimum.
+             * @example 3
+             */
+            minTickets: number;
+            /**
+             * @description Most tickets one buyer may buy in the round; 0 = no cap.
+             * @example 10
+             */
+            maxTicketsPerWallet: number;
+            /** @description Bundle prices, by increasing quantity; a purchase of q tickets pays the per-ticket price of the largest bundle not above q, else the round's price. */
+            bundles: components["schemas"]["RoundBundleDto"][];
+        };
+        RoundWinnerDto: {
+            /**
+             * @description 0 = first prize.
+             * @example 0
+             */
+            position: number;
+            /**
+             * @description The winning ticket's token id (decimal string).
+             * @example 12
+             */
+            ticketId: string;
+            /**
+             * @description Who holds the winning ticket (while its prize is unclaimed), or held it.
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            account: string;
+            /**
+             * @description Basis points of the pot.
+             * @example 5000
+             */
+            share: number;
+            /**
+             * @description What the position pays before commission: pot x share / 10,000 rounded down, the first position also taking the remainder.
+             * @example 60000000000000000000
+             */
+            amount: string;
+            /**
+             * @description Whether the prize is still open, claimed, or released to the merchant.
+             * @example UNCLAIMED
+             * @enum {string}
+             */
+            claimStatus: "UNCLAIMED" | "CLAIMED" | "RELEASED";
+        };
         RoundDto: {
             /**
              * @description Round id; the purchase passes it as `params.externalId`.
@@ -1246,6 +1348,45 @@ export interface components {
              * @example 12
              */
             ticketCount: number;
+            /**
+             * @description The on-chain status: ACTIVE (selling), DRAWING (randomness asked), WINNERS_PENDING (word received, winners not drawn yet), DRAWN, CLOSED (no ticket), REFUNDABLE, CLAIMED (every prize claimed), RELEASED (unclaimed prizes released).
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DRAWING" | "DRAWN" | "CLOSED" | "REFUNDABLE" | "CLAIMED" | "RELEASED" | "WINNERS_PENDING";
+            /** @description The rules the round plays by. */
+            rules: components["schemas"]["RoundRulesDto"];
+            /**
+             * @description What the round's tickets paid, smallest unit (integer string): the prizes add up to it.
+             * @example 120000000000000000000
+             */
+            pot: string;
+            /** @description The winners, first position first; empty until drawn. */
+            winners: components["schemas"]["RoundWinnerDto"][];
+            /**
+             * @description The VRF request of the draw (decimal string); null when none was asked.
+             * @example null
+             */
+            vrfRequestId: string | null;
+            /**
+             * @description The VRF word the winners follow from (decimal string; see the README, "How winners are drawn"); "0" when one ticket won outright, null before.
+             * @example null
+             */
+            randomWord: string | null;
+            /**
+             * @description Why a REFUNDABLE round is: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise.
+             * @example null
+             */
+            refundReason: string | null;
+        };
+        RoundListDto: {
+            /** @description One page of rounds, newest first. */
+            rows: components["schemas"]["RoundDto"][];
+            /**
+             * @description Rounds of the raffle, ignoring skip and take.
+             * @example 12
+             */
+            count: number;
         };
         SignTicketBody: {
             /**
@@ -1263,6 +1404,12 @@ export interface components {
              * @example 3
              */
             contractId: number;
+            /**
+             * @description Tickets to buy in one purchase, 1 to 100 (the contract's MAX_TICKETS_PER_PURCHASE); 1 when omitted. `item.amount` is the quantity and `price` the round's price for it: the price per ticket of the round's largest bundle not above the quantity, else the round's price.
+             * @default 1
+             * @example 5
+             */
+            quantity?: number;
         };
         PurchaseParamsDto: {
             /**
@@ -1336,9 +1483,9 @@ export interface components {
             expiresAt: number;
             /** @description The exact `params` argument of purchaseRaffle. */
             params: components["schemas"]["PurchaseParamsDto"];
-            /** @description The exact `item` argument (the ticket). */
+            /** @description The exact `item` argument: the ticket contract, `amount` = the quantity. */
             item: components["schemas"]["AssetDto"];
-            /** @description The exact `price` argument. */
+            /** @description The exact `price` argument: the round's price for the quantity (the contract's `priceOf`). */
             price: components["schemas"]["AssetDto"];
             /**
              * @description Native value to send with the transaction, wei as a decimal string.
@@ -1406,7 +1553,7 @@ export interface components {
              * @example VOUCHER
              * @enum {string}
              */
-            claimType: "RAFFLE_PRIZE" | "VOUCHER";
+            claimType: "RAFFLE_PRIZE" | "VOUCHER" | "RAFFLE_REFUND";
             /**
              * @description Whether the claim is still open, redeemed, expired, canceled or released.
              * @example NEW
@@ -1417,22 +1564,22 @@ export interface components {
             items: components["schemas"]["ClaimItemDto"][];
             /**
              * Format: date-time
-             * @description For a prize: when the merchant may release it if unclaimed.
+             * @description For a prize: when the merchant may release it if unclaimed. Null for a refund (it never expires).
              * @example 2026-11-30T16:00:00.000Z
              */
             endTimestamp: string | null;
             /**
-             * @description For a prize: the raffle contract id.
+             * @description For a prize or a refund: the raffle contract id.
              * @example null
              */
             contractId: number | null;
             /**
-             * @description For a prize: the round id.
+             * @description For a prize or a refund: the round id.
              * @example null
              */
             roundId: number | null;
             /**
-             * @description For a prize: the winning ticket's token id.
+             * @description For a prize: the winning ticket's token id; for a refund: the ticket's.
              * @example null
              */
             tokenId: string | null;
@@ -1457,7 +1604,7 @@ export interface components {
              */
             redeemedTxHash: string | null;
             /**
-             * @description What the client passes on-chain. Prize: `raffle` address, on-chain `roundId` and `ticketId` for Raffle.claimPrize(roundId). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).
+             * @description What the client passes on-chain. Prize: `raffle` address, on-chain `roundId`, `ticketId` and winner `position` (0 = first prize), for Raffle.claimPrizes([{roundId, ticketId}, ...]). Refund: `raffle` address, on-chain `roundId` and `ticketId`, for Raffle.refundTickets([{roundId, ticketId}, ...]). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).
              * @example {
              *       "exchange": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
              *       "params": {
@@ -1761,7 +1908,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winner`, `prize` and `claimId`, `claim.redeemed` adds `claimId` and `items`.
+             * @description The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winners` (every position, first prize first: `position`, `ticketId`, `account`, `share` in basis points, `amount` before commission, `prize` = the claim's item after commission, `claimId`) and the first position's `winner`, `prize` and `claimId`; `round.refundable` adds `reason` (MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT) and `ticketCount`; `claim.redeemed` adds `claimId` and `items`.
              * @example {
              *       "roundId": "1",
              *       "ticketId": "1000001",
@@ -2137,7 +2284,7 @@ export interface components {
             /** @description The current round (as `GET /rounds/current`), null before the first. */
             round: components["schemas"]["RoundDto"] | null;
             /**
-             * @description Tickets sold times the price, smallest unit; null without a round.
+             * @description What the round's tickets paid (its prizes add up to it), smallest unit; null without a round.
              * @example 120000000000000000
              */
             pot: string | null;
@@ -2163,6 +2310,12 @@ export interface components {
              * @example 0x0000000000000000000000000000000000000000
              */
             referrer?: string;
+            /**
+             * @description Tickets to buy in one purchase, 1 to 100; 1 when omitted (as `POST /raffle/ticket/sign`).
+             * @default 1
+             * @example 5
+             */
+            quantity?: number;
         };
         PlayerVoucherDto: {
             /**
@@ -2182,9 +2335,9 @@ export interface components {
             expiresAt: number;
             /** @description The exact `params` argument of purchaseRaffle. */
             params: components["schemas"]["PurchaseParamsDto"];
-            /** @description The exact `item` argument (the ticket). */
+            /** @description The exact `item` argument: the ticket contract, `amount` = the quantity. */
             item: components["schemas"]["AssetDto"];
-            /** @description The exact `price` argument. */
+            /** @description The exact `price` argument: the round's price for the quantity (the contract's `priceOf`). */
             price: components["schemas"]["AssetDto"];
             /**
              * @description Native value to send with the transaction, wei as a decimal string.
@@ -2204,7 +2357,7 @@ export interface components {
         };
         PlayerTicketDto: {
             /**
-             * @description On-chain ticket id (decimal string): `refundTicket(ticketId)`.
+             * @description On-chain ticket id (decimal string): `refundTickets([{roundId, ticketId}])` or `claimPrizes([{roundId, ticketId}])`.
              * @example 12
              */
             tokenId: string;
@@ -2228,7 +2381,7 @@ export interface components {
              * @example Demo NATIVE raffle
              */
             title: string;
-            /** @description The raffle contract address: `claimPrize(roundId)` and `refundTicket(ticketId)` go there. */
+            /** @description The raffle contract address: `claimPrizes` and `refundTickets` go there. */
             raffle: string;
             /**
              * @description Chain id.
@@ -2236,7 +2389,7 @@ export interface components {
              */
             chainId: number;
             /**
-             * @description On-chain round id (decimal string): `claimPrize(roundId)`.
+             * @description On-chain round id (decimal string): the `roundId` of the ticket's `TicketRef`.
              * @example 2
              */
             roundId: string;
@@ -2549,7 +2702,7 @@ export interface components {
              */
             amount: string;
         };
-        RoundWinnerDto: {
+        RoundHistoryWinnerDto: {
             /**
              * @description The winning ticket id.
              * @example 42
@@ -2561,13 +2714,13 @@ export interface components {
              */
             account: string;
             /**
-             * @description The prize (pot less commission), smallest unit.
+             * @description The prize (its share of the pot less commission), smallest unit.
              * @example 90000000000000000000
              */
             prize: string;
             /**
-             * @description NEW (unclaimed), REDEEMED (claimed) or RELEASED (released to the merchant).
-             * @example NEW
+             * @description UNCLAIMED, CLAIMED or RELEASED (to the merchant).
+             * @example UNCLAIMED
              */
             claimStatus: string;
             /**
@@ -2588,7 +2741,7 @@ export interface components {
              * @example DRAWN
              * @enum {string}
              */
-            status: "ACTIVE" | "DRAWING" | "DRAWN" | "CLOSED" | "REFUNDABLE" | "CLAIMED" | "RELEASED";
+            status: "ACTIVE" | "DRAWING" | "DRAWN" | "CLOSED" | "REFUNDABLE" | "CLAIMED" | "RELEASED" | "WINNERS_PENDING";
             /**
              * Format: date-time
              * @description Start.
@@ -2619,7 +2772,7 @@ export interface components {
             /** @description The ticket price. */
             price: components["schemas"]["RoundPriceDto"];
             /** @description The winners (empty before the draw or without one). */
-            winners: components["schemas"]["RoundWinnerDto"][];
+            winners: components["schemas"]["RoundHistoryWinnerDto"][];
         };
         RoundHistoryListDto: {
             /** @description Rounds, newest first. */
@@ -2728,6 +2881,133 @@ export interface operations {
                         status: 401;
                         /** @enum {integer} */
                         statusCode: 401;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listRounds: {
+        parameters: {
+            query: {
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Records to return. */
+                take?: number;
+                /** @description Id of the raffle contract (from GET /raffle/contracts). */
+                contractId: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the raffle's rounds and their total. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundListDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `contractNotFound`: the raffle contract is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "contractNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
                     };
                 };
             };
@@ -2906,6 +3186,129 @@ export interface operations {
             };
         };
     };
+    getRound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Round id (the Round resource's `id`); another merchant's round is a 404 roundIdNotFound. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The round. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `roundIdNotFound`: the round is unknown or of another merchant's raffle (an id that is not a positive 32-bit integer too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "roundIdNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
     signTicket: {
         parameters: {
             query?: never;
@@ -2978,7 +3381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `exchangePaused`: the platform's Exchange is paused, so no voucher would go through. `contractPaused`: the raffle contract is paused. `contractInactive`: the raffle contract is not ACTIVE. `roundEnded`: the raffle's latest round has ended and the next one has not started. `roundFull`: the active round sold all its tickets. */
+            /** @description `exchangePaused`: the platform's Exchange is paused, so no voucher would go through. `contractPaused`: the raffle contract is paused. `contractInactive`: the raffle contract is not ACTIVE. `roundEnded`: the raffle's latest round has ended and the next one has not started. `roundFull`: the active round has fewer tickets left than asked (none when it sold all its tickets); the detail says how many are left. `walletLimitReached`: the buyer's tickets in the active round plus the quantity asked would pass the round's tickets-per-wallet cap. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,7 +3389,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
-                        code: "exchangePaused" | "contractPaused" | "contractInactive" | "roundEnded" | "roundFull";
+                        code: "exchangePaused" | "contractPaused" | "contractInactive" | "roundEnded" | "roundFull" | "walletLimitReached";
                         /** @enum {integer} */
                         status: 409;
                         /** @enum {integer} */
@@ -5639,7 +6042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `contractInactive`: the raffle contract is not ACTIVE. `contractPaused`: the raffle contract is paused. `exchangePaused`: the platform's Exchange is paused, so no voucher would go through. `roundEnded`: the raffle's latest round has ended and the next one has not started. `roundFull`: the active round sold all its tickets. */
+            /** @description `contractInactive`: the raffle contract is not ACTIVE. `contractPaused`: the raffle contract is paused. `exchangePaused`: the platform's Exchange is paused, so no voucher would go through. `roundEnded`: the raffle's latest round has ended and the next one has not started. `roundFull`: the active round has fewer tickets left than asked (none when it sold all its tickets); the detail says how many are left. `walletLimitReached`: the buyer's tickets in the active round plus the quantity asked would pass the round's tickets-per-wallet cap. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5647,7 +6050,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
-                        code: "contractInactive" | "contractPaused" | "exchangePaused" | "roundEnded" | "roundFull";
+                        code: "contractInactive" | "contractPaused" | "exchangePaused" | "roundEnded" | "roundFull" | "walletLimitReached";
                         /** @enum {integer} */
                         status: 409;
                         /** @enum {integer} */

@@ -24,7 +24,10 @@ export class ClaimItemDto {
   @ApiProperty({ example: "5000000000000000000", description: "Amount in the token's smallest unit, decimal string." }) amount!: string;
 }
 
-/** What an account can claim. RAFFLE_PRIZE claims come from the indexer when a round's winner is known. */
+/**
+ * What an account can claim. From the indexer: a RAFFLE_PRIZE claim per winner position of a drawn round, and a
+ * RAFFLE_REFUND claim per ticket of a refundable round. From the merchant: VOUCHER claims.
+ */
 export class ClaimDto {
   @ApiProperty({ example: 42, description: "Claim id." }) id!: number;
   @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
@@ -41,12 +44,19 @@ export class ClaimDto {
     format: "date-time",
     nullable: true,
     type: String,
-    description: "For a prize: when the merchant may release it if unclaimed.",
+    description: "For a prize: when the merchant may release it if unclaimed. Null for a refund (it never expires).",
   })
   endTimestamp!: string | null;
-  @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize: the raffle contract id." }) contractId!: number | null;
-  @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize: the round id." }) roundId!: number | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: "For a prize: the winning ticket's token id." }) tokenId!: string | null;
+  @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize or a refund: the raffle contract id." }) contractId!:
+    number | null;
+  @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize or a refund: the round id." }) roundId!: number | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "For a prize: the winning ticket's token id; for a refund: the ticket's.",
+  })
+  tokenId!: string | null;
   @ApiProperty({
     example: "0x2c4d1f0e8b7a69584736251403f2e1d0c9b8a7f6e5d4c3b2a19080706050400a",
     nullable: true,
@@ -86,7 +96,7 @@ export class ClaimDto {
       items: [{ tokenType: 1, token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", tokenId: "0", amount: "5000000000000000000" }],
     },
     description:
-      "What the client passes on-chain. Prize: `raffle` address, on-chain `roundId` and `ticketId` for Raffle.claimPrize(roundId). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).",
+      "What the client passes on-chain. Prize: `raffle` address, on-chain `roundId`, `ticketId` and winner `position` (0 = first prize), for Raffle.claimPrizes([{roundId, ticketId}, ...]). Refund: `raffle` address, on-chain `roundId` and `ticketId`, for Raffle.refundTickets([{roundId, ticketId}, ...]). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).",
   })
   parameters!: Record<string, unknown>;
 }

@@ -44,6 +44,7 @@ const SIGN_PROBLEMS = [
   "roundNotFound",
   "roundEnded",
   "roundFull",
+  "walletLimitReached",
   "signerNotAuthorized",
   "chainUnavailable",
   "chainNotServed",
@@ -87,7 +88,7 @@ export class PlayerRafflesController {
     const limits = { perIp: this.config.player.requestsPerIp, perAddress: this.config.player.signPerAddress };
     const voucher = await this.signer.signForRaffle(
       raffle,
-      { account: player.address, contractId: raffle.id, referrer: body.referrer },
+      { account: player.address, contractId: raffle.id, referrer: body.referrer, quantity: body.quantity },
       {
         apiKeyId: null,
         countSign: (account) =>

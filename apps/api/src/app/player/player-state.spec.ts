@@ -3,23 +3,25 @@ import { ticketState } from "./player-tickets.service";
 import { nextDrawAt } from "./public-raffles.service";
 
 describe("a ticket's state for its player", () => {
-  const row = (ticket_status: string, round_status: string, winner: string | null = null) => ({
-    ticket_status,
-    round_status,
-    winning_ticket_id: winner,
-    token_id: "7",
-  });
+  const row = (ticket_status: string, round_status: string, is_prize = false) => ({ ticket_status, round_status, is_prize });
 
   it("follows the ticket's own status first, then its round's", () => {
     expect(ticketState(row("ACTIVE", "ACTIVE"))).toBe(PlayerTicketState.ACTIVE);
     expect(ticketState(row("ACTIVE", "DRAWING"))).toBe(PlayerTicketState.ACTIVE);
-    expect(ticketState(row("ACTIVE", "DRAWN", "7"))).toBe(PlayerTicketState.WON);
-    expect(ticketState(row("ACTIVE", "DRAWN", "8"))).toBe(PlayerTicketState.LOST);
-    expect(ticketState(row("ACTIVE", "CLAIMED", "8"))).toBe(PlayerTicketState.LOST);
+    expect(ticketState(row("ACTIVE", "WINNERS_PENDING"))).toBe(PlayerTicketState.ACTIVE);
+    expect(ticketState(row("ACTIVE", "DRAWN", true))).toBe(PlayerTicketState.WON);
+    expect(ticketState(row("ACTIVE", "DRAWN"))).toBe(PlayerTicketState.LOST);
+    expect(ticketState(row("ACTIVE", "CLAIMED"))).toBe(PlayerTicketState.LOST);
+    expect(ticketState(row("ACTIVE", "RELEASED"))).toBe(PlayerTicketState.LOST);
     expect(ticketState(row("ACTIVE", "REFUNDABLE"))).toBe(PlayerTicketState.REFUNDABLE);
     expect(ticketState(row("REFUNDED", "REFUNDABLE"))).toBe(PlayerTicketState.REFUNDED);
-    expect(ticketState(row("PRIZE_CLAIMED", "CLAIMED", "7"))).toBe(PlayerTicketState.CLAIMED);
-    expect(ticketState(row("PRIZE_RELEASED", "RELEASED", "7"))).toBe(PlayerTicketState.RELEASED);
+    expect(ticketState(row("PRIZE_CLAIMED", "CLAIMED", true))).toBe(PlayerTicketState.CLAIMED);
+    expect(ticketState(row("PRIZE_RELEASED", "RELEASED", true))).toBe(PlayerTicketState.RELEASED);
+  });
+
+  it("keeps each of several winners of one round WON until its own prize is claimed, while the others are claimed", () => {
+    expect(ticketState(row("PRIZE_CLAIMED", "DRAWN", true))).toBe(PlayerTicketState.CLAIMED);
+    expect(ticketState(row("ACTIVE", "DRAWN", true))).toBe(PlayerTicketState.WON);
   });
 });
 

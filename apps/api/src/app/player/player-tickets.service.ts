@@ -14,26 +14,30 @@ interface TicketRow {
   tx_hash: string;
   round_id: string;
   round_status: string;
-  winning_ticket_id: string | null;
+  is_prize: boolean;
   contract_id: number;
   title: string;
   raffle: string;
   chain_id: number;
   price: string | null;
+  paid_amount: string | null;
   price_type: string | null;
   symbol: string | null;
   decimals: number | null;
   prize: string | null;
 }
 
-/** What a ticket allows now, from its own status and its round's (as the indexer projected them). */
-export function ticketState(row: Pick<TicketRow, "ticket_status" | "round_status" | "winning_ticket_id" | "token_id">): PlayerTicketState {
+/**
+ * What a ticket allows now, from its own status and its round's (as the indexer projected them). A round may have
+ * several winners: a winning ticket whose prize is still open is WON whatever its round's status says of the others.
+ */
+export function ticketState(row: Pick<TicketRow, "ticket_status" | "round_status" | "is_prize">): PlayerTicketState {
   if (row.ticket_status === "REFUNDED") return PlayerTicketState.REFUNDED;
   if (row.ticket_status === "PRIZE_CLAIMED") return PlayerTicketState.CLAIMED;
   if (row.ticket_status === "PRIZE_RELEASED") return PlayerTicketState.RELEASED;
   if (row.round_status === "REFUNDABLE") return PlayerTicketState.REFUNDABLE;
-  if (row.round_status === "ACTIVE" || row.round_status === "DRAWING") return PlayerTicketState.ACTIVE;
-  if (row.round_status === "DRAWN" && row.winning_ticket_id === row.token_id) return PlayerTicketState.WON;
+  if (row.round_status === "ACTIVE" || row.round_status === "DRAWING" || row.round_status === "WINNERS_PENDING") return PlayerTicketState.ACTIVE;
+  if (row.is_prize && row.round_status !== "RELEASED") return PlayerTicketState.WON;
   return PlayerTicketState.LOST;
 }
 
@@ -47,7 +51,7 @@ export class PlayerTicketsService {
 
   async list(address: string): Promise<PlayerTicketDto[]> {
     const rows: TicketRow[] = await this.dataSource.query(
-      `SELECT t.token_id, t.serial, t.ticket_status, t.tx_hash, r.round_id, r.round_status, r.winning_ticket_id,
+      `SELECT t.token_id, t.serial, t.ticket_status, t.tx_hash, t.is_prize, t.paid_amount, r.round_id, r.round_status,
               c.id AS contract_id, c.title, c.address AS raffle, c.chain_id,
               pc.amount AS price, pc.token_type AS price_type, pt.symbol, pt.decimals,
               (SELECT cl.items -> 0 ->> 'amount' FROM claim cl
@@ -73,7 +77,7 @@ export class PlayerTicketsService {
         raffle: row.raffle,
         chainId: row.chain_id,
         roundId: row.round_id,
-        price: row.price ?? "0",
+        price: row.paid_amount ?? row.price ?? "0",
         priceType: row.price_type ?? "NATIVE",
         symbol: row.symbol ?? "",
         decimals: row.decimals ?? 18,

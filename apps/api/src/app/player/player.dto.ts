@@ -3,6 +3,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } 
 
 import { ContractDto } from "../../common/dto/contract.dto";
 import { RoundDto } from "../../common/dto/round.dto";
+import { MAX_TICKETS_PER_PURCHASE } from "../ticket-sign/round-pricing";
 import { MAX_STORED_INTEGER, OptionalChainId } from "../../common/ids";
 import { IsEthereumAddress } from "../../common/validators";
 import { TicketSignatureDto } from "../ticket-sign/ticket-sign.dto";
@@ -71,7 +72,7 @@ export class PublicRaffleDto {
     example: "120000000000000000",
     nullable: true,
     type: String,
-    description: "Tickets sold times the price, smallest unit; null without a round.",
+    description: "What the round's tickets paid (its prizes add up to it), smallest unit; null without a round.",
   })
   pot!: string | null;
 
@@ -101,6 +102,19 @@ export class PlayerVoucherBody {
   @IsOptional()
   @IsEthereumAddress()
   referrer?: string;
+
+  @ApiPropertyOptional({
+    description: "Tickets to buy in one purchase, 1 to 100; 1 when omitted (as `POST /raffle/ticket/sign`).",
+    example: 5,
+    minimum: 1,
+    maximum: MAX_TICKETS_PER_PURCHASE,
+    default: 1,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TICKETS_PER_PURCHASE)
+  quantity?: number;
 }
 
 export class PlayerVoucherDto extends TicketSignatureDto {
@@ -132,7 +146,11 @@ export enum PlayerTicketState {
 }
 
 export class PlayerTicketDto {
-  @ApiProperty({ description: "On-chain ticket id (decimal string): `refundTicket(ticketId)`.", example: "12" }) tokenId!: string;
+  @ApiProperty({
+    description: "On-chain ticket id (decimal string): `refundTickets([{roundId, ticketId}])` or `claimPrizes([{roundId, ticketId}])`.",
+    example: "12",
+  })
+  tokenId!: string;
   @ApiProperty({ description: "Serial of the ticket in its round, from 1.", example: 3 }) serial!: number;
   @ApiProperty({
     enum: PlayerTicketState,
@@ -141,9 +159,9 @@ export class PlayerTicketDto {
   state!: PlayerTicketState;
   @ApiProperty({ description: "The raffle contract id.", example: 3 }) contractId!: number;
   @ApiProperty({ description: "Raffle title.", example: "Demo NATIVE raffle" }) title!: string;
-  @ApiProperty({ description: "The raffle contract address: `claimPrize(roundId)` and `refundTicket(ticketId)` go there." }) raffle!: string;
+  @ApiProperty({ description: "The raffle contract address: `claimPrizes` and `refundTickets` go there." }) raffle!: string;
   @ApiProperty({ description: "Chain id.", example: 31337 }) chainId!: number;
-  @ApiProperty({ description: "On-chain round id (decimal string): `claimPrize(roundId)`.", example: "2" }) roundId!: string;
+  @ApiProperty({ description: "On-chain round id (decimal string): the `roundId` of the ticket's `TicketRef`.", example: "2" }) roundId!: string;
   @ApiProperty({ description: "Price paid, smallest unit (decimal string).", example: "10000000000000000" }) price!: string;
   @ApiProperty({ description: "Price token: NATIVE or ERC20.", example: "NATIVE" }) priceType!: string;
   @ApiProperty({ description: "Price token symbol, may be empty.", example: "ETH" }) symbol!: string;

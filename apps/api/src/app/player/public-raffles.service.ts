@@ -73,12 +73,12 @@ export class PublicRafflesService {
   private async describe(raffle: ContractEntity): Promise<PublicRaffleDto> {
     const latest = await this.rounds.latest(raffle.id);
     const round = latest?.dto ?? null;
-    const price = round?.price.components[0]?.amount;
     const contract: ContractDto = toContractDto(raffle);
     return {
       raffle: contract,
       round,
-      pot: round && price !== undefined ? (BigInt(price) * BigInt(round.ticketCount)).toString() : null,
+      // What the tickets paid, as indexed (bundles make it less than count x price).
+      pot: round ? round.pot : null,
       nextDrawAt: nextDrawAt(raffle.parameters.schedule),
     };
   }

@@ -75,11 +75,11 @@ export class RoundPriceDto {
   amount!: string;
 }
 
-export class RoundWinnerDto {
+export class RoundHistoryWinnerDto {
   @ApiProperty({ example: "42", description: "The winning ticket id." }) ticketId!: string;
   @ApiProperty({ example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", description: "Who holds the winning ticket." }) account!: string;
-  @ApiProperty({ example: "90000000000000000000", description: "The prize (pot less commission), smallest unit." }) prize!: string;
-  @ApiProperty({ example: "NEW", description: "NEW (unclaimed), REDEEMED (claimed) or RELEASED (released to the merchant)." }) claimStatus!: string;
+  @ApiProperty({ example: "90000000000000000000", description: "The prize (its share of the pot less commission), smallest unit." }) prize!: string;
+  @ApiProperty({ example: "UNCLAIMED", description: "UNCLAIMED, CLAIMED or RELEASED (to the merchant)." }) claimStatus!: string;
   @ApiProperty({
     example: "2026-11-26T02:00:00.000Z",
     format: "date-time",
@@ -100,7 +100,8 @@ export class RoundHistoryDto {
   @ApiProperty({ example: 100, description: "Ticket cap; 0 means none." }) maxTickets!: number;
   @ApiProperty({ example: 0, description: "Tickets refunded." }) refundedTickets!: number;
   @ApiProperty({ type: RoundPriceDto, description: "The ticket price." }) price!: RoundPriceDto;
-  @ApiProperty({ type: [RoundWinnerDto], description: "The winners (empty before the draw or without one)." }) winners!: RoundWinnerDto[];
+  @ApiProperty({ type: [RoundHistoryWinnerDto], description: "The winners (empty before the draw or without one)." })
+  winners!: RoundHistoryWinnerDto[];
 }
 
 export class RoundHistoryListDto {

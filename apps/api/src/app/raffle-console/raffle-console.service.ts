@@ -23,11 +23,7 @@ interface RoundRow {
   symbol: string;
   decimals: number;
   amount: string;
-  winning_ticket_id: string | null;
-  winner: string | null;
-  prize: string | null;
-  claim_status: string | null;
-  releasable_at: Date | null;
+  winners: Array<{ ticketId: string; account: string; claimStatus: string; prize: string; releasableAt: string | null }>;
 }
 
 /**
@@ -74,19 +70,22 @@ export class RaffleConsoleService {
     return toContractDto(await this.raffle(merchantId, id));
   }
 
-  /** The raffle's rounds, newest first, with price, refunds and the winner's prize and its state. */
+  /** The raffle's rounds, newest first, with price, refunds and each winner's prize (after commission) and its state. */
   async rounds(merchantId: number, id: number, skip: number, take: number): Promise<RoundHistoryListDto> {
     await this.raffle(merchantId, id);
     const rows: RoundRow[] = await this.dataSource.query(
       `SELECT r.round_id, r.round_status, r.start_timestamp, r.end_timestamp, r.ticket_count, r.max_tickets::text AS max_tickets,
               (SELECT count(*)::int FROM ticket t WHERE t.round_id = r.id AND t.ticket_status = 'REFUNDED') AS refunded,
               pc.token_type::text AS token_type, tc.address AS token, tc.symbol, tc.decimals, pc.amount::text AS amount,
-              r.winning_ticket_id::text AS winning_ticket_id, cl.account AS winner, cl.items -> 0 ->> 'amount' AS prize,
-              cl.claim_status::text AS claim_status, cl.end_timestamp AS releasable_at
+              COALESCE((SELECT json_agg(json_build_object(
+                        'ticketId', w.ticket_id::text, 'account', w.account, 'claimStatus', w.claim_status::text,
+                        'prize', COALESCE(cl.items -> 0 ->> 'amount', w.amount::text), 'releasableAt', cl.end_timestamp) ORDER BY w.position)
+                   FROM round_winner w
+                   LEFT JOIN claim cl ON cl.contract_id = r.contract_id AND cl.token_id = w.ticket_id AND cl.claim_type = 'RAFFLE_PRIZE'
+                  WHERE w.round_id = r.id), '[]') AS winners
          FROM round r
          JOIN LATERAL (SELECT * FROM price_component WHERE price_id = r.price_id ORDER BY id LIMIT 1) pc ON true
          JOIN contract tc ON tc.id = pc.contract_id
-         LEFT JOIN claim cl ON cl.contract_id = r.contract_id AND cl.round_id = r.id AND cl.claim_type = 'RAFFLE_PRIZE'
         WHERE r.contract_id = $1
         ORDER BY r.round_id DESC OFFSET $2 LIMIT $3`,
       [id, skip, take],
@@ -97,7 +96,8 @@ export class RaffleConsoleService {
 
   /**
    * Tickets sold and revenue per UTC day, chain, raffle and price token, from the indexed tickets: a ticket's revenue
-   * is its round's price (one ticket per purchase price). Amounts are summed as `numeric`, never as JS numbers.
+   * is what it paid (`paid_amount`: the round's price, or its bundle's price per ticket). Amounts are summed as
+   * `numeric`, never as JS numbers.
    */
   async sales(merchantId: number, query: SalesQuery): Promise<SalesRowDto[]> {
     if (query.chainId !== undefined) this.chains.get(query.chainId);
@@ -115,7 +115,7 @@ export class RaffleConsoleService {
     }> = await this.dataSource.query(
       `SELECT to_char(date_trunc('day', t.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, raffle.chain_id, raffle.id AS contract_id,
               pc.token_type::text AS token_type, tc.address AS token, tc.symbol, tc.decimals,
-              count(*)::int AS tickets, sum(pc.amount)::text AS revenue
+              count(*)::int AS tickets, sum(t.paid_amount)::text AS revenue
          FROM ticket t
          JOIN round r ON r.id = t.round_id
          JOIN contract raffle ON raffle.id = r.contract_id
@@ -149,17 +149,6 @@ function toRoundHistory(row: RoundRow): RoundHistoryDto {
     maxTickets: Number(row.max_tickets),
     refundedTickets: row.refunded,
     price: { tokenType: row.token_type, token: row.token, symbol: row.symbol, decimals: row.decimals, amount: row.amount },
-    winners:
-      row.winning_ticket_id && row.winner
-        ? [
-            {
-              ticketId: row.winning_ticket_id,
-              account: row.winner,
-              prize: row.prize ?? "0",
-              claimStatus: row.claim_status ?? "NEW",
-              releasableAt: iso(row.releasable_at),
-            },
-          ]
-        : [],
+    winners: row.winners.map((winner) => ({ ...winner, releasableAt: iso(winner.releasableAt) })),
   };
 }

@@ -1,13 +1,15 @@
-import { Controller, Get, Query } from "@nestjs/common";
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from "@nestjs/swagger";
+import { Controller, Get, Param, Query } from "@nestjs/common";
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from "@nestjs/swagger";
 import { IsInt, Max, Min } from "class-validator";
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
-import { AUTHENTICATED_PROBLEMS, AnswersProblems, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
+import { AUTHENTICATED_PROBLEMS, AnswersProblems, PATH_ID_PROBLEMS, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
+import { PaginationQuery } from "../../common/pagination.dto";
 import { RoundDto } from "../../common/dto/round.dto";
-import { MAX_STORED_INTEGER } from "../../common/ids";
+import { MAX_STORED_INTEGER, idParam } from "../../common/ids";
+import { problems } from "../../common/problem";
 import { ToInteger } from "../../common/validators";
 import { RoundsService } from "./rounds.service";
 
@@ -20,11 +22,36 @@ export class CurrentRoundQuery {
   contractId!: number;
 }
 
+export class RoundsQuery extends PaginationQuery {
+  @ApiProperty({ description: "Id of the raffle contract (from GET /raffle/contracts).", example: 3 })
+  @ToInteger()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_STORED_INTEGER)
+  contractId!: number;
+}
+
+export class RoundListDto {
+  @ApiProperty({ type: [RoundDto], description: "One page of rounds, newest first." }) rows!: RoundDto[];
+  @ApiProperty({ example: 12, description: "Rounds of the raffle, ignoring skip and take." }) count!: number;
+}
+
 @ApiTags("rounds")
 @MerchantKeyOrSession()
 @Controller("rounds")
 export class RoundsController {
   constructor(private readonly rounds: RoundsService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: "listRounds",
+    summary: "A raffle's rounds, newest first, each with its status, rules, winners and draw record.",
+  })
+  @ApiOkResponse({ type: RoundListDto, description: "One page of the raffle's rounds and their total." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "chainNotServed")
+  list(@CurrentCaller() caller: Caller, @Query() query: RoundsQuery): Promise<RoundListDto> {
+    return this.rounds.list(caller.merchantId, query.contractId, query.skip, query.take);
+  }
 
   @Get("current")
   @ApiOperation({
@@ -37,5 +64,22 @@ export class RoundsController {
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "roundNotFound", "chainNotServed")
   async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
     return this.rounds.current(caller.merchantId, query.contractId);
+  }
+
+  @Get(":id")
+  @ApiOperation({
+    operationId: "getRound",
+    summary: "One round of the caller's raffles, with its status, rules, winners and draw record.",
+  })
+  @ApiParam({
+    name: "id",
+    description: "Round id (the Round resource's `id`); another merchant's round is a 404 roundIdNotFound.",
+    type: Number,
+    example: 7,
+  })
+  @ApiOkResponse({ type: RoundDto, description: "The round." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "roundIdNotFound", "chainNotServed")
+  async get(@CurrentCaller() caller: Caller, @Param("id", idParam(() => problems.roundIdNotFound())) id: number): Promise<RoundDto> {
+    return this.rounds.get(caller.merchantId, id);
   }
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { In, type DataSource } from "typeorm";
 import { buildPurchaseArgs, type PurchaseArgs } from "@raffle/chain";
-import { ContractEntity, PriceEntity, RoundEntity } from "@raffle/db";
+import { ContractEntity, PriceEntity, RoundEntity, RoundStatus, RoundWinnerEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
 import { problems } from "../../common/problem";
+import { priceForQuantity } from "../ticket-sign/round-pricing";
 import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
@@ -19,6 +20,12 @@ export interface LatestRound {
 }
 
 const NO_NONCE = `0x${"00".repeat(32)}`;
+
+/** Statuses a round has winners in. */
+const DRAWN_STATUSES = new Set([RoundStatus.DRAWN, RoundStatus.CLAIMED, RoundStatus.RELEASED]);
+
+/** What a Round resource shows of its contracts and price. */
+const ROUND_RELATIONS = { contract: true, ticketContract: true, price: { components: { contract: true, template: { tokens: true } } } };
 
 @Injectable()
 export class RoundsService {
@@ -73,9 +80,67 @@ export class RoundsService {
         );
         entity.price = Object.assign(Object.create(Object.getPrototypeOf(price)), price, { components });
       }
-      const dto = toRoundDto(entity);
+      const winners = DRAWN_STATUSES.has(entity.roundStatus) ? await this.winners([entity.id]) : [];
+      const dto = toRoundDto(entity, winners);
       return { entity, dto, purchase: buildPurchaseArgs(dto, { nonce: NO_NONCE, expiresAt: 0, signature: "0x" }) };
     });
+  }
+
+  /** The purchase arguments of `quantity` tickets of the latest round: the ticket asset times the quantity, its price. */
+  purchaseOf(latest: LatestRound, quantity: number): PurchaseArgs {
+    const { item, price, value } = latest.purchase;
+    const amount = priceForQuantity(price.amount, latest.entity.bundles, quantity);
+    return {
+      ...latest.purchase,
+      item: { ...item, amount: BigInt(quantity) },
+      price: { ...price, amount },
+      value: value === 0n ? 0n : amount,
+    };
+  }
+
+  /** Tickets `buyer` bought in a round, as indexed (ticket rows of a purchase keep their buyer through transfers). */
+  async ticketsBought(roundRowId: number, buyer: string): Promise<number> {
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM ticket WHERE round_id = $1 AND buyer = $2`, [
+      roundRowId,
+      buyer,
+    ]);
+    return count;
+  }
+
+  /** A raffle's rounds, newest first. */
+  async list(merchantId: number, contractId: number, skip: number, take: number): Promise<{ rows: RoundDto[]; count: number }> {
+    const raffle = await this.contracts.findOwnRaffle(merchantId, contractId);
+    if (!raffle) throw problems.contractNotFound(contractId);
+    const [rounds, count] = await this.dataSource.getRepository(RoundEntity).findAndCount({
+      where: { contractId },
+      order: { roundId: "DESC" },
+      skip,
+      take,
+      relations: ROUND_RELATIONS,
+    });
+    const winners = await this.winners(rounds.filter((round) => DRAWN_STATUSES.has(round.roundStatus)).map((round) => round.id));
+    return {
+      rows: rounds.map((round) =>
+        toRoundDto(
+          round,
+          winners.filter((winner) => winner.roundId === round.id),
+        ),
+      ),
+      count,
+    };
+  }
+
+  /** One round of the caller's raffles, by its id. */
+  async get(merchantId: number, id: number): Promise<RoundDto> {
+    const round = await this.dataSource.getRepository(RoundEntity).findOne({ where: { id }, relations: ROUND_RELATIONS });
+    // Another merchant's round is as unknown as a missing one; a raffle of a chain not served is chainNotServed.
+    if (!round || !(await this.contracts.findOwnRaffle(merchantId, round.contractId))) throw problems.roundIdNotFound(id);
+    return toRoundDto(round, await this.winners([round.id]));
+  }
+
+  private winners(roundIds: number[]): Promise<RoundWinnerEntity[]> {
+    if (roundIds.length === 0) return Promise.resolve([]);
+    return this.dataSource.getRepository(RoundWinnerEntity).find({ where: { roundId: In(roundIds) }, order: { roundId: "ASC", position: "ASC" } });
   }
 
   private async price(priceId: number): Promise<PriceEntity | null> {

@@ -20,7 +20,9 @@ export class TicketSignController {
     description:
       "Answers the voucher (`nonce`, `signature`, `expiresAt`) and the exact `purchaseRaffle` arguments, signed for the raffle's own chain " +
       "(its Exchange and EIP-712 domain). Every voucher signed is recorded. " +
-      "The zero address is refused as `account`.",
+      "The zero address is refused as `account`. With `quantity` (1 to 100, default 1) the voucher buys that many tickets at the round's price for the quantity " +
+      "(its bundles); refused with 409 roundFull when fewer tickets are left and 409 walletLimitReached when the round caps tickets per wallet and the " +
+      "buyer's indexed tickets plus the quantity pass it (the contract checks both again).",
   })
   @ApiOkResponse({ type: TicketSignatureDto, description: "The signed voucher and the exact `purchaseRaffle` arguments." })
   @AnswersProblems(
@@ -33,6 +35,7 @@ export class TicketSignController {
     "contractInactive",
     "roundEnded",
     "roundFull",
+    "walletLimitReached",
     "tooManyRequests",
     "signerNotAuthorized",
     "chainUnavailable",

@@ -3,20 +3,22 @@ import { isAddressText } from "@raffle/chain";
 import { IsInt, Max, Min } from "class-validator";
 
 import { MAX_STORED_INTEGER as MAX_CONTRACT_ID } from "../../common/ids";
+import { MAX_TICKETS_PER_PURCHASE } from "./round-pricing";
 import { FastAccepts } from "../../common/validation";
 import { IsAccountAddress, IsEthereumAddress, IsOmittable, isAccountText } from "../../common/validators";
 
-const SIGN_TICKET_FIELDS = new Set(["account", "referrer", "contractId"]);
+const SIGN_TICKET_FIELDS = new Set(["account", "referrer", "contractId", "quantity"]);
 
 /** The sign route is the hot one: its well-formed bodies skip class-validator (see FastAccepts). */
 export function acceptsSignTicketBody(value: unknown): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
   for (const key of Object.keys(value)) if (!SIGN_TICKET_FIELDS.has(key)) return false;
-  const { account, referrer, contractId } = value as Record<string, unknown>;
+  const { account, referrer, contractId, quantity } = value as Record<string, unknown>;
   return (
     isAccountText(account) &&
     (referrer === undefined || isAddressText(referrer)) &&
+    (quantity === undefined || (Number.isInteger(quantity) && (quantity as number) >= 1 && (quantity as number) <= MAX_TICKETS_PER_PURCHASE)) &&
     Number.isInteger(contractId) &&
     (contractId as number) >= 1 &&
     (contractId as number) <= MAX_CONTRACT_ID
@@ -45,6 +47,21 @@ export class SignTicketBody {
   @Min(1)
   @Max(MAX_CONTRACT_ID)
   contractId!: number;
+
+  @ApiPropertyOptional({
+    description:
+      "Tickets to buy in one purchase, 1 to 100 (the contract's MAX_TICKETS_PER_PURCHASE); 1 when omitted. `item.amount` is the quantity and " +
+      "`price` the round's price for it: the price per ticket of the round's largest bundle not above the quantity, else the round's price.",
+    example: 5,
+    minimum: 1,
+    maximum: MAX_TICKETS_PER_PURCHASE,
+    default: 1,
+  })
+  @IsOmittable()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TICKETS_PER_PURCHASE)
+  quantity?: number;
 }
 
 export class AssetDto {
@@ -92,10 +109,10 @@ export class TicketSignatureDto {
   @ApiProperty({ type: PurchaseParamsDto, description: "The exact `params` argument of purchaseRaffle." })
   params!: PurchaseParamsDto;
 
-  @ApiProperty({ type: AssetDto, description: "The exact `item` argument (the ticket)." })
+  @ApiProperty({ type: AssetDto, description: "The exact `item` argument: the ticket contract, `amount` = the quantity." })
   item!: AssetDto;
 
-  @ApiProperty({ type: AssetDto, description: "The exact `price` argument." })
+  @ApiProperty({ type: AssetDto, description: "The exact `price` argument: the round's price for the quantity (the contract's `priceOf`)." })
   price!: AssetDto;
 
   @ApiProperty({ example: "0", description: "Native value to send with the transaction, wei as a decimal string." })

@@ -70,7 +70,17 @@ export class TicketSignService {
     if (!latest) throw problems.roundNotFound(body.contractId);
     const round = latest.entity;
     if (round.endTimestamp !== null) throw problems.roundEnded(body.contractId);
-    if (round.maxTickets > 0 && round.ticketCount >= round.maxTickets) throw problems.roundFull(body.contractId, round.maxTickets);
+    const quantity = body.quantity ?? 1;
+    const left = round.maxTickets > 0 ? Math.max(0, round.maxTickets - round.ticketCount) : Infinity;
+    if (quantity > left) throw problems.roundFull(body.contractId, round.maxTickets, left, quantity);
+    if (round.maxTicketsPerWallet > 0) {
+      // The one query this path adds, and only for rounds with a cap: the buyer's tickets as indexed (the contract
+      // counts again, so a purchase not indexed yet can only make this too lenient, never wrongly refuse).
+      const held = await this.rounds.ticketsBought(round.id, account);
+      if (held + quantity > round.maxTicketsPerWallet) {
+        throw problems.walletLimitReached(body.contractId, account, held, quantity, round.maxTicketsPerWallet);
+      }
+    }
     // Counted only now, when a signature is about to be issued (see RateLimiter): the checks above read cached rows,
     // and a request they refuse must not use up a player's allowance.
     const limit = await requester.countSign(account);
@@ -80,7 +90,7 @@ export class TicketSignService {
     const nonce = this.nonces.take();
     // The round's arguments come from the same mapping a client uses (spec 4.5, built once per round), so what we
     // sign is exactly what the buyer will send.
-    const args = latest.purchase;
+    const args = quantity === 1 ? latest.purchase : this.rounds.purchaseOf(latest, quantity);
     const params = { ...args.params, expiresAt: BigInt(expiresAt), nonce, referrer };
     const signature = chain.voucherSigner.sign({ account, params, item: args.item, price: args.price });
 

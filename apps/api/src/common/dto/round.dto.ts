@@ -1,10 +1,13 @@
 import { ApiProperty } from "@nestjs/swagger";
 import {
   ContractType,
+  PrizeClaimStatus,
+  RoundStatus,
   TemplateStatus,
   TokenStatus,
   type PriceComponentEntity,
   type RoundEntity,
+  type RoundWinnerEntity,
   type TemplateEntity,
   type TokenEntity,
 } from "@raffle/db";
@@ -68,6 +71,58 @@ export class PriceDto {
   components!: PriceComponentDto[];
 }
 
+/** A quantity sold at its own total price. */
+export class RoundBundleDto {
+  @ApiProperty({ example: 5, description: "Tickets in the bundle (2 to 100)." }) quantity!: number;
+  @ApiProperty({
+    example: "45000000000000000000",
+    description: "Total price of the bundle in the round's price token, smallest unit (integer string).",
+  })
+  price!: string;
+}
+
+/** What a round is played by, fixed when it started (the raffle's `setRoundRules` in force then). */
+export class RoundRulesDto {
+  @ApiProperty({
+    example: [5000, 3000, 2000],
+    type: [Number],
+    description: "Basis points of the pot per winner position, first prize first; sum 10,000.",
+  })
+  prizeShares!: number[];
+  @ApiProperty({ example: 3, description: "A round ending with fewer tickets (or fewer than its winners) is refunded; 0 = no minimum." })
+  minTickets!: number;
+  @ApiProperty({ example: 10, description: "Most tickets one buyer may buy in the round; 0 = no cap." }) maxTicketsPerWallet!: number;
+  @ApiProperty({
+    type: [RoundBundleDto],
+    description:
+      "Bundle prices, by increasing quantity; a purchase of q tickets pays the per-ticket price of the largest bundle not above q, else the round's price.",
+  })
+  bundles!: RoundBundleDto[];
+}
+
+/** One winner position of a drawn round. */
+export class RoundWinnerDto {
+  @ApiProperty({ example: 0, description: "0 = first prize." }) position!: number;
+  @ApiProperty({ example: "12", description: "The winning ticket's token id (decimal string)." }) ticketId!: string;
+  @ApiProperty({
+    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    description: "Who holds the winning ticket (while its prize is unclaimed), or held it.",
+  })
+  account!: string;
+  @ApiProperty({ example: 5000, description: "Basis points of the pot." }) share!: number;
+  @ApiProperty({
+    example: "60000000000000000000",
+    description: "What the position pays before commission: pot x share / 10,000 rounded down, the first position also taking the remainder.",
+  })
+  amount!: string;
+  @ApiProperty({
+    example: "UNCLAIMED",
+    enum: PrizeClaimStatus,
+    description: "Whether the prize is still open, claimed, or released to the merchant.",
+  })
+  claimStatus!: PrizeClaimStatus;
+}
+
 /** Spec 2.3. */
 export class RoundDto {
   @ApiProperty({ example: 7, description: "Round id; the purchase passes it as `params.externalId`." }) id!: number;
@@ -87,6 +142,53 @@ export class RoundDto {
   @ApiProperty({ type: ContractDto, description: "The ticket contract (ERC721)." }) ticketContract!: ContractDto;
   @ApiProperty({ type: PriceDto, description: "The ticket price." }) price!: PriceDto;
   @ApiProperty({ example: 12, description: "Tickets sold in the round." }) ticketCount!: number;
+  @ApiProperty({
+    example: "ACTIVE",
+    enum: RoundStatus,
+    description:
+      "The on-chain status: ACTIVE (selling), DRAWING (randomness asked), WINNERS_PENDING (word received, winners not drawn yet), DRAWN, CLOSED (no ticket), REFUNDABLE, CLAIMED (every prize claimed), RELEASED (unclaimed prizes released).",
+  })
+  status!: RoundStatus;
+  @ApiProperty({ type: RoundRulesDto, description: "The rules the round plays by." }) rules!: RoundRulesDto;
+  @ApiProperty({
+    example: "120000000000000000000",
+    description: "What the round's tickets paid, smallest unit (integer string): the prizes add up to it.",
+  })
+  pot!: string;
+  @ApiProperty({ type: [RoundWinnerDto], description: "The winners, first position first; empty until drawn." }) winners!: RoundWinnerDto[];
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "The VRF request of the draw (decimal string); null when none was asked.",
+  })
+  vrfRequestId!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description:
+      'The VRF word the winners follow from (decimal string; see the README, "How winners are drawn"); "0" when one ticket won outright, null before.',
+  })
+  randomWord!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "Why a REFUNDABLE round is: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise.",
+  })
+  refundReason!: string | null;
+}
+
+function toRoundWinnerDto(winner: RoundWinnerEntity): RoundWinnerDto {
+  return {
+    position: winner.position,
+    ticketId: winner.ticketId,
+    account: winner.account,
+    share: winner.share,
+    amount: winner.amount,
+    claimStatus: winner.claimStatus,
+  };
 }
 
 function toTokenDto(token: TokenEntity): TokenDto {
@@ -135,7 +237,7 @@ function toPriceComponentDto(component: PriceComponentEntity): PriceComponentDto
   };
 }
 
-export function toRoundDto(round: RoundEntity): RoundDto {
+export function toRoundDto(round: RoundEntity, winners: RoundWinnerEntity[] = []): RoundDto {
   return {
     id: round.id,
     createdAt: round.createdAt.toISOString(),
@@ -155,5 +257,17 @@ export function toRoundDto(round: RoundEntity): RoundDto {
       components: [...(round.price!.components ?? [])].sort((a, b) => a.id - b.id).map(toPriceComponentDto),
     },
     ticketCount: round.ticketCount,
+    status: round.roundStatus,
+    rules: {
+      prizeShares: round.prizeShares,
+      minTickets: round.minTickets,
+      maxTicketsPerWallet: round.maxTicketsPerWallet,
+      bundles: round.bundles.map((bundle) => ({ quantity: bundle.quantity, price: bundle.price })),
+    },
+    pot: round.pot,
+    winners: [...winners].sort((a, b) => a.position - b.position).map(toRoundWinnerDto),
+    vrfRequestId: round.vrfRequestId,
+    randomWord: round.randomWord,
+    refundReason: round.refundReason,
   };
 }

@@ -16,12 +16,13 @@ const ROUND_STATUS: Record<string, string> = {
   ACTIVE: "Selling",
   DRAWING: "Waiting for randomness",
   DRAWN: "Drawn",
+  WINNERS_PENDING: "Winners being recorded",
   CLOSED: "Closed without tickets",
   REFUNDABLE: "Refundable",
   CLAIMED: "Prize claimed",
   RELEASED: "Prize released",
 };
-const CLAIM_STATUS: Record<string, string> = { NEW: "unclaimed", REDEEMED: "claimed", RELEASED: "released to you" };
+const CLAIM_STATUS: Record<string, string> = { UNCLAIMED: "unclaimed", CLAIMED: "claimed", RELEASED: "released to you" };
 
 function amount(value: string, round: RoundHistory): string {
   return `${formatUnits(BigInt(value), round.price.decimals)} ${round.price.symbol}`;
@@ -175,7 +176,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
                           <div key={winner.ticketId}>
                             Winner <span title={winner.account}>{shortAddress(winner.account)}</span> (ticket {winner.ticketId}):{" "}
                             {amount(winner.prize, round)}, {CLAIM_STATUS[winner.claimStatus] ?? winner.claimStatus}
-                            {winner.claimStatus === "NEW" && winner.releasableAt
+                            {winner.claimStatus === "UNCLAIMED" && winner.releasableAt
                               ? `; releasable to you from ${new Date(winner.releasableAt).toLocaleString()}`
                               : ""}
                           </div>

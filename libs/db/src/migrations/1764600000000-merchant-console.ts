@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * was last used, and how long each webhook delivery's last attempt took. None of these is a projection of the chain,
  * so none gets the indexer's undo trigger.
  */
-export class MerchantConsole1764500000000 implements MigrationInterface {
-  name = "MerchantConsole1764500000000";
+export class MerchantConsole1764600000000 implements MigrationInterface {
+  name = "MerchantConsole1764600000000";
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
