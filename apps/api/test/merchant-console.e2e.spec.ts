@@ -238,7 +238,10 @@ describe("the merchant console's API", () => {
     });
     expect(players).toContain(round.winners[0].account);
     // 10% commission: the prize is 90% of the pot.
-    expect(round.winners[0]).toMatchObject({ prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(), claimStatus: "UNCLAIMED" });
+    expect(round.winners[0]).toMatchObject({
+      prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(),
+      claimStatus: "UNCLAIMED",
+    });
     expect(new Date(round.winners[0].releasableAt).getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -272,6 +275,8 @@ describe("the merchant console's API", () => {
     const delivery = aliceDeliveries.rows[0].id as string;
     const { body: aliceKeys } = await harness.http.get("/merchant/api-keys").set(auth(aliceSession)).expect(200);
     const aliceKeyId = aliceKeys.rows[0].id as number;
+    const { body: aliceRounds } = await harness.http.get("/rounds").query({ contractId: aliceRaffle.id }).set(auth(aliceSession)).expect(200);
+    const aliceRound = aliceRounds.rows[0].id as number;
 
     const visited = new Set<string>();
     const call = (method: Method, template: string, path = template) => {
@@ -293,6 +298,8 @@ describe("the merchant console's API", () => {
       );
       expectProblem(await call("get", "/raffle/contracts/{id}/rounds", `/raffle/contracts/${a}/rounds`)(token), 404, "contractNotFound");
       expectProblem(await call("get", "/rounds/current", `/rounds/current?contractId=${a}`)(token), 404, "contractNotFound");
+      expectProblem(await call("get", "/rounds", `/rounds?contractId=${a}`)(token), 404, "contractNotFound");
+      expectProblem(await call("get", "/rounds/{id}", `/rounds/${aliceRound}`)(token), 404, "roundIdNotFound");
       expect((await call("get", "/raffle/sales", `/raffle/sales?contractId=${a}`)(token).expect(200)).body.rows).toEqual([]);
       expect(
         (await call("get", "/raffle/sales")(token).expect(200)).body.rows.every((row: { contractId: number }) => row.contractId === bobRaffle.id),

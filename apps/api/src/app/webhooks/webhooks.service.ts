@@ -203,11 +203,12 @@ export class WebhooksService {
          VALUES ($1, $2, $3, false, $4, 0, 0, $5) RETURNING seq`,
         [messageId, merchantId, WEBHOOK_TEST_TYPE, `test:${messageId}`, body],
       );
-      const [delivery] = await manager.query(`INSERT INTO webhook_delivery (endpoint_id, message_id, seq) VALUES ($1, $2, $3) RETURNING id`, [
-        id,
-        messageId,
-        message.seq,
-      ]);
+      // Not due for the delivery loop: the caller sends it at once (retryNow), and the loop only takes it up if that
+      // attempt fails, as a retry.
+      const [delivery] = await manager.query(
+        `INSERT INTO webhook_delivery (endpoint_id, message_id, seq, next_attempt_at) VALUES ($1, $2, $3, now() + interval '1 minute') RETURNING id`,
+        [id, messageId, message.seq],
+      );
       return String(delivery.id);
     });
   }
