@@ -230,6 +230,7 @@ describe("the merchant console's API", () => {
       return body.rows;
     });
     const players = await Promise.all(harness.world.players.slice(0, 2).map((signer) => signer.getAddress()));
+    expect(round.rules).toEqual({ prizeShares: [10000], minTickets: 0, maxTicketsPerWallet: 0, bundles: [] });
     expect(round).toMatchObject({
       roundId: "1",
       status: "DRAWN",

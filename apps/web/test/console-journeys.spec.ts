@@ -80,7 +80,7 @@ describe("the merchant console in a browser", () => {
     await page.getByText("Nothing needs your attention on this network.").waitFor(WAIT);
   });
 
-  it("creates a raffle from the wallet (deploy, first round) and sees it listed", async () => {
+  it("creates a raffle from the wallet (deploy, rules, first round) and sees it listed", async () => {
     await page.goto(consoleUrl("#/raffles"));
     await heading("Raffles").waitFor(WAIT);
     await page.getByText("No raffle on this network yet.").waitFor(WAIT);
@@ -90,12 +90,16 @@ describe("the merchant console in a browser", () => {
     await form.getByLabel("Ticket symbol").fill("CON");
     await form.getByLabel("Ticket price").fill("0.02");
     await form.getByLabel("Ticket cap of the first round (0 for none)").fill("50");
+    // Round rules (raffle v2), set from the wallet between the deployment and the first round.
+    await form.getByLabel("Most tickets per wallet (0 for none)").fill("10");
+    await form.getByLabel("Bundles (optional)").fill("2 for 0.036");
     await button("Deploy and start selling").click();
     await page.getByText(/created and selling/).waitFor({ timeout: 60_000 });
     await heading("Console Ticket raffle").waitFor(WAIT);
     const card = page.getByRole("region", { name: "Console Ticket raffle" });
     await card.getByText("#1: 0 / 50 sold, Selling").waitFor(WAIT);
     await card.getByText("0.02 ETH", { exact: true }).waitFor(WAIT);
+    await card.getByText("one winner takes the pot; no minimum; at most 10 per wallet; 2 for 0.036 ETH").waitFor(WAIT);
   });
 
   it("creates an API key by keyboard, and the SDK signs a voucher with it; the purchase shows in the sales figures", async () => {

@@ -2771,6 +2771,8 @@ export interface components {
             refundedTickets: number;
             /** @description The ticket price. */
             price: components["schemas"]["RoundPriceDto"];
+            /** @description The rules the round is played by (fixed when it started). */
+            rules: components["schemas"]["RoundRulesDto"];
             /** @description The winners (empty before the draw or without one). */
             winners: components["schemas"]["RoundHistoryWinnerDto"][];
         };

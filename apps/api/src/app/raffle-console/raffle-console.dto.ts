@@ -90,6 +90,20 @@ export class RoundHistoryWinnerDto {
   releasableAt!: string | null;
 }
 
+export class RoundBundleDto {
+  @ApiProperty({ example: 5, description: "Tickets in the bundle." }) quantity!: number;
+  @ApiProperty({ example: "45000000000000000000", description: "Total price of the bundle, smallest unit (integer string)." }) price!: string;
+}
+
+export class RoundRulesDto {
+  @ApiProperty({ type: [Number], example: [7000, 3000], description: "Basis points of the pot per winner position, first prize first." })
+  prizeShares!: number[];
+  @ApiProperty({ example: 3, description: "Fewer tickets than this (or than winners) at the end refunds every ticket; 0 for none." })
+  minTickets!: number;
+  @ApiProperty({ example: 0, description: "Most tickets one wallet may buy in the round; 0 for no cap." }) maxTicketsPerWallet!: number;
+  @ApiProperty({ type: [RoundBundleDto], description: "Bundle prices." }) bundles!: RoundBundleDto[];
+}
+
 export class RoundHistoryDto {
   @ApiProperty({ example: "2", description: "On-chain round id." }) roundId!: string;
   @ApiProperty({ enum: RoundStatus, example: RoundStatus.DRAWN, description: "Round status." }) status!: RoundStatus;
@@ -100,6 +114,7 @@ export class RoundHistoryDto {
   @ApiProperty({ example: 100, description: "Ticket cap; 0 means none." }) maxTickets!: number;
   @ApiProperty({ example: 0, description: "Tickets refunded." }) refundedTickets!: number;
   @ApiProperty({ type: RoundPriceDto, description: "The ticket price." }) price!: RoundPriceDto;
+  @ApiProperty({ type: RoundRulesDto, description: "The rules the round is played by (fixed when it started)." }) rules!: RoundRulesDto;
   @ApiProperty({ type: [RoundHistoryWinnerDto], description: "The winners (empty before the draw or without one)." })
   winners!: RoundHistoryWinnerDto[];
 }

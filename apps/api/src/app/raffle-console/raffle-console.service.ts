@@ -23,6 +23,10 @@ interface RoundRow {
   symbol: string;
   decimals: number;
   amount: string;
+  prize_shares: number[];
+  min_tickets: string;
+  max_tickets_per_wallet: string;
+  bundles: Array<{ quantity: number; price: string }>;
   winners: Array<{ ticketId: string; account: string; claimStatus: string; prize: string; releasableAt: string | null }>;
 }
 
@@ -75,6 +79,7 @@ export class RaffleConsoleService {
     await this.raffle(merchantId, id);
     const rows: RoundRow[] = await this.dataSource.query(
       `SELECT r.round_id, r.round_status, r.start_timestamp, r.end_timestamp, r.ticket_count, r.max_tickets::text AS max_tickets,
+              r.prize_shares, r.min_tickets::text AS min_tickets, r.max_tickets_per_wallet::text AS max_tickets_per_wallet, r.bundles,
               (SELECT count(*)::int FROM ticket t WHERE t.round_id = r.id AND t.ticket_status = 'REFUNDED') AS refunded,
               pc.token_type::text AS token_type, tc.address AS token, tc.symbol, tc.decimals, pc.amount::text AS amount,
               COALESCE((SELECT json_agg(json_build_object(
@@ -149,6 +154,12 @@ function toRoundHistory(row: RoundRow): RoundHistoryDto {
     maxTickets: Number(row.max_tickets),
     refundedTickets: row.refunded,
     price: { tokenType: row.token_type, token: row.token, symbol: row.symbol, decimals: row.decimals, amount: row.amount },
+    rules: {
+      prizeShares: row.prize_shares,
+      minTickets: Number(row.min_tickets),
+      maxTicketsPerWallet: Number(row.max_tickets_per_wallet),
+      bundles: row.bundles.map((bundle) => ({ quantity: bundle.quantity, price: String(bundle.price) })),
+    },
     winners: row.winners.map((winner) => ({ ...winner, releasableAt: iso(winner.releasableAt) })),
   };
 }

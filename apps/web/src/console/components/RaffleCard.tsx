@@ -28,6 +28,20 @@ function amount(value: string, round: RoundHistory): string {
   return `${formatUnits(BigInt(value), round.price.decimals)} ${round.price.symbol}`;
 }
 
+/** A round's rules as a sentence: winners and their shares, minimum, cap per wallet, bundles. */
+function rulesText(round: RoundHistory): string {
+  const { prizeShares, minTickets, maxTicketsPerWallet, bundles } = round.rules;
+  const parts = [
+    prizeShares.length === 1
+      ? "one winner takes the pot"
+      : `${prizeShares.length} winners: ${prizeShares.map((share) => `${share / 100} %`).join(", ")}`,
+    minTickets > 0 ? `at least ${minTickets} tickets` : "no minimum",
+    maxTicketsPerWallet > 0 ? `at most ${maxTicketsPerWallet} per wallet` : "no cap per wallet",
+    ...bundles.map((bundle) => `${bundle.quantity} for ${amount(bundle.price, round)}`),
+  ];
+  return parts.join("; ");
+}
+
 /** One raffle: rules, schedule (edit with a preview of its next runs), public sale, pause state, round history. */
 export function RaffleCard({ raffle }: { raffle: Raffle }) {
   const { client } = useConsole();
@@ -88,6 +102,10 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
             <div>
               <dt>Ticket price</dt>
               <dd>{amount(current.price.amount, current)}</dd>
+            </div>
+            <div>
+              <dt>Round rules</dt>
+              <dd>{rulesText(current)}</dd>
             </div>
             <div>
               <dt>Current round</dt>
