@@ -28,7 +28,11 @@ describe("the compile cache survives a move of the checkout", () => {
     // The checkout elsewhere: the contracts with their compile outputs, the generated bindings, the shared config, and
     // a node_modules of its own for the Solidity libraries (Hardhat resolves them to their real path); every other
     // installed package is linked.
-    const skip = new Set(["deployments", path.join("ignition", "deployments")].map((dir) => path.join(CONTRACTS_DIR, dir)));
+    // forge's outputs are not Hardhat's, and the invariant suite (a target of its own, run beside this one) may be
+    // writing them right now.
+    const skip = new Set(
+      ["deployments", path.join("ignition", "deployments"), "forge-out", "forge-cache"].map((dir) => path.join(CONTRACTS_DIR, dir)),
+    );
     fs.cpSync(CONTRACTS_DIR, path.join(elsewhere, "contracts"), { recursive: true, filter: (source) => !skip.has(source) });
     fs.cpSync(path.join(ROOT, "libs", "chain"), path.join(elsewhere, "libs", "chain"), {
       recursive: true,

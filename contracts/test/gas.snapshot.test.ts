@@ -14,6 +14,9 @@ import { signVoucher } from "./support/vouchers";
  */
 const SNAPSHOT_FILE = path.join(__dirname, "..", "gas-snapshot.json");
 const TOLERANCE = 0.01;
+/** Calldata varies by a few bytes from run to run (a voucher's expiry and signature), so a small figure such as the
+ * cost of one more ticket in a batch (about 2k gas) may move by a few dozen gas: it gets this much slack instead. */
+const MIN_SLACK = 100;
 const TARGETS: Record<string, number> = {
   "purchaseRaffle.erc20.laterTicket": 150_000,
   "purchaseRaffle.erc20.laterTicket.unlimitedAllowance": 150_000,
@@ -147,7 +150,7 @@ describe("gas snapshot", () => {
     const snapshot = JSON.parse(fs.readFileSync(SNAPSHOT_FILE, "utf8")) as { figures: Figures };
     expect(Object.keys(figures).sort()).to.deep.equal(Object.keys(snapshot.figures).sort());
     const drifts = Object.entries(figures)
-      .filter(([name, gas]) => Math.abs(gas - snapshot.figures[name]) > snapshot.figures[name] * TOLERANCE)
+      .filter(([name, gas]) => Math.abs(gas - snapshot.figures[name]) > Math.max(snapshot.figures[name] * TOLERANCE, MIN_SLACK))
       .map(([name, gas]) => `${name}: ${gas} vs snapshot ${snapshot.figures[name]}`);
     expect(drifts, "gas drifted more than 1%; run `npm run gas:update` if intended").to.deep.equal([]);
     for (const [name, target] of Object.entries(TARGETS)) {

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: signing and read throughput, indexer speed, gas and memory, against real parts. Not part of
  * `npm test`. It starts a local chain and the API (in its own process), uses DATABASE_URL or the machine's
- * PostgreSQL (else embedded PGlite), prints one table and writes bench/results.json.
+ * PostgreSQL (else embedded PGlite), prints one table and writes bench/results.json (every run, every lag) and the
+ * committed record docs/data/bench-last-run.json (the table with the machine's facts; the docs are generated from it).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -28,6 +29,7 @@ import { startApiProcess } from "./api-process";
 import { apiCpuPerRequest, figuresOf, runLoad, runLoadMeasuringApi, type LoadOutcome, type LoadResult, type MeasuredLoad } from "./load";
 import { generatePurchases } from "./purchases";
 import { startWebhookLoad } from "./webhook-load";
+import { BENCH_RECORD_FILE, benchSettings, machineFacts, writeBenchRecord, type BenchRow } from "./record";
 
 const ROOT = path.resolve(__dirname, "../..");
 const RESULTS_FILE = path.join(ROOT, "bench/results.json");
@@ -61,12 +63,7 @@ async function getJson(url: string, headers: Record<string, string>): Promise<an
   return (await fetch(url, { headers })).json();
 }
 
-interface Row {
-  measure: string;
-  result: string;
-  target: string;
-  met: boolean | null;
-}
+type Row = BenchRow;
 
 async function database(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
@@ -114,7 +111,7 @@ function bareEthersSignsPerSecond(voucher: PurchaseVoucher, chainId: bigint, exc
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const results: Record<string, unknown> = {
-    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+    machine: machineFacts(),
     apiWorkers: API_WORKERS,
     commands: ["npm run bench"],
   };
@@ -576,8 +573,10 @@ async function main(): Promise<void> {
     rows.map((row) => ({ measure: row.measure, result: row.result, target: row.target, met: row.met === null ? "" : row.met ? "yes" : "NO" })),
   );
   fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, table: rows, at: new Date().toISOString() }, null, 2)}\n`);
-  say(`wrote ${RESULTS_FILE}`);
+  const date = new Date().toISOString();
+  fs.writeFileSync(RESULTS_FILE, `${JSON.stringify({ ...results, table: rows, at: date }, null, 2)}\n`);
+  writeBenchRecord({ date, machine: machineFacts(), parts: [...PARTS], settings: benchSettings(), rows });
+  say(`wrote ${RESULTS_FILE} and ${path.relative(ROOT, BENCH_RECORD_FILE)} (npm run docs:generate puts it in docs/performance.md)`);
 }
 
 main().catch((error: unknown) => {

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     for (const chain of stack.chains) {
       // The same players, on this chain: one API signs for every chain, each voucher under its own chain's Exchange.
       const buyers = players.map((player) => player.connect(providers.get(chain.chainId)!));
-      for (const raffle of chain.raffles) {
+      // The one-winner raffles here; the three-winner raffle has its own step (4).
+      for (const raffle of chain.raffles.filter((listed) => listed.kind !== "THREE_WINNERS")) {
         const contractId = raffle.contractId!;
         const boughtInRound = new Map<string, number>();
         for (const player of buyers) {

@@ -12,7 +12,17 @@ import { parse, parseAllDocuments } from "yaml";
 const ROOT = path.resolve(__dirname, "../..");
 const DEPLOY = path.join(ROOT, "deploy");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
-const README = read("README.md");
+/** The README and every page of docs/ (hand-written guides and generated references), read as one text. */
+function docsText(): string {
+  const pages = (dir: string): string[] =>
+    fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const file = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return pages(file);
+      return entry.name.endsWith(".md") ? [file] : [];
+    });
+  return ["README.md", ...pages("docs").sort()].map(read).join("\n");
+}
+const README = docsText();
 const KIT_README = read("deploy/README.md");
 
 /** Metric names an app registers: every `raffle_...` string in its metrics source. */

@@ -22,7 +22,7 @@ import { RpcGate } from "../reliability/rpc-gate";
 import { CREATEX_ADDRESS, createFundedSubscription, deployCoordinator, fund, installCreateX, startExplorer } from "./deploy-support/chain-stand-ins";
 import { ROOT, readmeWalkthrough, runCommand, startCommand, stopGroup, type Outcome, type WalkthroughCommand } from "./deploy-support/commands";
 
-/** The README's Sepolia walkthrough, command for command; the first test holds the README to exactly this list. */
+/** The deployer guide's Sepolia walkthrough (docs/guides/deployer.md), command for command; the first test holds the guide to exactly this list. */
 const c = (command: string): WalkthroughCommand => ({ cwd: "contracts", command });
 const r = (command: string): WalkthroughCommand => ({ cwd: "root", command });
 const W = {
@@ -81,7 +81,7 @@ const untrackedFiles = () =>
     .split("\n")
     .filter((line) => line.startsWith("??"));
 
-describe("deploying to real chains: the README walkthrough on Sepolia's chain id, resume on Amoy's, the same addresses on both", () => {
+describe("deploying to real chains: the deployer guide's walkthrough on Sepolia's chain id, resume on Amoy's, the same addresses on both", () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-deploy-e2e-"));
   // The deployer's key: made by the walkthrough in an encrypted keystore, decrypted here to fund it and to act as it.
   let deployer: Wallet;
@@ -115,7 +115,7 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
       DEPLOYMENTS_DIR: path.join(scratch, "deployments"),
       ETHERSCAN_API_URL: explorer.url,
       HARDHAT_IGNITION_CONFIRM_DEPLOYMENT: "1",
-      // The services' environment (README: "Run the API and the worker").
+      // The services' environment (deployer guide: "Run the API and the worker").
       CHAIN_ID: String(SEPOLIA),
       RPC_URL: sepolia.rpcUrl,
       DATABASE_URL: database.url,
@@ -131,7 +131,7 @@ describe("deploying to real chains: the README walkthrough on Sepolia's chain id
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("runs exactly the README's walkthrough commands", () => {
+  it("runs exactly the deployer guide's walkthrough commands", () => {
     expect(readmeWalkthrough()).toEqual([...WALKTHROUGH, ...WALKTHROUGH_MERCHANT]);
     const documented = JSON.parse(fs.readFileSync(path.join(ROOT, "contracts/ignition/parameters/sepolia.json"), "utf8")).RafflePlatform;
     // Chainlink's documented Sepolia VRF v2.5 coordinator and 100 gwei key hash (docs.chain.link/vrf/v2-5/supported-networks).

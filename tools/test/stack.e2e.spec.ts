@@ -134,7 +134,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const listedChains = ((await listed.json()) as { rows: Array<{ chainId: number }> }).rows.map((row) => row.chainId);
     expect([...new Set(listedChains)].sort()).toEqual([31337, 31338]);
 
-    const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 240_000 });
+    const demo = await run("npm", ["run", "demo"], { cwd: ROOT, env, timeoutMs: 300_000 });
     expect({ code: demo.code, output: demo.code === 0 ? "" : demo.output }).toEqual({ code: 0, output: "" });
     expect(demo.output).toContain("demo complete");
     // Two players in two raffles on each of the two chains.
@@ -170,7 +170,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
         EXCHANGE: facts.contracts.exchange,
       }),
     );
-    expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/index.js")));
+    expect(bought.sdk).toBe(fs.realpathSync(path.join(folder, "node_modules/@raffle/sdk/dist/index.js")));
     expect(bought).toMatchObject({ ticketId: expect.stringMatching(/^\d+$/), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
     // An ERC20-priced ticket from a fresh account: its first purchase needs an approve first, and the purchase must not

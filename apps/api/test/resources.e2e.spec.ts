@@ -114,6 +114,14 @@ describe("resource shapes of spec 2", () => {
       ticketContract: contractShape({ address: raffle.ticket, contractType: "ERC721", decimals: 0 }),
       price: { id: integer(), components: [expect.any(Object)] },
       ticketCount: 0,
+      // Raffle v2 (issue #28): added fields; a raffle that never set rules plays by the contract's version 0.
+      status: "ACTIVE",
+      rules: { prizeShares: [10000], minTickets: 0, maxTicketsPerWallet: 0, bundles: [] },
+      pot: "0",
+      winners: [],
+      vrfRequestId: null,
+      randomWord: null,
+      refundReason: null,
     });
     const [component] = round.price.components;
     expect(component).toEqual({

@@ -83,7 +83,7 @@ function gweiToWei(gwei: number): bigint {
 }
 
 /** How the merchant's key is given. */
-const MERCHANT_KEY_SETTINGS = {
+export const MERCHANT_KEY_SETTINGS = {
   MERCHANT_PRIVATE_KEY: setting.privateKey().optional(),
   MERCHANT_KEYSTORE_FILE: setting.text().optional(),
   MERCHANT_KEYSTORE_PASSWORD_FILE: setting.text().optional(),
@@ -123,7 +123,7 @@ const DEV_RPC_URL = "http://127.0.0.1:8545";
 const UNSHARED_CHAIN_SETTINGS = ["RPC_URL"];
 
 /** The worker's own settings (each chain has its own below), with their defaults: written here only. */
-const WORKER_SETTINGS = {
+export const WORKER_SETTINGS = {
   API_URL: setting.httpUrl().default("http://127.0.0.1:3000"),
   API_KEY: setting.text(),
   REFRESH_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(60),
@@ -137,7 +137,7 @@ const WORKER_SETTINGS = {
 };
 
 /** One chain's settings, with their defaults: a dev chain mines at once and needs fewer confirmations. */
-function chainSettings(chain: ChainEnv, alone: boolean) {
+export function chainSettings(chain: ChainEnv, alone: boolean) {
   const devChain = LOCAL_CHAIN_IDS.includes(chain.chainId);
   // Two dev chains cannot both be on the default port: the default node only holds for a lone dev chain.
   const why = devChain ? "(each of several chains needs its own node)" : `(chain ${chain.chainId} is not a local dev chain)`;

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
-import { Raffle__factory, TestToken__factory, buyTicket, endAndDraw } from "@raffle/chain";
+import { RaffleTicket__factory, Raffle__factory, TestToken__factory, buyTicket, endAndDraw } from "@raffle/chain";
 
 import { InjectedWallet } from "./support/injected-wallet";
 import { startWebStack, type WebStack } from "./support/web-stack";
@@ -108,6 +108,27 @@ describe("the player app in a browser", () => {
     await items.nth(1).waitFor(WAIT);
     expect(await items.count()).toBe(2);
     expect(await myTickets().getByText("Active: waiting for the draw").count()).toBe(2);
+  });
+
+  it("buys a bundle: the quantity selector shows the bundle prices and the total, and approves exactly that total", async () => {
+    await page.goto(raffleUrl("bundles"));
+    const quantity = page.getByLabel("Quantity");
+    await quantity.waitFor(WAIT);
+    await page.getByText("Bundles: 5 for 45 GOLD, 10 for 80 GOLD.").waitFor(WAIT);
+    await page.getByText("3 winning tickets share the pot (50%, 30%, 20%)", { exact: false }).waitFor(WAIT);
+    await page.getByText("Total: 10 GOLD", { exact: true }).waitFor(WAIT);
+    await quantity.fill("7"); // 5 or more: the 5-ticket bundle's 9 GOLD a ticket
+    await page.getByText("Total: 63 GOLD", { exact: true }).waitFor(WAIT);
+    await quantity.fill("5");
+    await page.getByText("Total: 45 GOLD", { exact: true }).waitFor(WAIT);
+    await buyAndExpect(/5 tickets bought! They are in My tickets\./);
+    await page.getByText("5 / 100 sold", { exact: true }).waitFor(WAIT);
+    const { deployed } = stack.raffles.bundles;
+    const token = TestToken__factory.connect(deployed.price.token, stack.node.provider);
+    const approvals = await token.queryFilter(token.filters.Approval(stack.player.address, stack.world.deployment.exchange));
+    expect(approvals.at(-1)!.args.value).toBe(45n * 10n ** 18n);
+    const ticket = RaffleTicket__factory.connect(deployed.ticket, stack.node.provider);
+    expect(await ticket.balanceOf(stack.player.address)).toBe(5n);
   });
 
   it("claims a prize after the draw and shows it claimed", async () => {

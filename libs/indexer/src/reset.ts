@@ -60,8 +60,11 @@ export async function resetChainIndex(dataSource: DataSource, chainId: number, {
       if (locked) break;
       if (Date.now() > deadline) throw new Error(`the indexing leadership of chain ${chainId} could not be taken within ${timeoutMs} ms`);
       const ended: Array<{ ended: boolean }> = await runner.query(
+        // Advisory locks belong to a database: a leader of the same chain id in another database of the server (another
+        // environment, another test suite) is not this index's leader and must be left alone.
         `SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
           WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
             AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2`,
         [LOCK_NAMESPACE, chainId],
       );

@@ -1,7 +1,8 @@
 import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
-import { openDatabase } from "@raffle/db";
+import { createTestDatabase, openDatabase } from "@raffle/db";
 
 import type { IndexerLogger } from "../src/logger";
+import { LOCK_NAMESPACE } from "../src/leadership";
 import { IndexResetRequired, resetChainIndex } from "../src/reset";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
@@ -82,4 +83,29 @@ describe("an index that fails for good, and its reset", () => {
     expect(tickets.count).toBe(2);
     expect(await projectionSnapshot(db.dataSource)).toEqual(await projectionSnapshot(clean.dataSource));
   }, 180_000);
+
+  it("ends only its own database's leader, never the leader of the same chain id in another database", async () => {
+    // Another environment (or test suite) on the same PostgreSQL server indexes a chain of the same id: its lock is its
+    // database's, and a reset of this database must neither end its session nor count it.
+    const here = await createTestDatabase("reset_here");
+    const elsewhere = await createTestDatabase("reset_elsewhere");
+    const [local, other] = await Promise.all([openDatabase({ url: here.url, poolSize: 2 }), openDatabase({ url: elsewhere.url, poolSize: 1 })]);
+    const localLeader = (await openDatabase({ url: here.url, poolSize: 1 })).createQueryRunner();
+    const otherLeader = other.createQueryRunner();
+    const chainId = world.deployment.chainId;
+    const lead = async (runner: typeof localLeader) =>
+      (await runner.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [LOCK_NAMESPACE, chainId]))[0].locked;
+    try {
+      expect([await lead(localLeader), await lead(otherLeader)]).toEqual([true, true]);
+      expect(await resetChainIndex(local, chainId, { timeoutMs: 5_000 })).toEqual({ leadersEnded: 1 });
+      await expect(localLeader.query(`SELECT 1`)).rejects.toThrow();
+      const [{ alive }] = await otherLeader.query(`SELECT 1 AS alive`);
+      expect(alive).toBe(1);
+    } finally {
+      await otherLeader.release();
+      await localLeader.connection.destroy().catch(() => undefined);
+      await Promise.all([local.destroy(), other.destroy()]);
+      await Promise.all([here.drop(), elsewhere.drop()]);
+    }
+  }, 60_000);
 });

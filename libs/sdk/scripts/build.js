@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run build --workspace libs/sdk`: writes libs/sdk/dist, the SDK as a package of its own that installs anywhere
- * (`npm pack libs/sdk/dist`): CommonJS with .d.ts, ethers as a peer, and no workspace package behind it.
+ * `npm run build --workspace libs/sdk` (and `prepack`): writes libs/sdk/dist, the files of the SDK's npm package, which
+ * installs anywhere: ESM (`index.mjs`) and CommonJS (`index.js`), each with its types, built by tsup; ethers as a peer
+ * and no workspace package behind it. `npm pack` in libs/sdk builds it and packs it (scripts/manifest.js).
  *
  * Inside the monorepo the SDK imports `@raffle/chain`; a published package cannot. So the build copies the files that
  * libs/chain/src/client.ts reaches (token types, the purchase-args mapping, the Exchange client ABI) into the package
@@ -17,8 +18,9 @@ const ROOT = path.resolve(SDK, "../..");
 const STAGE = path.join(SDK, ".build");
 const DIST = path.join(SDK, "dist");
 const CHAIN_CLIENT = path.join(ROOT, "libs/chain/src/client.ts");
+const { PEERS: MANIFEST_PEERS } = require("./manifest");
 /** What the installed package may require besides its own files: ethers as a peer, and its own dependencies. */
-const PEERS = { ethers: "^6.17.0" };
+const PEERS = MANIFEST_PEERS;
 /** Runtime dependencies installed with the package (`standardwebhooks` for verifyWebhook), from package.json. */
 const DEPENDENCIES = JSON.parse(fs.readFileSync(path.join(SDK, "package.json"), "utf8")).dependencies ?? {};
 
@@ -67,31 +69,33 @@ function copySdkSources(dir, targetDir, chainClient) {
   }
 }
 
-function manifest() {
-  const workspace = JSON.parse(fs.readFileSync(path.join(SDK, "package.json"), "utf8"));
-  return {
-    name: workspace.name,
-    version: workspace.version,
-    description: workspace.description,
-    license: workspace.license,
-    main: "index.js",
-    types: "index.d.ts",
-    exports: { ".": { types: "./index.d.ts", require: "./index.js", default: "./index.js" }, "./package.json": "./package.json" },
-    sideEffects: false,
-    engines: { node: ">=18" },
-    peerDependencies: PEERS,
-    dependencies: DEPENDENCIES,
-  };
-}
-
 fs.rmSync(STAGE, { recursive: true, force: true });
 fs.rmSync(DIST, { recursive: true, force: true });
 const chainClient = path.join(STAGE, "chain", "client.ts");
 copyClosure(CHAIN_CLIENT, path.dirname(chainClient));
 copySdkSources(path.join(SDK, "src"), STAGE, chainClient);
-const tsc = require.resolve("typescript/bin/tsc", { paths: [ROOT] });
-execFileSync(process.execPath, [tsc, "-p", path.join(SDK, "tsconfig.build.json")], { stdio: "inherit" });
-fs.writeFileSync(path.join(DIST, "package.json"), `${JSON.stringify(manifest(), null, 2)}\n`);
-fs.copyFileSync(path.join(SDK, "README.md"), path.join(DIST, "README.md"));
+// One bundle per format from the staged sources; ethers and the dependencies stay imports of the consumer's copies,
+// so an ESM project loads ethers once, as ESM, and its types are the ones it compiles against.
+const tsup = require.resolve("tsup/dist/cli-default.js", { paths: [ROOT] });
+execFileSync(
+  process.execPath,
+  [
+    tsup,
+    path.join(STAGE, "index.ts"),
+    "--format",
+    "esm,cjs",
+    "--dts",
+    "--target",
+    "node18",
+    "--out-dir",
+    DIST,
+    "--tsconfig",
+    path.join(SDK, "tsconfig.build.json"),
+    "--no-config",
+    "--silent",
+    ...[...Object.keys(PEERS), ...Object.keys(DEPENDENCIES)].flatMap((name) => ["--external", name]),
+  ],
+  { cwd: SDK, stdio: "inherit" },
+);
 fs.rmSync(STAGE, { recursive: true, force: true });
-console.log(`built ${path.relative(ROOT, DIST)}: npm pack ${path.relative(ROOT, DIST)}`);
+console.log(`built ${path.relative(ROOT, DIST)}: ${fs.readdirSync(DIST).sort().join(", ")}`);

@@ -53,8 +53,8 @@ export async function buyTicket(options: BuyTicketOptions): Promise<BoughtTicket
   const round = await api.currentRound(contractId);
   const quantity = options.quantity ?? 1;
   if (!Number.isSafeInteger(quantity) || quantity < 1) throw new RangeError(`quantity must be a whole number of tickets, 1 or more: ${quantity}`);
-  // Without a quantity the body is exactly the spec's; `quantity` is the v2 field of the same request.
-  const request: SignTicketRequest & { quantity?: number } = { account, referrer: options.referrer, contractId };
+  // Without a quantity the body is exactly the spec's; `quantity` is raffle v2's field of the same request.
+  const request: SignTicketRequest = { account, referrer: options.referrer, contractId };
   if (options.quantity !== undefined) request.quantity = quantity;
   const voucher = await api.signTicket(request);
   if (BigInt(voucher.item.amount) !== BigInt(quantity))

@@ -36,49 +36,12 @@ export type WebhookMessage = Schemas["WebhookMessageDto"];
 export type Problem = Schemas["ProblemDto"];
 export type ProblemCode = Schemas["ProblemCode"];
 
-/** Round rules of raffle v2 (issue #28), as a round resource carries them. */
-export interface RoundRulesJson {
-  /** Basis points of the pot per winner position, first prize first. */
-  prizeShares: number[];
-  minTickets: number;
-  /** 0 = no cap. */
-  maxTicketsPerWallet: number;
-  /** Total price of `quantity` tickets, smallest units as a decimal string. */
-  bundles: Array<{ quantity: number; price: string }>;
-}
-
+/** Round rules of raffle v2: prize shares, minimum tickets, cap per wallet, bundle prices. */
+export type RoundRulesJson = Schemas["RoundRulesDto"];
 /** One winner position of a drawn round. */
-export interface RoundWinner {
-  /** 0 is the first prize. */
-  position: number;
-  ticketId: string;
-  account: string;
-  /** Basis points of the pot. */
-  share: number;
-  /** Prize before commission, smallest units. */
-  amount: string;
-  claimStatus: string;
-}
-
-/**
- * A round with raffle v2's fields (`GET /rounds`, `GET /rounds/:id`, `GET /rounds/current`), as issue #28 documents
- * them; the generated `Round` takes them over once the API's document has them.
- */
-export type RoundWithDraw = Round & {
-  status: string;
-  /** What the round's tickets paid, smallest units: the prizes add up to it. */
-  pot: string;
-  rules: RoundRulesJson;
-  winners: RoundWinner[];
-  vrfRequestId: string | null;
-  randomWord: string | null;
-};
-
-export interface RoundsQuery {
-  contractId: number;
-  skip?: number;
-  take?: number;
-}
+export type RoundWinner = Schemas["RoundWinnerDto"];
+/** A round with raffle v2's status, rules, pot, winners and draw record (every Round has them now). */
+export type RoundWithDraw = Round;
 
 /** `parameters` of a raffle contract (typed as a free object in the document, as token contracts have none). */
 export interface RaffleParameters {
@@ -103,6 +66,7 @@ type JsonBodyOf<Operation extends keyof operations> = operations[Operation] exte
 
 export type RaffleContractsQuery = QueryOf<"listRaffleContracts">;
 export type CurrentRoundQuery = QueryOf<"getCurrentRound">;
+export type RoundsQuery = QueryOf<"listRounds">;
 export type ClaimsQuery = QueryOf<"listClaims">;
 export type SignTicketRequest = JsonBodyOf<"signTicket">;
 export type CreateClaimRequest = JsonBodyOf<"createClaim">;

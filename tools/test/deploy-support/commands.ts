@@ -4,18 +4,21 @@ import * as path from "node:path";
 
 export const ROOT = path.resolve(__dirname, "../../..");
 
-/** A command of the README's walkthrough: where it runs (the repository root or contracts/) and its exact text. */
+/** The page that holds the Sepolia walkthrough. */
+export const WALKTHROUGH_PAGE = "docs/guides/deployer.md";
+
+/** A command of the deployer guide's walkthrough: where it runs (the repository root or contracts/) and its exact text. */
 export interface WalkthroughCommand {
   cwd: "root" | "contracts";
   command: string;
 }
 
 /**
- * The commands of the README's walkthrough, in order: every fenced block that follows a
+ * The commands of the deployer guide's walkthrough (WALKTHROUGH_PAGE), in order: every fenced block that follows a
  * `<!-- walkthrough: root|contracts -->` marker, one command a line, comments dropped.
  */
 export function readmeWalkthrough(): WalkthroughCommand[] {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const readme = fs.readFileSync(path.join(ROOT, WALKTHROUGH_PAGE), "utf8");
   const commands: WalkthroughCommand[] = [];
   for (const match of readme.matchAll(/<!-- walkthrough: (root|contracts) -->\s*```bash\n([\s\S]*?)```/g)) {
     for (const line of match[2].split("\n")) {

@@ -1,5 +1,5 @@
 // Type-checked against the installed package's .d.ts (strict, library checks on): what a TypeScript user of the SDK
-// writes. Not run.
+// writes, in a CommonJS project and in an ES module one (the same file: `module: node16` follows package.json "type"). Not run.
 import { Wallet } from "ethers";
 import { RaffleApi, RaffleApiError, buyTicket, type Claim, type ProblemCode, type Round, type TicketSignature } from "@raffle/sdk";
 

@@ -4,30 +4,37 @@ import * as path from "node:path";
 import { run, succeeded } from "./processes";
 
 const ROOT = path.resolve(__dirname, "../../..");
+const SDK = path.join(ROOT, "libs/sdk");
 const CONSUMER = path.resolve(__dirname, "../sdk-consumer");
+
+/** A project of each module system: Node-ESM ("type": "module") or CommonJS. */
+export type ModuleKind = "module" | "commonjs";
 
 /** The environment without the variables of the npm run this test may be inside, so they cannot steer the install. */
 function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))), ...extra };
 }
 
-/** Builds the SDK package (libs/sdk/dist) and packs it into `folder`; answers the tarball's path. */
+/**
+ * `npm pack` in libs/sdk, as a publisher would run it: its `prepack` builds dist/ (ESM and CommonJS with their types)
+ * and swaps in the published manifest, `postpack` puts the workspace's back. Answers the tarball's path in `folder`.
+ */
 export async function packSdk(folder: string): Promise<string> {
-  succeeded("the SDK build", await run(process.execPath, ["libs/sdk/scripts/build.js"], { cwd: ROOT, env: plainEnv(), timeoutMs: 120_000 }));
   const output = succeeded(
-    "npm pack",
-    await run("npm", ["pack", "./libs/sdk/dist", "--pack-destination", folder], { cwd: ROOT, env: plainEnv(), timeoutMs: 60_000 }),
+    "npm pack in libs/sdk",
+    await run("npm", ["pack", "--pack-destination", folder], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 }),
   );
   const tarball = output.trim().split("\n").pop()!.trim();
   return path.join(folder, tarball);
 }
 
 /**
- * Installs the tarball and ethers into `folder`, an empty project outside the workspace, with the consumer files
- * (tools/test/sdk-consumer) beside them. npm takes what it can from its cache and the registry for the rest.
+ * Installs the tarball and ethers into `folder`, an empty project of `kind` outside the workspace, with the consumer
+ * files (tools/test/sdk-consumer) beside them. npm takes what it can from its cache (`--prefer-offline`) and the
+ * registry for the rest.
  */
-export async function installPackedSdk(tarball: string, folder: string): Promise<void> {
-  fs.writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: "sdk-consumer", private: true }));
+export async function installPackedSdk(tarball: string, folder: string, kind: ModuleKind = "commonjs"): Promise<void> {
+  fs.writeFileSync(path.join(folder, "package.json"), JSON.stringify({ name: `sdk-consumer-${kind}`, private: true, type: kind }));
   for (const file of fs.readdirSync(CONSUMER)) fs.copyFileSync(path.join(CONSUMER, file), path.join(folder, file));
   succeeded(
     "npm install of the packed SDK",
@@ -39,7 +46,10 @@ export async function installPackedSdk(tarball: string, folder: string): Promise
   );
 }
 
-/** Type-checks consumer.ts against the installed .d.ts with the workspace's TypeScript (strict, library checks on). */
+/**
+ * Type-checks consumer.ts against the installed .d.ts with the workspace's TypeScript (strict, library checks on,
+ * `module: node16`: in a "type": "module" project it is an ES module and reads the package's ESM types, else CommonJS).
+ */
 export async function typecheckConsumer(folder: string): Promise<void> {
   const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
   succeeded(
@@ -48,11 +58,16 @@ export async function typecheckConsumer(folder: string): Promise<void> {
   );
 }
 
-/** Runs buy.js (buyTicket from the installed package) and answers what it printed. */
+/**
+ * Buys one ticket with buyTicket() from the installed package (buy.mjs in an ESM project, buy.js in a CommonJS one)
+ * and answers what it printed: the file the SDK was loaded from, and how many copies of ethers the process loaded.
+ */
 export async function buyWithPackedSdk(
   folder: string,
   env: Record<string, string>,
-): Promise<{ sdk: string; ticketId: string; roundId: number; txHash: string }> {
-  const output = succeeded("buy.js", await run(process.execPath, ["buy.js"], { cwd: folder, env: plainEnv(env), timeoutMs: 60_000 }));
+): Promise<{ sdk: string; ethersCopies: number; ticketId: string; roundId: number; txHash: string }> {
+  const { type } = JSON.parse(fs.readFileSync(path.join(folder, "package.json"), "utf8")) as { type: ModuleKind };
+  const script = type === "module" ? "buy.mjs" : "buy.js";
+  const output = succeeded(script, await run(process.execPath, [script], { cwd: folder, env: plainEnv(env), timeoutMs: 60_000 }));
   return JSON.parse(output.trim().split("\n").pop()!);
 }

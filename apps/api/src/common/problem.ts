@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from "@nestjs/common";
 
 import { PROBLEM_CATALOGUE, type FieldError, type ProblemArgs, type ProblemCode } from "./problem-catalogue";
+import { problemTypeUri } from "./problem-docs";
 
 export type { FieldError, ProblemCode } from "./problem-catalogue";
 
@@ -41,7 +42,7 @@ export function exampleProblem(code: ProblemCode): ApiProblem {
 /** The RFC 9457 body of `problem` answered to a request for `path`: what the filter sends and the document shows. */
 export function problemBody(problem: ApiProblem, path: string): Record<string, unknown> {
   return {
-    type: "about:blank",
+    type: problemTypeUri(problem.code),
     title: HttpStatus[problem.statusCode]?.replace(/_/g, " ").toLowerCase() ?? "error",
     status: problem.statusCode,
     statusCode: problem.statusCode,

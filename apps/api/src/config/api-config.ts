@@ -92,7 +92,7 @@ export interface ApiConfig {
 }
 
 /** The settings of a voucher key, each may be set per chain as CHAIN_<id>_...: SIGNER_ (the current key) or SIGNER_NEXT_. */
-const KEY_SETTINGS = {
+export const KEY_SETTINGS = {
   SIGNER: {
     SIGNER_PRIVATE_KEY: setting.privateKey().optional(),
     SIGNER_KEYSTORE_FILE: setting.text().optional(),
@@ -166,7 +166,7 @@ function readSecretFile(file: string, name: string): string {
 const LOCAL_RPC_URL = "http://127.0.0.1:8545";
 
 /** One chain's node and indexer settings, with their defaults (written here only): some differ on the local chains. */
-function chainSettings(chainId: number) {
+export function chainSettings(chainId: number) {
   return {
     RPC_URL: chainId === LOCAL_CHAIN_ID ? setting.httpUrl().default(LOCAL_RPC_URL) : setting.httpUrl({ why: `for chain ${chainId}` }),
     INDEXER_WS_URL: setting.wsUrl().optional(),
@@ -236,7 +236,7 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
 }
 
 /** The API's own settings (the chains' and the webhooks' have theirs), with their defaults: written here only. */
-const API_SETTINGS = {
+export const API_SETTINGS = {
   API_WORKERS: setting.integer({ min: 1 }).default(1),
   PORT: setting.port().default(3000),
   HOST: setting.host().default("0.0.0.0"),

@@ -17,7 +17,7 @@ export interface PlayerConfig {
   requestsPerIp: number;
 }
 
-const PLAYER_SETTINGS = {
+export const PLAYER_SETTINGS = {
   WEB_ORIGINS: setting.text().default(""),
   PLAYER_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(3_600),
   MERCHANT_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(28_800),

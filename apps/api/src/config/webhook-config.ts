@@ -77,7 +77,7 @@ function encryptionKey(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]
 }
 
 /** The delivery settings (the key is read apart: it may come from a file), with their defaults: written here only. */
-const WEBHOOK_SETTINGS = {
+export const WEBHOOK_SETTINGS = {
   WEBHOOK_DELIVERY_ENABLED: setting.flag().default(true),
   WEBHOOK_ALLOW_PRIVATE_URLS: setting.flag().default(false),
   WEBHOOK_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(500),

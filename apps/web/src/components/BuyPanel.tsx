@@ -7,6 +7,9 @@ import { readContract, simulateContract, waitForTransactionReceipt, writeContrac
 import { ApiError, type PlayerVoucher, type PublicRaffle } from "../lib/api";
 import { PURCHASE_ABI } from "../lib/abi";
 import { chainName, useApp } from "../lib/app-context";
+import { maxQuantity, priceForQuantity } from "../lib/bundles";
+import { formatAmount } from "../lib/format";
+import { priceOf, useNativeSymbol } from "./RoundFacts";
 import { explain } from "../lib/messages";
 import { useSession } from "../lib/session";
 
@@ -18,7 +21,7 @@ type Purchase =
   | { step: "approvalPending"; hash: Hex }
   | { step: "wallet" }
   | { step: "pending"; hash: Hex }
-  | { step: "confirmed"; hash: Hex }
+  | { step: "confirmed"; hash: Hex; quantity: number }
   | { step: "failed"; message: string };
 
 const TOKEN_TYPE_ERC20 = 1;
@@ -53,6 +56,12 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
   const [purchase, setPurchase] = useState<Purchase>({ step: "idle" });
   const [quantity, setQuantity] = useState(1);
   const chainId = raffle.raffle.chainId;
+  const symbol = useNativeSymbol(chainId);
+  const price = priceOf(raffle, symbol);
+  // Raffle v2's rules of the round: bundle prices and the wallet cap.
+  const rules = raffle.round?.rules;
+  const most = raffle.round ? maxQuantity(raffle.round, rules) : 1;
+  const total = price ? priceForQuantity(quantity, price.amount, rules?.bundles) : null;
   const busy = !["idle", "confirmed", "failed"].includes(purchase.step);
 
   async function buy() {
@@ -60,7 +69,7 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
     try {
       const current = session ?? (await signIn());
       setPurchase({ step: "signing" });
-      const voucher = await api.voucher(current.token, raffle.raffle.id);
+      const voucher = await api.voucher(current.token, raffle.raffle.id, quantity);
       const exchange = voucher.exchange as Address;
       const amount = BigInt(voucher.price.amount);
       if (voucher.price.tokenType === TOKEN_TYPE_ERC20) {
@@ -107,7 +116,7 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
         if (tickets.some((ticket) => ticket.txHash.toLowerCase() === hash.toLowerCase())) break;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
-      setPurchase({ step: "confirmed", hash });
+      setPurchase({ step: "confirmed", hash, quantity });
       await queryClient.invalidateQueries();
     } catch (error) {
       if (error instanceof ApiError && error.code === "sessionRequired") forget();
@@ -140,14 +149,25 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
         type="number"
         inputMode="numeric"
         min={1}
-        max={1}
+        max={most}
         value={quantity}
         aria-describedby="quantity-help"
-        onChange={(event) => setQuantity(Math.min(1, Math.max(1, Number(event.target.value) || 1)))}
+        onChange={(event) => setQuantity(Math.min(most, Math.max(1, Math.floor(Number(event.target.value)) || 1)))}
       />
       <p id="quantity-help" className="hint">
-        One ticket per purchase for now.
+        {most === 1 ? "One ticket per purchase here." : `Up to ${most} tickets in one purchase.`}
+        {price && rules && rules.bundles.length > 0 && (
+          <>
+            {" "}
+            Bundles: {rules.bundles.map((bundle) => `${bundle.quantity} for ${formatAmount(bundle.price, price.decimals, price.symbol)}`).join(", ")}.
+          </>
+        )}
       </p>
+      {price && total !== null && (
+        <p className="total" aria-live="polite">
+          Total: {formatAmount(total, price.decimals, price.symbol)}
+        </p>
+      )}
       <button type="submit" className="primary" disabled={busy || raffle.round?.endTimestamp != null}>
         Buy
       </button>
@@ -170,7 +190,10 @@ function PurchaseStatus({ purchase }: { purchase: Purchase }) {
     approvalPending: "Approval sent, waiting for the network…",
     wallet: "Confirm the purchase in your wallet…",
     pending: "Purchase sent, waiting for the network…",
-    confirmed: "Ticket bought! It is in My tickets.",
+    confirmed:
+      purchase.step === "confirmed" && purchase.quantity > 1
+        ? `${purchase.quantity} tickets bought! They are in My tickets.`
+        : "Ticket bought! It is in My tickets.",
   };
   return (
     <div role="status" className="status">

@@ -47,6 +47,8 @@ export class PlayerApi {
   verify = (message: string, signature: string, kind: "player" | "merchant" = "player") =>
     this.request<PlayerSignIn>("POST", `/${kind}/siwe/verify`, { body: { message, signature } });
   logout = (token: string, kind: "player" | "merchant" = "player") => this.request<void>("POST", `/${kind}/logout`, { token });
-  voucher = (token: string, contractId: number) => this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: { contractId } });
+  /** A voucher for `quantity` tickets (raffle v2); the body is the one-ticket body of old without it. */
+  voucher = (token: string, contractId: number, quantity = 1) =>
+    this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: quantity === 1 ? { contractId } : { contractId, quantity } });
   tickets = (token: string) => this.request<{ rows: PlayerTicket[] }>("GET", "/player/tickets", { token }).then((body) => body.rows);
 }

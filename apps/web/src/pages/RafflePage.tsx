@@ -4,7 +4,18 @@ import { BuyPanel } from "../components/BuyPanel";
 import { RichText } from "../components/RichText";
 import { RoundFacts } from "../components/RoundFacts";
 import { chainName, useApp } from "../lib/app-context";
+import type { RoundRulesView } from "../lib/bundles";
 import { explain } from "../lib/messages";
+
+/** How the pot is shared, from the round's rules (one winner by default). */
+function prizeSentence(rules?: RoundRulesView): string {
+  const shares = rules?.prizeShares ?? [10_000];
+  const minimum =
+    rules && rules.minTickets > 1 ? ` A round needs ${rules.minTickets} tickets to be drawn; below that, every ticket is refunded.` : "";
+  if (shares.length === 1) return `The whole pot, less the organiser's commission, goes to one winning ticket.${minimum}`;
+  const split = shares.map((share) => `${share / 100}%`).join(", ");
+  return `${shares.length} winning tickets share the pot (${split}), less the organiser's commission.${minimum}`;
+}
 
 /** One raffle: its description, its current round and Buy. */
 export function RafflePage({ id }: { id: number }) {
@@ -23,7 +34,9 @@ export function RafflePage({ id }: { id: number }) {
       <RichText source={contract.description} />
       <section aria-labelledby="round-title" className="panel">
         <h2 id="round-title">{round ? `Round ${round.number ?? round.roundId}` : "No round yet"}</h2>
-        <p className="hint">On {chainName(config, contract.chainId)}. The whole pot, less the organiser's commission, goes to one winning ticket.</p>
+        <p className="hint">
+          On {chainName(config, contract.chainId)}. {prizeSentence(round?.rules)}
+        </p>
         <RoundFacts raffle={raffle.data} bar />
         {round && <BuyPanel raffle={raffle.data} />}
       </section>

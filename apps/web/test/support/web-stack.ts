@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { Wallet } from "ethers";
+import { Wallet, parseUnits } from "ethers";
 import { chromium as playwright, type Browser } from "playwright-core";
 import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { deployTestRaffle, localDevPrivateKey, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
@@ -8,7 +8,18 @@ import { eventually, freePort } from "@raffle/testing";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
 
-export type RaffleName = "native" | "erc20" | "soldOut" | "late";
+export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles";
+
+/** Raffle v2 rules of the `bundles` raffle: three winners 50/30/20, a minimum of 3 tickets, 5 for 45 and 10 for 80. */
+const BUNDLE_RULES = {
+  prizeShares: [5_000, 3_000, 2_000],
+  minTickets: 3,
+  maxTicketsPerWallet: 0,
+  bundles: [
+    { quantity: 5, price: parseUnits("45", 18) },
+    { quantity: 10, price: parseUnits("80", 18) },
+  ],
+};
 
 /** One chain, PostgreSQL, the API with its indexer, the built player app and one Chromium: the whole suite's stack. */
 export interface WebStack {
@@ -34,7 +45,7 @@ function sparticuzChromium(): { executablePath: string; args: string[] } {
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: __dirname, encoding: "utf8" }));
 }
 
-/** `raffles`: the test raffles to deploy and put on public sale first (all four by default; the console starts with none). */
+/** `raffles`: the test raffles to deploy and put on public sale first (all by default; the console starts with none). */
 export async function startWebStack(options: { raffles?: RaffleName[] } = {}): Promise<WebStack> {
   process.env.LOG_LEVEL ??= "silent";
   const closers: Array<() => Promise<unknown>> = [];
@@ -70,7 +81,7 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
     await app.listen(0, "127.0.0.1");
     closers.push(() => app.close());
     const apiUrl = await app.getUrl();
-    const wanted = options.raffles ?? (["native", "erc20", "soldOut", "late"] as RaffleName[]);
+    const wanted = options.raffles ?? (["native", "erc20", "soldOut", "late", "bundles"] as RaffleName[]);
     // Only to set the raffles up: without any, the merchant starts from nothing but its wallet (the console's journeys).
     const merchantKey = wanted.length > 0 ? (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key : "";
 
@@ -80,10 +91,11 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
       erc20: ["ERC20", 100n],
       soldOut: ["NATIVE", 1n],
       late: ["NATIVE", 100n],
+      bundles: ["ERC20", 100n],
     };
     for (const name of wanted) {
       const [kind, maxTicket] = kinds[name];
-      const deployed = await deployTestRaffle(world, kind, maxTicket);
+      const deployed = await deployTestRaffle(world, kind, maxTicket, name === "bundles" ? BUNDLE_RULES : undefined);
       const id = await eventually(async () => {
         const response = await fetch(`${apiUrl}/raffle/contracts?take=100`, { headers: { Authorization: `Bearer ${merchantKey}` } });
         const row = ((await response.json()).rows as Array<{ id: number; address: string }>).find((each) => each.address === deployed.raffle);

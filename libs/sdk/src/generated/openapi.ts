@@ -713,8 +713,8 @@ export interface components {
         };
         ProblemDto: {
             /**
-             * @description Problem type URI; `about:blank`, the `code` says what happened.
-             * @example about:blank
+             * @description Problem type URI: the code's entry in the problem reference (what it means, what to do). Branch on `code`, not on this.
+             * @example https://github.com/raffle-platform/raffle-platform/blob/main/docs/reference/problems.md#roundnotfound
              */
             type: string;
             /**

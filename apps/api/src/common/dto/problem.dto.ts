@@ -3,6 +3,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchem
 
 import { exampleProblem, problemBody } from "../problem";
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, type ProblemCode } from "../problem-catalogue";
+import { problemTypeUri } from "../problem-docs";
 
 export class FieldErrorDto {
   @ApiProperty({ description: "The bad field, as named in the request (`account`, `take`, ...).", example: "take" })
@@ -14,7 +15,10 @@ export class FieldErrorDto {
 
 /** The body of every error (RFC 9457 problem details), as rendered by ProblemFilter. */
 export class ProblemDto {
-  @ApiProperty({ description: "Problem type URI; `about:blank`, the `code` says what happened.", example: "about:blank" })
+  @ApiProperty({
+    description: "Problem type URI: the code's entry in the problem reference (what it means, what to do). Branch on `code`, not on this.",
+    example: problemTypeUri("roundNotFound"),
+  })
   type!: string;
 
   @ApiProperty({ description: "The HTTP status phrase.", example: "not found" })
