@@ -6,5 +6,12 @@ import { defineConfig } from "vite";
 export default defineConfig({
   plugins: [react()],
   base: "./",
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1_000 },
+  // Two pages: the player app (index.html) and the merchant console (console/index.html, served at /console/).
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 1_000,
+    rollupOptions: { input: { main: "index.html", console: "console/index.html" } },
+  },
 });

@@ -42,6 +42,7 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   RATE_LIMIT_SIGN_PER_ACCOUNT: "signatures one merchant may have issued per buyer account per window",
   WEB_ORIGINS: "origins of the player app (comma-separated): Sign-In with Ethereum accepts their hosts only, CORS answers them only",
   PLAYER_SESSION_TTL_SECONDS: "longest life of a player's session token",
+  MERCHANT_SESSION_TTL_SECONDS: "longest life of a merchant's console session token",
   RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: "vouchers per signed-in address per window",
   RATE_LIMIT_PLAYER_PER_IP: "player nonces, sign-ins and vouchers per client IP per window",
   REDIS_URL: "share rate-limit counters across workers and replicas (`redis://` or `rediss://`, with `//` and a host)",

@@ -184,6 +184,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           name: `Local chain ${chain.deployment.chainId}`,
           rpcUrl: chain.node.rpcUrl,
           symbol: "ETH",
+          // The merchant console deploys raffles through it and reads the draw budget.
+          factory: chain.deployment.raffleFactory,
         })),
       },
     });
@@ -191,6 +193,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const stack: StackFile = {
       apiUrl,
       webUrl,
+      consoleUrl: `${webUrl}/console/`,
       docsUrl: `${apiUrl}/docs`,
       apiKey,
       // The first chain's facts stay at the top level, as before the stack ran two chains.

@@ -34,6 +34,8 @@ export interface StackFile {
   apiUrl: string;
   /** The player app (public sale with Sign-In with Ethereum), built and served by the stack. */
   webUrl: string;
+  /** The merchant console (same web app, /console/): sign in with the demo merchant's wallet (`merchant`). */
+  consoleUrl: string;
   docsUrl: string;
   apiKey: string;
   rpcUrl: string;

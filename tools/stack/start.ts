@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   banner([
     "The raffle platform is running: one API, one database and one merchant worker serve two chains.",
     `  Player app    ${stack.webUrl}   (raffles on public sale: connect a browser wallet on a local chain, sign in, buy)`,
+    `  Console       ${stack.consoleUrl}   (merchant console: import the demo merchant's key below into a browser wallet, then Sign in with Ethereum)`,
+    `  Merchant      ${stack.merchant.wallet}  ${stack.merchant.privateKey}   (the local demo merchant: well-known local key, never use it elsewhere)`,
     `  API           ${stack.apiUrl}   (OpenAPI: ${stack.docsUrl})`,
     `  API key       ${stack.apiKey}   (demo merchant ${stack.merchant.wallet})`,
     ...stack.chains.flatMap((chain) => [

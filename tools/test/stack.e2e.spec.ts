@@ -96,6 +96,16 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     ).rows;
     expect(publicRaffles.map((row) => row.raffle.chainId).sort()).toEqual([31337, 31337, 31337, 31338, 31338]);
     expect(facts.webUrl).toBe(`http://127.0.0.1:${webPort}`);
+    // The merchant console: its URL and the account to sign in with are printed, and the page is served.
+    expect(facts.consoleUrl).toBe(`http://127.0.0.1:${webPort}/console/`);
+    expect(boot).toContain(`Console       ${facts.consoleUrl}`);
+    expect(boot).toContain(`Merchant      ${facts.merchant.wallet}`);
+    expect(await (await fetch(facts.consoleUrl)).text()).toContain("<title>Merchant console</title>");
+    expect(
+      ((await (await fetch(`http://127.0.0.1:${webPort}/config.json`)).json()) as { chains: Array<{ factory?: string }> }).chains.map(
+        (chain) => chain.factory,
+      ),
+    ).toEqual(facts.chains.map((chain) => chain.factory));
     // Two chains, both served by the one API: each with its node, platform and indexed demo raffles (the first one also
     // the three-winner raffle).
     expect(facts.chains.map((chain) => [chain.chainId, chain.rpcUrl])).toEqual([

@@ -24,7 +24,7 @@ describe("public sale and Sign-In with Ethereum", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("player", {
-      player: { webOrigins: [WEB_ORIGIN], sessionTtlSeconds: 3600, signPerAddress: 1000, requestsPerIp: 1000 },
+      player: { webOrigins: [WEB_ORIGIN], sessionTtlSeconds: 3600, merchantSessionTtlSeconds: 3600, signPerAddress: 1000, requestsPerIp: 1000 },
     });
     config = harness.app.get(API_CONFIG);
     key = await harness.apiKey(await harness.world.merchant.getAddress());

@@ -3,7 +3,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 
-/** The built player app (`npm run build -w apps/web`). */
+/** The built player app and merchant console (`npm run build -w apps/web`). */
 export const WEB_DIST_DIR = path.resolve(__dirname, "../dist");
 
 const TYPES: Record<string, string> = {
@@ -36,7 +36,13 @@ export async function serveWebApp(options: { distDir?: string; host?: string; po
       response.end(configBody);
       return;
     }
-    const file = path.resolve(root, `.${urlPath === "/" ? "/index.html" : urlPath}`);
+    // The merchant console is the folder /console/ of the same build, as on any static host.
+    if (urlPath === "/console") {
+      response.writeHead(301, { Location: "/console/" });
+      response.end();
+      return;
+    }
+    const file = path.resolve(root, `.${urlPath.endsWith("/") ? `${urlPath}index.html` : urlPath}`);
     if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       response.writeHead(404, { "Content-Type": "text/plain" });
       response.end("Not found");

@@ -7,7 +7,9 @@ import { InfrastructureModule } from "../services/infrastructure.module";
 import { AuthModule } from "./auth/auth.module";
 import { ClaimsModule } from "./claims/claims.module";
 import { HealthModule } from "./health/health.module";
+import { MerchantModule } from "./merchant/merchant.module";
 import { PlayerModule } from "./player/player.module";
+import { RaffleConsoleModule } from "./raffle-console/raffle-console.module";
 import { RaffleContractsModule } from "./raffle-contracts/raffle-contracts.module";
 import { RoundsModule } from "./rounds/rounds.module";
 import { TicketSignModule } from "./ticket-sign/ticket-sign.module";
@@ -29,6 +31,8 @@ export class AppModule {
         MetricsModule,
         WebhooksModule,
         PlayerModule,
+        MerchantModule,
+        RaffleConsoleModule,
       ],
     };
   }

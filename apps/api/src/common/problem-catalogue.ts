@@ -222,9 +222,14 @@ export const PROBLEM_CATALOGUE = {
   }),
   serviceUnavailable: define({
     status: 503,
-    description: "the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`",
-    content: (dependency: "database" | "rateLimiter") => ({
-      detail: dependency === "database" ? "The database is unavailable; retry shortly." : "Rate limiting is unavailable; retry shortly.",
+    description:
+      "the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`",
+    content: (dependency: "database" | "rateLimiter" | "chain") => ({
+      detail: {
+        database: "The database is unavailable; retry shortly.",
+        rateLimiter: "Rate limiting is unavailable; retry shortly.",
+        chain: "The chain node does not answer; retry shortly.",
+      }[dependency],
       headers: RETRY_SHORTLY,
     }),
     example: ["database"],
@@ -302,6 +307,29 @@ export const PROBLEM_CATALOGUE = {
     description: "no raffle with this id is on public sale on a chain this API serves",
     content: (contractId: number) => ({ detail: `No raffle ${contractId} is on public sale.` }),
     example: [3],
+  }),
+  // The merchant console (issue #30): a merchant's own Sign-In with Ethereum session and its self-service routes.
+  merchantSessionRequired: define({
+    status: 401,
+    description:
+      "no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys)",
+    content: () => ({
+      detail: "Sign in to the merchant console with the merchant's wallet first (Authorization: Bearer <session token>).",
+      headers: { "WWW-Authenticate": 'Bearer realm="raffle-console"' },
+    }),
+    example: [],
+  }),
+  notAMerchant: define({
+    status: 403,
+    description: "the address that signed in is not the wallet of any merchant of this platform",
+    content: (address: string) => ({ detail: `${address} is not the wallet of a merchant of this platform.` }),
+    example: ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8"],
+  }),
+  apiKeyNotFound: define({
+    status: 404,
+    description: "no API key with this id belongs to the calling merchant",
+    content: (id: number) => ({ detail: `No API key ${id} of this merchant.` }),
+    example: [4],
   }),
 };
 

@@ -59,4 +59,9 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   siweNonceInvalid: "Ask `POST /player/siwe/nonce` for a fresh nonce: each is single-use and lasts 5 minutes.",
   siweSignatureInvalid: "Sign the exact message with the wallet of the address it names (EOA signatures only).",
   publicRaffleNotFound: "Use a raffle id from `GET /player/raffles`: only raffles their merchant put on public sale are listed.",
+  merchantSessionRequired:
+    "Sign in to the merchant console again (`POST /merchant/siwe/nonce`, then `POST /merchant/siwe/verify` signed by the merchant's wallet) and send the new `ms_` token. API keys cannot manage keys.",
+  notAMerchant:
+    "Sign in with the wallet your raffles were deployed with, or ask the platform's admin to grant your wallet MERCHANT_ROLE on the chain's RaffleFactory.",
+  apiKeyNotFound: "Use a key id from `GET /merchant/api-keys`: only the signed-in merchant's keys are listed.",
 };

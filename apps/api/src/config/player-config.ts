@@ -10,6 +10,8 @@ export interface PlayerConfig {
   webOrigins: string[];
   /** PLAYER_SESSION_TTL_SECONDS (default 1 h): a session token's life; a SIWE message may not ask for longer. */
   sessionTtlSeconds: number;
+  /** MERCHANT_SESSION_TTL_SECONDS (default 8 h): the life of a merchant's console session (same origins as players). */
+  merchantSessionTtlSeconds: number;
   /** Per RATE_LIMIT_WINDOW_SECONDS: vouchers per player address, and player requests (nonces, vouchers) per client IP. */
   signPerAddress: number;
   requestsPerIp: number;
@@ -18,6 +20,7 @@ export interface PlayerConfig {
 export const PLAYER_SETTINGS = {
   WEB_ORIGINS: setting.text().default(""),
   PLAYER_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(3_600),
+  MERCHANT_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(28_800),
   RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: setting.integer({ min: 1 }).default(30),
   RATE_LIMIT_PLAYER_PER_IP: setting.integer({ min: 1 }).default(300),
 };
@@ -39,6 +42,7 @@ export function loadPlayerConfig(env: NodeJS.ProcessEnv): PlayerConfig {
       .filter(Boolean)
       .map(origin),
     sessionTtlSeconds: settings.PLAYER_SESSION_TTL_SECONDS,
+    merchantSessionTtlSeconds: settings.MERCHANT_SESSION_TTL_SECONDS,
     signPerAddress: settings.RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS,
     requestsPerIp: settings.RATE_LIMIT_PLAYER_PER_IP,
   };

@@ -3,7 +3,7 @@ import type { OpenAPIObject } from "@nestjs/swagger";
 
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, type ProblemCode } from "../common/problem-catalogue";
 import { OPENAPI_FILE, buildOpenApiDocument, openApiText } from "./document-file";
-import { API_KEY_SCHEME, PLAYER_SESSION_SCHEME } from "./openapi-document";
+import { API_KEY_SCHEME, MERCHANT_SESSION_SCHEME, PLAYER_SESSION_SCHEME } from "./openapi-document";
 
 interface ProblemContent {
   schema: { allOf: Array<{ properties?: { code?: { enum: string[] } } }> };
@@ -102,6 +102,20 @@ describe("the OpenAPI document", () => {
         "getPublicRaffle",
         "signPlayerVoucher",
         "listPlayerTickets",
+        "createMerchantSiweNonce",
+        "verifyMerchantSiwe",
+        "getMerchantSession",
+        "logoutMerchant",
+        "listApiKeys",
+        "createApiKey",
+        "revokeApiKey",
+        "getMerchantOverview",
+        "getRaffleContract",
+        "updateRaffleSettings",
+        "previewSchedule",
+        "listRaffleRounds",
+        "getSales",
+        "sendTestWebhook",
       ].sort(),
     );
     expect(byId.getHealth.operation.security).toEqual([]);
@@ -115,11 +129,24 @@ describe("the OpenAPI document", () => {
       expect(byId[id].operation.security).toEqual([{ [PLAYER_SESSION_SCHEME]: [] }]);
       expect(byId[id].operation.responses["401"]).toBeDefined();
     }
-    const merchantRoutes = Object.values(byId).filter(
-      ({ path }) => !["/health", "/ready", "/status", "/metrics"].includes(path) && !path.startsWith("/player/"),
+    // The console: its sign-in needs nothing; key management needs the merchant's session; the routes it shares with
+    // API keys take either; the rest (signing, claims) stay API-key only.
+    for (const id of ["createMerchantSiweNonce", "verifyMerchantSiwe"]) expect(byId[id].operation.security).toEqual([]);
+    const sessionOnly = ["getMerchantSession", "logoutMerchant", "listApiKeys", "createApiKey", "revokeApiKey"];
+    for (const id of sessionOnly) expect(byId[id].operation.security).toEqual([{ [MERCHANT_SESSION_SCHEME]: [] }]);
+    const keyOnly = ["signTicket", "listClaims", "getClaim", "createClaim", "cancelClaim"];
+    const merchantRoutes = Object.entries(byId).filter(
+      ([id, { path }]) =>
+        !["/health", "/ready", "/status", "/metrics"].includes(path) &&
+        !path.startsWith("/player/") &&
+        !path.startsWith("/merchant/siwe/") &&
+        !sessionOnly.includes(id),
     );
-    for (const { operation } of merchantRoutes) {
-      expect(operation.security).toBeUndefined();
+    for (const [id, { operation }] of merchantRoutes) {
+      expect({ id, security: operation.security }).toEqual({
+        id,
+        security: keyOnly.includes(id) ? undefined : [{ [API_KEY_SCHEME]: [] }, { [MERCHANT_SESSION_SCHEME]: [] }],
+      });
       expect(operation.responses["401"]).toBeDefined();
     }
   });

@@ -9,6 +9,8 @@ import { numbersAsIntegers } from "./openapi-integers";
 export const API_KEY_SCHEME = "merchantApiKey";
 /** The scheme name of a player's Sign-In with Ethereum session (public sale). */
 export const PLAYER_SESSION_SCHEME = "playerSession";
+/** The scheme name of a merchant's console session (Sign-In with Ethereum with the merchant's wallet). */
+export const MERCHANT_SESSION_SCHEME = "merchantSession";
 
 const DESCRIPTION =
   "Lists a merchant's raffle contracts and claims, reads the current round, signs ticket purchases and grants claim vouchers. " +
@@ -42,12 +44,23 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       PLAYER_SESSION_SCHEME,
     )
+    .addBearerAuth(
+      {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "ms_<token>",
+        description:
+          "A merchant's console session from `POST /merchant/siwe/verify` (Sign-In with Ethereum with the wallet on its merchant record): acts for that merchant like its API keys, on the routes that list it; short-lived.",
+      },
+      MERCHANT_SESSION_SCHEME,
+    )
     .addSecurityRequirements(API_KEY_SCHEME)
     .addTag("raffle", "Raffle contracts and ticket signatures.")
     .addTag("rounds", "The current round of a raffle.")
     .addTag("claims", "Raffle prizes and merchant claim vouchers.")
     .addTag("health", "Liveness, readiness, the indexers' status and Prometheus metrics, without an API key.")
     .addTag("player", "Public sale: raffles a merchant opened to wallet users, Sign-In with Ethereum, vouchers and tickets of the signed-in address.")
+    .addTag("merchant", "The merchant console: Sign-In with Ethereum with the merchant's wallet, API keys, and an overview of what needs attention.")
     .addTag("webhooks", "Signed messages pushed to the merchant's endpoints as tickets, draws and prizes happen (Standard Webhooks).")
     .build();
   const document = SwaggerModule.createDocument(app, config);

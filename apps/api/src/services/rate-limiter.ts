@@ -24,7 +24,8 @@ export interface SignLimits {
 
 /** Who asks for a signature: the key's own counter and its merchant's counter of the account. */
 export interface SignRequester {
-  apiKeyId: number;
+  /** Null for a merchant's console session, counted as its merchant's. */
+  apiKeyId: number | null;
   merchantId: number;
 }
 
@@ -102,7 +103,11 @@ export class RateLimiter {
    */
   countSign(requester: SignRequester, account: string): Promise<RateLimitDecision> {
     return this.store
-      .countSign(`sign:key:${requester.apiKeyId}`, `sign:account:${requester.merchantId}:${account.toLowerCase()}`, this.limits)
+      .countSign(
+        `sign:key:${requester.apiKeyId ?? `session:${requester.merchantId}`}`,
+        `sign:account:${requester.merchantId}:${account.toLowerCase()}`,
+        this.limits,
+      )
       .catch(() => {
         // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
         throw problems.serviceUnavailable("rateLimiter");

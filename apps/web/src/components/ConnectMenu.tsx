@@ -10,7 +10,7 @@ import { useSession } from "../lib/session";
  * Our own small wallet menu: the wallets found through EIP-6963 (or `window.ethereum`), then, once connected, the
  * address, a switch offer on a chain this site does not serve, sign-in and disconnect.
  */
-export function ConnectMenu() {
+export function ConnectMenu({ signInLabel = "Sign in" }: { signInLabel?: string }) {
   const { config } = useApp();
   const connection = useConnection();
   const connectors = useConnectors();
@@ -91,7 +91,7 @@ export function ConnectMenu() {
             setBusy(false);
           }}
         >
-          Sign in
+          {signInLabel}
         </button>
       )}
       {session && <span className="signed-in">Signed in</span>}

@@ -42,9 +42,11 @@ export class PlayerApi {
 
   raffles = () => this.request<{ rows: PublicRaffle[] }>("GET", "/player/raffles").then((body) => body.rows);
   raffle = (id: number) => this.request<PublicRaffle>("GET", `/player/raffles/${id}`);
-  nonce = () => this.request<{ nonce: string }>("POST", "/player/siwe/nonce");
-  verify = (message: string, signature: string) => this.request<PlayerSignIn>("POST", "/player/siwe/verify", { body: { message, signature } });
-  logout = (token: string) => this.request<void>("POST", "/player/logout", { token });
+  // Sign-In with Ethereum, for a player or (the console) a merchant: the same steps under /player or /merchant.
+  nonce = (kind: "player" | "merchant" = "player") => this.request<{ nonce: string }>("POST", `/${kind}/siwe/nonce`);
+  verify = (message: string, signature: string, kind: "player" | "merchant" = "player") =>
+    this.request<PlayerSignIn>("POST", `/${kind}/siwe/verify`, { body: { message, signature } });
+  logout = (token: string, kind: "player" | "merchant" = "player") => this.request<void>("POST", `/${kind}/logout`, { token });
   /** A voucher for `quantity` tickets (raffle v2); the body is the one-ticket body of old without it. */
   voucher = (token: string, contractId: number, quantity = 1) =>
     this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: quantity === 1 ? { contractId } : { contractId, quantity } });

@@ -5,6 +5,8 @@ export interface ChainSetting {
   rpcUrl: string;
   /** Native currency symbol (ETH on the local chains). */
   symbol?: string;
+  /** The platform's RaffleFactory on this chain: the console deploys raffles through it and reads the draw budget. */
+  factory?: string;
 }
 
 /** Where the API and the chains are: read at run time, so one build of these static files serves every environment. */
@@ -27,8 +29,8 @@ function isConfig(value: unknown): value is RuntimeConfig {
  * `config.json` next to index.html (written by whoever serves the files: `npm start`, the tests, a deployment), or
  * else the build-time `VITE_API_URL` and `VITE_CHAINS` (JSON). Nothing is hard-coded.
  */
-export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
-  const response = await fetch("./config.json", { cache: "no-store" }).catch(() => null);
+export async function loadRuntimeConfig(url = "./config.json"): Promise<RuntimeConfig> {
+  const response = await fetch(url, { cache: "no-store" }).catch(() => null);
   if (response?.ok) {
     const value: unknown = await response.json().catch(() => null);
     if (isConfig(value)) return { ...value, apiUrl: value.apiUrl.replace(/\/$/, "") };

@@ -12,6 +12,19 @@ export interface PlayerSession {
   expiresAt: string;
 }
 
+/** Who signs in: a player (the player pages) or a merchant with its wallet (the console). */
+export type SessionKind = "player" | "merchant";
+
+/** What differs between the two sign-ins: the API's routes, where the tab keeps the session, and what the wallet shows. */
+const KINDS: Record<SessionKind, { storageKey: string; statement: string; minutes: number }> = {
+  player: { storageKey: "raffle.playerSession", statement: "Sign in to buy raffle tickets and see your tickets. This costs nothing.", minutes: 60 },
+  merchant: {
+    storageKey: "raffle.merchantSession",
+    statement: "Sign in to the merchant console of your raffles. This costs nothing.",
+    minutes: 8 * 60,
+  },
+};
+
 interface SessionValue {
   /** The session of the connected address, if it signed in (and it has not ended). */
   session: PlayerSession | null;
@@ -20,14 +33,11 @@ interface SessionValue {
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
-/** Kept for this tab only (sessionStorage), never in a cookie: the API reads it from the Authorization header. */
-const STORAGE_KEY = "raffle.playerSession";
-/** How long the signed message (and so the session) may last; the API caps it with its own limit. */
-const SIGN_IN_MINUTES = 60;
 
-function stored(): PlayerSession | null {
+/** Kept for this tab only (sessionStorage), never in a cookie: the API reads it from the Authorization header. */
+function stored(storageKey: string): PlayerSession | null {
   try {
-    const value = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null") as PlayerSession | null;
+    const value = JSON.parse(sessionStorage.getItem(storageKey) ?? "null") as PlayerSession | null;
     return value && new Date(value.expiresAt).getTime() > Date.now() ? value : null;
   } catch {
     return null;
@@ -35,16 +45,17 @@ function stored(): PlayerSession | null {
 }
 
 /** Sign-In with Ethereum (EIP-4361): a nonce from the API, a message for this site and chain, the wallet's signature. */
-export function SessionProvider({ children }: { children: ReactNode }) {
+export function SessionProvider({ children, kind = "player" }: { children: ReactNode; kind?: SessionKind }) {
   const { api } = useApp();
   const wagmiConfig = useConfig();
   const connection = useConnection();
-  const [saved, setSaved] = useState<PlayerSession | null>(stored);
+  const { storageKey, statement, minutes } = KINDS[kind];
+  const [saved, setSaved] = useState<PlayerSession | null>(() => stored(storageKey));
 
   useEffect(() => {
-    if (saved) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
-    else sessionStorage.removeItem(STORAGE_KEY);
-  }, [saved]);
+    if (saved) sessionStorage.setItem(storageKey, JSON.stringify(saved));
+    else sessionStorage.removeItem(storageKey);
+  }, [saved, storageKey]);
 
   const session = saved && connection.address && saved.address.toLowerCase() === connection.address.toLowerCase() ? saved : null;
 
@@ -52,7 +63,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const address = connection.address;
     const chainId = connection.chainId;
     if (!address || !chainId) throw new Error("not connected");
-    const { nonce } = await api.nonce();
+    const { nonce } = await api.nonce(kind);
     const now = new Date();
     const message = createSiweMessage({
       domain: window.location.host,
@@ -62,21 +73,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       version: "1",
       nonce,
       issuedAt: now,
-      expirationTime: new Date(now.getTime() + SIGN_IN_MINUTES * 60_000),
-      statement: "Sign in to buy raffle tickets and see your tickets. This costs nothing.",
+      expirationTime: new Date(now.getTime() + minutes * 60_000),
+      statement,
     });
     const signature = await signMessage(wagmiConfig, { account: address, message });
-    const signedIn = await api.verify(message, signature);
+    const signedIn = await api.verify(message, signature, kind);
     const next: PlayerSession = { token: signedIn.token, address: signedIn.address, chainId: signedIn.chainId, expiresAt: signedIn.expiresAt };
     setSaved(next);
     return next;
-  }, [api, connection.address, connection.chainId, wagmiConfig]);
+  }, [api, connection.address, connection.chainId, wagmiConfig, kind, minutes, statement]);
 
   const signOut = useCallback(async () => {
     const token = saved?.token;
     setSaved(null);
-    if (token) await api.logout(token).catch(() => undefined);
-  }, [api, saved]);
+    if (token) await api.logout(token, kind).catch(() => undefined);
+  }, [api, saved, kind]);
 
   const value = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

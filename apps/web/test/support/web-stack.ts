@@ -31,6 +31,8 @@ export interface WebStack {
   raffles: Record<RaffleName, { deployed: TestRaffle; id: number }>;
   /** Hardhat's account #5, funded with ETH and GOLD: the player the browser's wallet signs for. */
   player: Wallet;
+  /** Hardhat's account #2: TestWorld's merchant (MERCHANT_ROLE), the console's wallet. */
+  merchant: Wallet;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ function sparticuzChromium(): { executablePath: string; args: string[] } {
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: __dirname, encoding: "utf8" }));
 }
 
-export async function startWebStack(): Promise<WebStack> {
+/** `raffles`: the test raffles to deploy and put on public sale first (all by default; the console starts with none). */
+export async function startWebStack(options: { raffles?: RaffleName[] } = {}): Promise<WebStack> {
   process.env.LOG_LEVEL ??= "silent";
   const closers: Array<() => Promise<unknown>> = [];
   const close = async () => {
@@ -68,6 +71,9 @@ export async function startWebStack(): Promise<WebStack> {
         CHAIN_CHECK_INTERVAL_SECONDS: "1",
         READ_CACHE_MS: "100",
         WEB_ORIGINS: webOrigin,
+        // The console's test webhook goes to a receiver on this machine.
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+        WEBHOOK_POLL_INTERVAL_MS: "100",
       },
       world.deployment,
     );
@@ -75,7 +81,9 @@ export async function startWebStack(): Promise<WebStack> {
     await app.listen(0, "127.0.0.1");
     closers.push(() => app.close());
     const apiUrl = await app.getUrl();
-    const merchantKey = (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key;
+    const wanted = options.raffles ?? (["native", "erc20", "soldOut", "late", "bundles"] as RaffleName[]);
+    // Only to set the raffles up: without any, the merchant starts from nothing but its wallet (the console's journeys).
+    const merchantKey = wanted.length > 0 ? (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key : "";
 
     const raffles = {} as WebStack["raffles"];
     const kinds: Record<RaffleName, ["NATIVE" | "ERC20", bigint]> = {
@@ -85,7 +93,8 @@ export async function startWebStack(): Promise<WebStack> {
       late: ["NATIVE", 100n],
       bundles: ["ERC20", 100n],
     };
-    for (const [name, [kind, maxTicket]] of Object.entries(kinds) as Array<[RaffleName, ["NATIVE" | "ERC20", bigint]]>) {
+    for (const name of wanted) {
+      const [kind, maxTicket] = kinds[name];
       const deployed = await deployTestRaffle(world, kind, maxTicket, name === "bundles" ? BUNDLE_RULES : undefined);
       const id = await eventually(async () => {
         const response = await fetch(`${apiUrl}/raffle/contracts?take=100`, { headers: { Authorization: `Bearer ${merchantKey}` } });
@@ -104,18 +113,31 @@ export async function startWebStack(): Promise<WebStack> {
     // Every raffle shows its first round before the browser opens.
     await eventually(async () => {
       const rows = (await (await fetch(`${apiUrl}/player/raffles`)).json()).rows as Array<{ round: unknown }>;
-      if (rows.length !== Object.keys(kinds).length || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
+      if (rows.length !== wanted.length || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
     }, 30_000);
 
     const web = await serveWebApp({
       port: webPort,
-      config: { apiUrl, chains: [{ id: world.deployment.chainId, name: "Local chain", rpcUrl: node.rpcUrl, symbol: "ETH" }] },
+      config: {
+        apiUrl,
+        chains: [{ id: world.deployment.chainId, name: "Local chain", rpcUrl: node.rpcUrl, symbol: "ETH", factory: world.deployment.raffleFactory }],
+      },
     });
     closers.push(() => web.close());
     const { executablePath, args } = sparticuzChromium();
     const browser = await playwright.launch({ executablePath, args, headless: true });
     closers.push(() => browser.close());
-    return { node, world, apiUrl, web, browser, raffles, player: new Wallet(localDevPrivateKey(5)), close };
+    return {
+      node,
+      world,
+      apiUrl,
+      web,
+      browser,
+      raffles,
+      player: new Wallet(localDevPrivateKey(5)),
+      merchant: new Wallet(localDevPrivateKey(2)),
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -33,4 +33,8 @@ export class ApiKeyEntity {
 
   @Column({ type: "timestamptz", nullable: true })
   revokedAt!: Date | null;
+
+  /** When the key last authenticated a request (to the minute: written at most once a minute per key and process). */
+  @Column({ type: "timestamptz", nullable: true })
+  lastUsedAt!: Date | null;
 }

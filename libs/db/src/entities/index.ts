@@ -3,6 +3,7 @@ import { ClaimEntity } from "./claim.entity";
 import { ContractEntity } from "./contract.entity";
 import { IndexerBlockEntity, IndexerCursorEntity, IndexerEventEntity } from "./indexer.entity";
 import { MerchantEntity } from "./merchant.entity";
+import { MerchantSessionEntity } from "./merchant-session.entity";
 import { PlayerSessionEntity, SiweNonceEntity } from "./player-session.entity";
 import { PriceComponentEntity, PriceEntity } from "./price.entity";
 import { RoundEntity } from "./round.entity";
@@ -19,6 +20,7 @@ export * from "./claim.entity";
 export * from "./contract.entity";
 export * from "./indexer.entity";
 export * from "./merchant.entity";
+export * from "./merchant-session.entity";
 export * from "./player-session.entity";
 export * from "./price.entity";
 export * from "./round.entity";
@@ -50,4 +52,5 @@ export const ENTITIES = [
   WebhookDeliveryEntity,
   SiweNonceEntity,
   PlayerSessionEntity,
+  MerchantSessionEntity,
 ];

@@ -164,4 +164,8 @@ export class WebhookDeliveryEntity {
   /** When it was last retried by hand: a delivery is retried by hand at most once per WEBHOOK_MANUAL_RETRY_SPACING. */
   @Column({ type: "timestamptz", nullable: true })
   manualRetryAt!: Date | null;
+
+  /** How long the last attempt took, from sending to the answer (or the failure), in milliseconds. */
+  @Column({ type: "integer", nullable: true })
+  lastLatencyMs!: number | null;
 }

@@ -7,6 +7,7 @@ import { Webhooks1764200000000 } from "./1764200000000-webhooks";
 import { WebhookManualRetryLimits1764300000000 } from "./1764300000000-webhook-manual-retry-limits";
 import { PublicSale1764400000000 } from "./1764400000000-public-sale";
 import { RaffleV21764500000000 } from "./1764500000000-raffle-v2";
+import { MerchantConsole1764600000000 } from "./1764600000000-merchant-console";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -20,6 +21,7 @@ export const MIGRATIONS: Function[] = [
   WebhookManualRetryLimits1764300000000,
   PublicSale1764400000000,
   RaffleV21764500000000,
+  MerchantConsole1764600000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

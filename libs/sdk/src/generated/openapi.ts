@@ -290,6 +290,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message (`type: webhook.test`) to the endpoint now, signed like any other; answers once the attempt is done.
+         * @description Counts as a manual retry of the endpoint (at most 10 a minute, 429 retryLimited with Retry-After). A failed attempt is retried like any delivery.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/deliveries/{deliveryId}/retry": {
         parameters: {
             query?: never;
@@ -469,6 +489,207 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/siwe/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A single-use nonce for the console's Sign-In with Ethereum message (valid 5 minutes). */
+        post: operations["createMerchantSiweNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/siwe/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the merchant console with the merchant's wallet: opens a session that acts for that merchant only.
+         * @description The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant, or hold MERCHANT_ROLE on the signed chain's RaffleFactory (403 notAMerchant otherwise). The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.
+         */
+        post: operations["verifyMerchantSiwe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console session: merchant, wallet, chain and end. */
+        get: operations["getMerchantSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the console session: its token is refused from now on. */
+        post: operations["logoutMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant's API keys, newest first: prefix, label, created, last used, revoked. */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create an API key for the merchant; the whole key is in this answer only. */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the merchant's API keys: it is refused from now on (within API_KEY_CACHE_SECONDS on other replicas). */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per chain: the caller's raffles, rounds selling now, and what needs attention.
+         * @description Attention: a round waiting for its randomness over 10 minutes (DRAW_WAITING), a scheduled rotation the worker missed by over 5 minutes (ROTATION_MISSED), a paused raffle (RAFFLE_PAUSED), a raffle without a round (NO_ROUND). The draw budget is on-chain (`RaffleFactory.drawsUsedToday` and `drawsPerDayOf`), read by the console from the chain.
+         */
+        get: operations["getMerchantOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/raffle/contracts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's raffle contracts, whatever its status, with its settings. */
+        get: operations["getRaffleContract"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the settings the platform holds for one of the caller's raffles: title, description, image, schedule, public sale.
+         * @description Only the fields given change. The schedule (cron, UTC) is `parameters.schedule`, which the merchant worker reads from `GET /raffle/contracts`; preview its next runs with `POST /raffle/schedule/preview`.
+         */
+        patch: operations["updateRaffleSettings"];
+        trace?: never;
+    };
+    "/raffle/schedule/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a cron schedule and show its next five runs (UTC) before saving it. */
+        post: operations["previewSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/raffle/contracts/{id}/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The round history of one of the caller's raffles, newest first: tickets, refunds, winners, claims and when unclaimed prizes may be released. */
+        get: operations["listRaffleRounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/raffle/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tickets sold and revenue per token per UTC day, per raffle and chain, computed from the index.
+         * @description Revenue is in the price token's smallest unit (integer string); each row names its token with symbol and decimals.
+         */
+        get: operations["getSales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -477,7 +698,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyNotFound";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -1902,11 +2123,11 @@ export interface components {
              */
             messageId: string;
             /**
-             * @description Message type.
+             * @description Message type (`webhook.test` for a test message).
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "webhook.test";
             /**
              * @description True for a retraction (a reorg removed the event).
              * @example false
@@ -1938,6 +2159,11 @@ export interface components {
              * @example null
              */
             lastError: string | null;
+            /**
+             * @description How long the last attempt took to be answered (or to fail), in milliseconds.
+             * @example 84
+             */
+            latencyMs: number | null;
             /**
              * Format: date-time
              * @description When the next attempt is due; null once delivered or failed.
@@ -2206,6 +2432,392 @@ export interface components {
              */
             publicSale: boolean;
         };
+        MerchantSignInDto: {
+            /**
+             * @description The merchant the session acts for.
+             * @example 1
+             */
+            merchantId: number;
+            /**
+             * @description The merchant's wallet (EIP-55), which signed in.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            address: string;
+            /**
+             * @description The chain id of the signed message.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description When the session ends.
+             * @example 2026-11-25T09:00:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description The session's bearer token: `Authorization: Bearer <token>`.
+             * @example ms_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            token: string;
+        };
+        MerchantSessionDto: {
+            /**
+             * @description The merchant the session acts for.
+             * @example 1
+             */
+            merchantId: number;
+            /**
+             * @description The merchant's wallet (EIP-55), which signed in.
+             * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+             */
+            address: string;
+            /**
+             * @description The chain id of the signed message.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * Format: date-time
+             * @description When the session ends.
+             * @example 2026-11-25T09:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        ApiKeyDto: {
+            /**
+             * @description API key id.
+             * @example 4
+             */
+            id: number;
+            /**
+             * @description The key's public prefix: the key reads `rk_<prefix>_<secret>`.
+             * @example 3f9a0c1d2e4b
+             */
+            prefix: string;
+            /**
+             * @description The merchant's label for the key.
+             * @example game server
+             */
+            label: string;
+            /**
+             * Format: date-time
+             * @description When the key was created.
+             * @example 2026-11-25T01:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to the minute; null if never.
+             * @example 2026-11-25T02:13:00.000Z
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key was revoked; null while it works.
+             * @example null
+             */
+            revokedAt: string | null;
+        };
+        ApiKeyListDto: {
+            /** @description The merchant's keys, newest first, revoked ones included. */
+            rows: components["schemas"]["ApiKeyDto"][];
+            /**
+             * @description How many keys.
+             * @example 2
+             */
+            count: number;
+        };
+        CreateApiKeyBody: {
+            /**
+             * @description A label to recognise the key by (at most 100 characters).
+             * @example game server
+             */
+            label?: string;
+        };
+        CreatedApiKeyDto: {
+            /**
+             * @description API key id.
+             * @example 4
+             */
+            id: number;
+            /**
+             * @description The key's public prefix: the key reads `rk_<prefix>_<secret>`.
+             * @example 3f9a0c1d2e4b
+             */
+            prefix: string;
+            /**
+             * @description The merchant's label for the key.
+             * @example game server
+             */
+            label: string;
+            /**
+             * Format: date-time
+             * @description When the key was created.
+             * @example 2026-11-25T01:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the key last authenticated a request, to the minute; null if never.
+             * @example 2026-11-25T02:13:00.000Z
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key was revoked; null while it works.
+             * @example null
+             */
+            revokedAt: string | null;
+            /**
+             * @description The whole key, shown only here: it is stored hashed.
+             * @example rk_3f9a0c1d2e4b_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            key: string;
+        };
+        AttentionDto: {
+            /**
+             * @description What kind of problem.
+             * @example DRAW_WAITING
+             * @enum {string}
+             */
+            kind: "DRAW_WAITING" | "ROTATION_MISSED" | "RAFFLE_PAUSED" | "NO_ROUND";
+            /**
+             * @description The raffle contract id.
+             * @example 3
+             */
+            contractId: number;
+            /**
+             * @description The raffle's title.
+             * @example Demo ERC20 Ticket raffle
+             */
+            title: string;
+            /**
+             * @description The on-chain round id concerned, if any.
+             * @example 2
+             */
+            roundId: string | null;
+            /**
+             * Format: date-time
+             * @description Since when.
+             * @example 2026-11-25T01:00:00.000Z
+             */
+            since: string | null;
+        };
+        ChainOverviewDto: {
+            /**
+             * @description The chain id.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * @description The merchant's active raffles on this chain.
+             * @example 2
+             */
+            raffles: number;
+            /**
+             * @description Rounds selling now (active, raffle not paused).
+             * @example 2
+             */
+            activeRounds: number;
+            /** @description What needs attention on this chain, oldest first. */
+            attention: components["schemas"]["AttentionDto"][];
+        };
+        OverviewDto: {
+            /** @description One entry per chain this API serves. */
+            chains: components["schemas"]["ChainOverviewDto"][];
+        };
+        RaffleSettingsBody: {
+            /**
+             * @description Title shown to players (at most 255 characters).
+             * @example Friday night raffle
+             */
+            title?: string;
+            /**
+             * @description Description shown to players (at most 4,000 characters).
+             * @example One winner every hour.
+             */
+            description?: string;
+            /**
+             * @description Image URL (https:// or http://, at most 1,024 characters); empty for none.
+             * @example https://cdn.example.com/raffle.png
+             */
+            imageUrl?: string;
+            /**
+             * @description When the merchant worker ends the round and starts the next: a cron expression in UTC (5 fields, or 6 with seconds).
+             * @example 0 * * * *
+             */
+            schedule?: string;
+            /**
+             * @description Whether wallet users may see and buy the raffle (public sale).
+             * @example true
+             */
+            publicSale?: boolean;
+        };
+        SchedulePreviewBody: {
+            /**
+             * @description A cron expression in UTC (5 fields, or 6 with seconds).
+             * @example 0 * * * *
+             */
+            schedule: string;
+        };
+        SchedulePreviewDto: {
+            /**
+             * @description The expression.
+             * @example 0 * * * *
+             */
+            schedule: string;
+            /**
+             * @description Its next five runs (ISO 8601 UTC).
+             * @example [
+             *       "2026-11-25T02:00:00.000Z",
+             *       "2026-11-25T03:00:00.000Z"
+             *     ]
+             */
+            nextRuns: string[];
+        };
+        RoundPriceDto: {
+            /**
+             * @description NATIVE or ERC20.
+             * @example ERC20
+             */
+            tokenType: string;
+            /**
+             * @description Token address (zero address for NATIVE).
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            token: string;
+            /**
+             * @description Token symbol.
+             * @example GOLD
+             */
+            symbol: string;
+            /**
+             * @description Token decimals.
+             * @example 18
+             */
+            decimals: number;
+            /**
+             * @description Price of one ticket in the token's smallest unit (integer string).
+             * @example 10000000000000000000
+             */
+            amount: string;
+        };
+        RoundHistoryWinnerDto: {
+            /**
+             * @description The winning ticket id.
+             * @example 42
+             */
+            ticketId: string;
+            /**
+             * @description Who holds the winning ticket.
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            account: string;
+            /**
+             * @description The prize (its share of the pot less commission), smallest unit.
+             * @example 90000000000000000000
+             */
+            prize: string;
+            /**
+             * @description UNCLAIMED, CLAIMED or RELEASED (to the merchant).
+             * @example UNCLAIMED
+             */
+            claimStatus: string;
+            /**
+             * Format: date-time
+             * @description From when an unclaimed prize may be released to the merchant.
+             * @example 2026-11-26T02:00:00.000Z
+             */
+            releasableAt: string | null;
+        };
+        RoundHistoryDto: {
+            /**
+             * @description On-chain round id.
+             * @example 2
+             */
+            roundId: string;
+            /**
+             * @description Round status.
+             * @example DRAWN
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DRAWING" | "DRAWN" | "CLOSED" | "REFUNDABLE" | "CLAIMED" | "RELEASED" | "WINNERS_PENDING";
+            /**
+             * Format: date-time
+             * @description Start.
+             * @example 2026-11-25T01:00:00.000Z
+             */
+            startTimestamp: string;
+            /**
+             * Format: date-time
+             * @description End; null while it sells.
+             * @example null
+             */
+            endTimestamp: string | null;
+            /**
+             * @description Tickets sold.
+             * @example 12
+             */
+            ticketCount: number;
+            /**
+             * @description Ticket cap; 0 means none.
+             * @example 100
+             */
+            maxTickets: number;
+            /**
+             * @description Tickets refunded.
+             * @example 0
+             */
+            refundedTickets: number;
+            /** @description The ticket price. */
+            price: components["schemas"]["RoundPriceDto"];
+            /** @description The rules the round is played by (fixed when it started). */
+            rules: components["schemas"]["RoundRulesDto"];
+            /** @description The winners (empty before the draw or without one). */
+            winners: components["schemas"]["RoundHistoryWinnerDto"][];
+        };
+        RoundHistoryListDto: {
+            /** @description Rounds, newest first. */
+            rows: components["schemas"]["RoundHistoryDto"][];
+            /**
+             * @description How many rounds in all.
+             * @example 3
+             */
+            count: number;
+        };
+        SalesRowDto: {
+            /**
+             * @description The UTC day.
+             * @example 2026-11-25
+             */
+            day: string;
+            /**
+             * @description The chain id.
+             * @example 31337
+             */
+            chainId: number;
+            /**
+             * @description The raffle contract id.
+             * @example 3
+             */
+            contractId: number;
+            /** @description The token paid (its `amount` is the day's revenue). */
+            token: components["schemas"]["RoundPriceDto"];
+            /**
+             * @description Tickets sold that day.
+             * @example 12
+             */
+            tickets: number;
+            /**
+             * @description Revenue that day in the token's smallest unit (integer string).
+             * @example 120000000000000000000
+             */
+            revenue: string;
+        };
+        SalesDto: {
+            /** @description One row per day, chain, raffle and token with sales, oldest first. */
+            rows: components["schemas"]["SalesRowDto"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -2306,7 +2918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2433,7 +3045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2556,7 +3168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2679,7 +3291,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2869,7 +3481,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2966,7 +3578,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3122,7 +3734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3245,7 +3857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3416,7 +4028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3727,7 +4339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3867,7 +4479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3974,7 +4586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4113,7 +4725,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4252,7 +4864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4364,7 +4976,164 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test message's delivery after its first attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `retryLimited`: a manual retry came too soon: the same delivery was retried by hand within the last minute, or its endpoint had 10 manual retries this minute; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "retryLimited";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4523,7 +5292,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4643,7 +5412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4815,7 +5584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4887,7 +5656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5005,7 +5774,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5094,7 +5863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5183,7 +5952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5373,7 +6142,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `signerNotAuthorized`: the API's voucher key lacks SIGNER_ROLE on the Exchange, so no voucher it signs would be accepted. `chainUnavailable`: the chain node has not answered yet, so the voucher key's SIGNER_ROLE is unverified. `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5445,7 +6214,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5588,7 +6357,1541 @@ export interface operations {
                     };
                 };
             };
-            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis) does not answer; retry after `Retry-After`. */
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    createMerchantSiweNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nonce and until when it can be used. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiweNonceDto"];
+                };
+            };
+            /** @description `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    verifyMerchantSiwe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiweVerifyBody"];
+            };
+        };
+        responses: {
+            /** @description The session's bearer token, merchant, address, chain and end. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSignInDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `siweMessageInvalid`: the Sign-In with Ethereum message cannot be read, or lacks a field the API requires (nonce, issuedAt, expirationTime). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest" | "siweMessageInvalid";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `siweExpired`: the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants. `siweNonceInvalid`: the sign-in message's nonce was not issued by this API, was already used, or expired; ask for a new one. `siweSignatureInvalid`: the signature was not made by the message's address. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `siweDomainMismatch`: the sign-in message's domain or URI is not one of the player app's origins (WEB_ORIGINS). `notAMerchant`: the address that signed in is not the wallet of any merchant of this platform. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "siweDomainMismatch" | "notAMerchant";
+                        /** @enum {integer} */
+                        status: 403;
+                        /** @enum {integer} */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getMerchantSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSessionDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "merchantSessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    logoutMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is over. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "merchantSessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every key of the merchant (never a secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "merchantSessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret `key` shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "validationFailed" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "merchantSessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API key id; another merchant's is a 404 apiKeyNotFound. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "merchantSessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `apiKeyNotFound`: no API key with this id belongs to the calling merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "apiKeyNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getMerchantOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per served chain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getRaffleContract: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The raffle contract id; another merchant's is a 404 contractNotFound. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raffle contract. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractWithMerchantDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `contractNotFound`: the raffle contract is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "contractNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    updateRaffleSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The raffle contract id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RaffleSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The raffle contract with its new settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `contractNotFound`: the raffle contract is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "contractNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    previewSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulePreviewBody"];
+            };
+        };
+        responses: {
+            /** @description The next five runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreviewDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listRaffleRounds: {
+        parameters: {
+            query?: {
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Records to return. */
+                take?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The raffle contract id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rounds and their total count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoundHistoryListDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `contractNotFound`: the raffle contract is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "contractNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getSales: {
+        parameters: {
+            query?: {
+                /** @description Only this chain (one this API serves). */
+                chainId?: number;
+                /** @description Only this raffle contract. */
+                contractId?: number;
+                /** @description How many days back from today (UTC), 1 to 366; default 30. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sales, oldest day first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -7,11 +7,15 @@ import { ApiKeyEntity, MerchantEntity } from "@raffle/db";
 import type { ApiConfig } from "../../config/api-config";
 import { MAX_STORED_INTEGER } from "../../common/ids";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import type { MerchantSession } from "./merchant-sessions.service";
 
-/** Who is calling: the merchant behind a valid API key. */
+/** Who is calling: the merchant behind a valid API key, or behind its console session. */
 export interface Caller {
   merchantId: number;
-  apiKeyId: number;
+  /** The API key used; null for a console session. */
+  apiKeyId: number | null;
+  /** The console session used, if any. */
+  session?: MerchantSession;
   /** The id of the request being served (set by ApiKeyGuard), for the log lines a service writes while serving it. */
   requestId?: string;
 }
@@ -23,6 +27,9 @@ export interface IssuedApiKey {
   prefix: string;
   merchantId: number;
 }
+
+/** `lastUsedAt` is kept to this precision. */
+const LAST_USED_PRECISION_MS = 60_000;
 
 const KEY_PATTERN = /^rk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
 
@@ -46,6 +53,8 @@ function sha256(text: string): Buffer {
 @Injectable()
 export class ApiKeyService {
   private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  /** When each key's `lastUsedAt` was last written by this process. */
+  private readonly touched = new Map<number, number>();
   /** Verified keys kept at most (about 200 bytes each): far more than one API's merchants use at once. */
   private readonly maxCachedKeys: number;
 
@@ -81,6 +90,24 @@ export class ApiKeyService {
     return true;
   }
 
+  /** The merchant's own key `id`, revoked now (the console's Revoke); null when it is not one of the merchant's keys. */
+  async revokeOwn(merchantId: number, id: number): Promise<ApiKeyEntity | null> {
+    const repository = this.dataSource.getRepository(ApiKeyEntity);
+    const key = await repository.findOneBy({ id, merchantId });
+    if (!key) return null;
+    if (!key.revokedAt) {
+      key.revokedAt = new Date();
+      await repository.update({ id }, { revokedAt: key.revokedAt });
+      this.cache.clear();
+    }
+    return key;
+  }
+
+  /** The merchant's keys, newest first (the console's list: prefix, label, created, last used, revoked). */
+  listOwn(merchantId: number): Promise<ApiKeyEntity[]> {
+    return this.dataSource.getRepository(ApiKeyEntity).find({ where: { merchantId }, order: { id: "DESC" } });
+  }
+
   async list(merchant: string): Promise<ApiKeyEntity[]> {
     const merchantId = await this.resolveMerchant(merchant, false);
     return this.dataSource.getRepository(ApiKeyEntity).find({ where: { merchantId }, order: { id: "ASC" } });
@@ -97,19 +124,37 @@ export class ApiKeyService {
     const now = Date.now();
     const cached = this.cache.get(token);
     if (cached) {
-      if (cached.until > now) return cached.caller;
+      if (cached.until > now) {
+        this.touch(cached.caller.apiKeyId!, now);
+        return cached.caller;
+      }
       this.cache.delete(token);
     }
     const [, prefix, secret] = match;
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
     if (!key || key.revokedAt || !timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) return null;
     const caller: Caller = { merchantId: key.merchantId, apiKeyId: key.id };
+    this.touch(key.id, now);
     if (this.config.apiKeyCacheSeconds > 0) {
       // Full: the entry cached longest ago goes (a Map keeps insertion order), never the whole cache.
       if (this.cache.size >= this.maxCachedKeys) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
     }
     return caller;
+  }
+
+  /**
+   * Records that a key was used, at most once a minute per key and process, off the request's path: the console shows
+   * "last used" to the minute, and the sign endpoint's hot path never waits for this write.
+   */
+  private touch(apiKeyId: number, now: number): void {
+    if ((this.touched.get(apiKeyId) ?? 0) > now - LAST_USED_PRECISION_MS) return;
+    if (this.touched.size >= this.maxCachedKeys) this.touched.clear();
+    this.touched.set(apiKeyId, now);
+    this.dataSource
+      .getRepository(ApiKeyEntity)
+      .update({ id: apiKeyId }, { lastUsedAt: new Date(now) })
+      .catch(() => this.touched.delete(apiKeyId));
   }
 
   /** How many verified keys are cached now. */

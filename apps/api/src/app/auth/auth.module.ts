@@ -3,9 +3,10 @@ import { APP_GUARD } from "@nestjs/core";
 
 import { ApiKeyGuard } from "./api-key.guard";
 import { ApiKeyService } from "./api-key.service";
+import { MerchantSessions } from "./merchant-sessions.service";
 
 @Module({
-  providers: [ApiKeyService, { provide: APP_GUARD, useClass: ApiKeyGuard }],
-  exports: [ApiKeyService],
+  providers: [ApiKeyService, MerchantSessions, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  exports: [ApiKeyService, MerchantSessions],
 })
 export class AuthModule {}

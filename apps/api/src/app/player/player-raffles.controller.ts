@@ -20,6 +20,7 @@ import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
 import { Public } from "../auth/public.decorator";
 import { TicketSignService } from "../ticket-sign/ticket-sign.service";
 import {
@@ -137,6 +138,7 @@ export class PublicRafflesController {
 
 /** The merchant's switch: puts one of its raffles on public sale, or takes it off. */
 @ApiTags("raffle")
+@MerchantKeyOrSession()
 @Controller("raffle/contracts")
 export class PublicSaleController {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}

@@ -7,7 +7,7 @@ import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
 import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
-import { checkSiweMessage } from "./siwe-message";
+import { checkSiweMessage, type CheckedSiweMessage } from "./siwe-message";
 
 /** Who a session speaks for (set on the request by PlayerSessionGuard). */
 export interface PlayerSession {
@@ -48,8 +48,11 @@ export class PlayerSessionService {
     return { nonce, expiresAt };
   }
 
-  /** Checks the message and signature, consumes the nonce (once, whatever replica issued it) and opens a session. */
-  async signIn(message: string, signature: string): Promise<{ token: string; session: PlayerSession }> {
+  /**
+   * Checks the message and signature, its chain, and consumes the nonce (once, whatever replica issued it): what both
+   * a player's and a merchant's sign-in start with.
+   */
+  async verifySignIn(message: string, signature: string): Promise<CheckedSiweMessage> {
     const checked = checkSiweMessage(message, signature, this.config.player.webOrigins);
     this.chains.get(checked.chainId);
     // One UPDATE: of two sign-ins racing with the same nonce, exactly one changes the row.
@@ -60,6 +63,12 @@ export class PlayerSessionService {
       .where(`nonce = :nonce AND used_at IS NULL AND expires_at > now()`, { nonce: checked.nonce })
       .execute();
     if (!consumed.affected) throw problems.siweNonceInvalid();
+    return checked;
+  }
+
+  /** Checks the message and signature, consumes the nonce and opens a session for its address. */
+  async signIn(message: string, signature: string): Promise<{ token: string; session: PlayerSession }> {
+    const checked = await this.verifySignIn(message, signature);
     const token = `ps_${randomBytes(32).toString("base64url")}`;
     const longest = Date.now() + this.config.player.sessionTtlSeconds * 1000;
     const expiresAt = new Date(Math.min(checked.expiresAt.getTime(), longest));

@@ -14,5 +14,6 @@ import { PublicRafflesService } from "./public-raffles.service";
   imports: [RoundsModule, TicketSignModule],
   controllers: [PlayerAuthController, PlayerSessionController, PublicRafflesController, PlayerRafflesController, PublicSaleController],
   providers: [PlayerSessionService, PlayerSessionGuard, PublicRafflesService, PlayerTicketsService],
+  exports: [PlayerSessionService],
 })
 export class PlayerModule {}

@@ -3,11 +3,13 @@ import { ApiOkResponse, ApiOperation, ApiTags } from "@nestjs/swagger";
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
 import { AUTHENTICATED_PROBLEMS, AnswersProblems, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
 import { RaffleContractListDto, RaffleContractsQuery } from "./raffle-contracts.dto";
 import { RaffleContractsService } from "./raffle-contracts.service";
 
 @ApiTags("raffle")
+@MerchantKeyOrSession()
 @Controller("raffle/contracts")
 export class RaffleContractsController {
   constructor(private readonly contracts: RaffleContractsService) {}

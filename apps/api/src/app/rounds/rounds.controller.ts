@@ -4,6 +4,7 @@ import { IsInt, Max, Min } from "class-validator";
 
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
 import { AUTHENTICATED_PROBLEMS, AnswersProblems, PATH_ID_PROBLEMS, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
 import { PaginationQuery } from "../../common/pagination.dto";
 import { RoundDto } from "../../common/dto/round.dto";
@@ -36,6 +37,7 @@ export class RoundListDto {
 }
 
 @ApiTags("rounds")
+@MerchantKeyOrSession()
 @Controller("rounds")
 export class RoundsController {
   constructor(private readonly rounds: RoundsService) {}

@@ -32,6 +32,9 @@ export interface ManualRetryRefusal {
   reason: string;
 }
 
+/** An attempt's outcome and how long it took, in milliseconds. */
+type TimedOutcome = SendOutcome & { latencyMs: number };
+
 /** Event-loop utilization above which the process counts as busy serving requests (see `busy`). */
 const BUSY_UTILIZATION = 0.5;
 
@@ -276,43 +279,50 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
     return true;
   }
 
-  private send(delivery: ClaimedDelivery): Promise<SendOutcome> {
+  /** One attempt, and how long it took (the delivery log's latency). */
+  private async send(delivery: ClaimedDelivery): Promise<TimedOutcome> {
     const secrets = [this.box.open(delivery.secret)];
     if (delivery.previous_secret && delivery.previous_secret_until && delivery.previous_secret_until.getTime() > Date.now()) {
       secrets.push(this.box.open(delivery.previous_secret));
     }
     const headers = signedHeaders(secrets, delivery.message_id, new Date(), delivery.body);
-    return sendWebhook(delivery.url, headers, delivery.body, { timeoutMs: this.config.timeoutMs, allowPrivate: this.config.allowPrivateUrls });
+    const started = performance.now();
+    const outcome = await sendWebhook(delivery.url, headers, delivery.body, {
+      timeoutMs: this.config.timeoutMs,
+      allowPrivate: this.config.allowPrivateUrls,
+    });
+    return { ...outcome, latencyMs: Math.round(performance.now() - started) };
   }
 
   /**
    * Marks deliveries DELIVERED and, in the same statement, ends their endpoints' failure streaks (a 2xx proves the
    * endpoint works again); a manual retry's success also re-enables a disabled endpoint.
    */
-  private async recordDelivered(done: Array<{ delivery: ClaimedDelivery; outcome: SendOutcome }>, manual = false): Promise<void> {
+  private async recordDelivered(done: Array<{ delivery: ClaimedDelivery; outcome: TimedOutcome }>, manual = false): Promise<void> {
     if (done.length === 0) return;
     await this.dataSource.query(
       `WITH delivered AS (
-         UPDATE webhook_delivery d SET status = 'DELIVERED', delivered_at = now(), failed_at = NULL, last_status_code = v.code, last_error = NULL
-           FROM unnest($1::bigint[], $2::int[]) AS v(id, code) WHERE d.id = v.id
+         UPDATE webhook_delivery d SET status = 'DELIVERED', delivered_at = now(), failed_at = NULL, last_status_code = v.code, last_error = NULL,
+                last_latency_ms = v.latency
+           FROM unnest($1::bigint[], $2::int[], $4::int[]) AS v(id, code, latency) WHERE d.id = v.id
          RETURNING d.endpoint_id)
        UPDATE webhook_endpoint SET failing_since = NULL, disabled_at = CASE WHEN $3 THEN NULL ELSE disabled_at END
         WHERE id IN (SELECT endpoint_id FROM delivered) AND (failing_since IS NOT NULL OR disabled_at IS NOT NULL)`,
-      [done.map(({ delivery }) => delivery.id), done.map(({ outcome }) => outcome.statusCode), manual],
+      [done.map(({ delivery }) => delivery.id), done.map(({ outcome }) => outcome.statusCode), manual, done.map(({ outcome }) => outcome.latencyMs)],
     );
   }
 
-  private async recordFailure(delivery: ClaimedDelivery, outcome: SendOutcome): Promise<void> {
+  private async recordFailure(delivery: ClaimedDelivery, outcome: TimedOutcome): Promise<void> {
     const expired = Date.now() - new Date(delivery.created_at).getTime() >= this.config.retryHorizonMs;
     const delayMs = retryDelayMs(delivery.attempts, this.config.retryBaseMs, this.config.retryMaxDelayMs);
     await this.dataSource.query(
       `UPDATE webhook_delivery
-          SET last_status_code = $2, last_error = $3,
+          SET last_status_code = $2, last_error = $3, last_latency_ms = $6,
               status = CASE WHEN $4 THEN 'FAILED' ELSE status END,
               failed_at = CASE WHEN $4 THEN now() ELSE failed_at END,
               next_attempt_at = now() + $5 * interval '1 millisecond'
         WHERE id = $1 AND status <> 'DELIVERED'`,
-      [delivery.id, outcome.statusCode, outcome.error?.slice(0, 300) ?? null, expired, delayMs],
+      [delivery.id, outcome.statusCode, outcome.error?.slice(0, 300) ?? null, expired, delayMs, outcome.latencyMs],
     );
     const [endpoint] = unwrapRows<{ disabled: boolean }>(
       await this.dataSource.query(

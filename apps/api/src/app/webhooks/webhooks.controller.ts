@@ -14,6 +14,7 @@ import { idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
+import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
 import { WebhookDelivery } from "./delivery.service";
 import {
   CreateWebhookBody,
@@ -35,6 +36,7 @@ const SIGNING =
   "Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package.";
 
 @ApiTags("webhooks")
+@MerchantKeyOrSession()
 @ApiExtraModels(WebhookMessageDto)
 @Controller("webhooks")
 export class WebhooksController {
@@ -103,6 +105,28 @@ export class WebhooksController {
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...QUERY_PROBLEMS, "webhookNotFound")
   deliveries(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Query() query: DeliveriesQuery): Promise<DeliveryListDto> {
     return this.webhooks.deliveries(caller.merchantId, id, query.skip, query.take);
+  }
+
+  @Post(":id/test")
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: "sendTestWebhook",
+    summary: "Send a test message (`type: webhook.test`) to the endpoint now, signed like any other; answers once the attempt is done.",
+    description:
+      "Counts as a manual retry of the endpoint (at most 10 a minute, 429 retryLimited with Retry-After). A failed attempt is retried like any delivery.",
+  })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiOkResponse({ type: DeliveryDto, description: "The test message's delivery after its first attempt." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound", "retryLimited")
+  async sendTest(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number): Promise<DeliveryDto> {
+    const delivery = await this.webhooks.writeTestMessage(caller.merchantId, id);
+    const sent = await this.delivery.retryNow(id, delivery);
+    if (sent !== true) {
+      await this.webhooks.dropTestMessage(delivery);
+      if (sent === false) throw problems.webhookNotFound(id);
+      throw problems.retryLimited(sent.retryAfterSeconds, sent.reason);
+    }
+    return this.webhooks.delivery(caller.merchantId, id, delivery);
   }
 
   @Post(":id/deliveries/:deliveryId/retry")

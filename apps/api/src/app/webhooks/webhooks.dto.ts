@@ -82,11 +82,18 @@ export class RotatedSecretDto extends WebhookWithSecretDto {
 
 export const DELIVERY_STATUSES = ["PENDING", "DELIVERED", "FAILED"] as const;
 
+/** The type of a test message (`POST /webhooks/:id/test`): sent to one endpoint on request, never from a chain event. */
+export const WEBHOOK_TEST_TYPE = "webhook.test";
+/** Every type a delivery can carry: the chain events' and the test message's. */
+export const DELIVERY_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_TYPE] as const;
+export type DeliveryType = (typeof DELIVERY_TYPES)[number];
+
 export class DeliveryDto {
   @ApiProperty({ example: "42", description: "Delivery id (decimal string)." }) id!: string;
   @ApiProperty({ example: "msg_5f0c1e2d3c4b5a69788796a5b4c3d2e1", description: "Message id: the body's `id` and the `webhook-id` header." })
   messageId!: string;
-  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, example: "ticket.purchased", description: "Message type." }) type!: WebhookEventType;
+  @ApiProperty({ enum: DELIVERY_TYPES, example: "ticket.purchased", description: "Message type (`webhook.test` for a test message)." })
+  type!: DeliveryType;
   @ApiProperty({ example: false, description: "True for a retraction (a reorg removed the event)." }) removed!: boolean;
   @ApiProperty({ example: "31337:0x5c50...9a1e:3", description: "The chain event (chain, tx, log index); the same for its retraction." })
   eventId!: string;
@@ -105,6 +112,13 @@ export class DeliveryDto {
   })
   lastStatusCode!: number | null;
   @ApiProperty({ example: null, nullable: true, type: String, description: "Why the last attempt failed, shortened." }) lastError!: string | null;
+  @ApiProperty({
+    example: 84,
+    nullable: true,
+    type: Number,
+    description: "How long the last attempt took to be answered (or to fail), in milliseconds.",
+  })
+  latencyMs!: number | null;
   @ApiProperty({
     example: null,
     nullable: true,

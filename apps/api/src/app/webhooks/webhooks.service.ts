@@ -1,5 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
+import { ZeroHash } from "ethers";
+import { WEBHOOK_EVENT_TYPES, newWebhookMessageId, type WebhookEventType } from "@raffle/indexer";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -9,7 +10,15 @@ import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { unwrapRows } from "./delivery.service";
 import { SecretBox, newWebhookSecret } from "./secret-box";
 import { WebhookUrlError, checkWebhookUrl } from "./url-guard";
-import type { CreateWebhookBody, DeliveryDto, RotatedSecretDto, WebhookDto, WebhookWithSecretDto } from "./webhooks.dto";
+import {
+  WEBHOOK_TEST_TYPE,
+  type CreateWebhookBody,
+  type DeliveryDto,
+  type DeliveryType,
+  type RotatedSecretDto,
+  type WebhookDto,
+  type WebhookWithSecretDto,
+} from "./webhooks.dto";
 
 interface EndpointRow {
   id: number;
@@ -26,13 +35,14 @@ const ENDPOINT_COLUMNS = "id, url, events, description, created_at, disabled_at,
 interface DeliveryRow {
   id: string;
   message_id: string;
-  type: WebhookEventType;
+  type: DeliveryType;
   removed: boolean;
   event_id: string;
   status: DeliveryDto["status"];
   attempts: number;
   last_status_code: number | null;
   last_error: string | null;
+  last_latency_ms: number | null;
   next_attempt_at: Date;
   delivered_at: Date | null;
   created_at: Date;
@@ -64,6 +74,7 @@ function toDeliveryDto(row: DeliveryRow): DeliveryDto {
     attempts: row.attempts,
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
+    latencyMs: row.last_latency_ms,
     nextAttemptAt: row.status === "PENDING" ? iso(row.next_attempt_at) : null,
     delivered: row.status === "DELIVERED",
     deliveredAt: iso(row.delivered_at),
@@ -141,7 +152,7 @@ export class WebhooksService {
   async deliveries(merchantId: number, id: number, skip: number, take: number): Promise<{ rows: DeliveryDto[]; count: number }> {
     await this.row(merchantId, id);
     const rows: DeliveryRow[] = await this.dataSource.query(
-      `SELECT d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error,
+      `SELECT d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error, d.last_latency_ms,
               d.next_attempt_at, d.delivered_at, d.created_at
          FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id
         WHERE d.endpoint_id = $1 ORDER BY d.seq DESC OFFSET $2 LIMIT $3`,
@@ -154,7 +165,7 @@ export class WebhooksService {
   async delivery(merchantId: number, id: number, deliveryId: string): Promise<DeliveryDto> {
     await this.row(merchantId, id);
     const [row] = await this.dataSource.query(
-      `SELECT d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error,
+      `SELECT d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error, d.last_latency_ms,
               d.next_attempt_at, d.delivered_at, d.created_at
          FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id
         WHERE d.endpoint_id = $1 AND d.id = $2`,
@@ -162,6 +173,52 @@ export class WebhooksService {
     );
     if (!row) throw problems.deliveryNotFound(id, deliveryId);
     return toDeliveryDto(row);
+  }
+
+  /**
+   * Writes a `webhook.test` message for this one endpoint, signed and sent like any other; returns its delivery's id.
+   * It is no chain event: chain 0, block 0, zero hashes, `data.test: true`.
+   */
+  async writeTestMessage(merchantId: number, id: number): Promise<string> {
+    await this.row(merchantId, id);
+    const messageId = newWebhookMessageId();
+    const body = JSON.stringify({
+      id: messageId,
+      type: WEBHOOK_TEST_TYPE,
+      removed: false,
+      eventId: `test:${messageId}`,
+      chainId: 0,
+      contractId: null,
+      roundId: null,
+      blockNumber: 0,
+      blockHash: ZeroHash,
+      txHash: ZeroHash,
+      logIndex: 0,
+      createdAt: new Date().toISOString(),
+      data: { test: true },
+    });
+    return this.dataSource.transaction(async (manager) => {
+      const [message] = await manager.query(
+        `INSERT INTO webhook_message (id, merchant_id, type, removed, event_id, chain_id, block_number, body)
+         VALUES ($1, $2, $3, false, $4, 0, 0, $5) RETURNING seq`,
+        [messageId, merchantId, WEBHOOK_TEST_TYPE, `test:${messageId}`, body],
+      );
+      // Not due for the delivery loop: the caller sends it at once (retryNow), and the loop only takes it up if that
+      // attempt fails, as a retry.
+      const [delivery] = await manager.query(
+        `INSERT INTO webhook_delivery (endpoint_id, message_id, seq, next_attempt_at) VALUES ($1, $2, $3, now() + interval '1 minute') RETURNING id`,
+        [id, messageId, message.seq],
+      );
+      return String(delivery.id);
+    });
+  }
+
+  /** Removes a test message that could not be sent (its delivery goes with it). */
+  async dropTestMessage(deliveryId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM webhook_message WHERE type = $2 AND id = (SELECT message_id FROM webhook_delivery WHERE id = $1)`, [
+      deliveryId,
+      WEBHOOK_TEST_TYPE,
+    ]);
   }
 
   /** The endpoint row of this merchant, or the same 404 whether it is unknown or another merchant's. */

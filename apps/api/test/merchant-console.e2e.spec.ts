@@ -1,0 +1,354 @@
+import { Wallet } from "ethers";
+import { createSiweMessage } from "viem/siwe";
+import { RaffleFactory__factory, Raffle__factory, buyTicket, deployTestRaffle, endAndDraw, localDevPrivateKey, type TestRaffle } from "@raffle/chain";
+import { eventually } from "@raffle/testing";
+
+import { loadWebhookConfig } from "../src/config/webhook-config";
+import { createOpenApiDocument } from "../src/openapi/openapi-document";
+import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { indexedRaffleId } from "./support/indexed-raffle";
+import { expectProblem } from "./support/problem";
+import { WebhookReceiver } from "./support/webhook-receiver";
+
+const WEB_ORIGIN = "http://127.0.0.1:5173";
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/**
+ * The merchant console's API (issue #30) through the real API, chain and PostgreSQL: the merchant's wallet sign-in,
+ * its self-service routes, and two merchants who never see or change each other's raffles, keys, webhooks or figures.
+ */
+describe("the merchant console's API", () => {
+  let harness: ApiHarness;
+  const receiver = new WebhookReceiver();
+  // Hardhat's account #2 is TestWorld's merchant; #3 becomes a second merchant; #5 is a player only.
+  const alice = new Wallet(localDevPrivateKey(2));
+  const bob = new Wallet(localDevPrivateKey(3));
+  const player = new Wallet(localDevPrivateKey(5));
+  let aliceRaffle: { deployed: TestRaffle; id: number };
+  let bobRaffle: { deployed: TestRaffle; id: number };
+  let aliceSession: string;
+  let bobSession: string;
+  let aliceKey: string;
+  let bobKey: string;
+
+  beforeAll(async () => {
+    harness = await startApiHarness("console", {
+      player: { webOrigins: [WEB_ORIGIN], sessionTtlSeconds: 3600, merchantSessionTtlSeconds: 3600, signPerAddress: 1000, requestsPerIp: 1000 },
+      webhooks: loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000" }, [31337]),
+    });
+    await receiver.start();
+    const factory = RaffleFactory__factory.connect(harness.world.deployment.raffleFactory, harness.world.admin);
+    await (await factory.grantRole(await factory.MERCHANT_ROLE(), bob.address)).wait();
+    aliceKey = await harness.apiKey(alice.address);
+    bobKey = await harness.apiKey(bob.address);
+    const aliceDeployed = await deployTestRaffle(harness.world, "NATIVE", 100n);
+    aliceRaffle = { deployed: aliceDeployed, id: await indexedRaffleId(harness, aliceKey, aliceDeployed.raffle) };
+    const bobDeployed = await deployTestRaffle({ ...harness.world, merchant: bob.connect(harness.world.provider) }, "ERC20", 100n);
+    bobRaffle = { deployed: bobDeployed, id: await indexedRaffleId(harness, bobKey, bobDeployed.raffle) };
+    aliceSession = await signIn(alice);
+    bobSession = await signIn(bob);
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+    await harness?.close();
+  });
+
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  async function siweMessage(wallet: Wallet, expiresInMs = 30 * 60_000): Promise<string> {
+    const { body } = await harness.http.post("/merchant/siwe/nonce").expect(200);
+    const now = Date.now();
+    return createSiweMessage({
+      domain: "127.0.0.1:5173",
+      uri: WEB_ORIGIN,
+      address: wallet.address as `0x${string}`,
+      chainId: harness.world.deployment.chainId,
+      version: "1",
+      nonce: body.nonce,
+      issuedAt: new Date(now),
+      expirationTime: new Date(now + expiresInMs),
+      statement: "Sign in to the merchant console.",
+    });
+  }
+
+  async function signIn(wallet: Wallet, expiresInMs?: number): Promise<string> {
+    const message = await siweMessage(wallet, expiresInMs);
+    const { body } = await harness.http
+      .post("/merchant/siwe/verify")
+      .send({ message, signature: await wallet.signMessage(message) })
+      .expect(200);
+    return body.token;
+  }
+
+  it("signs a merchant in with its wallet; a player's wallet or session is not a merchant", async () => {
+    const { body } = await harness.http.get("/merchant/session").set(auth(aliceSession)).expect(200);
+    expect(body).toMatchObject({ address: alice.address, chainId: harness.world.deployment.chainId });
+    expect(aliceSession).toMatch(/^ms_/);
+
+    // A wallet the admin just granted MERCHANT_ROLE, with nothing deployed yet, signs in and starts from nothing.
+    const carol = new Wallet(localDevPrivateKey(4));
+    const factory = RaffleFactory__factory.connect(harness.world.deployment.raffleFactory, harness.world.admin);
+    await (await factory.grantRole(await factory.MERCHANT_ROLE(), carol.address)).wait();
+    const carolSession = await signIn(carol);
+    expect((await harness.http.get("/raffle/contracts").set(auth(carolSession)).expect(200)).body.rows).toEqual([]);
+    expect((await harness.http.get("/merchant/api-keys").set(auth(carolSession)).expect(200)).body.rows).toEqual([]);
+
+    const message = await siweMessage(player);
+    expectProblem(
+      await harness.http.post("/merchant/siwe/verify").send({ message, signature: await player.signMessage(message) }),
+      403,
+      "notAMerchant",
+    );
+    const playerMessage = await siweMessage(player);
+    const { body: playerSession } = await harness.http
+      .post("/player/siwe/verify")
+      .send({ message: playerMessage, signature: await player.signMessage(playerMessage) })
+      .expect(200);
+    expectProblem(await harness.http.get("/merchant/session").set(auth(playerSession.token)), 401, "merchantSessionRequired");
+    expectProblem(await harness.http.get("/merchant/api-keys").set(auth(playerSession.token)), 401, "merchantSessionRequired");
+    expectProblem(await harness.http.get("/raffle/contracts").set(auth(playerSession.token)), 401, "unauthorized");
+    // Nor is a merchant's session a player's, nor does it open the routes that stay API-key only.
+    expectProblem(await harness.http.get("/player/tickets").set(auth(aliceSession)), 401, "sessionRequired");
+    expectProblem(
+      await harness.http.post("/raffle/ticket/sign").set(auth(aliceSession)).send({ account: player.address, contractId: aliceRaffle.id }),
+      401,
+      "unauthorized",
+    );
+    // An API key cannot manage keys.
+    expectProblem(await harness.http.get("/merchant/api-keys").set(auth(aliceKey)), 401, "merchantSessionRequired");
+    expectProblem(await harness.http.get("/merchant/api-keys"), 401, "merchantSessionRequired");
+  });
+
+  it("ends a session at its expiry and at logout", async () => {
+    const short = await signIn(alice, 2_000);
+    await harness.http.get("/raffle/contracts").set(auth(short)).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expectProblem(await harness.http.get("/raffle/contracts").set(auth(short)), 401, "unauthorized");
+    expectProblem(await harness.http.get("/merchant/session").set(auth(short)), 401, "merchantSessionRequired");
+
+    const other = await signIn(alice);
+    await harness.http.post("/merchant/logout").set(auth(other)).expect(204);
+    expectProblem(await harness.http.get("/merchant/session").set(auth(other)), 401, "merchantSessionRequired");
+  });
+
+  it("creates an API key shown once, lists it with its last use, and revokes it", async () => {
+    const { body: created } = await harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label: "game server" }).expect(201);
+    expect(created).toMatchObject({ label: "game server", lastUsedAt: null, revokedAt: null, key: expect.stringMatching(/^rk_[0-9a-f]{12}_/) });
+    expect(created.key.startsWith(`rk_${created.prefix}_`)).toBe(true);
+    await harness.http.get("/raffle/contracts").set(auth(created.key)).expect(200);
+    const listed = await eventually(async () => {
+      const { body } = await harness.http.get("/merchant/api-keys").set(auth(aliceSession)).expect(200);
+      const row = body.rows.find((key: { id: number }) => key.id === created.id);
+      if (!row.lastUsedAt) throw new Error("last use not recorded yet");
+      return row;
+    });
+    expect(listed).not.toHaveProperty("key");
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    const { body: revoked } = await harness.http.delete(`/merchant/api-keys/${created.id}`).set(auth(aliceSession)).expect(200);
+    expect(revoked.revokedAt).not.toBeNull();
+    expectProblem(await harness.http.get("/raffle/contracts").set(auth(created.key)), 401, "unauthorized");
+    expectProblem(await harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label: 7 }), 400, "validationFailed");
+    expectProblem(await harness.http.delete("/merchant/api-keys/abc").set(auth(aliceSession)), 404, "apiKeyNotFound");
+  });
+
+  it("saves raffle settings, validates the schedule and shows its next five runs", async () => {
+    const { body: preview } = await harness.http
+      .post("/raffle/schedule/preview")
+      .set(auth(aliceSession))
+      .send({ schedule: "30 2 * * *" })
+      .expect(200);
+    expect(preview.nextRuns).toHaveLength(5);
+    const runs = preview.nextRuns.map((run: string) => new Date(run));
+    for (const run of runs) expect({ hour: run.getUTCHours(), minute: run.getUTCMinutes() }).toEqual({ hour: 2, minute: 30 });
+    expect(runs[1].getTime() - runs[0].getTime()).toBe(86_400_000);
+    for (const schedule of ["not a cron", "61 * * * *", "", 5]) {
+      expectProblem(await harness.http.post("/raffle/schedule/preview").set(auth(aliceSession)).send({ schedule }), 400, "validationFailed");
+    }
+
+    const changes = {
+      title: "Friday raffle",
+      description: "One winner an hour.",
+      imageUrl: "https://cdn.example.com/r.png",
+      schedule: "30 2 * * *",
+      publicSale: true,
+    };
+    const { body } = await harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send(changes).expect(200);
+    expect(body).toMatchObject({
+      title: "Friday raffle",
+      description: "One winner an hour.",
+      imageUrl: "https://cdn.example.com/r.png",
+      publicSale: true,
+    });
+    expect(body.parameters).toMatchObject({ schedule: "30 2 * * *", roundId: 1, commission: "1000" });
+    const { body: listed } = await eventually(async () => {
+      const answer = await harness.http.get("/raffle/contracts").set(auth(aliceKey)).expect(200);
+      if (answer.body.rows[0].parameters.schedule !== "30 2 * * *") throw new Error("cached list");
+      return answer;
+    });
+    expect(listed.rows.map((row: { id: number }) => row.id)).toEqual([aliceRaffle.id]);
+    expectProblem(
+      await harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send({ schedule: "every hour" }),
+      400,
+      "validationFailed",
+    );
+    expectProblem(
+      await harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send({ imageUrl: "javascript:alert(1)" }),
+      400,
+      "validationFailed",
+    );
+    // The same route with an API key: the same rules.
+    await harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceKey)).send({ publicSale: false }).expect(200);
+  });
+
+  it("counts tickets and revenue per day and token from the index, and shows the round's winner", async () => {
+    for (const buyer of harness.world.players.slice(0, 2)) await buyTicket(harness.world, aliceRaffle.deployed, buyer);
+    const today = new Date().toISOString().slice(0, 10);
+    const sales = await eventually(async () => {
+      const { body } = await harness.http.get("/raffle/sales").query({ contractId: aliceRaffle.id }).set(auth(aliceSession)).expect(200);
+      if (body.rows[0]?.tickets !== 2) throw new Error("tickets not indexed yet");
+      return body.rows;
+    });
+    expect(sales).toEqual([
+      {
+        day: today,
+        chainId: harness.world.deployment.chainId,
+        contractId: aliceRaffle.id,
+        token: { tokenType: "NATIVE", token: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 },
+        tickets: 2,
+        revenue: (2n * BigInt(aliceRaffle.deployed.price.amount)).toString(),
+      },
+    ]);
+    expectProblem(await harness.http.get("/raffle/sales").query({ days: 0 }).set(auth(aliceSession)), 400, "validationFailed");
+    expectProblem(await harness.http.get("/raffle/sales").query({ chainId: 999 }).set(auth(aliceSession)), 422, "chainNotServed");
+
+    await endAndDraw(harness.world, aliceRaffle.deployed);
+    const [round] = await eventually(async () => {
+      const { body } = await harness.http.get(`/raffle/contracts/${aliceRaffle.id}/rounds`).set(auth(aliceSession)).expect(200);
+      if (body.rows[0].winners.length === 0) throw new Error("draw not indexed yet");
+      return body.rows;
+    });
+    const players = await Promise.all(harness.world.players.slice(0, 2).map((signer) => signer.getAddress()));
+    expect(round.rules).toEqual({ prizeShares: [10000], minTickets: 0, maxTicketsPerWallet: 0, bundles: [] });
+    expect(round).toMatchObject({
+      roundId: "1",
+      status: "DRAWN",
+      ticketCount: 2,
+      price: { tokenType: "NATIVE", amount: aliceRaffle.deployed.price.amount.toString() },
+    });
+    expect(players).toContain(round.winners[0].account);
+    // 10% commission: the prize is 90% of the pot.
+    expect(round.winners[0]).toMatchObject({
+      prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(),
+      claimStatus: "UNCLAIMED",
+    });
+    expect(new Date(round.winners[0].releasableAt).getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("shows per chain the active rounds and what needs attention (a paused raffle)", async () => {
+    const { body: before } = await harness.http.get("/merchant/overview").set(auth(bobSession)).expect(200);
+    expect(before.chains).toEqual([{ chainId: harness.world.deployment.chainId, raffles: 1, activeRounds: 1, attention: [] }]);
+    await (await Raffle__factory.connect(bobRaffle.deployed.raffle, bob.connect(harness.world.provider)).pause()).wait();
+    const after = await eventually(async () => {
+      const { body } = await harness.http.get("/merchant/overview").set(auth(bobSession)).expect(200);
+      if (body.chains[0].attention.length === 0) throw new Error("pause not indexed yet");
+      return body.chains[0];
+    });
+    expect(after).toMatchObject({ raffles: 1, activeRounds: 0, attention: [{ kind: "RAFFLE_PAUSED", contractId: bobRaffle.id }] });
+  });
+
+  it("sends a test webhook, signed, and logs its delivery with its latency", async () => {
+    const { body: webhook } = await harness.http.post("/webhooks").set(auth(aliceSession)).send({ url: receiver.url }).expect(201);
+    receiver.secrets = [webhook.secret];
+    const { body: delivery } = await harness.http.post(`/webhooks/${webhook.id}/test`).set(auth(aliceSession)).expect(200);
+    expect(delivery).toMatchObject({ type: "webhook.test", status: "DELIVERED", attempts: 1, lastStatusCode: 200, latencyMs: expect.any(Number) });
+    const received = receiver.delivered().find((message) => message.body.type === "webhook.test");
+    expect(received).toMatchObject({ verified: true, body: { id: delivery.messageId, data: { test: true } } });
+    const { body: log } = await harness.http.get(`/webhooks/${webhook.id}/deliveries`).set(auth(aliceSession)).expect(200);
+    expect(log.rows.find((row: { id: string }) => row.id === delivery.id)).toMatchObject({ status: "DELIVERED", latencyMs: delivery.latencyMs });
+  });
+
+  it("never lets one merchant see or change another's raffles, keys, webhooks or figures, over every console route", async () => {
+    const { body: aliceWebhooks } = await harness.http.get("/webhooks").set(auth(aliceSession)).expect(200);
+    const hook = aliceWebhooks.rows[0].id as number;
+    const { body: aliceDeliveries } = await harness.http.get(`/webhooks/${hook}/deliveries`).set(auth(aliceSession)).expect(200);
+    const delivery = aliceDeliveries.rows[0].id as string;
+    const { body: aliceKeys } = await harness.http.get("/merchant/api-keys").set(auth(aliceSession)).expect(200);
+    const aliceKeyId = aliceKeys.rows[0].id as number;
+    const { body: aliceRounds } = await harness.http.get("/rounds").query({ contractId: aliceRaffle.id }).set(auth(aliceSession)).expect(200);
+    const aliceRound = aliceRounds.rows[0].id as number;
+
+    const visited = new Set<string>();
+    const call = (method: Method, template: string, path = template) => {
+      visited.add(`${method.toUpperCase()} ${template}`);
+      return (token: string) => harness.http[method](path).set(auth(token));
+    };
+    const a = aliceRaffle.id;
+    // Bob, with his session and then with his API key where keys are accepted, on everything of Alice's.
+    for (const token of [bobSession, bobKey]) {
+      const keyOnly = token === bobKey;
+      const listed = (await call("get", "/raffle/contracts")(token).expect(200)).body.rows.map((row: { id: number }) => row.id);
+      expect(listed).toEqual([bobRaffle.id]);
+      expectProblem(await call("get", "/raffle/contracts/{id}", `/raffle/contracts/${a}`)(token), 404, "contractNotFound");
+      expectProblem(await call("patch", "/raffle/contracts/{id}", `/raffle/contracts/${a}`)(token).send({ title: "mine" }), 404, "contractNotFound");
+      expectProblem(
+        await call("put", "/raffle/contracts/{id}/public-sale", `/raffle/contracts/${a}/public-sale`)(token).send({ publicSale: true }),
+        404,
+        "contractNotFound",
+      );
+      expectProblem(await call("get", "/raffle/contracts/{id}/rounds", `/raffle/contracts/${a}/rounds`)(token), 404, "contractNotFound");
+      expectProblem(await call("get", "/rounds/current", `/rounds/current?contractId=${a}`)(token), 404, "contractNotFound");
+      expectProblem(await call("get", "/rounds", `/rounds?contractId=${a}`)(token), 404, "contractNotFound");
+      expectProblem(await call("get", "/rounds/{id}", `/rounds/${aliceRound}`)(token), 404, "roundIdNotFound");
+      expect((await call("get", "/raffle/sales", `/raffle/sales?contractId=${a}`)(token).expect(200)).body.rows).toEqual([]);
+      expect(
+        (await call("get", "/raffle/sales")(token).expect(200)).body.rows.every((row: { contractId: number }) => row.contractId === bobRaffle.id),
+      ).toBe(true);
+      await call("post", "/raffle/schedule/preview")(token).send({ schedule: "0 * * * *" }).expect(200);
+      const overview = (await call("get", "/merchant/overview")(token).expect(200)).body.chains[0];
+      expect(overview.raffles).toBe(1);
+      expect(overview.attention.map((item: { contractId: number }) => item.contractId)).toEqual([bobRaffle.id]);
+
+      expect((await call("get", "/webhooks")(token).expect(200)).body.rows).toEqual([]);
+      expectProblem(await call("get", "/webhooks/{id}", `/webhooks/${hook}`)(token), 404, "webhookNotFound");
+      expectProblem(await call("delete", "/webhooks/{id}", `/webhooks/${hook}`)(token), 404, "webhookNotFound");
+      expectProblem(await call("post", "/webhooks/{id}/secret", `/webhooks/${hook}/secret`)(token), 404, "webhookNotFound");
+      expectProblem(await call("get", "/webhooks/{id}/deliveries", `/webhooks/${hook}/deliveries`)(token), 404, "webhookNotFound");
+      expectProblem(
+        await call("post", "/webhooks/{id}/deliveries/{deliveryId}/retry", `/webhooks/${hook}/deliveries/${delivery}/retry`)(token),
+        404,
+        "webhookNotFound",
+      );
+      expectProblem(await call("post", "/webhooks/{id}/test", `/webhooks/${hook}/test`)(token), 404, "webhookNotFound");
+      const { body: own } = await call("post", "/webhooks")(token).send({ url: receiver.url }).expect(201);
+      await harness.http.delete(`/webhooks/${own.id}`).set(auth(token)).expect(200);
+
+      if (keyOnly) {
+        expectProblem(await harness.http.get("/merchant/api-keys").set(auth(token)), 401, "merchantSessionRequired");
+        continue;
+      }
+      const keys = (await call("get", "/merchant/api-keys")(token).expect(200)).body.rows.map((row: { id: number }) => row.id);
+      expect(keys).not.toContain(aliceKeyId);
+      expectProblem(await call("delete", "/merchant/api-keys/{id}", `/merchant/api-keys/${aliceKeyId}`)(token), 404, "apiKeyNotFound");
+      const { body: created } = await call("post", "/merchant/api-keys")(token).send({}).expect(201);
+      expect((await harness.http.get("/raffle/contracts").set(auth(created.key)).expect(200)).body.rows.map((row: { id: number }) => row.id)).toEqual(
+        [bobRaffle.id],
+      );
+      expect((await call("get", "/merchant/session")(token).expect(200)).body.address).toBe(bob.address);
+    }
+    // Alice's things are as they were.
+    await harness.http.get(`/webhooks/${hook}`).set(auth(aliceSession)).expect(200);
+    expect((await harness.http.get(`/raffle/contracts/${a}`).set(auth(aliceSession)).expect(200)).body.title).toBe("Friday raffle");
+    await harness.http.get("/raffle/contracts").set(auth(aliceKey)).expect(200);
+
+    // Every route a console session may call was visited above (logout ends a session: tested on its own).
+    const document = createOpenApiDocument(harness.app);
+    const sessionRoutes = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { security?: Array<Record<string, string[]>> }>)
+        .filter(([, operation]) => operation.security?.some((requirement) => "merchantSession" in requirement))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(sessionRoutes.filter((route) => !visited.has(route) && route !== "POST /merchant/logout")).toEqual([]);
+  });
+});

@@ -1,0 +1,241 @@
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { BrowserContext, Page } from "playwright-core";
+import { endAndDraw } from "@raffle/chain";
+import { RaffleApi, RaffleApiError, buyTicket } from "@raffle/sdk";
+
+import { InjectedWallet } from "./support/injected-wallet";
+import { startWebStack, type WebStack } from "./support/web-stack";
+
+const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
+const WAIT = { timeout: 20_000 };
+
+/** A game backend's webhook endpoint on this machine: counts what it is sent, answers 200. */
+async function startReceiver(): Promise<{ url: string; received: Array<{ type: string }>; close(): Promise<void> }> {
+  const received: Array<{ type: string }> = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      response.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A merchant's journeys through the console in a real Chromium, with an injected EIP-6963 wallet holding the merchant's
+ * key, against a real chain, the real API and PostgreSQL. The merchant starts from nothing but its wallet (MERCHANT_ROLE
+ * granted): no raffle, no key. One stack, one browser and one page; the journeys run in order, each building on the last.
+ */
+describe("the merchant console in a browser", () => {
+  let stack: WebStack;
+  let context: BrowserContext;
+  let page: Page;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let apiKey: string;
+  let raffle: { id: number; address: string };
+
+  beforeAll(async () => {
+    stack = await startWebStack({ raffles: [] });
+    receiver = await startReceiver();
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    // A locale as every real browser reports one (this machine's LANG would give "en-US@posix", which Intl refuses).
+    context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+    page = await context.newPage();
+    await new InjectedWallet(stack.merchant, stack.node.provider, stack.world.deployment.chainId).install(page);
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await receiver?.close();
+    await stack?.close();
+  });
+
+  const consoleUrl = (hash = "#/") => `${stack.web.url}/console/${hash}`;
+  const button = (name: string) => page.getByRole("button", { name, exact: true });
+  const heading = (name: string) => page.getByRole("heading", { name, exact: true });
+  const sdk = () => new RaffleApi({ baseUrl: stack.apiUrl, apiKey });
+
+  it("signs the merchant in with its wallet", async () => {
+    await page.goto(`${stack.web.url}/console`);
+    await heading("Merchant console").waitFor(WAIT);
+    await button("Connect wallet").click();
+    await button("Test Wallet").click();
+    await button("Sign in with Ethereum").click();
+    await heading("Overview").waitFor(WAIT);
+    await page.getByText("Nothing needs your attention on this network.").waitFor(WAIT);
+  });
+
+  it("creates a raffle from the wallet (deploy, rules, first round) and sees it listed", async () => {
+    await page.goto(consoleUrl("#/raffles"));
+    await heading("Raffles").waitFor(WAIT);
+    await page.getByText("No raffle on this network yet.").waitFor(WAIT);
+    await button("Create raffle").click();
+    const form = page.getByRole("form", { name: "New raffle" });
+    await form.getByLabel("Ticket name").fill("Console Ticket");
+    await form.getByLabel("Ticket symbol").fill("CON");
+    await form.getByLabel("Ticket price").fill("0.02");
+    await form.getByLabel("Ticket cap of the first round (0 for none)").fill("50");
+    // Round rules (raffle v2), set from the wallet between the deployment and the first round.
+    await form.getByLabel("Most tickets per wallet (0 for none)").fill("10");
+    await form.getByLabel("Bundles (optional)").fill("2 for 0.036");
+    await button("Deploy and start selling").click();
+    await page.getByText(/created and selling/).waitFor({ timeout: 60_000 });
+    await heading("Console Ticket raffle").waitFor(WAIT);
+    const card = page.getByRole("region", { name: "Console Ticket raffle" });
+    await card.getByText("#1: 0 / 50 sold, Selling").waitFor(WAIT);
+    await card.getByText("0.02 ETH", { exact: true }).waitFor(WAIT);
+    await card.getByText("one winner takes the pot; no minimum; at most 10 per wallet; 2 for 0.036 ETH").waitFor(WAIT);
+  });
+
+  it("creates an API key by keyboard, and the SDK signs a voucher with it; the purchase shows in the sales figures", async () => {
+    await page.goto(consoleUrl("#/keys"));
+    await heading("API keys").waitFor(WAIT);
+    await page.getByLabel("Label").fill("game server");
+    await page.getByLabel("Label").press("Enter");
+    apiKey = (await page.getByTestId("new-api-key").textContent())!;
+    expect(apiKey).toMatch(/^rk_[0-9a-f]{12}_/);
+    await button("Create API key").waitFor(WAIT);
+
+    const [listed] = await sdk().listAllRaffleContracts(stack.world.deployment.chainId);
+    raffle = { id: listed.id, address: listed.address };
+    const voucher = await sdk().signTicket({ account: stack.player.address, contractId: raffle.id });
+    expect(voucher.signature).toMatch(/^0x[0-9a-f]{130}$/);
+    const bought = await buyTicket({
+      api: sdk(),
+      signer: stack.player.connect(stack.node.provider),
+      contractId: raffle.id,
+      exchange: stack.world.deployment.exchange,
+    });
+    expect(bought.value).toBe(20_000_000_000_000_000n);
+
+    await page.goto(consoleUrl("#/"));
+    const figures = page.getByRole("region", { name: "Local chain" });
+    await figures.getByRole("table", { name: "Sales per day, raffle and token on Local chain" }).waitFor(WAIT);
+    await figures.getByRole("cell", { name: "Console Ticket raffle" }).waitFor(WAIT);
+    await figures.getByRole("cell", { name: "0.02 ETH" }).waitFor(WAIT);
+    expect(await figures.locator(".chart canvas").count()).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-overview-sales-1280.png"), fullPage: true });
+    // The key's use shows in the list.
+    await page.goto(consoleUrl("#/keys"));
+    await page
+      .getByRole("row", { name: /game server/ })
+      .filter({ hasNotText: "never" })
+      .waitFor(WAIT);
+  });
+
+  it("shows a draw's winner in the round history, and starts the next round from the wallet", async () => {
+    await endAndDraw(stack.world, { raffle: raffle.address, ticket: "", price: { tokenType: 0, token: "", tokenId: 0n, amount: 0n } });
+    await page.goto(consoleUrl("#/raffles"));
+    const card = page.getByRole("region", { name: "Console Ticket raffle" });
+    await card.getByText(new RegExp(`Winner ${stack.player.address.slice(0, 6)}.* 0\\.018 ETH, unclaimed; releasable to you from`)).waitFor(WAIT);
+    await card.getByRole("cell", { name: "Drawn" }).waitFor(WAIT);
+
+    // No worker runs here: the merchant starts the next round from the wallet.
+    const start = card.getByRole("form", { name: "Start a round" });
+    await start.getByLabel("Ticket price").fill("0.03");
+    await start.getByRole("button", { name: "Start round" }).click();
+    await card.getByText("#2: 0 / 100 sold, Selling").waitFor(WAIT);
+    await card.getByText("0.03 ETH", { exact: true }).waitFor(WAIT);
+    expect(await card.getByRole("form", { name: "Start a round" }).count()).toBe(0);
+  });
+
+  it("edits the schedule after previewing its next five runs, and pauses and resumes the raffle from the wallet", async () => {
+    const card = page.getByRole("region", { name: "Console Ticket raffle" });
+    await card.getByLabel("Schedule (cron, UTC)").fill("every hour");
+    await card.getByRole("button", { name: "Preview" }).click();
+    await card.getByText("Some of what you entered is not valid. Check the fields and try again.").waitFor(WAIT);
+    await card.getByLabel("Schedule (cron, UTC)").fill("15 3 * * *");
+    await card.getByRole("button", { name: "Preview" }).click();
+    await card.getByText("Next five runs:").waitFor(WAIT);
+    expect(
+      await card
+        .getByRole("listitem")
+        .filter({ hasText: /03:15:00 GMT/ })
+        .count(),
+    ).toBe(5);
+    await card.getByRole("button", { name: "Save schedule" }).click();
+    await card.getByText("Saved.").waitFor(WAIT);
+    expect((await sdk().listAllRaffleContracts(stack.world.deployment.chainId))[0].parameters).toMatchObject({ schedule: "15 3 * * *" });
+
+    await card.getByRole("button", { name: "Pause" }).click();
+    await card.getByText("Paused", { exact: true }).waitFor(WAIT);
+    await page.goto(consoleUrl("#/"));
+    await page.getByText("Console Ticket raffle is paused: no ticket sells until you resume it.").waitFor(WAIT);
+    await page.goto(consoleUrl("#/raffles"));
+    await card.getByRole("button", { name: "Resume" }).click();
+    await card.getByRole("button", { name: "Pause" }).waitFor(WAIT);
+  });
+
+  it("sends a test webhook and sees it delivered in the log", async () => {
+    await page.goto(consoleUrl("#/webhooks"));
+    await heading("Webhooks").waitFor(WAIT);
+    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await button("Add endpoint").click();
+    await page.getByText(/Signing secret of endpoint/).waitFor(WAIT);
+    await button("Send test event").click();
+    await page.getByText("Test event delivered.").waitFor(WAIT);
+    const row = page.getByRole("row", { name: /webhook\.test/ });
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toMatch(/webhook\.testDelivered1\d+ ms200/);
+    expect(receiver.received.map((message) => message.type)).toContain("webhook.test");
+  });
+
+  it("revokes the key, and the API refuses it", async () => {
+    await page.goto(consoleUrl("#/keys"));
+    const row = page.getByRole("row", { name: /game server/ });
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await row.getByText(/^Revoked /).waitFor(WAIT);
+    const refused = await sdk()
+      .signTicket({ account: stack.player.address, contractId: raffle.id })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RaffleApiError);
+    expect({ status: (refused as RaffleApiError).status, code: (refused as RaffleApiError).code }).toEqual({ status: 401, code: "unauthorized" });
+  });
+
+  it("passes axe-core on every console page, at 1280 and 375 px, and captures each", async () => {
+    const pages = { overview: "#/", raffles: "#/raffles", keys: "#/keys", webhooks: "#/webhooks" };
+    const titles = { overview: "Overview", raffles: "Raffles", keys: "API keys", webhooks: "Webhooks" };
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      for (const [name, hash] of Object.entries(pages) as Array<[keyof typeof pages, string]>) {
+        await page.goto(consoleUrl(hash));
+        await heading(titles[name]).waitFor(WAIT);
+        await page.waitForLoadState("networkidle");
+        await page.screenshot({ path: path.join(SCREENSHOTS, `console-${name}-${width}.png`), fullPage: true });
+        const results = await new AxeBuilder({ page }).analyze();
+        const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+        expect({ page: name, width, violations: serious.map((violation) => `${violation.id}: ${violation.help}`) }).toEqual({
+          page: name,
+          width,
+          violations: [],
+        });
+      }
+    }
+  });
+
+  it("signs out when the session has ended on the API's side", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(consoleUrl("#/keys"));
+    await heading("API keys").waitFor(WAIT);
+    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem("raffle.merchantSession")!).token as string);
+    await fetch(`${stack.apiUrl}/merchant/logout`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    await page.reload();
+    await heading("Merchant console").waitFor(WAIT);
+    await button("Sign in with Ethereum").waitFor(WAIT);
+  });
+});
