@@ -69,7 +69,8 @@ export async function resetChainIndex(dataSource: DataSource, chainId: number, {
         [LOCK_NAMESPACE, chainId],
       );
       leadersEnded += ended.filter((row) => row.ended).length;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Retry soon: the ended leader tries to lead again on a new connection, and the reset must win that race.
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await runner.manager.transaction((manager) => deleteIndexedRows(manager, chainId));
     await runner.query(`SELECT pg_advisory_unlock($1, $2)`, [LOCK_NAMESPACE, chainId]);
