@@ -2,7 +2,7 @@ import { ethers, network } from "hardhat";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import { MaxUint256, TypedDataEncoder, parseEther, recoverAddress, type ContractTransactionResponse } from "ethers";
 
-import { PURCHASE_TYPES, TokenType, exchangeDomain, type AssetStruct, type PurchaseParamsStruct } from "@raffle/chain";
+import { PURCHASE_TYPES, PrizeStatus, RoundStatus, TokenType, exchangeDomain, type AssetStruct, type PurchaseParamsStruct } from "@raffle/chain";
 
 import { deployPlatform, deployRaffle, erc20Price, nativePrice, ticketAsset, type DeployedRaffle, type Platform } from "./fixtures";
 import { latestTimestamp, signVoucher, type Voucher } from "./vouchers";
@@ -196,18 +196,8 @@ export async function recoverVoucherSigner(
   return recoverAddress(digest, signature);
 }
 
-/** Round statuses of IRaffle.RoundStatus, in declaration order. */
-export enum RoundStatus {
-  None = 0,
-  Active = 1,
-  Drawing = 2,
-  Drawn = 3,
-  Closed = 4,
-  Refundable = 5,
-  Claimed = 6,
-  Released = 7,
-  WinnersPending = 8,
-}
+/** Round and prize statuses: the client ABI's enums, one source for tests and clients. */
+export { PrizeStatus, RoundStatus };
 
 /** An Asset as a struct argument or as ethers returns it from a view or event. */
 export interface AssetLike {
@@ -233,14 +223,6 @@ export function plainAsset(asset: AssetLike): AssetStruct {
 }
 
 export { erc20Price, nativePrice, ticketAsset };
-
-/** Where a winner's prize stands (IRaffleTicket.PrizeStatus), in declaration order. */
-export enum PrizeStatus {
-  None = 0,
-  Unclaimed = 1,
-  Claimed = 2,
-  Released = 3,
-}
 
 /**
  * Claims the first prize of round `roundId` as `caller`: v1's `claimPrize(roundId)`, now `claimPrizes` of the round's
