@@ -6,7 +6,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { AbiCoder, Wallet } from "ethers";
 
-import { Raffle__factory, RaffleTicket__factory, startHardhatNode, type HardhatNode, type PlatformDeployment } from "@raffle/chain";
+import { Raffle__factory, RaffleTicket__factory, type PlatformDeployment } from "@raffle/chain";
+import { startHardhatNode, type HardhatNode } from "@raffle/chain/testing";
 import { createFundedSubscription, deployCoordinator, fund, installCreateX, startExplorer } from "../../tools/test/deploy-support/chain-stand-ins";
 
 const run = promisify(execFile);

@@ -5,7 +5,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 
-import { Raffle__factory, RaffleFactory__factory, startHardhatNode, type HardhatNode, type PlatformDeployment } from "@raffle/chain";
+import { Raffle__factory, RaffleFactory__factory, type PlatformDeployment } from "@raffle/chain";
+import { startHardhatNode, type HardhatNode } from "@raffle/chain/testing";
 
 const run = promisify(execFile);
 const CONTRACTS_DIR = path.join(__dirname, "..");

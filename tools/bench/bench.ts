@@ -9,19 +9,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Wallet, getAddress, hexlify, randomBytes, toQuantity, verifyTypedData } from "ethers";
-import {
-  LOCAL_DEV_KEYS,
-  SECOND_LOCAL_CHAIN_ID,
-  PURCHASE_TYPES,
-  deployTestRaffle,
-  exchangeDomain,
-  setUpWorld,
-  startHardhatNode,
-  buyTicket as buyOnChain,
-  type PurchaseVoucher,
-} from "@raffle/chain";
+import { LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID, PURCHASE_TYPES, exchangeDomain, type PurchaseVoucher } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode, buyTicket as buyOnChain } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
-import { createTestDatabase, openDatabase, startEmbeddedPglite } from "@raffle/db";
+import { openDatabase, startEmbeddedPglite } from "@raffle/db";
+import { createTestDatabase } from "@raffle/db/testing";
 import { Indexer, silentLogger } from "@raffle/indexer";
 import { ApiKeyService, ApiMetrics } from "@raffle/api";
 

@@ -8,8 +8,8 @@ import {
   TestToken__factory,
   TokenType,
   type PlatformDeployment,
-  type TestRaffle,
 } from "@raffle/chain";
+import { type TestRaffle } from "@raffle/chain/testing";
 
 const PURCHASES_PER_BLOCK = 150;
 

@@ -7,7 +7,8 @@
  *   npm run demo [-- --rotate-now]   (--rotate-now: rotate with the merchant key instead of waiting for the worker)
  */
 import { Wallet, formatUnits } from "ethers";
-import { Raffle__factory, assetFromChain, rpcProvider } from "@raffle/chain";
+import { Raffle__factory, assetFromChain } from "@raffle/chain";
+import { rpcProvider } from "@raffle/chain/testing";
 import { RaffleApi, buyTicket, claimPrizes, type Claim } from "@raffle/sdk";
 
 import { readStackFile } from "../stack/stack-file";

@@ -1,5 +1,5 @@
 import { formatUnits, type Wallet } from "ethers";
-import { rpcProvider } from "@raffle/chain";
+import { rpcProvider } from "@raffle/chain/testing";
 import { RaffleApi, buyTicket, claimPrizes, raffleContract, readDrawRecord, verifyDraw, type RoundWithDraw } from "@raffle/sdk";
 
 import type { StackFile } from "../stack/stack-file";

@@ -3,9 +3,10 @@
  * as a node restart looks to a client). Purchases made meanwhile must all be indexed afterwards: no gap, no
  * duplicate, and the indexer never stops.
  */
-import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
 import { TcpGate } from "@raffle/testing";
-import { createTestDatabase, openDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase } from "@raffle/db/testing";
 import { Indexer, silentLogger } from "@raffle/indexer";
 
 import { printResult } from "./result";

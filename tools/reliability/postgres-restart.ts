@@ -2,7 +2,7 @@
  * Reliability fault: PostgreSQL restarted under load. While the database is down, requests that need it must fail
  * fast with 503 (and a Retry-After), never hang or answer 500; once it is back the API recovers by itself.
  */
-import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
 import { openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";

@@ -7,8 +7,10 @@
  * eth_call of purchaseRaffle by the voucher's buyer while the voucher is valid), and right after the revoke every
  * voucher that has not expired yet — the ones the revoke could have broken.
  */
-import { Exchange__factory, buildPurchaseArgs, deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain";
-import { createTestDatabase, openDatabase } from "@raffle/db";
+import { Exchange__factory, buildPurchaseArgs } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase } from "@raffle/db/testing";
 import { freePort } from "@raffle/testing";
 import { ApiKeyService } from "@raffle/api";
 import { Wallet, id } from "ethers";

@@ -7,9 +7,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { Wallet, getAddress, hexlify, randomBytes, verifyTypedData } from "ethers";
-import { LOCAL_DEV_KEYS, PURCHASE_TYPES, deployTestRaffle, exchangeDomain, setUpWorld, startHardhatNode } from "@raffle/chain";
+import { LOCAL_DEV_KEYS, PURCHASE_TYPES, exchangeDomain } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
-import { createTestDatabase, openDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase } from "@raffle/db/testing";
 import { ApiKeyService } from "@raffle/api";
 
 import { startApiProcess } from "../bench/api-process";

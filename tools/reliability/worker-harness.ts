@@ -6,18 +6,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { Wallet } from "ethers";
-import {
-  LOCAL_DEV_KEYS,
-  Raffle__factory,
-  deployTestRaffle,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
+import { LOCAL_DEV_KEYS, Raffle__factory } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
-import { createTestDatabase, openDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase } from "@raffle/db/testing";
 import { ApiKeyService } from "@raffle/api";
 
 import { startApiProcess } from "../bench/api-process";

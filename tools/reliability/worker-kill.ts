@@ -9,7 +9,7 @@
  * by timing. After the kill the node either loses what was still in its pool (`hardhat_dropTransaction`, as a node
  * restart does) or mines it (as a live chain does), automine comes back on, and a second `--once` run must finish.
  */
-import { buyTicket, type HardhatNode } from "@raffle/chain";
+import { buyTicket, type HardhatNode } from "@raffle/chain/testing";
 
 import { printResult } from "./result";
 import { RpcGate, type GateHooks, type GatedTransaction } from "./rpc-gate";

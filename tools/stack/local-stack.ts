@@ -13,10 +13,9 @@ import {
   deployMerchantRaffle,
   deployPlatform,
   localDevPrivateKey,
-  startHardhatNode,
-  type HardhatNode,
   type PlatformDeployment,
 } from "@raffle/chain";
+import { startHardhatNode, type HardhatNode } from "@raffle/chain/testing";
 import { createDataSource, startEmbeddedPglite, type EmbeddedPglite } from "@raffle/db";
 import { resetIndexedChain } from "@raffle/indexer";
 import { ApiKeyService, createApp, loadApiConfig, type ApiConfig } from "@raffle/api";

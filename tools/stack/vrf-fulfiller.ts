@@ -1,5 +1,6 @@
 import type { Signer } from "ethers";
-import { VRF_FULFILMENT_GAS, VRFCoordinatorV2_5Mock__factory } from "@raffle/chain";
+import { VRFCoordinatorV2_5Mock__factory } from "@raffle/chain";
+import { VRF_FULFILMENT_GAS } from "@raffle/chain/testing";
 
 /**
  * Stands in for the Chainlink VRF service on a local chain: answers every randomness request of the coordinator

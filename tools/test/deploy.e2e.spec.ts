@@ -11,11 +11,10 @@ import {
   RaffleFactory__factory,
   Raffle__factory,
   SIGNER_ROLE,
-  startHardhatNode,
-  type HardhatNode,
   type PlatformDeployment,
 } from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { startHardhatNode, type HardhatNode } from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { RaffleApi } from "@raffle/sdk";
 
 import { RpcGate } from "../reliability/rpc-gate";

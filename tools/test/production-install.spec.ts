@@ -39,12 +39,23 @@ describe("the compiled apps run from a production install (npm ci --omit=dev)", 
   it("requires only production dependencies: nothing dist/ needs is a devDependency", () => {
     expect(fs.existsSync(path.join(DIST, "apps/api/src/main.js"))).toBe(true);
     const packages = [...requiredPackages()];
-    expect(packages).toEqual(expect.arrayContaining(["ethers", "@nestjs/core", "pg"]));
+    // Not "pg": TypeORM loads it by name at run time, and no compiled file requires it (only the test databases did).
+    expect(packages).toEqual(expect.arrayContaining(["ethers", "@nestjs/core", "typeorm"]));
     const devOnly = packages.filter((name) => {
       const entry = lock.packages[`node_modules/${name}`];
       return !entry || entry.dev === true || entry.devOptional === true;
     });
     expect(devOnly).toEqual([]);
+  });
+
+  it("ships no test support: the testing entry points (@raffle/chain/testing, @raffle/db/testing, @raffle/testing) stay out of dist/", () => {
+    const shipped = jsFiles(DIST).map((file) => path.relative(DIST, file).split(path.sep).join("/"));
+    expect(shipped).toEqual(expect.arrayContaining(["libs/chain/src/index.js", "libs/db/src/index.js"]));
+    expect(shipped.filter((file) => file.startsWith("libs/testing/") || file.includes("/testing/"))).toEqual([]);
+    const requests = jsFiles(DIST).flatMap((file) =>
+      [...fs.readFileSync(file, "utf8").matchAll(/require\("(@raffle\/[^"]+)"\)/g)].map((match) => match[1]),
+    );
+    expect(requests.filter((request) => request === "@raffle/testing" || request.endsWith("/testing"))).toEqual([]);
   });
 
   it("starts the API and the worker from a copy installed with --omit=dev, as the runtime image does", async () => {

@@ -1,7 +1,6 @@
 import { parseUnits } from "ethers";
+import { Raffle__factory, RoundStatus } from "@raffle/chain";
 import {
-  Raffle__factory,
-  RoundStatus,
   buyTicket,
   buyTickets,
   deployTestRaffle,
@@ -10,7 +9,7 @@ import {
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
-} from "@raffle/chain";
+} from "@raffle/chain/testing";
 
 import { VrfFulfiller } from "../stack/vrf-fulfiller";
 

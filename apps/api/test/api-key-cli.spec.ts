@@ -6,7 +6,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { Wallet } from "ethers";
 import type { DataSource } from "typeorm";
-import { ApiKeyEntity, MerchantEntity, createTestDatabase, openDatabase, startEmbeddedPglite, type TestDatabase } from "@raffle/db";
+import { ApiKeyEntity, MerchantEntity, openDatabase, startEmbeddedPglite } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
 import { COMPILED_API_KEY_CLI } from "./support/compiled-main";

@@ -1,6 +1,7 @@
 import { Wallet, ZeroAddress, type Signer } from "ethers";
 import type { Response } from "supertest";
-import { RaffleFactory__factory, buyTicket, deployMerchantRaffle, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { RaffleFactory__factory, deployMerchantRaffle } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 
 import { ApiKeyService } from "../src/app/auth/api-key.service";
 import { eventually } from "@raffle/testing";

@@ -1,17 +1,9 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 import { Wallet, ZeroAddress, id } from "ethers";
-import {
-  Exchange__factory,
-  LOCAL_DEV_KEYS,
-  buyTicket,
-  deployTestRaffle,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type TestWorld,
-} from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { Exchange__factory, LOCAL_DEV_KEYS } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import { createApp } from "../src/app/create-app";

@@ -1,13 +1,6 @@
 import { parseUnits } from "ethers";
-import {
-  Exchange__factory,
-  RaffleTicket__factory,
-  Raffle__factory,
-  TestToken__factory,
-  buyTicket,
-  deployTestRaffle,
-  type TestToken,
-} from "@raffle/chain";
+import { Exchange__factory, RaffleTicket__factory, Raffle__factory, TestToken__factory, type TestToken } from "@raffle/chain";
+import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 
 import { eventually } from "@raffle/testing";
 

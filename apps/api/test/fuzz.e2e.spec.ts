@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Response } from "supertest";
-import { deployTestRaffle } from "@raffle/chain";
+import { deployTestRaffle } from "@raffle/chain/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";

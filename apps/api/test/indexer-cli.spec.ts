@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import type { DataSource } from "typeorm";
 
 /** The compiled indexer CLI, as the runtime image has it (`npm run indexer` runs its source with ts-node). */

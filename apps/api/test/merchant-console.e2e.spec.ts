@@ -1,6 +1,7 @@
 import { Wallet } from "ethers";
 import { createSiweMessage } from "viem/siwe";
-import { RaffleFactory__factory, Raffle__factory, buyTicket, deployTestRaffle, endAndDraw, localDevPrivateKey, type TestRaffle } from "@raffle/chain";
+import { RaffleFactory__factory, Raffle__factory, localDevPrivateKey } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import { loadWebhookConfig } from "../src/config/webhook-config";

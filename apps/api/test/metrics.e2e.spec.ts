@@ -1,6 +1,6 @@
 import request from "supertest";
 import { Wallet, ZeroAddress } from "ethers";
-import type { TestDatabase } from "@raffle/db";
+import type { TestDatabase } from "@raffle/db/testing";
 import { eventually, prometheusSample as sample } from "@raffle/testing";
 
 import { createApp } from "../src/app/create-app";

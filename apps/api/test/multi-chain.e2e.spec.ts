@@ -1,6 +1,7 @@
 import request from "supertest";
 import { ZeroAddress, type Signer } from "ethers";
-import { Exchange__factory, buildPurchaseArgs, buyTicket } from "@raffle/chain";
+import { Exchange__factory, buildPurchaseArgs } from "@raffle/chain";
+import { buyTicket } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import { createApp } from "../src/app/create-app";

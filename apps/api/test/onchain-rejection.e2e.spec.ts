@@ -1,13 +1,6 @@
 import { Wallet, ZeroAddress, type Signer } from "ethers";
-import {
-  Exchange__factory,
-  LOCAL_DEV_KEYS,
-  Raffle__factory,
-  buildPurchaseArgs,
-  deployTestRaffle,
-  type PurchaseArgs,
-  type TestRaffle,
-} from "@raffle/chain";
+import { Exchange__factory, LOCAL_DEV_KEYS, Raffle__factory, buildPurchaseArgs, type PurchaseArgs } from "@raffle/chain";
+import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";

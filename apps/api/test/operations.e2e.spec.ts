@@ -1,6 +1,6 @@
 import { Wallet, ZeroAddress } from "ethers";
-import { deployTestRaffle } from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { deployTestRaffle } from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";

@@ -1,6 +1,7 @@
 import { Wallet } from "ethers";
 import { createSiweMessage } from "viem/siwe";
-import { Exchange__factory, Raffle__factory, deployTestRaffle, localDevPrivateKey, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, Raffle__factory, localDevPrivateKey } from "@raffle/chain";
+import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import type { ApiConfig } from "../src/config/api-config";

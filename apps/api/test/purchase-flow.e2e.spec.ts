@@ -1,5 +1,6 @@
 import { Contract, ZeroAddress, type Signer } from "ethers";
-import { Exchange__factory, Raffle__factory, buildPurchaseArgs, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, Raffle__factory, buildPurchaseArgs } from "@raffle/chain";
+import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 
 import { eventually } from "@raffle/testing";
 

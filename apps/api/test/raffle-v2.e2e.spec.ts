@@ -1,5 +1,6 @@
 import { parseUnits, type Signer } from "ethers";
-import { Exchange__factory, RaffleTicket__factory, Raffle__factory, TestToken__factory, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, RaffleTicket__factory, Raffle__factory, TestToken__factory } from "@raffle/chain";
+import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import type { TicketSignatureDto } from "../src/app/ticket-sign/ticket-sign.dto";

@@ -1,14 +1,6 @@
 import { Wallet, ZeroAddress, getAddress, verifyTypedData } from "ethers";
-import {
-  LOCAL_DEV_KEYS,
-  PURCHASE_TYPES,
-  RAFFLE_PURCHASE_EXTRA,
-  TokenType,
-  deployMerchantRaffle,
-  deployTestRaffle,
-  exchangeDomain,
-  type TestRaffle,
-} from "@raffle/chain";
+import { LOCAL_DEV_KEYS, PURCHASE_TYPES, RAFFLE_PURCHASE_EXTRA, TokenType, deployMerchantRaffle, exchangeDomain } from "@raffle/chain";
+import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { RoundEntity, TicketVoucherEntity } from "@raffle/db";
 
 import { toRoundDto } from "../src/common/dto/round.dto";

@@ -1,6 +1,7 @@
 import { Wallet, ZeroAddress } from "ethers";
 import type { DataSource } from "typeorm";
-import { Exchange__factory, Raffle__factory, buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, Raffle__factory } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
 
 import { DATA_SOURCE } from "../src/services/tokens";

@@ -1,5 +1,6 @@
 import { Wallet, ZeroAddress, id, type Signer } from "ethers";
-import { Exchange__factory, LOCAL_DEV_KEYS, buildPurchaseArgs, deployTestRaffle, type TestRaffle } from "@raffle/chain";
+import { Exchange__factory, LOCAL_DEV_KEYS, buildPurchaseArgs } from "@raffle/chain";
+import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import { ServedChains } from "../src/services/served-chains";

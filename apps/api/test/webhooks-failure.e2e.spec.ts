@@ -1,4 +1,4 @@
-import { deployTestRaffle } from "@raffle/chain";
+import { deployTestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import { loadWebhookConfig } from "../src/config/webhook-config";

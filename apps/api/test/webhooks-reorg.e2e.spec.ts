@@ -1,4 +1,4 @@
-import { buyTicket, deployTestRaffle } from "@raffle/chain";
+import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import { loadWebhookConfig } from "../src/config/webhook-config";

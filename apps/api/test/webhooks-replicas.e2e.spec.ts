@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { buyTicket, deployTestRaffle } from "@raffle/chain";
+import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import { loadWebhookConfig } from "../src/config/webhook-config";

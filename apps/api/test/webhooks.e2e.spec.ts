@@ -1,14 +1,6 @@
 import { parseUnits } from "ethers";
-import {
-  Exchange__factory,
-  RaffleTicket__factory,
-  Raffle__factory,
-  TestToken__factory,
-  buyTicket,
-  deployTestRaffle,
-  startNextRound,
-  type TestRaffle,
-} from "@raffle/chain";
+import { Exchange__factory, RaffleTicket__factory, Raffle__factory, TestToken__factory } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, startNextRound, type TestRaffle } from "@raffle/chain/testing";
 import { WEBHOOK_EVENT_TYPES } from "@raffle/indexer";
 import { eventually } from "@raffle/testing";
 

@@ -1,5 +1,5 @@
 import { Wallet, toQuantity } from "ethers";
-import { startHardhatNode, type HardhatNode } from "@raffle/chain";
+import { startHardhatNode, type HardhatNode } from "@raffle/chain/testing";
 import { eventually, prometheusSample as sample } from "@raffle/testing";
 
 import { startMerchantWorker, type RunningMerchantWorker } from "../src/bootstrap";

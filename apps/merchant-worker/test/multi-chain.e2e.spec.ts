@@ -1,5 +1,6 @@
 import { Wallet } from "ethers";
-import { LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID, buyTicket } from "@raffle/chain";
+import { LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID } from "@raffle/chain";
+import { buyTicket } from "@raffle/chain/testing";
 import { TcpGate, eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";

@@ -1,5 +1,5 @@
 import { Wallet, parseUnits } from "ethers";
-import { startTestNode, type HardhatNode } from "@raffle/chain";
+import { startTestNode, type HardhatNode } from "@raffle/chain/testing";
 
 import { NonceTakenError } from "../src/errors";
 import { WorkerLogger } from "../src/logger";

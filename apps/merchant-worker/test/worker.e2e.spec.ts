@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { Wallet, parseUnits, type Signer } from "ethers";
-import { LOCAL_DEV_KEYS, RoundStatus, answerDrawWithoutWinners, buyTicket, buyTickets } from "@raffle/chain";
+import { LOCAL_DEV_KEYS, RoundStatus } from "@raffle/chain";
+import { answerDrawWithoutWinners, buyTicket, buyTickets } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import type { HealthReport } from "../src/health-server";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
-import { endAndDraw } from "@raffle/chain";
+import { endAndDraw } from "@raffle/chain/testing";
 import { RaffleApi, RaffleApiError, buyTicket } from "@raffle/sdk";
 
 import { InjectedWallet } from "./support/injected-wallet";

@@ -2,7 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
-import { RaffleTicket__factory, Raffle__factory, TestToken__factory, buyTicket, endAndDraw } from "@raffle/chain";
+import { RaffleTicket__factory, Raffle__factory, TestToken__factory } from "@raffle/chain";
+import { buyTicket, endAndDraw } from "@raffle/chain/testing";
 
 import { InjectedWallet } from "./support/injected-wallet";
 import { startWebStack, type WebStack } from "./support/web-stack";

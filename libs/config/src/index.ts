@@ -5,3 +5,4 @@ export * from "./private-key";
 export * from "./url";
 export * from "./chains";
 export * from "./logger";
+export * from "./free-port";

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { freePort } from "@raffle/testing";
+import { freePort } from "@raffle/config";
 
 import { keepQueriesTogether } from "./pglite-query-order";
 

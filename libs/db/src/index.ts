@@ -3,7 +3,6 @@ export * from "./entities";
 export * from "./enums";
 export * from "./naming-strategy";
 export * from "./transformers";
-export * from "./testing/test-database";
 export * from "./rich-text";
 export * from "./embedded-pglite";
 export * from "./migrations";

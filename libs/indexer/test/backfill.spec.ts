@@ -1,8 +1,6 @@
 import { ZeroAddress } from "ethers";
+import { Raffle__factory, RaffleTicket__factory, Exchange__factory } from "@raffle/chain";
 import {
-  Raffle__factory,
-  RaffleTicket__factory,
-  Exchange__factory,
   startTestNode,
   setUpWorld,
   deployTestRaffle,
@@ -11,7 +9,7 @@ import {
   type HardhatNode,
   type TestWorld,
   type TestRaffle,
-} from "@raffle/chain";
+} from "@raffle/chain/testing";
 
 import { PrizeRedemptionTx1763900000000 } from "@raffle/db";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
-import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, startNextRound, type HardhatNode, type TestWorld } from "@raffle/chain";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, startNextRound, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
 
 import { indexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";

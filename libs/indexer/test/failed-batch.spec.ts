@@ -1,4 +1,4 @@
-import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestWorld } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
 
 import { indexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";

@@ -1,4 +1,4 @@
-import { startTestNode, setUpWorld, deployTestRaffle, buyTicket, type HardhatNode, type TestWorld, type TestRaffle } from "@raffle/chain";
+import { startTestNode, setUpWorld, deployTestRaffle, buyTicket, type HardhatNode, type TestWorld, type TestRaffle } from "@raffle/chain/testing";
 
 import { Indexer } from "../src/indexer";
 import { silentLogger, type IndexerLogger } from "../src/logger";

@@ -1,5 +1,5 @@
 import { WebSocketServer } from "ws";
-import { startTestNode, type HardhatNode } from "@raffle/chain";
+import { startTestNode, type HardhatNode } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
 
 import { HeadWatcher } from "../src/head-watcher";

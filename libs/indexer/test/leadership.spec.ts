@@ -1,7 +1,8 @@
 import { Client } from "pg";
 import type { DataSource } from "typeorm";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
-import { buyTicket, deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { buyTicket, deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
 import { Indexer } from "../src/indexer";
 import { Leadership, LeadershipLostError } from "../src/leadership";

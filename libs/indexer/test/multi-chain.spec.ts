@@ -1,7 +1,17 @@
 import type { JsonRpcProvider } from "ethers";
 import type { DataSource } from "typeorm";
-import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startTestNode, type DevNode, type TestRaffle, type TestWorld } from "@raffle/chain";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import {
+  buyTicket,
+  deployTestRaffle,
+  rpcProvider,
+  setUpWorld,
+  startTestNode,
+  type DevNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain/testing";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually } from "@raffle/testing";
 
 import { Indexer } from "../src/indexer";

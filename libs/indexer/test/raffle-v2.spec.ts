@@ -1,14 +1,6 @@
 import { parseUnits } from "ethers";
-import {
-  RaffleTicket__factory,
-  Raffle__factory,
-  deployTestRaffle,
-  setUpWorld,
-  startTestNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
+import { RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
 import { Indexer } from "../src/indexer";
 import { silentLogger } from "../src/logger";

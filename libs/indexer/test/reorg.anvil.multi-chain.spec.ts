@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
-import { buyTicket, deployTestRaffle, setUpWorld, startAnvilNode, type DevNode, type TestRaffle, type TestWorld } from "@raffle/chain";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import { buyTicket, deployTestRaffle, setUpWorld, startAnvilNode, type DevNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually } from "@raffle/testing";
 
 import { Indexer } from "../src/indexer";

@@ -1,7 +1,6 @@
 import * as fc from "fast-check";
+import { RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
 import {
-  RaffleTicket__factory,
-  Raffle__factory,
   buyTicket,
   deployTestRaffle,
   setUpWorld,
@@ -10,7 +9,7 @@ import {
   type DevNode,
   type TestRaffle,
   type TestWorld,
-} from "@raffle/chain";
+} from "@raffle/chain/testing";
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";

@@ -1,13 +1,5 @@
-import {
-  Raffle__factory,
-  buyTicket,
-  deployTestRaffle,
-  setUpWorld,
-  startTestNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
+import { Raffle__factory } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";

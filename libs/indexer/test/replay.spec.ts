@@ -1,15 +1,6 @@
 import { ZeroAddress, id as topicOf, AbiCoder } from "ethers";
-import {
-  LogEmitter__factory,
-  Raffle__factory,
-  buyTicket,
-  deployTestRaffle,
-  setUpWorld,
-  startTestNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
+import { LogEmitter__factory, Raffle__factory } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
 import type { IndexerLogger } from "../src/logger";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";

@@ -1,5 +1,6 @@
-import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
-import { createTestDatabase, openDatabase } from "@raffle/db";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase } from "@raffle/db/testing";
 
 import type { IndexerLogger } from "../src/logger";
 import { LOCK_NAMESPACE } from "../src/leadership";

@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 
 import { expireVouchers } from "../src/voucher-expiry";
 

@@ -1,4 +1,4 @@
-import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestWorld } from "@raffle/chain";
+import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
 
 import { Indexer } from "../src/indexer";
 import { silentLogger } from "../src/logger";

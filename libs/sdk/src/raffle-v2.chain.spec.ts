@@ -9,19 +9,21 @@ import {
   TestToken__factory,
   TokenType,
   assetFromChain,
+  paramsToJson,
+  assetToJson,
+  signPurchaseVoucher,
+} from "@raffle/chain";
+import {
   buyTickets,
   deployTestRaffle,
   endAndDraw,
-  paramsToJson,
-  assetToJson,
   setUpWorld,
-  signPurchaseVoucher,
   startHardhatNode,
   startNextRound,
   type HardhatNode,
   type TestRaffle,
   type TestWorld,
-} from "@raffle/chain";
+} from "@raffle/chain/testing";
 
 import { RaffleApi, type FetchLike } from "./api-client";
 import { buyTicket } from "./buy-ticket";

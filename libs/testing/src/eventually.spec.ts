@@ -1,7 +1,7 @@
 import * as net from "node:net";
 
 import { eventually } from "./eventually";
-import { freePort } from "./free-port";
+import { freePort } from "@raffle/config";
 
 describe("eventually", () => {
   it("answers the first value that `check` resolves with", async () => {

@@ -1,4 +1,5 @@
 export * from "./eventually";
-export * from "./free-port";
+// freePort lives in @raffle/config (the apps use it too); tests keep importing it from here.
+export { freePort } from "@raffle/config";
 export * from "./tcp-gate";
 export * from "./prometheus";

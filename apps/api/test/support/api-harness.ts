@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
-import { setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 
 import { createApp } from "../../src/app/create-app";
 import { loadApiConfig, type ApiConfig, type ChainConfig } from "../../src/config/api-config";

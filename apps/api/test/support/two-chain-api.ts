@@ -1,16 +1,8 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
-import {
-  LOCAL_CHAIN_ID,
-  SECOND_LOCAL_CHAIN_ID,
-  deployTestRaffle,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually } from "@raffle/testing";
 
 import { ApiKeyService } from "../../src/app/auth/api-key.service";

@@ -4,9 +4,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { INestApplicationContext } from "@nestjs/common";
 import type { Signer } from "ethers";
+import { Raffle__factory, RaffleFactory__factory } from "@raffle/chain";
 import {
-  Raffle__factory,
-  RaffleFactory__factory,
   deployTestRaffle,
   setUpWorld,
   startAnvilNode,
@@ -16,8 +15,8 @@ import {
   type RoundRules,
   type TestRaffle,
   type TestWorld,
-} from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+} from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import { ApiRaffleSource } from "../../src/raffle-source";

@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { Wallet, parseUnits } from "ethers";
 import { chromium as playwright, type Browser } from "playwright-core";
 import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
-import { deployTestRaffle, localDevPrivateKey, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain";
-import { createTestDatabase, type TestDatabase } from "@raffle/db";
+import { localDevPrivateKey } from "@raffle/chain";
+import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";

@@ -1,4 +1,5 @@
-import { openDatabase, createTestDatabase, type TestDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import type { DataSource } from "typeorm";
 import type { PlatformDeployment } from "@raffle/chain";
 import type { JsonRpcProvider } from "ethers";

@@ -3,7 +3,8 @@
  * Environment: DATABASE_URL, RPC_URL, DEPLOYMENT (JSON), BATCH_BLOCKS.
  */
 import { openDatabase } from "@raffle/db";
-import { rpcProvider, type PlatformDeployment } from "@raffle/chain";
+import { type PlatformDeployment } from "@raffle/chain";
+import { rpcProvider } from "@raffle/chain/testing";
 
 import { Indexer } from "../../src/indexer";
 import { silentLogger } from "../../src/logger";

@@ -10,9 +10,8 @@ import {
   TokenType,
   VRFCoordinatorV2_5Mock__factory,
   signPurchaseVoucher,
-  type TestRaffle,
-  type TestWorld,
 } from "@raffle/chain";
+import { type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
 /**
  * Raffle v2 steps the indexer and API suites script against a local chain: the rules a merchant sets, a purchase of

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Wallet } from "ethers";
 import type { DataSource } from "typeorm";
-import { createTestDatabase, openDatabase, type TestDatabase } from "@raffle/db";
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 
 import { ApiKeyService } from "./api-key.service";
 
