@@ -1,5 +1,6 @@
 import { Wallet } from "ethers";
 import { RaffleFactory__factory, Raffle__factory } from "@raffle/chain";
+import { isRetryable } from "@raffle/config";
 
 import { decodeRaffleRejection } from "./chain-raffle-rounds";
 import { CallRejectedError, MissingRoleError } from "./errors";
@@ -14,7 +15,7 @@ describe("decodeRaffleRejection", () => {
     const decoded = decodeRaffleRejection("endRound", raffle, reverted(data), caller);
     expect(decoded).toBeInstanceOf(MissingRoleError);
     expect((decoded as MissingRoleError).message).toBe(`merchant key ${caller} lacks ROUND_MANAGER_ROLE on raffle ${raffle}`);
-    expect((decoded as MissingRoleError).permanent).toBe(true);
+    expect(isRetryable(decoded)).toBe(false);
   });
 
   it("decodes the factory's DrawBudgetExhausted, bubbled up through endRound, as a passing refusal", () => {
@@ -23,7 +24,7 @@ describe("decodeRaffleRejection", () => {
     const decoded = decodeRaffleRejection("endRound", raffle, reverted(data), caller);
     expect(decoded).toBeInstanceOf(CallRejectedError);
     expect((decoded as CallRejectedError).reason).toBe("DrawBudgetExhausted");
-    expect((decoded as CallRejectedError).permanent).toBe(false);
+    expect(isRetryable(decoded)).toBe(true);
   });
 
   it("returns an error without revert data as it is", () => {

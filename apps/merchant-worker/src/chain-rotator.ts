@@ -1,4 +1,6 @@
-import { isPermanentApiFailure, raffleKey, type RaffleListing, type RaffleSource } from "./raffle-source";
+import { isRetryable } from "@raffle/config";
+
+import { raffleKey, type RaffleListing, type RaffleSource } from "./raffle-source";
 import { retryWithBackoff, type BackoffOptions } from "./backoff";
 import { WorkerError } from "./errors";
 import { errorMessage, type WorkerLogger } from "./logger";
@@ -151,7 +153,7 @@ export class ChainRotator {
       return this.finished(this.status.succeeded(raffle, outcome));
     } catch (error) {
       const fields = { error: errorMessage(error), code: error instanceof WorkerError ? error.code : undefined, txHashes };
-      if (error instanceof WorkerError && error.permanent) {
+      if (!isRetryable(error)) {
         const retryAfterRefreshes = this.options.permanentFailureRefreshes;
         logger.error("rotation failed permanently; raffle skipped until its listing changes or list refreshes pass", {
           ...fields,
@@ -219,7 +221,7 @@ export class ChainRotator {
     try {
       return await retryWithBackoff(what, task, this.options.logger, {
         ...this.options.apiRetry,
-        isFatal: isPermanentApiFailure,
+        isFatal: (error) => !isRetryable(error),
         signal: this.stopping.signal,
       });
     } catch (error) {

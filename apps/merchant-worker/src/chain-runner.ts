@@ -1,8 +1,7 @@
-import { ConfigError } from "@raffle/config";
+import { ConfigError, isRetryable } from "@raffle/config";
 
 import { retryWithBackoff } from "./backoff";
 import type { ChainRotationsReport, ChainRotator, SingleRunResult } from "./chain-rotator";
-import { isPermanentApiFailure } from "./raffle-source";
 import { errorMessage, type WorkerLogger } from "./logger";
 
 /** What a chain runner needs of its node (a ChainConnection, or a stub in unit tests). */
@@ -45,9 +44,9 @@ export interface ChainRunnerOptions {
   afterNodeAnswered?: () => Promise<void>;
 }
 
-/** Errors no retry can fix: a node of another chain, a refused API key. */
+/** Errors no retry can fix (a node of another chain, a refused API key): each says so itself. */
 function isFatal(error: unknown): boolean {
-  return error instanceof ConfigError || isPermanentApiFailure(error);
+  return !isRetryable(error);
 }
 
 const DEFAULT_SINGLE_RUN_ATTEMPTS = 5;

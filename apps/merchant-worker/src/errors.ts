@@ -1,12 +1,12 @@
-/** Base of the worker's own errors: a stable `code`, and whether retrying on the next tick can help. */
-export class WorkerError extends Error {
-  readonly permanent: boolean = false;
+import { PlatformError } from "@raffle/config";
 
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+/**
+ * Base of the worker's own errors (a PlatformError): a stable `code`, and `retryable`, whether the next tick may
+ * succeed; most are (a rejected call, a taken nonce), a missing role is not.
+ */
+export class WorkerError extends PlatformError {
+  constructor(code: string, message: string, retryable = true) {
+    super(code, message, retryable);
     this.name = new.target.name;
   }
 }
@@ -24,14 +24,12 @@ export class CallRejectedError extends WorkerError {
 
 /** The merchant key may not run rounds on this raffle: nothing but a role grant (or another key) fixes it. */
 export class MissingRoleError extends WorkerError {
-  override readonly permanent = true;
-
   constructor(
     readonly account: string,
     readonly role: string,
     readonly raffle: string,
   ) {
-    super("missingRole", `merchant key ${account} lacks ${role} on raffle ${raffle}`);
+    super("missingRole", `merchant key ${account} lacks ${role} on raffle ${raffle}`, false);
   }
 }
 

@@ -4,8 +4,9 @@ import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
 import { raffleRow, startFakeApi, type FakeApi } from "../test/support/fake-api";
 import { RaffleApiError } from "@raffle/sdk";
+import { isRetryable } from "@raffle/config";
 
-import { ApiRaffleSource, isPermanentApiFailure } from "./raffle-source";
+import { ApiRaffleSource } from "./raffle-source";
 import { backoffDelay, retryWithBackoff } from "./backoff";
 import { WorkerLogger } from "./logger";
 import { ChainRotator } from "./chain-rotator";
@@ -44,8 +45,8 @@ describe("ApiRaffleSource", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RaffleApiError);
     expect((error as RaffleApiError).status).toBe(401);
-    expect(isPermanentApiFailure(error)).toBe(true);
-    expect(isPermanentApiFailure(new RaffleApiError(503, "serviceUnavailable", null))).toBe(false);
+    expect(isRetryable(error)).toBe(false);
+    expect(isRetryable(new RaffleApiError(503, "serviceUnavailable", null))).toBe(true);
   });
 });
 
@@ -81,7 +82,7 @@ describe("retryWithBackoff", () => {
           throw new RaffleApiError(401, "unauthorized", null);
         },
         new WorkerLogger({ level: "silent" }),
-        { initialDelayMs: 1, maxDelayMs: 1, isFatal: isPermanentApiFailure },
+        { initialDelayMs: 1, maxDelayMs: 1, isFatal: (error) => !isRetryable(error) },
       ),
     ).rejects.toThrow("401 unauthorized");
     expect(calls).toBe(1);

@@ -1,4 +1,4 @@
-import { RaffleApi, RaffleApiError } from "@raffle/sdk";
+import { RaffleApi } from "@raffle/sdk";
 
 /** What the worker needs of one raffle listed by `GET /raffle/contracts`. */
 export interface RaffleListing {
@@ -21,11 +21,6 @@ export interface RaffleSource {
 
 /** The API's own requests time out sooner than the SDK's default: a refresh is retried with backoff anyway. */
 const API_TIMEOUT_MS = 10_000;
-
-/** An API answer that no retry can change (a rejected key, a bad query): the worker stops trying at once. */
-export function isPermanentApiFailure(error: unknown): boolean {
-  return error instanceof RaffleApiError && !error.retryable;
-}
 
 /** The merchant's raffles on one chain, read through the SDK exactly as a third-party merchant would. */
 export class ApiRaffleSource implements RaffleSource {

@@ -1,3 +1,5 @@
+import { isRetryable } from "@raffle/config";
+
 import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
 import { MissingRoleError } from "./errors";
@@ -159,7 +161,7 @@ describe("rotateRound", () => {
     const port = raffle.port("stranger");
     const error = await rotateRound(port, { logger }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MissingRoleError);
-    expect((error as MissingRoleError).permanent).toBe(true);
+    expect(isRetryable(error)).toBe(false);
     expect((error as Error).message).toBe(`merchant key stranger lacks ROUND_MANAGER_ROLE on raffle ${raffle.address}`);
     expect(port.calls).toEqual(["readRound", "simulateEndRound"]);
   });

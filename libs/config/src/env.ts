@@ -1,13 +1,16 @@
+import { PlatformError } from "./errors";
+
 /**
  * A bad configuration: every problem found, each naming the variable (or file) to fix. The apps refuse to start with it,
  * and its message, the problems joined by "; ", is their one "failed to start" line.
  */
-export class ConfigError extends Error {
+export class ConfigError extends PlatformError {
   readonly problems: readonly string[];
 
   constructor(problems: string | readonly string[]) {
     const list = typeof problems === "string" ? [problems] : [...problems];
-    super(list.join("; "));
+    // Not retryable: the same settings fail the same way until someone changes them.
+    super("invalidConfiguration", list.join("; "), false);
     this.problems = list;
   }
 }

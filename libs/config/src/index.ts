@@ -1,3 +1,4 @@
+export * from "./errors";
 export * from "./env";
 export * from "./settings";
 export * from "./read-settings";

@@ -1,12 +1,16 @@
 import * as path from "node:path";
 import { DEFAULT_PGLITE_DIR, openDatabase } from "@raffle/db";
-import { databaseUrlForLogs } from "@raffle/config";
+import { PlatformError, databaseUrlForLogs } from "@raffle/config";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
 
-/** A start-up failure whose message already says what to fix: logged as it is, once. */
-export class StartupError extends Error {}
+/** A start-up failure whose message already says what to fix: logged as it is, once; the API does not start. */
+export class StartupError extends PlatformError {
+  constructor(message: string) {
+    super("startupFailed", message, false);
+  }
+}
 
 /**
  * Opens the API's database (DATABASE_URL, else the embedded PGlite folder) and migrates it. A failure names the

@@ -1,4 +1,5 @@
 import { Wallet, ZeroAddress, ZeroHash, getAddress, isHexString } from "ethers";
+import { PlatformError } from "@raffle/config";
 
 import { LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, wellKnownDevAccountIndex } from "./dev-accounts";
 import type { DeployPlatformOptions, VrfSettings } from "./deploy-platform";
@@ -37,15 +38,17 @@ export interface DeployTarget {
 }
 
 /** Every problem found, in one error, so a deployer fixes them in one go; it never carries a key. */
-export class SettingsError extends Error {
+export class SettingsError extends PlatformError {
   constructor(
     readonly target: DeployTarget,
     readonly problems: string[],
   ) {
     super(
+      "invalidPlatformSettings",
       `refusing to deploy to chain ${target.chainId}${target.local ? "" : " (not a local chain: dev defaults are refused)"}:\n` +
         problems.map((problem) => `  - ${problem}`).join("\n") +
         "\nNothing was deployed.",
+      false,
     );
     this.name = "SettingsError";
   }
