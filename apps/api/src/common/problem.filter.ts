@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, type ExceptionFilter } from "@nestjs/common";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
+import { infrastructureProblem } from "./infrastructure-problems";
 import { ApiProblem, problemBody, problems } from "./problem";
 import { jsonLog } from "../logging/logger";
 import type { ApiMetrics } from "../metrics/api-metrics";
@@ -69,6 +70,9 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown, method: string, path: string): ApiProblem {
     if (exception instanceof ApiProblem) return exception;
+    // The infrastructure's own errors (a chain not served, a paused Exchange, Redis down) become their problems here.
+    const infrastructure = infrastructureProblem(exception);
+    if (infrastructure) return infrastructure;
     // Fastify's own refusals (body too large, unsupported media type, ...) reach here as HttpExceptions.
     if (exception instanceof HttpException) return frameworkRefusal(exception.getStatus(), exception.message, method, path);
     if (isDatabaseUnavailable(exception)) {

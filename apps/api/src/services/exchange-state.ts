@@ -2,7 +2,7 @@ import { Inject, Injectable } from "@nestjs/common";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../config/api-config";
-import { problems } from "../common/problem";
+import { ChainUnavailableError, ExchangePausedError, SignerNotAuthorizedError } from "./errors";
 import type { ServedChain } from "./served-chains";
 import { TtlCache } from "./ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "./tokens";
@@ -23,12 +23,15 @@ export class ExchangeState {
     this.paused = new TtlCache(config.readCacheMs);
   }
 
-  /** Throws the problem that stops signing on `chain`, if any: 503 for the signer (the platform's fault), 409 for a pause. */
+  /**
+   * Throws what stops signing on `chain`, if anything: the voucher key's missing role or an unverified one (503 at the
+   * edge: the platform's fault), or a paused Exchange (409).
+   */
   async assertCanSign(chain: ServedChain): Promise<void> {
     const signer = chain.monitor.signerStatus();
-    if (signer === "unauthorized") throw problems.signerNotAuthorized(chain.monitor.signerAddress, chain.deployment.exchange);
-    if (signer === "unverified") throw problems.chainUnavailable();
-    if (await this.isPaused(chain)) throw problems.exchangePaused();
+    if (signer === "unauthorized") throw new SignerNotAuthorizedError(chain.monitor.signerAddress, chain.deployment.exchange);
+    if (signer === "unverified") throw new ChainUnavailableError();
+    if (await this.isPaused(chain)) throw new ExchangePausedError();
   }
 
   isPaused(chain: ServedChain): Promise<boolean> {

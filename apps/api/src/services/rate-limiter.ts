@@ -1,4 +1,4 @@
-import { problems } from "../common/problem";
+import { DependencyUnavailableError } from "./errors";
 
 /**
  * Fixed-window counters for the sign endpoint. In memory by default (per process); in Redis when REDIS_URL is set,
@@ -108,9 +108,9 @@ export class RateLimiter {
         `sign:account:${requester.merchantId}:${account.toLowerCase()}`,
         this.limits,
       )
-      .catch(() => {
+      .catch((error: unknown) => {
         // The counter store (Redis) is down: a server-side outage, never a 500 blamed on the request.
-        throw problems.serviceUnavailable("rateLimiter");
+        throw new DependencyUnavailableError("rateLimiter", { cause: error });
       });
   }
 
@@ -125,8 +125,8 @@ export class RateLimiter {
     const perSecond = address ? limits.perAddress : limits.perIp;
     return this.store
       .countSign(ipCounter, second, { windowSeconds: this.limits.windowSeconds, signPerKey: limits.perIp, signPerAccount: perSecond })
-      .catch(() => {
-        throw problems.serviceUnavailable("rateLimiter");
+      .catch((error: unknown) => {
+        throw new DependencyUnavailableError("rateLimiter", { cause: error });
       });
   }
 

@@ -4,7 +4,7 @@ import { FastVoucherSigner } from "@raffle/chain";
 
 import type { ApiConfig, ChainConfig } from "../config/api-config";
 import { ApiMetrics } from "../metrics/api-metrics";
-import { problems } from "../common/problem";
+import { ChainNotServedError } from "./errors";
 import { StartupError } from "./api-database";
 import { ChainMonitor } from "./chain-monitor";
 import { chainProvider } from "./chain-provider";
@@ -72,10 +72,10 @@ export class ServedChains implements OnApplicationBootstrap {
     return [...this.byId.values()];
   }
 
-  /** The chain `chainId`, or the `chainNotServed` problem. */
+  /** The chain `chainId`; a ChainNotServedError (the `chainNotServed` problem at the edge) when it is not served. */
   get(chainId: number): ServedChain {
     const chain = this.byId.get(chainId);
-    if (!chain) throw problems.chainNotServed(chainId, this.ids);
+    if (!chain) throw new ChainNotServedError(chainId, this.ids);
     return chain;
   }
 
