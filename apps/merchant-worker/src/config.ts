@@ -1,8 +1,17 @@
-import * as fs from "node:fs";
 import { inspect } from "node:util";
-import { Wallet, parseEther } from "ethers";
+import { parseEther } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS } from "@raffle/chain";
-import { ConfigError, ConfigProblems, chainEnvs, logLevelSetting, readChainSettings, readSettings, setting, type ChainEnv } from "@raffle/config";
+import {
+  ConfigError,
+  ConfigProblems,
+  chainEnvs,
+  logLevelSetting,
+  readChainSettings,
+  readKeystore,
+  readSettings,
+  setting,
+  type ChainEnv,
+} from "@raffle/config";
 
 import type { LogThreshold } from "./logger";
 
@@ -95,13 +104,8 @@ function merchantKey(env: NodeJS.ProcessEnv): MerchantKey {
   if (given.MERCHANT_PRIVATE_KEY) return new MerchantKey(given.MERCHANT_PRIVATE_KEY);
   if (given.MERCHANT_KEYSTORE_FILE) {
     if (!given.MERCHANT_KEYSTORE_PASSWORD_FILE) throw new ConfigError("MERCHANT_KEYSTORE_FILE needs MERCHANT_KEYSTORE_PASSWORD_FILE");
-    const keystore = fs.readFileSync(given.MERCHANT_KEYSTORE_FILE, "utf8");
-    const password = fs.readFileSync(given.MERCHANT_KEYSTORE_PASSWORD_FILE, "utf8").replace(/\r?\n$/, "");
-    try {
-      return new MerchantKey(Wallet.fromEncryptedJsonSync(keystore, password).privateKey);
-    } catch (error) {
-      throw new ConfigError(`cannot decrypt MERCHANT_KEYSTORE_FILE: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const files = { file: given.MERCHANT_KEYSTORE_FILE, passwordFile: given.MERCHANT_KEYSTORE_PASSWORD_FILE };
+    return new MerchantKey(readKeystore({ ...files, setting: "MERCHANT_KEYSTORE_FILE", passwordSetting: "MERCHANT_KEYSTORE_PASSWORD_FILE" }));
   }
   throw new ConfigError("MERCHANT_PRIVATE_KEY or MERCHANT_KEYSTORE_FILE (with MERCHANT_KEYSTORE_PASSWORD_FILE) is required");
 }

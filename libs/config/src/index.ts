@@ -7,3 +7,4 @@ export * from "./url";
 export * from "./chains";
 export * from "./logger";
 export * from "./free-port";
+export * from "./keystore";

@@ -1,6 +1,4 @@
-import * as fs from "node:fs";
 import { validateCronExpression } from "cron";
-import { Wallet } from "ethers";
 import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
 import {
   ConfigError,
@@ -8,6 +6,7 @@ import {
   chainEnvs,
   logLevelSetting,
   readChainSettings,
+  readKeystore,
   readSettings,
   setting,
   type ChainEnv,
@@ -119,15 +118,7 @@ function givenKey(env: NodeJS.ProcessEnv, chain: ChainEnv, prefix: "SIGNER" | "S
   if (!keystoreFile) return undefined;
   const passwordFile = given[passwordName];
   if (!passwordFile) throw new ConfigError(`${chain.name(keystoreName)} needs ${chain.name(passwordName)}`);
-  const keystore = readSecretFile(keystoreFile, chain.name(keystoreName));
-  const password = readSecretFile(passwordFile, chain.name(passwordName)).trim();
-  try {
-    return Wallet.fromEncryptedJsonSync(keystore, password).privateKey;
-  } catch {
-    throw new ConfigError(
-      `${chain.name(keystoreName)} ${keystoreFile} could not be decrypted with the password in ${chain.name(passwordName)}: a wrong password or not a JSON keystore`,
-    );
-  }
+  return readKeystore({ file: keystoreFile, setting: chain.name(keystoreName), passwordFile, passwordSetting: chain.name(passwordName) });
 }
 
 /** The signer key of a chain (SIGNER_PRIVATE_KEY or SIGNER_KEYSTORE_FILE); dev default on the local chains. */
@@ -150,16 +141,6 @@ function nextSignerKey(env: NodeJS.ProcessEnv, chain: ChainEnv, current: string 
     throw new ConfigError(`${chain.name("SIGNER_NEXT_PRIVATE_KEY")} is the current voucher key: give the next key, or leave it unset`);
   }
   return next;
-}
-
-/** A file holding a secret: errors name the setting and the path, never the content. */
-function readSecretFile(file: string, name: string): string {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ConfigError(`${name} ${file} cannot be read (${code})`);
-  }
 }
 
 /** The node of the local dev chain, where Hardhat and anvil listen by default. */
