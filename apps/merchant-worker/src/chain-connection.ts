@@ -1,20 +1,12 @@
 import { JsonRpcProvider, Network, Wallet } from "ethers";
-import { ConfigError, urlOrigin } from "@raffle/config";
+import { verifyServedChain, type NodeSetting } from "@raffle/chain";
+import { urlOrigin } from "@raffle/config";
 
 import type { MerchantKey, WorkerChainConfig } from "./config";
 
-/** The node at a chain's RPC URL serves another chain: no retry helps, the setting must change. */
-export class ChainMismatchError extends ConfigError {
-  constructor(
-    readonly chain: Pick<WorkerChainConfig, "chainId" | "rpcUrl" | "rpcUrlSetting">,
-    readonly servedChainId: number,
-  ) {
-    // Only the URL's scheme and host: its path or query may hold a provider's API key.
-    super(
-      `${chain.rpcUrlSetting} (${urlOrigin(chain.rpcUrl)}) serves chain ${servedChainId}, not chain ${chain.chainId}: ` +
-        `point ${chain.rpcUrlSetting} at a node of chain ${chain.chainId}`,
-    );
-  }
+/** How messages name a chain's node: its setting, and only the URL's scheme and host (a path may hold an API key). */
+export function nodeSetting(chain: Pick<WorkerChainConfig, "rpcUrl" | "rpcUrlSetting">): NodeSetting {
+  return { setting: chain.rpcUrlSetting, shown: `${chain.rpcUrlSetting} (${urlOrigin(chain.rpcUrl)})` };
 }
 
 /**
@@ -39,10 +31,9 @@ export class ChainConnection {
     return this.chain.chainId;
   }
 
-  /** Throws ChainMismatchError when the node serves another chain; a network error when it does not answer. */
+  /** Throws a WrongChainError when the node serves another chain; a network error when it does not answer. */
   async verifyChainId(): Promise<void> {
-    const reported = Number(await this.provider.send("eth_chainId", []));
-    if (reported !== this.chain.chainId) throw new ChainMismatchError(this.chain, reported);
+    await verifyServedChain(this.provider, this.chain.chainId, nodeSetting(this.chain));
   }
 
   /** Whether `address` holds contract code on this chain. */

@@ -1,6 +1,8 @@
 import { FakeRaffle } from "../test/support/fake-raffle";
 import { LogCapture } from "../test/support/log-capture";
-import { ChainMismatchError } from "./chain-connection";
+import { WrongChainError } from "@raffle/chain";
+
+import { nodeSetting } from "./chain-connection";
 import { ChainRotator } from "./chain-rotator";
 import { ChainRunner, type ChainNode } from "./chain-runner";
 import { ConfigError } from "./config";
@@ -23,10 +25,8 @@ class StubNode implements ChainNode {
     this.calls += 1;
     if (!this.up) throw new Error("connect ECONNREFUSED 127.0.0.1:9");
     if (this.servedChainId !== this.chainId) {
-      throw new ChainMismatchError(
-        { chainId: this.chainId, rpcUrl: "http://127.0.0.1:9/secret-path", rpcUrlSetting: `CHAIN_${this.chainId}_RPC_URL` },
-        this.servedChainId,
-      );
+      const setting = nodeSetting({ rpcUrl: "http://127.0.0.1:9/secret-path", rpcUrlSetting: `CHAIN_${this.chainId}_RPC_URL` });
+      throw new WrongChainError(setting, this.servedChainId, this.chainId);
     }
   }
 

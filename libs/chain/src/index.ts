@@ -12,3 +12,4 @@ export * from "./exchange-abi";
 export * from "./struct-json";
 export * from "./contracts-dir";
 export * from "./raffle-abi";
+export * from "./chain-identity";

@@ -1,5 +1,5 @@
 import { computeAddress, id, type JsonRpcProvider } from "ethers";
-import { Exchange__factory } from "@raffle/chain";
+import { Exchange__factory, servedChainId as askServedChainId, wrongChainMessage } from "@raffle/chain";
 import { urlOrigin } from "@raffle/config";
 
 import type { ChainConfig } from "../config/api-config";
@@ -154,7 +154,7 @@ export class ChainMonitor {
     } else if (this.servedChainId !== null && this.servedChainId !== deployment.chainId) {
       problems.push({
         field: "chain",
-        message: `${where} serves chain ${this.servedChainId}, not chain ${deployment.chainId}: point ${rpcSetting} at a node of chain ${deployment.chainId}`,
+        message: wrongChainMessage({ setting: rpcSetting, shown: where }, this.servedChainId, deployment.chainId),
       });
     }
     if (this.missingCode && this.missingCode.length > 0) {
@@ -205,8 +205,8 @@ export class ChainMonitor {
     }
   }
 
-  private async chainId(): Promise<number> {
-    return Number(await this.provider.send("eth_chainId", []));
+  private chainId(): Promise<number> {
+    return askServedChainId(this.provider);
   }
 
   private async contractsWithoutCode(): Promise<string[]> {
