@@ -28,6 +28,7 @@ import { ApiKeyService, ApiMetrics } from "@raffle/api";
 import { startApiProcess } from "./api-process";
 import { apiCpuPerRequest, figuresOf, runLoad, runLoadMeasuringApi, type LoadOutcome, type LoadResult, type MeasuredLoad } from "./load";
 import { generatePurchases } from "./purchases";
+import { measureWebBudgets } from "./web-budgets";
 import { startWebhookLoad } from "./webhook-load";
 import { BENCH_RECORD_FILE, benchSettings, machineFacts, writeBenchRecord, type BenchRow } from "./record";
 
@@ -54,7 +55,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
  */
 const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,indexer,gas").split(",").map((part) => part.trim()));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,indexer,gas,web").split(",").map((part) => part.trim()));
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -559,6 +560,8 @@ async function main(): Promise<void> {
         rows.push({ measure: `gas: ${name}`, result: String(gas), target: target ? `<= ${target}` : "", met: target ? gas <= target : null });
       }
     }
+
+    if (PARTS.has("web")) rows.push(...(await measureWebBudgets(say)));
   } finally {
     await apiWithoutMetrics?.stop();
     await api.stop();
