@@ -31,7 +31,7 @@ export interface DrawCheck {
 /** "1st prize", "2nd prize", …: a winner position (0 = first) as people say it. */
 export function prizeName(position: number): string {
   const n = position + 1;
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th");
   return `${n}${suffix} prize`;
 }
 
@@ -44,14 +44,18 @@ function ticketList(ids: bigint[]): string {
  * Runs the SDK's `verifyDraw` on the record read from the chain, and compares the winners its random word gives with
  * the winners the page shows (those the API indexed), position by position.
  */
-export function checkDraw(record: DrawRecord, shown: { randomWord: string | null; winners: ReadonlyArray<{ position: number; ticketId: string }> }): DrawCheck {
+export function checkDraw(
+  record: DrawRecord,
+  shown: { randomWord: string | null; winners: ReadonlyArray<{ position: number; ticketId: string }> },
+): DrawCheck {
   let verification: ReturnType<typeof verifyDraw>;
   try {
     verification = verifyDraw(record);
   } catch {
     return { agrees: false, sentence: "The chain holds no complete draw for this round, so it cannot be checked." };
   }
-  if (verification.recorded.length === 0) return { agrees: false, sentence: "The chain holds no winners for this round yet, so there is nothing to check." };
+  if (verification.recorded.length === 0)
+    return { agrees: false, sentence: "The chain holds no winners for this round yet, so there is nothing to check." };
   const { expected } = verification;
   const shownIds = [...shown.winners].sort((a, b) => a.position - b.position).map((winner) => BigInt(winner.ticketId));
   const differences: string[] = [];

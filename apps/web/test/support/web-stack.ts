@@ -68,11 +68,16 @@ function sparticuzChromium(): { executablePath: string; args: string[] } {
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: __dirname, encoding: "utf8" }));
 }
 
-/**
- * `raffles`: the test raffles to deploy and put on public sale first (the player journeys' by default; the console
- * starts with none). `indexerPollMs`: the API's indexer poll (100 ms for the tests; the benchmark uses the default's 1 s).
- */
-export async function startWebStack(options: { raffles?: RaffleName[]; indexerPollMs?: number } = {}): Promise<WebStack> {
+export interface WebStackOptions {
+  /** The test raffles to deploy and put on public sale first (the player journeys' by default; the console starts with none). */
+  raffles?: RaffleName[];
+  /** The API indexer's poll: 100 ms for the tests (the benchmark uses the local stack's). */
+  indexerPollMs?: number;
+  /** Whether a new head wakes the indexer at once over the node's WebSocket, as in the local stack (off for the tests). */
+  indexerWakesOnHeads?: boolean;
+}
+
+export async function startWebStack(options: WebStackOptions = {}): Promise<WebStack> {
   process.env.LOG_LEVEL ??= "silent";
   const closers: Array<() => Promise<unknown>> = [];
   const close = async () => {
@@ -93,6 +98,7 @@ export async function startWebStack(options: { raffles?: RaffleName[]; indexerPo
         DATABASE_URL: database.url,
         RPC_URL: node.rpcUrl,
         INDEXER_POLL_INTERVAL_MS: String(options.indexerPollMs ?? 100),
+        ...(options.indexerWakesOnHeads ? { INDEXER_WS_URL: node.wsUrl } : {}),
         DEFAULT_RAFFLE_SCHEDULE: "0 * * * *",
         CHAIN_CHECK_INTERVAL_SECONDS: "1",
         READ_CACHE_MS: "100",

@@ -66,7 +66,10 @@ export class PublicRafflesService {
   async history(contractId: number, skip: number, take: number): Promise<PublicRoundListDto> {
     const raffle = await this.find(contractId);
     const { rows, count } = await this.rounds.page(contractId, skip, take);
-    const drawTx = await this.drawTransactions(raffle, rows.map((row) => row.entity.roundId));
+    const drawTx = await this.drawTransactions(
+      raffle,
+      rows.map((row) => row.entity.roundId),
+    );
     return {
       rows: rows.map(({ entity, dto }) => ({ ...dto, firstTicketId: entity.firstTicketId, drawTxHash: drawTx.get(entity.roundId) ?? null })),
       count,
