@@ -13,6 +13,7 @@ import { gasPart } from "./parts/gas";
 import { indexerPart } from "./parts/indexer";
 import { readsPart } from "./parts/reads";
 import { signPart } from "./parts/sign";
+import { webPart } from "./parts/web";
 import { webhooksPart } from "./parts/webhooks";
 import { BENCH_RECORD_FILE, benchSettings, machineFacts, writeBenchRecord } from "./record";
 import { API_WORKERS, PARTS, RESULTS_FILE, ROOT, say } from "./settings";
@@ -26,6 +27,7 @@ const PARTS_IN_ORDER: Array<[name: string, run: (stack: BenchStack) => Promise<v
   ["reads", readsPart],
   ["indexer", indexerPart],
   ["gas", gasPart],
+  ["web", webPart],
 ];
 
 async function main(): Promise<void> {
