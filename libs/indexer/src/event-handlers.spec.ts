@@ -22,8 +22,16 @@ describe("the event table", () => {
     const transfer = handlerFor(ContractKind.TICKET, "Transfer")!;
     const zero = "0x0000000000000000000000000000000000000000";
     const other = "0x1111111111111111111111111111111111111111";
-    const event = (from: string, to: string) =>
-      ({ chainId: 1, blockNumber: 1, blockTimestamp: new Date(0), txHash: "0x", logIndex: 0, address: other, name: "Transfer", args: { from, to, tokenId: "1" } });
+    const event = (from: string, to: string) => ({
+      chainId: 1,
+      blockNumber: 1,
+      blockTimestamp: new Date(0),
+      txHash: "0x",
+      logIndex: 0,
+      address: other,
+      name: "Transfer",
+      args: { from, to, tokenId: "1" },
+    });
     expect(transfer.applies!(event(zero, other))).toBe(false);
     expect(transfer.applies!(event(other, zero))).toBe(false);
     expect(transfer.applies!(event(other, other))).toBe(true);

@@ -51,7 +51,9 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
           WHERE pc.price_id = $1 ORDER BY pc.id LIMIT 1`,
         [round.price_id],
       );
-      const [{ parameters, merchant_id: merchantId }] = await manager.query(`SELECT parameters, merchant_id FROM contract WHERE id = $1`, [raffle.id]);
+      const [{ parameters, merchant_id: merchantId }] = await manager.query(`SELECT parameters, merchant_id FROM contract WHERE id = $1`, [
+        raffle.id,
+      ]);
       const commission = BigInt(parameters.commission ?? "0");
       const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
       const roundId = argString(args, "roundId");
