@@ -77,10 +77,8 @@ export class Indexer {
       logger: this.logger,
       state: this.state,
       step: () => this.step(),
-      refresh: async () => {
-        await this.registry.load(this.leadership.manager, chainId);
-        this.engine?.projector.forgetCachedRows();
-      },
+      // step() builds the engine before it takes the leadership, so the projector is there to reload.
+      refresh: () => this.engine!.projector.reload(this.leadership.manager),
     });
     this.headWatcher = rawOptions.wsUrl ? new HeadWatcher(rawOptions.wsUrl, () => this.loop.onNewHead(), this.logger) : null;
   }

@@ -53,11 +53,6 @@ export class Projector {
     await this.deps.registry.load(manager, this.deps.chainId);
   }
 
-  /** Forgets the row ids cached by handlers (another leader may have rolled their rows back). */
-  forgetCachedRows(): void {
-    this.deps.priceTokens.forget();
-  }
-
   /** The handler of an event and its contract; undefined for an event that changes no row (kept raw only). */
   route(event: IndexedEvent): Route | undefined {
     const contract = this.deps.registry.get(event.address);
