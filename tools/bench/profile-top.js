@@ -6,7 +6,8 @@
 // by name, file and line, and idle time (the event loop waiting) is reported apart, not ranked.
 // `--from <function>` counts only the samples from the first one whose stack holds that function on (e.g.
 // `--from signForRaffle`: the load, not the start-up's module loading); `--callers <function>` also prints which
-// call paths (three frames up) the function's self time comes from.
+// call paths (three frames up) the function's self time comes from; `--packages` ranks by package instead of by
+// function (node_modules' package, Node's own module, the repository's folder, or the native function).
 const fs = require("node:fs");
 const path = require("node:path");
 
@@ -14,11 +15,13 @@ const args = process.argv.slice(2);
 let top = 20;
 let from = null;
 let callersOf = null;
+let byPackage = false;
 const inputs = [];
 for (let i = 0; i < args.length; i += 1) {
   if (args[i] === "--top") top = Number(args[(i += 1)]);
   else if (args[i] === "--from") from = args[(i += 1)];
   else if (args[i] === "--callers") callersOf = args[(i += 1)];
+  else if (args[i] === "--packages") byPackage = true;
   else inputs.push(args[i]);
 }
 if (inputs.length === 0) {
@@ -45,6 +48,15 @@ function place(url, line) {
 }
 
 const DEPTH = Number(process.env.CALLER_DEPTH ?? 4);
+/** The package a function belongs to, for --packages. */
+function packageOf(url, name) {
+  if (!url) return `${name} (native)`;
+  const inModules = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
+  if (inModules) return inModules[1];
+  if (url.startsWith("node:")) return `node:${url.slice("node:".length).split("/").slice(0, 2).join("/")}`;
+  return path.dirname(path.relative(path.resolve(__dirname, "../.."), url.replace(/^file:\/\//, "")));
+}
+
 const NOT_JS = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
 const byFunction = new Map();
 const callers = new Map();
@@ -78,14 +90,15 @@ for (const file of files) {
     }
     total += micros;
     const name = functionName || "(anonymous)";
-    const key = NOT_JS.has(name) ? name : `${name} ${place(url, lineNumber)}`;
+    // A function without a script is native code (a system call's binding, an addon), named by V8.
+    const key = NOT_JS.has(name) ? name : byPackage ? packageOf(url, name) : url ? `${name} ${place(url, lineNumber)}` : `${name} (native)`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
   });
 }
 
 const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top);
 console.log(`${files.length} profile(s): ${(total / 1e3).toFixed(0)} ms busy, ${(idle / 1e3).toFixed(0)} ms idle\n`);
-console.log("| # | Function (file:line) | Self ms | Share of busy |");
+console.log(`| # | ${byPackage ? "Package" : "Function (file:line)"} | Self ms | Share of busy |`);
 console.log("|---|---|---|---|");
 rows.forEach(([key, micros], index) => {
   console.log(`| ${index + 1} | \`${key}\` | ${(micros / 1e3).toFixed(0)} | ${((micros / total) * 100).toFixed(1)} % |`);
