@@ -26,10 +26,6 @@ export interface VoucherRequester {
   countSign(account: string): Promise<{ allowed: boolean; retryAfterSeconds: number; scope?: string }>;
 }
 
-/**
- * Signs purchase vouchers after every check a buyer could fail later on-chain (architecture §4), records each one,
- * and rate-limits per API key and per account of the merchant.
- */
 /** The parts of an answer every voucher of the same purchase arguments shares (the round's, for quantity 1). */
 interface SharedAnswer {
   item: TicketSignatureDto["item"];
@@ -41,6 +37,10 @@ function answerOf(args: PurchaseArgs): SharedAnswer {
   return { item: assetToJson(args.item), price: assetToJson(args.price), value: args.value.toString() };
 }
 
+/**
+ * Signs purchase vouchers after every check a buyer could fail later on-chain (architecture §4), records each one,
+ * and rate-limits per API key and per account of the merchant.
+ */
 @Injectable()
 export class TicketSignService {
   private readonly nonces = new NonceSequence();
