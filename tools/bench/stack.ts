@@ -111,7 +111,13 @@ export function randomAccounts(count = 2_000): string[] {
 }
 
 /** One run of the sign load against `target` (the stack's API unless another is given), measuring its CPU. */
-export function signLoad(stack: BenchStack, accounts: string[], connections: number, target = stack.api, label = "metrics on"): Promise<MeasuredLoad> {
+export function signLoad(
+  stack: BenchStack,
+  accounts: string[],
+  connections: number,
+  target = stack.api,
+  label = "metrics on",
+): Promise<MeasuredLoad> {
   say(`1. POST /raffle/ticket/sign (${label}): ${connections} connections for ${SIGN_SECONDS} s`);
   return runLoadMeasuringApi(target, {
     url: `${target.url}/raffle/ticket/sign`,

@@ -16,7 +16,12 @@ export async function readsPart(stack: BenchStack): Promise<void> {
     results[name] = read;
     rows.push(
       { measure: `${name}: requests/s`, result: String(read.requestsPerSecond), target: ">= 5000", met: read.requestsPerSecond >= 5_000 },
-      { measure: `${name}: p99`, result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`, target: "<= 15 ms", met: read.p99Ms <= 15 && read.non2xx === 0 },
+      {
+        measure: `${name}: p99`,
+        result: `${read.p99Ms} ms (non-2xx ${read.non2xx})`,
+        target: "<= 15 ms",
+        met: read.p99Ms <= 15 && read.non2xx === 0,
+      },
     );
   }
   // ticketCount stays fresh: a purchase shows up within the poll interval.
