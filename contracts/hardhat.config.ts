@@ -8,6 +8,7 @@ import { withConfiguredKeys } from "./deploy/keys";
 import { realNetworks } from "./deploy/networks";
 // Task bodies import the generated bindings lazily: this file loads before any compile, even on a fresh clone.
 import "./tasks";
+import { buildIsFrozen } from "./tasks/action";
 
 const SOLC_VERSION = "0.8.30";
 
@@ -110,6 +111,8 @@ const config: HardhatUserConfig = {
   typechain: {
     outDir: path.join(__dirname, "../libs/chain/src/typechain"),
     target: "ethers-v6",
+    // Never regenerated while `npm test` runs its suites (see buildIsFrozen): other suites import these files.
+    dontOverrideCompile: buildIsFrozen(),
   },
   mocha: {
     timeout: 120_000,

@@ -567,4 +567,21 @@ abstract contract HandlerBase {
         }
         return (true, ANY_ERROR, TICKETS);
     }
+
+    /// @dev A round of a random raffle, preferably in `status`; (r, 0) when the raffle has no round.
+    function _pickRound(uint256 raffleSeed, uint256 roundSeed, uint8 status) internal view returns (uint256, uint256) {
+        uint256 r = raffleSeed % 2;
+        uint256 n = lastRound[r];
+        if (n == 0) return (r, 0);
+        // Mostly a round in the wanted status; one call in five (or when there is none, one in three) any round,
+        // for the refusals.
+        if (roundSeed % 5 != 0) {
+            for (uint256 i = 0; i < n; i++) {
+                uint256 id = 1 + (roundSeed % n + i) % n;
+                if (rounds[r][id].status == status) return (r, id);
+            }
+            if ((roundSeed >> 8) % 3 != 0) return (r, 0);
+        }
+        return (r, 1 + roundSeed % n);
+    }
 }

@@ -407,7 +407,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         }
     }
 
-    /// @notice Sends the commission accrued in `token` (address(0) for native) to the beneficiary.
+    /// @inheritdoc IRaffle
     function withdrawCommission(address token) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
         uint256 amount = accruedCommission[token];
         if (amount == 0) revert NothingToWithdraw(token);
@@ -435,8 +435,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         _pay(round.price.token, to, amount);
     }
 
-    /// @notice Opens refunds for a round whose randomness did not arrive by its `refundableAt`. Anyone may call it:
-    /// the outcome depends only on the time, never on who calls first.
+    /// @inheritdoc IRaffle
+    /// @dev The outcome depends only on the time, never on who calls first.
     function enableRefunds(uint256 roundId) external {
         Round storage round = _rounds[roundId];
         _requireStatus(roundId, round, RoundStatus.Drawing);
@@ -467,18 +467,21 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- admin
 
+    /// @inheritdoc IRaffle
     function pause() external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (_current.paused) revert RafflePaused();
         _current.paused = true;
         emit Paused(msg.sender);
     }
 
+    /// @inheritdoc IRaffle
     function unpause() external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (!_current.paused) revert RaffleNotPaused();
         _current.paused = false;
         emit Unpaused(msg.sender);
     }
 
+    /// @inheritdoc IRaffle
     function setBeneficiary(address newBeneficiary) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _setBeneficiary(newBeneficiary);
     }
@@ -501,7 +504,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         });
     }
 
-    /// @notice Full state of any round; `ticketCount` and `pot` are live for the active round.
+    /// @inheritdoc IRaffle
     function getRound(uint256 roundId) external view returns (RoundView memory view_) {
         Round storage round = _rounds[roundId];
         CurrentRound memory current = _current;
@@ -569,6 +572,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         return Asset({tokenType: TokenType.ERC721, token: address(ticketContract), tokenId: 0, amount: 1});
     }
 
+    /// @inheritdoc IRaffle
     function paused() external view returns (bool) {
         return _current.paused;
     }

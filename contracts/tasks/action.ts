@@ -31,7 +31,15 @@ let compiled = false;
  * Hardhat process does not see sources change under it, and tests running many tasks in one process stay fast.
  */
 export async function compileOnce(hre: { run(name: string, args?: Record<string, unknown>): Promise<unknown> }): Promise<void> {
-  if (compiled) return;
+  if (compiled || buildIsFrozen()) return;
   await hre.run("compile", { quiet: true });
   compiled = true;
+}
+
+/**
+ * Set by `npm test` for its test phase, after its build phase compiled everything: suites run side by side, and a task
+ * that compiled then would rewrite the artifacts and the generated bindings while another suite reads them.
+ */
+export function buildIsFrozen(): boolean {
+  return process.env.RAFFLE_FROZEN_BUILD === "1";
 }

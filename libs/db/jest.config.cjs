@@ -1,3 +1,3 @@
 const { jestConfig } = require("../../tools/jest/base.cjs");
 
-module.exports = jestConfig(__dirname, { testTimeout: 60_000 });
+module.exports = jestConfig(__dirname, { testTimeout: 180_000 });

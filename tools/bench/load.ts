@@ -59,19 +59,38 @@ export function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   });
 }
 
-/** A run against an API process, with the CPU time that process (all its workers) spent during it. */
+/** A run against an API process, with the CPU time that process (all its workers) spent during it, and how long it took. */
 export interface MeasuredLoad extends LoadOutcome {
   apiCpuMicros: number;
+  wallMicros: number;
 }
 
 export async function runLoadMeasuringApi(api: { cpuSeconds(): number }, options: LoadOptions): Promise<MeasuredLoad> {
   const before = api.cpuSeconds();
+  const started = process.hrtime.bigint();
   const outcome = await runLoad(options);
-  return { ...outcome, apiCpuMicros: Math.round((api.cpuSeconds() - before) * 1e6) };
+  const wallMicros = Number((process.hrtime.bigint() - started) / 1000n);
+  return { ...outcome, apiCpuMicros: Math.round((api.cpuSeconds() - before) * 1e6), wallMicros };
 }
 
-/** The API's CPU microseconds per request over `runs` together. */
-export function apiCpuPerRequest(runs: MeasuredLoad[]): number {
+/**
+ * The API's CPU per second of wall time while it serves nothing (its indexer, chain monitors and timers),
+ * measured over `seconds`: the part of a run's CPU that is not the requests' own.
+ */
+export async function apiIdleCpuMicrosPerSecond(api: { cpuSeconds(): number }, seconds: number): Promise<number> {
+  const before = api.cpuSeconds();
+  const started = process.hrtime.bigint();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return ((api.cpuSeconds() - before) * 1e6) / wallSeconds;
+}
+
+/**
+ * The API's CPU microseconds per request over `runs` together; with `idleMicrosPerSecond`, less what the API spends
+ * idle over the runs' time (the requests' own cost, which a slow machine's low throughput does not inflate).
+ */
+export function apiCpuPerRequest(runs: MeasuredLoad[], idleMicrosPerSecond = 0): number {
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
-  return runs.reduce((sum, run) => sum + run.apiCpuMicros, 0) / Math.max(requests, 1);
+  const background = runs.reduce((sum, run) => sum + (idleMicrosPerSecond * run.wallMicros) / 1e6, 0);
+  return (runs.reduce((sum, run) => sum + run.apiCpuMicros, 0) - background) / Math.max(requests, 1);
 }

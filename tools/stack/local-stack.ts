@@ -50,6 +50,8 @@ const PLAYER_INDEXES = [5, 6, 7, 8, 9];
 const STEPS = 8;
 /** The stack's two chains: one API, one database and one worker serve both, as in a multi-chain deployment. */
 const STACK_CHAIN_IDS = [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID];
+/** The stack's indexer polls every 500 ms and is woken at once by each new head over WebSocket. */
+export const STACK_INDEXER_POLL_MS = 500;
 
 /** One local chain of the stack, with the platform, the demo token and the demo merchant's raffles on it. */
 interface ChainSetup {
@@ -122,7 +124,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             [`CHAIN_${chain.deployment.chainId}_INDEXER_WS_URL`, chain.node.wsUrl],
           ]),
         ),
-        INDEXER_POLL_INTERVAL_MS: "500",
+        INDEXER_POLL_INTERVAL_MS: String(STACK_INDEXER_POLL_MS),
         DEFAULT_RAFFLE_SCHEDULE: options.schedule,
         RATE_LIMIT_SIGN_PER_ACCOUNT: "600",
         // Webhooks to http:// and 127.0.0.1 (a game backend on this machine): fine locally, refused by default elsewhere.

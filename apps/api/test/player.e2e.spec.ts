@@ -19,6 +19,8 @@ describe("public sale and Sign-In with Ethereum", () => {
   let key: string;
   let config: ApiConfig;
   const raffles = {} as Record<"open" | "closed" | "small", { deployed: TestRaffle; id: number }>;
+  /** The three-winner raffle whose round 2 is drawn (and one prize claimed) by the last journeys. */
+  let drawn: { deployed: TestRaffle; id: number } | undefined;
   // Hardhat's accounts #5 and #6: funded with ETH by the node (TestWorld's players[0] and [1]).
   const alice = new Wallet(localDevPrivateKey(5));
   const bob = new Wallet(localDevPrivateKey(6));
@@ -273,5 +275,69 @@ describe("public sale and Sign-In with Ethereum", () => {
       expect(rows.filter((ticket) => ticket.state === "CLAIMED").map((ticket) => ticket.tokenId)).toEqual([first.tokenId]);
       expect(rows.filter((ticket) => ticket.state === "WON")).toHaveLength(2);
     });
+    drawn = { deployed, id };
+  });
+
+  it("shows a public-sale raffle's round history to anyone, newest first, with its winners and the draw's record", async () => {
+    const { deployed, id } = drawn!;
+    const raffle = Raffle__factory.connect(deployed.raffle, harness.world.provider);
+    const [round, winners, [drawnLog]] = await Promise.all([
+      raffle.getRound(2n),
+      raffle.getWinners(2n),
+      raffle.queryFilter(raffle.filters.WinnersDrawn(2n)),
+    ]);
+
+    // No session, no key: the history is as public as the raffle.
+    const { body } = await harness.http.get(`/player/raffles/${id}/rounds`).expect(200);
+    expect(body.count).toBe(2);
+    expect(body.rows.map((row: { roundId: string }) => row.roundId)).toEqual(["2", "1"]);
+    const [latest, earliest] = body.rows;
+    expect(latest).toMatchObject({
+      contractId: id,
+      status: "DRAWN",
+      ticketCount: 5,
+      maxTickets: 100,
+      pot: round.pot.toString(),
+      rules: { prizeShares: [5000, 3000, 2000] },
+      vrfRequestId: round.vrfRequestId.toString(),
+      randomWord: round.randomWord.toString(),
+      firstTicketId: round.firstTicketId.toString(),
+      drawTxHash: drawnLog.transactionHash,
+    });
+    expect(latest.endTimestamp).not.toBeNull();
+    expect(latest.winners.map((winner: { position: number; ticketId: string; amount: string; claimStatus: string }) => winner)).toEqual(
+      winners.map((winner, position) => ({
+        position,
+        ticketId: winner.ticketId.toString(),
+        account: expect.stringMatching(new RegExp(`^(${alice.address}|${bob.address})$`)),
+        share: [5000, 3000, 2000][position],
+        amount: winner.amount.toString(),
+        claimStatus: position === 0 ? "CLAIMED" : "UNCLAIMED",
+      })),
+    );
+    // The round's tickets, which the draw picks from, are the 5 ids from firstTicketId (what SDK verifyDraw needs).
+    for (const winner of winners) expect(winner.ticketId >= round.firstTicketId && winner.ticketId < round.firstTicketId + 5n).toBe(true);
+    expect(earliest).toMatchObject({ roundId: "1", status: "CLOSED", ticketCount: 0, winners: [], randomWord: null, drawTxHash: null });
+
+    const page = (await harness.http.get(`/player/raffles/${id}/rounds`).query({ skip: 1, take: 1 }).expect(200)).body;
+    expect({ count: page.count, rounds: page.rows.map((row: { roundId: string }) => row.roundId) }).toEqual({ count: 2, rounds: ["1"] });
+  });
+
+  it("refuses the round history of a raffle off public sale, an unknown raffle and a bad page", async () => {
+    const { body: open } = await harness.http.get(`/player/raffles/${raffles.open.id}/rounds`).expect(200);
+    expect(open.rows.map((row: { roundId: string; drawTxHash: string | null }) => [row.roundId, row.drawTxHash])).toEqual([["1", null]]);
+    expectProblem(await harness.http.get(`/player/raffles/${raffles.closed.id}/rounds`), 404, "publicRaffleNotFound");
+    expectProblem(await harness.http.get("/player/raffles/999999/rounds"), 404, "publicRaffleNotFound");
+    expectProblem(await harness.http.get("/player/raffles/abc/rounds"), 404, "publicRaffleNotFound");
+    expectProblem(await harness.http.get(`/player/raffles/${raffles.open.id}/rounds`).query({ take: 0 }), 400, "validationFailed");
+    expectProblem(await harness.http.get(`/player/raffles/${raffles.open.id}/rounds`).query({ take: 101 }), 400, "validationFailed");
+    expectProblem(await harness.http.get(`/player/raffles/${raffles.open.id}/rounds`).query({ skip: -1 }), 400, "validationFailed");
+    // Taken off public sale by its merchant, the history goes with the raffle.
+    await setPublicSale(raffles.small.id, false).expect(200);
+    try {
+      expectProblem(await harness.http.get(`/player/raffles/${raffles.small.id}/rounds`), 404, "publicRaffleNotFound");
+    } finally {
+      await setPublicSale(raffles.small.id, true).expect(200);
+    }
   });
 });

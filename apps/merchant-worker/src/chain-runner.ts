@@ -166,7 +166,8 @@ export class ChainRunner {
     try {
       await this.options.node.verifyChainId();
     } catch (error) {
-      this.nodeFailed(error);
+      // A probe still in flight when stop() destroys the node fails with "provider destroyed": not the node's fault.
+      if (!this.stopping.signal.aborted) this.nodeFailed(error);
       throw error;
     }
     if (!this.reachable && this.lastNodeError) this.options.logger.info("chain's node reachable again");

@@ -117,7 +117,8 @@ describe(`merchant worker on two ${process.env.TEST_NODE ?? "hardhat"} chains`, 
         );
         const startedAt = Date.now();
         await running.worker.start();
-        expect(Date.now() - startedAt).toBeLessThan(10_000);
+        // Not held by the chain that is down (its node would keep it waiting for good), even on a loaded machine.
+        expect(Date.now() - startedAt).toBeLessThan(20_000);
 
         await eventually(async () => expect(await stack.currentRoundId(first.raffle, FIRST)).toBeGreaterThanOrEqual(3n), 30_000);
         const down = await health(running.healthPort);

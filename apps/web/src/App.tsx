@@ -3,6 +3,7 @@ import { useRoute } from "./lib/route";
 import { MyTicketsPage } from "./pages/MyTicketsPage";
 import { RafflePage } from "./pages/RafflePage";
 import { RafflesPage } from "./pages/RafflesPage";
+import { RoundHistoryPage } from "./pages/RoundHistoryPage";
 
 export function App() {
   const route = useRoute();
@@ -25,6 +26,7 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {route.page === "raffles" && <RafflesPage />}
         {route.page === "raffle" && <RafflePage id={route.id} />}
+        {route.page === "rounds" && <RoundHistoryPage id={route.id} />}
         {route.page === "tickets" && <MyTicketsPage />}
       </main>
     </>

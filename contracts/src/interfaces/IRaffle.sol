@@ -272,7 +272,7 @@ interface IRaffle {
     /// @notice The current (latest) round; all zero before the first round.
     function getCurrentRoundInfo() external view returns (RaffleRoundInfo memory);
 
-    /// @notice Full state of any round; `ticketCount` is live for the active round.
+    /// @notice Full state of any round; `ticketCount` and `pot` are live for the active round.
     function getRound(uint256 roundId) external view returns (RoundView memory);
 
     /// @notice Opens a new round; reverts while a round is active. Round manager only.

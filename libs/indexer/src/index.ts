@@ -10,3 +10,4 @@ export * from "./undo-log";
 export * from "./reset";
 export { DEFAULT_REORG_WINDOW_BLOCKS } from "./indexer-options";
 export * from "./webhook-outbox";
+export * from "./event-handlers";

@@ -2,10 +2,13 @@ import type { JsonRpcProvider } from "ethers";
 import type { DataSource } from "typeorm";
 import { richText } from "@raffle/db";
 
+import { BatchApplier } from "./batch";
+import { BatchSizer, ProgressReporter } from "./batch-pacing";
 import { ChainSource } from "./chain-source";
 import { ContractKind } from "./decode";
 import { HeadWatcher } from "./head-watcher";
 import { resolveIndexerOptions, type ResolvedIndexerOptions } from "./indexer-options";
+import { IndexerState } from "./indexer-state";
 import { IndexerStep } from "./indexer-step";
 import type { IndexerOptions, IndexerStatus, StepResult } from "./indexer-types";
 import { LeaderLoop } from "./leader-loop";
@@ -13,6 +16,7 @@ import { Leadership } from "./leadership";
 import { jsonLogger, type IndexerLogger } from "./logger";
 import { Projector } from "./projector";
 import { RawLogStore } from "./raw-log-store";
+import { ReorgRollback } from "./reorg";
 import { Registry } from "./registry";
 import { TokenMetadataReader } from "./token-metadata";
 
@@ -28,64 +32,55 @@ const SYNC_LEADERSHIP_TIMEOUT_MS = 30_000;
  * A process indexing several chains runs one Indexer per chain: each has its own lock (keyed by the chain id),
  * cursor, registry, loop and head watcher, and every row it reads or writes is scoped to its chain.
  *
- * This class wires the parts together: raw-log-store.ts (raw rows, headers, cursor), indexer-step.ts (one step),
- * batch.ts (one batch), reorg.ts (rollback), leader-loop.ts (the background loop and the leadership).
+ * This class builds the parts, each given what it needs and nothing more: raw-log-store.ts (raw rows, headers,
+ * cursor), projector.ts (events to rows through event-handlers.ts), batch.ts (one batch), reorg.ts (rollback),
+ * indexer-step.ts (one step), leader-loop.ts (the background loop and the leadership). The parts that need the
+ * platform's merchant row (the projector and what uses it) are built by init(), once that row exists.
  */
 export class Indexer {
-  private readonly chain: ChainSource;
-  private readonly registry: Registry;
-  private readonly tokens: TokenMetadataReader;
-  private readonly logger: IndexerLogger;
   private readonly options: ResolvedIndexerOptions;
-  private readonly headWatcher: HeadWatcher | null;
+  private readonly chain: ChainSource;
+  private readonly tokens: TokenMetadataReader;
+  private readonly registry: Registry;
   private readonly leadership: Leadership;
+  private readonly logger: IndexerLogger;
   private readonly store: RawLogStore;
+  private readonly state: IndexerState;
+  /** Survive a repeated init(): the batch sizing learnt so far, and the progress report's counters. */
+  private readonly sizer: BatchSizer;
+  private readonly progress: ProgressReporter;
   private readonly loop: LeaderLoop;
-  private stepper: IndexerStep | null = null;
-  private readonly state: IndexerStatus;
-  private readonly onReorg: IndexerOptions["onReorg"];
+  private readonly headWatcher: HeadWatcher | null;
+  private engine: { projector: Projector; step: IndexerStep } | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
     provider: JsonRpcProvider,
-    options: IndexerOptions,
+    private readonly rawOptions: IndexerOptions,
   ) {
-    this.options = resolveIndexerOptions(options);
-    this.onReorg = options.onReorg;
-    this.chain = new ChainSource(provider, { chainId: options.deployment.chainId, rpcSetting: options.rpcSetting ?? "RPC_URL" });
+    const options = resolveIndexerOptions(rawOptions);
+    const chainId = options.deployment.chainId;
+    this.options = options;
+    this.chain = new ChainSource(provider, { chainId, rpcSetting: rawOptions.rpcSetting ?? "RPC_URL" });
     this.tokens = new TokenMetadataReader(provider);
     this.registry = new Registry(options.deployment);
-    this.leadership = new Leadership(dataSource, options.deployment.chainId);
-    this.logger = options.logger ?? jsonLogger;
-    this.store = new RawLogStore(options.deployment.chainId, this.registry, this.logger);
-    this.state = {
-      chainId: options.deployment.chainId,
-      leader: false,
-      cursor: null,
-      head: null,
-      lag: null,
-      lagSeconds: null,
-      lastBatchAt: null,
-      lastError: null,
-      resetRequired: false,
-      headWakes: 0,
-      eventsIndexed: 0,
-      reorgs: 0,
-      failedSteps: 0,
-    };
+    this.leadership = new Leadership(dataSource, chainId);
+    this.logger = rawOptions.logger ?? jsonLogger;
+    this.store = new RawLogStore(chainId, this.registry, this.logger);
+    this.state = new IndexerState(chainId);
+    this.sizer = new BatchSizer(options.batchBlocks);
+    this.progress = new ProgressReporter({ chainId, intervalMs: options.progressIntervalMs, logger: this.logger });
     this.loop = new LeaderLoop({
-      chainId: this.chainId,
-      pollIntervalMs: this.options.pollIntervalMs,
+      chainId,
+      pollIntervalMs: options.pollIntervalMs,
       leadership: this.leadership,
       logger: this.logger,
       state: this.state,
       step: () => this.step(),
-      refresh: async () => {
-        await this.registry.load(this.leadership.manager, this.chainId);
-        this.stepper?.forgetCachedRows();
-      },
+      // step() builds the engine before it takes the leadership, so the projector is there to reload.
+      refresh: () => this.engine!.projector.reload(this.leadership.manager),
     });
-    this.headWatcher = options.wsUrl ? new HeadWatcher(options.wsUrl, () => this.loop.onNewHead(), this.logger) : null;
+    this.headWatcher = rawOptions.wsUrl ? new HeadWatcher(rawOptions.wsUrl, () => this.loop.onNewHead(), this.logger) : null;
   }
 
   get chainId(): number {
@@ -93,57 +88,17 @@ export class Indexer {
   }
 
   status(): IndexerStatus {
-    return { ...this.state };
+    return this.state.snapshot();
   }
 
-  /** Registers the platform's contracts and loads the registry. Idempotent. */
+  /** Registers the platform's contracts, builds the projection's parts and loads the registry. Idempotent. */
   async init(): Promise<void> {
-    const { deployment } = this.options;
-    const platformMerchantId = await this.dataSource.transaction(async (manager) => {
-      const [{ id }] = await manager.query(
-        `INSERT INTO merchant (wallet, title) VALUES ($1, 'Platform') ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING id`,
-        [deployment.admin],
-      );
-      for (const [address, title] of [
-        [deployment.exchange, "Exchange"],
-        [deployment.raffleFactory, "RaffleFactory"],
-      ]) {
-        await manager.query(
-          `INSERT INTO contract (address, chain_id, title, description, merchant_id, name, from_block, contract_module,
-                                 contract_features, indexed_block)
-           VALUES ($1, $2, $3, $4, $5, $3, $6, 'SYSTEM', $7, 0) ON CONFLICT (chain_id, address) DO NOTHING`,
-          [address, this.chainId, title, richText(title), id, deployment.deployBlock, title === "Exchange" ? "{PAUSABLE}" : "{}"],
-        );
-      }
-      return id as number;
-    });
-    const projector = new Projector({
-      chainId: this.chainId,
-      platformMerchantId,
-      defaultSchedule: this.options.defaultSchedule,
-      registry: this.registry,
-      tokens: this.tokens,
-    });
-    if (this.stepper) this.stepper.useProjector(projector);
-    else {
-      this.stepper = new IndexerStep({
-        ...this.options,
-        chainId: this.chainId,
-        deployBlock: deployment.deployBlock,
-        dataSource: this.dataSource,
-        chain: this.chain,
-        registry: this.registry,
-        projector,
-        store: this.store,
-        leadership: this.leadership,
-        logger: this.logger,
-        state: this.state,
-        onReorg: this.onReorg,
-      });
-    }
+    const platformMerchantId = await this.registerPlatform();
+    // Built anew on every init(): fresh caches, and the platform merchant as the database has it now.
+    this.engine = this.buildEngine(platformMerchantId);
     await this.registry.load(this.dataSource.manager, this.chainId);
     const cursor = await this.store.readCursor(this.dataSource.manager);
-    this.state.cursor = cursor?.blockNumber ?? null;
+    this.state.at(cursor?.blockNumber ?? null);
   }
 
   /** Runs the poll loop in the background until `stop()`; waits for leadership first. */
@@ -156,7 +111,7 @@ export class Indexer {
     this.headWatcher?.stop();
     await this.loop.stop();
     await this.leadership.release();
-    this.state.leader = false;
+    this.state.setLeader(false);
   }
 
   /** Processes batches until the cursor reaches the confirmed head (waiting a while for the leadership if needed). */
@@ -177,9 +132,58 @@ export class Indexer {
    * if it is free; a follower does nothing. Every database read and write of the step goes through the lock's session.
    */
   async step(): Promise<StepResult> {
-    if (!this.stepper) await this.init();
+    if (!this.engine) await this.init();
     if (!(await this.loop.takeLeadership())) return { kind: "follower" };
-    return this.stepper!.run();
+    return this.engine!.step.run();
+  }
+
+  /** The platform's merchant (its admin wallet) and system contracts; returns the merchant's id. */
+  private async registerPlatform(): Promise<number> {
+    const { deployment } = this.options;
+    return this.dataSource.transaction(async (manager) => {
+      const [{ id }] = await manager.query(
+        `INSERT INTO merchant (wallet, title) VALUES ($1, 'Platform') ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING id`,
+        [deployment.admin],
+      );
+      for (const [address, title] of [
+        [deployment.exchange, "Exchange"],
+        [deployment.raffleFactory, "RaffleFactory"],
+      ]) {
+        await manager.query(
+          `INSERT INTO contract (address, chain_id, title, description, merchant_id, name, from_block, contract_module,
+                                 contract_features, indexed_block)
+           VALUES ($1, $2, $3, $4, $5, $3, $6, 'SYSTEM', $7, 0) ON CONFLICT (chain_id, address) DO NOTHING`,
+          [address, this.chainId, title, richText(title), id, deployment.deployBlock, title === "Exchange" ? "{PAUSABLE}" : "{}"],
+        );
+      }
+      return id as number;
+    });
+  }
+
+  private buildEngine(platformMerchantId: number): { projector: Projector; step: IndexerStep } {
+    const { chainId, chain, registry, store, leadership, logger, dataSource, options } = this;
+    const projector = new Projector({ chainId, platformMerchantId, defaultSchedule: options.defaultSchedule, registry, tokens: this.tokens });
+    const batch = new BatchApplier({ chainId, chain, projector, store, reorgWindowBlocks: options.reorgWindowBlocks });
+    const reorg = new ReorgRollback({ chainId, deployBlock: options.deployment.deployBlock, chain, store, projector, leadership, logger });
+    const step = new IndexerStep({
+      chainId,
+      deployBlock: options.deployment.deployBlock,
+      confirmations: options.confirmations,
+      reorgWindowBlocks: options.reorgWindowBlocks,
+      dataSource,
+      chain,
+      registry,
+      projector,
+      store,
+      leadership,
+      batch,
+      reorg,
+      sizer: this.sizer,
+      progress: this.progress,
+      state: this.state,
+      onReorg: this.rawOptions.onReorg,
+    });
+    return { projector, step };
   }
 }
 

@@ -1,26 +1,26 @@
-import type { IndexerStatus, StepResult } from "./indexer-types";
+import type { IndexerState } from "./indexer-state";
+import type { StepResult } from "./indexer-types";
 import type { Leadership } from "./leadership";
 import { IndexResetRequired } from "./reset";
 import type { IndexerLogger } from "./logger";
 
-/**
- * Owns the background life of one chain's indexer: the run loop (poll, or wake on a new head), logging a failure once
- * per distinct error, and taking and losing the chain's leadership. Each chain has its own loop, lock and state, so a
- * failing node or a reorg on one chain never holds up another's loop.
- */
-export interface LeaderLoopContext {
+export interface LeaderLoopDeps {
   chainId: number;
   pollIntervalMs: number;
   leadership: Leadership;
   logger: IndexerLogger;
-  /** The indexer's status, updated in place. */
-  state: IndexerStatus;
+  state: IndexerState;
   /** One step of the indexer (which takes the leadership through `takeLeadership`). */
   step(): Promise<StepResult>;
   /** Reloads what another leader may have changed meanwhile (the registry, cached rows), on the lock's session. */
   refresh(): Promise<void>;
 }
 
+/**
+ * Owns the background life of one chain's indexer: the run loop (poll, or wake on a new head), logging a failure once
+ * per distinct error, and taking and losing the chain's leadership. Each chain has its own loop, lock and state, so a
+ * failing node or a reorg on one chain never holds up another's loop.
+ */
 export class LeaderLoop {
   /** A head was announced since the current step began: the step may not have seen it, so another one follows. */
   private headArrived = false;
@@ -31,7 +31,7 @@ export class LeaderLoop {
   private wake: (() => void) | null = null;
   private wakeOnHead = false;
 
-  constructor(private readonly ctx: LeaderLoopContext) {}
+  constructor(private readonly deps: LeaderLoopDeps) {}
 
   start(): void {
     if (this.running) return;
@@ -49,29 +49,29 @@ export class LeaderLoop {
 
   /** Leads if this process holds the lock or can take it now. */
   async takeLeadership(): Promise<boolean> {
-    const { leadership, state, chainId } = this.ctx;
+    const { leadership, state, chainId } = this.deps;
     if (leadership.isHeld) return true;
     if (state.leader) this.lostLeadership();
     const acquired = await leadership.tryAcquire();
     if (acquired) {
       // The former leader may have registered raffles (or rolled some back) since this process last looked.
-      await this.ctx.refresh();
-      this.ctx.logger.info("indexer leadership acquired", { chainId });
+      await this.deps.refresh();
+      this.deps.logger.info("indexer leadership acquired", { chainId });
     }
-    state.leader = acquired;
+    state.setLeader(acquired);
     return acquired;
   }
 
   /** Only the leader is woken: the others would retry the advisory lock on every block. */
   onNewHead(): void {
-    if (!this.running || !this.ctx.state.leader) return;
+    if (!this.running || !this.deps.state.leader) return;
     this.headArrived = true;
-    this.ctx.state.headWakes += 1;
+    this.deps.state.headWoke();
     if (this.wakeOnHead) this.wake?.();
   }
 
   private async run(): Promise<void> {
-    const { state, leadership, pollIntervalMs } = this.ctx;
+    const { state, leadership, pollIntervalMs } = this.deps;
     while (this.running) {
       // Polls start a poll interval apart whatever a step took, so a new block waits at most one interval for the
       // step that reads it (sleeping a full interval after each step would add the step's own time to that wait).
@@ -79,7 +79,7 @@ export class LeaderLoop {
       this.headArrived = false;
       let failed = false;
       try {
-        const result = await this.ctx.step();
+        const result = await this.deps.step();
         this.recovered();
         if (result.kind === "batch" || result.kind === "reorg") continue;
       } catch (error) {
@@ -99,31 +99,28 @@ export class LeaderLoop {
   /** Logs a failure once per distinct error, not at every retry of an outage. */
   private stepFailed(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.ctx.state.lastError = message;
-    this.ctx.state.resetRequired = error instanceof IndexResetRequired;
-    this.ctx.state.failedSteps += 1;
+    this.deps.state.stepFailed(message, error instanceof IndexResetRequired);
     if (this.failure?.message === message) {
       this.failure.steps += 1;
       return;
     }
     this.failure = { message, steps: 1 };
-    this.ctx.logger.error("indexer step failed; retrying until it succeeds (logged once per distinct error)", {
-      chainId: this.ctx.chainId,
+    this.deps.logger.error("indexer step failed; retrying until it succeeds (logged once per distinct error)", {
+      chainId: this.deps.chainId,
       error: message,
     });
   }
 
   private recovered(): void {
     if (!this.failure) return;
-    this.ctx.logger.info("indexer steps succeed again", { chainId: this.ctx.chainId, failedSteps: this.failure.steps });
+    this.deps.logger.info("indexer steps succeed again", { chainId: this.deps.chainId, failedSteps: this.failure.steps });
     this.failure = null;
-    this.ctx.state.lastError = null;
-    this.ctx.state.resetRequired = false;
+    this.deps.state.recovered();
   }
 
   private lostLeadership(): void {
-    this.ctx.state.leader = false;
-    this.ctx.logger.warn("indexer leadership lost: the lock's database session ended; stepping down", { chainId: this.ctx.chainId });
+    this.deps.state.setLeader(false);
+    this.deps.logger.warn("indexer leadership lost: the lock's database session ended; stepping down", { chainId: this.deps.chainId });
   }
 
   /** Sleeps until the time is up, `stop()`, or (if `wakeOnHead`) a new head. */

@@ -1,4 +1,4 @@
-import { prizeAmounts } from "./projector";
+import { prizeAmounts } from "./handlers/shared";
 
 describe("prizeAmounts", () => {
   it("pays pot x share / 10,000 rounded down, the first position taking the remainder, summing to the pot", () => {

@@ -3,7 +3,7 @@ import type { EntityManager } from "typeorm";
 import { tokenTypeName } from "@raffle/chain";
 
 import type { EventArgs, JsonValue } from "./decode";
-import type { IndexedEvent } from "./indexed-event";
+import type { Announcement } from "./projector";
 
 /**
  * The webhook outbox: the indexer writes the messages of a batch's events in the batch's own transaction, so a crash
@@ -28,22 +28,6 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-/** The chain event each type comes from (Paused/Unpaused only of raffles: the Exchange's pause is the platform's). */
-const TYPE_OF_EVENT: Record<string, WebhookEventType> = {
-  RaffleDeployed: "raffle.deployed",
-  RoundStarted: "round.started",
-  TicketsPurchased: "ticket.purchased",
-  RoundEnded: "round.ended",
-  WinnersDrawn: "round.drawn",
-  RoundRefundable: "round.refundable",
-  TicketRefunded: "ticket.refunded",
-  PrizeClaimed: "prize.claimed",
-  PrizeReleased: "prize.released",
-  Claimed: "claim.redeemed",
-  Paused: "raffle.paused",
-  Unpaused: "raffle.unpaused",
-};
 
 /** The body every receiver gets; `id` equals the `webhook-id` header. */
 export interface WebhookMessageBody {
@@ -84,12 +68,6 @@ function apiShape(value: JsonValue): JsonValue {
   return shaped;
 }
 
-interface Subject {
-  merchantId: number;
-  contractId: number | null;
-  data: Record<string, JsonValue | number | null>;
-}
-
 interface Endpoint {
   id: number;
   merchant_id: number;
@@ -98,47 +76,33 @@ interface Endpoint {
 
 /**
  * Writes the messages (one per event and merchant) and their deliveries (one per enabled endpoint subscribed to the
- * type) of `events`, new in this batch, after they were projected. Call it inside the batch transaction.
+ * type) of the events the batch just projected, each about the subject its handler returned (event-handlers.ts).
+ * Call it inside the batch transaction.
  */
 export async function writeWebhookMessages(
   manager: EntityManager,
   chainId: number,
-  events: Array<IndexedEvent | null>,
+  announcements: Announcement[],
   blockHashOf: (blockNumber: number) => string,
 ): Promise<number> {
-  const candidates = events
-    .filter((event): event is IndexedEvent => event !== null && TYPE_OF_EVENT[event.name] !== undefined)
-    .sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
-  if (candidates.length === 0) return 0;
+  if (announcements.length === 0) return 0;
+  const candidates = [...announcements].sort((a, b) => a.event.blockNumber - b.event.blockNumber || a.event.logIndex - b.event.logIndex);
   // Most deployments have few endpoints: one cheap look before any per-event work (the purchase path is hot).
   const endpoints: Endpoint[] = await manager.query(`SELECT id, merchant_id, events FROM webhook_endpoint WHERE disabled_at IS NULL`);
   if (endpoints.length === 0) return 0;
-  const contracts = new Map<string, { id: number; merchantId: number; module: string } | null>();
-  const contractAt = async (address: string) => {
-    if (!contracts.has(address)) {
-      const [row] = await manager.query(`SELECT id, merchant_id, contract_module FROM contract WHERE chain_id = $1 AND address = $2`, [
-        chainId,
-        address,
-      ]);
-      contracts.set(address, row ? { id: row.id, merchantId: row.merchant_id, module: row.contract_module } : null);
-    }
-    return contracts.get(address)!;
-  };
 
   // An event already announced (and not retracted) in the same block is not announced again: a chain indexed anew
   // after a reset replays its history, which must not reach the game backends a second time. (A local chain restarted
   // from genesis may repeat transaction hashes, but in blocks of other hashes: those are new events.)
   const announced = await announcedEvents(
     manager,
-    candidates.map((event) => webhookEventId(chainId, event.txHash, event.logIndex)),
+    candidates.map(({ event }) => webhookEventId(chainId, event.txHash, event.logIndex)),
   );
   const rows: Array<{ message: WebhookMessageBody; merchantId: number; endpointIds: number[] }> = [];
   const createdAt = new Date().toISOString();
-  for (const event of candidates) {
-    const type = TYPE_OF_EVENT[event.name];
-    const subject = await subjectOf(manager, event, type, contractAt);
+  for (const { event, type, subject } of candidates) {
     const eventId = webhookEventId(chainId, event.txHash, event.logIndex);
-    if (!subject || announced.get(`${subject.merchantId}/${eventId}`) === blockHashOf(event.blockNumber)) continue;
+    if (announced.get(`${subject.merchantId}/${eventId}`) === blockHashOf(event.blockNumber)) continue;
     const endpointIds = endpoints
       .filter((endpoint) => endpoint.merchant_id === subject.merchantId && endpoint.events.includes(type))
       .map((endpoint) => endpoint.id);
@@ -160,7 +124,8 @@ export async function writeWebhookMessages(
         txHash: event.txHash,
         logIndex: event.logIndex,
         createdAt,
-        data: subject.data,
+        // The event's arguments, then what its projection added (winners, the refund reason, the voucher's claim).
+        data: { ...(apiShape(event.args as EventArgs) as EventArgs), ...subject.data },
       },
     });
   }
@@ -178,68 +143,6 @@ async function announcedEvents(manager: EntityManager, eventIds: string[]): Prom
     [eventIds],
   );
   return new Map(rows.map((row) => [`${row.merchant_id}/${row.event_id}`, row.block_hash]));
-}
-
-/** The merchant, API contract id and facts of an event; null when it concerns no merchant (the platform's pause). */
-async function subjectOf(
-  manager: EntityManager,
-  event: IndexedEvent,
-  type: WebhookEventType,
-  contractAt: (address: string) => Promise<{ id: number; merchantId: number; module: string } | null>,
-): Promise<Subject | null> {
-  const data: Record<string, JsonValue | number | null> = { ...(apiShape(event.args as EventArgs) as EventArgs) };
-  if (type === "raffle.deployed") {
-    const raffle = await contractAt(String(event.args.raffle));
-    return raffle && { merchantId: raffle.merchantId, contractId: raffle.id, data };
-  }
-  if (type === "claim.redeemed") {
-    const [claim] = await manager.query(`SELECT id, merchant_id, contract_id, items FROM claim WHERE claim_type = 'VOUCHER' AND nonce = $1`, [
-      String(event.args.nonce),
-    ]);
-    if (!claim) return null;
-    return { merchantId: claim.merchant_id, contractId: claim.contract_id ?? null, data: { ...data, claimId: claim.id, items: claim.items } };
-  }
-  const contract = await contractAt(event.address);
-  if (!contract || contract.module !== "RAFFLE") return null;
-  if (type === "round.drawn") {
-    // The projection just wrote the winners and their prize claims: every position with its ticket, holder, share,
-    // amount before commission and claim (whose item is the prize after commission). The first position's fields
-    // stay at the top level as before.
-    const winners: Array<{
-      position: number;
-      ticket_id: string;
-      account: string;
-      share: number;
-      amount: string;
-      claim_id: number | null;
-      items: JsonValue[] | null;
-    }> = await manager.query(
-      `SELECT w.position, w.ticket_id::text AS ticket_id, w.account, w.share, w.amount::text AS amount, c.id AS claim_id, c.items
-           FROM round_winner w JOIN round r ON r.id = w.round_id
-           LEFT JOIN claim c ON c.contract_id = r.contract_id AND c.token_id = w.ticket_id AND c.claim_type = 'RAFFLE_PRIZE'
-          WHERE r.contract_id = $1 AND r.round_id = $2 ORDER BY w.position`,
-      [contract.id, String(event.args.roundId)],
-    );
-    data.winners = winners.map((winner) => ({
-      position: winner.position,
-      ticketId: winner.ticket_id,
-      account: winner.account,
-      share: winner.share,
-      amount: winner.amount,
-      prize: winner.items?.[0] ?? null,
-      claimId: winner.claim_id,
-    })) as unknown as JsonValue;
-    const first = winners[0];
-    if (first) Object.assign(data, { winner: first.account, prize: first.items?.[0] ?? null, claimId: first.claim_id });
-  }
-  if (type === "round.refundable") {
-    const [round] = await manager.query(`SELECT refund_reason, ticket_count FROM round WHERE contract_id = $1 AND round_id = $2`, [
-      contract.id,
-      String(event.args.roundId),
-    ]);
-    if (round) Object.assign(data, { reason: round.refund_reason, ticketCount: round.ticket_count });
-  }
-  return { merchantId: contract.merchantId, contractId: contract.id, data };
 }
 
 async function insertMessages(

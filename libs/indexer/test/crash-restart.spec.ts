@@ -102,5 +102,6 @@ describe("indexer killed mid-batch and restarted", () => {
       await crashed.destroy();
       await clean.close();
     }
-  });
+    // Seven processes, each starting ts-node and indexing two blocks a batch: minutes when suites run side by side.
+  }, 360_000);
 });

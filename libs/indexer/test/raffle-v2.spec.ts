@@ -2,6 +2,7 @@ import { parseUnits } from "ethers";
 import { RaffleTicket__factory, Raffle__factory } from "@raffle/chain";
 import { deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
+import { EVENT_HANDLERS, type ProjectedTable } from "../src/event-handlers";
 import { Indexer } from "../src/indexer";
 import { silentLogger } from "../src/logger";
 import { resetIndexedChain } from "../src/reset";
@@ -285,6 +286,23 @@ describe("indexer: raffle v2 rounds", () => {
       [...bundle, single].map(String),
     ]);
     expect(ticketStatuses.map((row: { ticket_status: string }) => row.ticket_status)).toEqual([...Array(5).fill("REFUNDED"), "ACTIVE"]);
+  });
+
+  it("writes no table its events' entries of the event table leave out (the undo log shows every row change, per block)", async () => {
+    // Every block of this history is within the undo window, so the log holds each table changed in each block.
+    const blocks: Array<{ block: string; tables: string[]; events: string[] }> = await db.dataSource.query(
+      `SELECT u.block_number AS block, array_agg(DISTINCT u.table_name) AS tables,
+              (SELECT array_agg(DISTINCT e.name) FROM indexer_event e WHERE e.chain_id = $1 AND e.block_number = u.block_number) AS events
+         FROM indexer_undo u WHERE u.chain_id = $1 GROUP BY u.block_number ORDER BY u.block_number`,
+      [world.deployment.chainId],
+    );
+    const written = new Set(blocks.flatMap((block) => block.tables));
+    // The history reaches the tables of rounds, purchases, draws, claims and price tokens.
+    expect([...written].sort()).toEqual(expect.arrayContaining(["claim", "contract", "price", "round", "round_winner", "ticket"]));
+    for (const { block, tables, events } of blocks) {
+      const declared = new Set(EVENT_HANDLERS.filter((handler) => (events ?? []).includes(handler.event)).flatMap((handler) => handler.writes));
+      expect({ block, undeclared: tables.filter((table) => !declared.has(table as ProjectedTable)) }).toEqual({ block, undeclared: [] });
+    }
   });
 
   it("indexes the same history from scratch into the same rows", async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance } from "fastify";
 
-import { jsonLog } from "../logging/logger";
+import { jsonLog, logsAt } from "../logging/logger";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -20,7 +20,7 @@ const PROBE_PATHS = new Set(["/health", "/ready", "/status", "/metrics"]);
 
 /** A request line's level: error for a 5xx (but a probe's 503, which answers "not ready"), debug for probes, else info. */
 export function requestLogLevel(path: string, status: number): "error" | "info" | "debug" {
-  const probe = PROBE_PATHS.has(path.length > 1 ? path.replace(/\/+$/, "") : path);
+  const probe = PROBE_PATHS.has(path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") : path);
   if (status >= 500 && !(probe && status === 503)) return "error";
   return probe ? "debug" : "info";
 }
@@ -37,8 +37,11 @@ export function logRequests(fastify: FastifyInstance): void {
     done();
   });
   fastify.addHook("onResponse", (request, reply, done) => {
-    const path = request.url.split("?")[0];
-    jsonLog(requestLogLevel(path, reply.statusCode), "request", {
+    const query = request.url.indexOf("?");
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    const level = requestLogLevel(path, reply.statusCode);
+    if (!logsAt(level)) return done();
+    jsonLog(level, "request", {
       requestId: request.id,
       method: request.method,
       path,

@@ -1,5 +1,5 @@
 import type { LoggerService } from "@nestjs/common";
-import { log, type LineLevel } from "@raffle/config";
+import { log, rootLogger, type LineLevel } from "@raffle/config";
 
 /**
  * The API's log lines, through the one pino logger of @raffle/config (shared with the indexer and Fastify): JSON, level
@@ -7,6 +7,11 @@ import { log, type LineLevel } from "@raffle/config";
  */
 export function jsonLog(level: LineLevel, message: string, fields: Record<string, unknown> = {}): void {
   log(level, message, fields);
+}
+
+/** Whether a line at `level` is written: a hot path asks first, so it builds no fields for a line that is dropped. */
+export function logsAt(level: LineLevel): boolean {
+  return rootLogger().isLevelEnabled(level);
 }
 
 /**

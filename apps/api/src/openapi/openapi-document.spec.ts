@@ -100,6 +100,7 @@ describe("the OpenAPI document", () => {
         "logoutPlayer",
         "listPublicRaffles",
         "getPublicRaffle",
+        "listPublicRaffleRounds",
         "signPlayerVoucher",
         "listPlayerTickets",
         "createMerchantSiweNonce",
@@ -124,7 +125,8 @@ describe("the OpenAPI document", () => {
     expect(byId.getMetrics.operation.security).toEqual([]);
     expect(Object.keys(byId.getMetrics.operation.responses["200"].content ?? {})).toEqual(["text/plain; version=0.0.4; charset=utf-8"]);
     // Public sale: the raffles and sign-in need nothing, a player's own routes need a player session, never a merchant key.
-    for (const id of ["createSiweNonce", "verifySiwe", "listPublicRaffles", "getPublicRaffle"]) expect(byId[id].operation.security).toEqual([]);
+    for (const id of ["createSiweNonce", "verifySiwe", "listPublicRaffles", "getPublicRaffle", "listPublicRaffleRounds"])
+      expect(byId[id].operation.security).toEqual([]);
     for (const id of ["getPlayerSession", "logoutPlayer", "signPlayerVoucher", "listPlayerTickets"]) {
       expect(byId[id].operation.security).toEqual([{ [PLAYER_SESSION_SCHEME]: [] }]);
       expect(byId[id].operation.responses["401"]).toBeDefined();

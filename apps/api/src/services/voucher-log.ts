@@ -26,8 +26,8 @@ const INSERT_VOUCHERS: { text: string; name?: string } = {
 };
 
 /**
- * Records issued vouchers with group commit: rows that arrive while a write is in flight go together in the next
- * multi-row INSERT, and with `voucherFlushMs` the INSERTs of a busy log are spaced out so that more rows share each
+ * Records issued vouchers with group commit: the rows recorded in one turn of the event loop go together in one
+ * multi-row INSERT, and those that arrive while it is in flight together in the next, and with `voucherFlushMs` the INSERTs of a busy log are spaced out so that more rows share each
  * (fewer commits for PostgreSQL, at the price of a few milliseconds per request). `record` resolves only once its
  * row is committed, so a voucher is never handed out unrecorded.
  */
@@ -46,7 +46,10 @@ export class VoucherLog implements OnApplicationShutdown {
   record(row: IssuedVoucher): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      if (!this.flushing) this.flushing = this.flushLoop();
+      // An idle log writes once the current burst of promise continuations is done (process.nextTick runs after
+      // them): one Redis reply answers the rate limits of several requests at once, and their rows then share one
+      // INSERT instead of the first going alone and the rest in a second.
+      this.flushing ??= new Promise<void>((ready) => process.nextTick(ready)).then(() => this.flushLoop());
     });
   }
 

@@ -25,7 +25,8 @@ type Purchase =
   | { step: "failed"; message: string };
 
 const TOKEN_TYPE_ERC20 = 1;
-const POLL_MS = 500;
+/** How often a sent purchase asks the API for its tickets: well inside one indexer poll (500 ms in `npm start`). */
+const POLL_MS = 200;
 
 function toArgs(voucher: PlayerVoucher) {
   const asset = (value: PlayerVoucher["price"]) => ({

@@ -2,9 +2,21 @@ import type { PublicRaffle } from "../lib/api";
 import { useApp } from "../lib/app-context";
 import { formatAmount, timeUntil } from "../lib/format";
 
+export interface TicketPrice {
+  amount: string;
+  decimals: number;
+  symbol: string;
+  isNative: boolean;
+}
+
+/** The price of one ticket of a raffle's current round, in its token. */
+export function priceOf(raffle: PublicRaffle, nativeSymbol: string): TicketPrice | null {
+  return raffle.round ? priceOfRound(raffle.round, nativeSymbol) : null;
+}
+
 /** The price of one ticket of a round, in its token. */
-export function priceOf(raffle: PublicRaffle, nativeSymbol: string): { amount: string; decimals: number; symbol: string; isNative: boolean } | null {
-  const component = raffle.round?.price.components[0];
+export function priceOfRound(round: NonNullable<PublicRaffle["round"]>, nativeSymbol: string): TicketPrice | null {
+  const component = round.price.components[0];
   if (!component) return null;
   const isNative = component.tokenType === "NATIVE";
   return {

@@ -4,6 +4,7 @@ export type PublicRaffle = components["schemas"]["PublicRaffleDto"];
 export type PlayerTicket = components["schemas"]["PlayerTicketDto"];
 export type PlayerVoucher = components["schemas"]["PlayerVoucherDto"];
 export type PlayerSignIn = components["schemas"]["PlayerSignInDto"];
+export type PublicRound = components["schemas"]["PublicRoundDto"];
 
 /** A refusal of the API: its stable `code` (problem+json), which the page turns into a sentence. */
 export class ApiError extends Error {
@@ -42,6 +43,9 @@ export class PlayerApi {
 
   raffles = () => this.request<{ rows: PublicRaffle[] }>("GET", "/player/raffles").then((body) => body.rows);
   raffle = (id: number) => this.request<PublicRaffle>("GET", `/player/raffles/${id}`);
+  /** One page of a public-sale raffle's rounds, newest first, with their winners and draw records. */
+  rounds = (id: number, skip: number, take: number) =>
+    this.request<{ rows: PublicRound[]; count: number }>("GET", `/player/raffles/${id}/rounds?skip=${skip}&take=${take}`);
   // Sign-In with Ethereum, for a player or (the console) a merchant: the same steps under /player or /merchant.
   nonce = (kind: "player" | "merchant" = "player") => this.request<{ nonce: string }>("POST", `/${kind}/siwe/nonce`);
   verify = (message: string, signature: string, kind: "player" | "merchant" = "player") =>

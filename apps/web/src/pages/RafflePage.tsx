@@ -40,6 +40,9 @@ export function RafflePage({ id }: { id: number }) {
         <RoundFacts raffle={raffle.data} bar />
         {round && <BuyPanel raffle={raffle.data} />}
       </section>
+      <p>
+        <a href={`#/raffle/${id}/rounds`}>Round history</a>: every round's winners and its draw, which you can verify against the chain.
+      </p>
     </>
   );
 }

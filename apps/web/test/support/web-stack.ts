@@ -3,23 +3,43 @@ import { Wallet, parseUnits } from "ethers";
 import { chromium as playwright, type Browser } from "playwright-core";
 import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { localDevPrivateKey } from "@raffle/chain";
-import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import {
+  deployTestRaffle,
+  setUpWorld,
+  startHardhatNode,
+  type HardhatNode,
+  type RoundRules,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain/testing";
 import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually, freePort } from "@raffle/testing";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
 
-export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles";
+export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles" | "capped" | "minimum" | "history";
 
-/** Raffle v2 rules of the `bundles` raffle: three winners 50/30/20, a minimum of 3 tickets, 5 for 45 and 10 for 80. */
-const BUNDLE_RULES = {
-  prizeShares: [5_000, 3_000, 2_000],
-  minTickets: 3,
-  maxTicketsPerWallet: 0,
-  bundles: [
-    { quantity: 5, price: parseUnits("45", 18) },
-    { quantity: 10, price: parseUnits("80", 18) },
-  ],
+/** The raffles the player journeys start with; the others are set up by the suites that use them. */
+const DEFAULT_RAFFLES: RaffleName[] = ["native", "erc20", "soldOut", "late", "bundles"];
+
+/**
+ * Raffle v2 rules, set by the merchant before the first round: `bundles` has three winners 50/30/20, a minimum of 3
+ * tickets, 5 for 45 and 10 for 80; `capped` lets one wallet buy 2 tickets of a round; `minimum` needs 3 tickets to be
+ * drawn; `history` has two winners, 60/40.
+ */
+const RULES: Partial<Record<RaffleName, RoundRules>> = {
+  bundles: {
+    prizeShares: [5_000, 3_000, 2_000],
+    minTickets: 3,
+    maxTicketsPerWallet: 0,
+    bundles: [
+      { quantity: 5, price: parseUnits("45", 18) },
+      { quantity: 10, price: parseUnits("80", 18) },
+    ],
+  },
+  capped: { prizeShares: [10_000], minTickets: 0, maxTicketsPerWallet: 2, bundles: [] },
+  minimum: { prizeShares: [10_000], minTickets: 3, maxTicketsPerWallet: 0, bundles: [] },
+  history: { prizeShares: [6_000, 4_000], minTickets: 0, maxTicketsPerWallet: 0, bundles: [] },
 };
 
 /** One chain, PostgreSQL, the API with its indexer, the built player app and one Chromium: the whole suite's stack. */
@@ -27,6 +47,8 @@ export interface WebStack {
   node: HardhatNode;
   world: TestWorld;
   apiUrl: string;
+  /** The API's PostgreSQL database (its own, dropped at close). */
+  databaseUrl: string;
   web: ServedWebApp;
   browser: Browser;
   raffles: Record<RaffleName, { deployed: TestRaffle; id: number }>;
@@ -46,8 +68,16 @@ function sparticuzChromium(): { executablePath: string; args: string[] } {
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: __dirname, encoding: "utf8" }));
 }
 
-/** `raffles`: the test raffles to deploy and put on public sale first (all by default; the console starts with none). */
-export async function startWebStack(options: { raffles?: RaffleName[] } = {}): Promise<WebStack> {
+export interface WebStackOptions {
+  /** The test raffles to deploy and put on public sale first (the player journeys' by default; the console starts with none). */
+  raffles?: RaffleName[];
+  /** The API indexer's poll: 100 ms for the tests (the benchmark uses the local stack's). */
+  indexerPollMs?: number;
+  /** Whether a new head wakes the indexer at once over the node's WebSocket, as in the local stack (off for the tests). */
+  indexerWakesOnHeads?: boolean;
+}
+
+export async function startWebStack(options: WebStackOptions = {}): Promise<WebStack> {
   process.env.LOG_LEVEL ??= "silent";
   const closers: Array<() => Promise<unknown>> = [];
   const close = async () => {
@@ -67,7 +97,8 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
         PORT: "0",
         DATABASE_URL: database.url,
         RPC_URL: node.rpcUrl,
-        INDEXER_POLL_INTERVAL_MS: "100",
+        INDEXER_POLL_INTERVAL_MS: String(options.indexerPollMs ?? 100),
+        ...(options.indexerWakesOnHeads ? { INDEXER_WS_URL: node.wsUrl } : {}),
         DEFAULT_RAFFLE_SCHEDULE: "0 * * * *",
         CHAIN_CHECK_INTERVAL_SECONDS: "1",
         READ_CACHE_MS: "100",
@@ -82,7 +113,7 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
     await app.listen(0, "127.0.0.1");
     closers.push(() => app.close());
     const apiUrl = await app.getUrl();
-    const wanted = options.raffles ?? (["native", "erc20", "soldOut", "late", "bundles"] as RaffleName[]);
+    const wanted = options.raffles ?? DEFAULT_RAFFLES;
     // Only to set the raffles up: without any, the merchant starts from nothing but its wallet (the console's journeys).
     const merchantKey = wanted.length > 0 ? (await app.get(ApiKeyService).create(await world.merchant.getAddress())).key : "";
 
@@ -93,13 +124,17 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
       soldOut: ["NATIVE", 1n],
       late: ["NATIVE", 100n],
       bundles: ["ERC20", 100n],
+      capped: ["NATIVE", 100n],
+      minimum: ["NATIVE", 100n],
+      history: ["NATIVE", 100n],
     };
     for (const name of wanted) {
       const [kind, maxTicket] = kinds[name];
-      const deployed = await deployTestRaffle(world, kind, maxTicket, name === "bundles" ? BUNDLE_RULES : undefined);
+      const deployed = await deployTestRaffle(world, kind, maxTicket, RULES[name]);
       const id = await eventually(async () => {
         const response = await fetch(`${apiUrl}/raffle/contracts?take=100`, { headers: { Authorization: `Bearer ${merchantKey}` } });
-        const row = ((await response.json()).rows as Array<{ id: number; address: string }>).find((each) => each.address === deployed.raffle);
+        const { rows } = (await response.json()) as { rows: Array<{ id: number; address: string }> };
+        const row = rows.find((each) => each.address === deployed.raffle);
         if (!row) throw new Error("raffle not indexed yet");
         return row.id;
       }, 30_000);
@@ -113,7 +148,7 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
     }
     // Every raffle shows its first round before the browser opens.
     await eventually(async () => {
-      const rows = (await (await fetch(`${apiUrl}/player/raffles`)).json()).rows as Array<{ round: unknown }>;
+      const { rows } = (await (await fetch(`${apiUrl}/player/raffles`)).json()) as { rows: Array<{ round: unknown }> };
       if (rows.length !== wanted.length || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
     }, 30_000);
 
@@ -132,6 +167,7 @@ export async function startWebStack(options: { raffles?: RaffleName[] } = {}): P
       node,
       world,
       apiUrl,
+      databaseUrl: database.url,
       web,
       browser,
       raffles,

@@ -435,6 +435,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/player/raffles/{id}/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A raffle's round history: its rounds, newest first, each with its winners and its draw record.
+         * @description Only raffles on public sale. Each round is the Round resource (status, times, price, sold / max, pot, prize shares, winners with their claim status, VRF request id and random word) with `firstTicketId` and `drawTxHash`, the transaction that recorded the draw: with them anyone can check the winners against the chain (SDK `verifyDraw`; README, "How winners are drawn").
+         */
+        get: operations["listPublicRaffleRounds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/player/vouchers": {
         parameters: {
             query?: never;
@@ -2298,6 +2318,127 @@ export interface components {
         PublicRaffleListDto: {
             /** @description Raffles on public sale, by id (at most 100). */
             rows: components["schemas"]["PublicRaffleDto"][];
+        };
+        PublicRoundDto: {
+            /**
+             * @description Round id; the purchase passes it as `params.externalId`.
+             * @example 7
+             */
+            id: number;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601 UTC).
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last update time (ISO 8601 UTC).
+             * @example 2026-11-23T16:04:12.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description Round number.
+             * @example 7
+             */
+            number: number | null;
+            /**
+             * @description On-chain round id (decimal string).
+             * @example 7
+             */
+            roundId: string;
+            /**
+             * @description The raffle contract id.
+             * @example 3
+             */
+            contractId: number;
+            /**
+             * @description The ticket contract id.
+             * @example 4
+             */
+            ticketContractId: number;
+            /**
+             * @description The price id.
+             * @example 1
+             */
+            priceId: number;
+            /**
+             * @description Ticket cap of the round; 0 means no cap.
+             * @example 1000
+             */
+            maxTickets: number;
+            /**
+             * Format: date-time
+             * @description When the round started (ISO 8601 UTC).
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            startTimestamp: string;
+            /**
+             * Format: date-time
+             * @description Null while the round is active.
+             * @example null
+             */
+            endTimestamp: string | null;
+            /** @description The raffle contract. */
+            contract: components["schemas"]["ContractDto"];
+            /** @description The ticket contract (ERC721). */
+            ticketContract: components["schemas"]["ContractDto"];
+            /** @description The ticket price. */
+            price: components["schemas"]["PriceDto"];
+            /**
+             * @description Tickets sold in the round.
+             * @example 12
+             */
+            ticketCount: number;
+            /**
+             * @description The on-chain status: ACTIVE (selling), DRAWING (randomness asked), WINNERS_PENDING (word received, winners not drawn yet), DRAWN, CLOSED (no ticket), REFUNDABLE, CLAIMED (every prize claimed), RELEASED (unclaimed prizes released).
+             * @example ACTIVE
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DRAWING" | "DRAWN" | "CLOSED" | "REFUNDABLE" | "CLAIMED" | "RELEASED" | "WINNERS_PENDING";
+            /** @description The rules the round plays by. */
+            rules: components["schemas"]["RoundRulesDto"];
+            /**
+             * @description What the round's tickets paid, smallest unit (integer string): the prizes add up to it.
+             * @example 120000000000000000000
+             */
+            pot: string;
+            /** @description The winners, first position first; empty until drawn. */
+            winners: components["schemas"]["RoundWinnerDto"][];
+            /**
+             * @description The VRF request of the draw (decimal string); null when none was asked.
+             * @example null
+             */
+            vrfRequestId: string | null;
+            /**
+             * @description The VRF word the winners follow from (decimal string; see the README, "How winners are drawn"); "0" when one ticket won outright, null before.
+             * @example null
+             */
+            randomWord: string | null;
+            /**
+             * @description Why a REFUNDABLE round is: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise.
+             * @example null
+             */
+            refundReason: string | null;
+            /**
+             * @description On-chain id of the round's first ticket (decimal string): its tickets are `ticketCount` consecutive ids from it, what the draw picks from (SDK `verifyDraw`).
+             * @example 1
+             */
+            firstTicketId: string;
+            /**
+             * @description The transaction that recorded the draw on chain: the one that emitted `WinnersDrawn` (or, while the winners are pending, `RandomnessReceived`); null before.
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
+            drawTxHash: string | null;
+        };
+        PublicRoundListDto: {
+            /** @description One page of the raffle's rounds, newest first. */
+            rows: components["schemas"]["PublicRoundDto"][];
+            /**
+             * @description Rounds of the raffle, ignoring skip and take.
+             * @example 12
+             */
+            count: number;
         };
         PlayerVoucherBody: {
             /**
@@ -5913,6 +6054,100 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
                         code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `publicRaffleNotFound`: no raffle with this id is on public sale on a chain this API serves. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "publicRaffleNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listPublicRaffleRounds: {
+        parameters: {
+            query?: {
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Records to return. */
+                take?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The raffle contract id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the raffle's rounds and their total. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicRoundListDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "validationFailed";
                         /** @enum {integer} */
                         status: 400;
                         /** @enum {integer} */

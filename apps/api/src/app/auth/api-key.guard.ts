@@ -22,10 +22,12 @@ export class ApiKeyGuard implements CanActivate {
     private readonly sessions: MerchantSessions,
   ) {}
 
+  /** Each route's access, read from its decorators once: the metadata of a handler and its class never changes. */
+  private readonly accessByHandler = new WeakMap<object, WeakMap<object, MerchantAccess | "public">>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const access = this.reflector.getAllAndOverride<MerchantAccess | undefined>(MERCHANT_ACCESS, targets) ?? "apiKey";
+    const access = this.routeAccess(context.getHandler(), context.getClass());
+    if (access === "public") return true;
     const refused = access === "session" ? problems.merchantSessionRequired : problems.unauthorized;
     const request = context.switchToHttp().getRequest<FastifyRequest & { caller?: Caller }>();
     const header = request.headers.authorization;
@@ -45,5 +47,19 @@ export class ApiKeyGuard implements CanActivate {
     // A copy: the authenticated caller is cached across requests, the request id is this request's.
     request.caller = { ...caller, requestId: request.id };
     return true;
+  }
+
+  private routeAccess(handler: object, controller: object): MerchantAccess | "public" {
+    let byController = this.accessByHandler.get(handler);
+    if (!byController) this.accessByHandler.set(handler, (byController = new WeakMap()));
+    let access = byController.get(controller);
+    if (access === undefined) {
+      const targets = [handler, controller] as Array<() => void>;
+      access = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)
+        ? "public"
+        : (this.reflector.getAllAndOverride<MerchantAccess | undefined>(MERCHANT_ACCESS, targets) ?? "apiKey");
+      byController.set(controller, access);
+    }
+    return access;
   }
 }

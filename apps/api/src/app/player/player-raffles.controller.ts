@@ -30,6 +30,8 @@ import {
   PublicRaffleDto,
   PublicRaffleListDto,
   PublicRafflesQuery,
+  PublicRoundListDto,
+  PublicRoundsQuery,
   PublicSaleBody,
 } from "./player.dto";
 import { ClientIp, CurrentPlayer, PlayerRoute } from "./player-session.guard";
@@ -133,6 +135,22 @@ export class PublicRafflesController {
   @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...PATH_ID_PROBLEMS, "publicRaffleNotFound", "serviceUnavailable")
   one(@Param("id", idParam(() => problems.publicRaffleNotFound(0))) id: number): Promise<PublicRaffleDto> {
     return this.raffles.one(id);
+  }
+
+  @Get("raffles/:id/rounds")
+  @ApiOperation({
+    operationId: "listPublicRaffleRounds",
+    summary: "A raffle's round history: its rounds, newest first, each with its winners and its draw record.",
+    description:
+      "Only raffles on public sale. Each round is the Round resource (status, times, price, sold / max, pot, prize shares, winners with their claim status, " +
+      "VRF request id and random word) with `firstTicketId` and `drawTxHash`, the transaction that recorded the draw: with them anyone can check the winners " +
+      'against the chain (SDK `verifyDraw`; README, "How winners are drawn").',
+  })
+  @ApiParam({ name: "id", description: "The raffle contract id.", example: 3 })
+  @ApiOkResponse({ type: PublicRoundListDto, description: "One page of the raffle's rounds and their total." })
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...PATH_ID_PROBLEMS, ...QUERY_PROBLEMS, "publicRaffleNotFound", "serviceUnavailable")
+  rounds(@Param("id", idParam(() => problems.publicRaffleNotFound(0))) id: number, @Query() query: PublicRoundsQuery): Promise<PublicRoundListDto> {
+    return this.raffles.history(id, query.skip, query.take);
   }
 }
 

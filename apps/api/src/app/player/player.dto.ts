@@ -3,6 +3,7 @@ import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } 
 
 import { ContractDto } from "../../common/dto/contract.dto";
 import { RoundDto } from "../../common/dto/round.dto";
+import { PaginationQuery } from "../../common/pagination.dto";
 import { MAX_TICKETS_PER_PURCHASE } from "../ticket-sign/round-pricing";
 import { MAX_STORED_INTEGER, OptionalChainId } from "../../common/ids";
 import { IsEthereumAddress } from "../../common/validators";
@@ -90,6 +91,32 @@ export class PublicRaffleListDto {
   @ApiProperty({ type: [PublicRaffleDto], description: "Raffles on public sale, by id (at most 100)." })
   rows!: PublicRaffleDto[];
 }
+
+/** A round of a raffle on public sale, as its history shows it: the Round resource and what checks its draw. */
+export class PublicRoundDto extends RoundDto {
+  @ApiProperty({
+    example: "1",
+    description:
+      "On-chain id of the round's first ticket (decimal string): its tickets are `ticketCount` consecutive ids from it, what the draw picks from (SDK `verifyDraw`).",
+  })
+  firstTicketId!: string;
+
+  @ApiProperty({
+    example: `0x${"cd".repeat(32)}`,
+    nullable: true,
+    type: String,
+    description:
+      "The transaction that recorded the draw on chain: the one that emitted `WinnersDrawn` (or, while the winners are pending, `RandomnessReceived`); null before.",
+  })
+  drawTxHash!: string | null;
+}
+
+export class PublicRoundListDto {
+  @ApiProperty({ type: [PublicRoundDto], description: "One page of the raffle's rounds, newest first." }) rows!: PublicRoundDto[];
+  @ApiProperty({ example: 12, description: "Rounds of the raffle, ignoring skip and take." }) count!: number;
+}
+
+export class PublicRoundsQuery extends PaginationQuery {}
 
 export class PlayerVoucherBody {
   @ApiProperty({ description: "Id of a raffle on public sale.", example: 3 })

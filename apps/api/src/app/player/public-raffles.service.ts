@@ -10,7 +10,7 @@ import { ServedChains } from "../../services/served-chains";
 import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { RoundsService } from "../rounds/rounds.service";
-import type { PublicRaffleDto } from "./player.dto";
+import type { PublicRaffleDto, PublicRoundListDto } from "./player.dto";
 
 /** The most raffles one list answers: a player page, not an export. */
 const MAX_LISTED = 100;
@@ -57,6 +57,40 @@ export class PublicRafflesService {
 
   async one(contractId: number): Promise<PublicRaffleDto> {
     return this.describe(await this.find(contractId));
+  }
+
+  /**
+   * A public-sale raffle's rounds, newest first, each with its winners, its first ticket id and the transaction that
+   * recorded its draw: what anyone needs to check the draw (SDK `verifyDraw`).
+   */
+  async history(contractId: number, skip: number, take: number): Promise<PublicRoundListDto> {
+    const raffle = await this.find(contractId);
+    const { rows, count } = await this.rounds.page(contractId, skip, take);
+    const drawTx = await this.drawTransactions(
+      raffle,
+      rows.map((row) => row.entity.roundId),
+    );
+    return {
+      rows: rows.map(({ entity, dto }) => ({ ...dto, firstTicketId: entity.firstTicketId, drawTxHash: drawTx.get(entity.roundId) ?? null })),
+      count,
+    };
+  }
+
+  /**
+   * By on-chain round id, the transaction of the raffle's latest `WinnersDrawn` for it, else of its `RandomnessReceived`
+   * (word recorded, winners pending): from the indexer's raw log, which keeps every applied event with its transaction.
+   */
+  private async drawTransactions(raffle: ContractEntity, roundIds: string[]): Promise<Map<string, string>> {
+    if (roundIds.length === 0) return new Map();
+    const rows: Array<{ round_id: string; tx_hash: string }> = await this.dataSource.query(
+      `SELECT DISTINCT ON (args ->> 'roundId') args ->> 'roundId' AS round_id, tx_hash
+         FROM indexer_event
+        WHERE chain_id = $1 AND address = $2 AND name IN ('WinnersDrawn', 'RandomnessReceived') AND status = 'APPLIED'
+          AND args ->> 'roundId' = ANY($3::text[])
+        ORDER BY args ->> 'roundId', (name = 'WinnersDrawn') DESC, block_number DESC, log_index DESC`,
+      [raffle.chainId, raffle.address, roundIds],
+    );
+    return new Map(rows.map((row) => [row.round_id, row.tx_hash]));
   }
 
   /** A raffle on public sale on a served chain, or `publicRaffleNotFound`. */

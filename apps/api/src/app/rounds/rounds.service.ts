@@ -111,6 +111,15 @@ export class RoundsService {
   async list(merchantId: number, contractId: number, skip: number, take: number): Promise<{ rows: RoundDto[]; count: number }> {
     const raffle = await this.contracts.findOwnRaffle(merchantId, contractId);
     if (!raffle) throw problems.contractNotFound(contractId);
+    const { rows, count } = await this.page(contractId, skip, take);
+    return { rows: rows.map((row) => row.dto), count };
+  }
+
+  /**
+   * One page of a raffle's rounds, newest first, as stored and as served, whoever may read them: the caller checks
+   * access (the merchant's list its ownership, the player app public sale).
+   */
+  async page(contractId: number, skip: number, take: number): Promise<{ rows: Array<{ entity: RoundEntity; dto: RoundDto }>; count: number }> {
     const [rounds, count] = await this.dataSource.getRepository(RoundEntity).findAndCount({
       where: { contractId },
       order: { roundId: "DESC" },
@@ -120,12 +129,13 @@ export class RoundsService {
     });
     const winners = await this.winners(rounds.filter((round) => DRAWN_STATUSES.has(round.roundStatus)).map((round) => round.id));
     return {
-      rows: rounds.map((round) =>
-        toRoundDto(
+      rows: rounds.map((round) => ({
+        entity: round,
+        dto: toRoundDto(
           round,
           winners.filter((winner) => winner.roundId === round.id),
         ),
-      ),
+      })),
       count,
     };
   }

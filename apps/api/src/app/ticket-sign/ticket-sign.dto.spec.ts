@@ -70,4 +70,14 @@ describe("SignTicketBody fast path", () => {
     expect(refusal).toMatchObject({ code: "validationFailed" });
     expect(JSON.stringify(refusal)).toContain("extra");
   });
+
+  it("refuses fields named like prototype members, which the fast check runs before", async () => {
+    for (const name of ["constructor", "toString", "__defineGetter__"]) {
+      const body = JSON.parse(`{"account":"${ALICE}","contractId":3,"${name}":1}`);
+      expect(acceptsSignTicketBody(body)).toBe(false);
+      const refusal = await pipe.transform(body, BODY).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: "validationFailed" });
+      expect(JSON.stringify(refusal)).toContain(`property ${name} should not exist`);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress } from "ethers";
-import { NonceSequence, assetToJson, checksumAddress, paramsToJson } from "@raffle/chain";
+import { NonceSequence, assetToJson, checksumAddress, paramsToJson, type PurchaseArgs } from "@raffle/chain";
 import { ContractStatus, type ContractEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -9,7 +9,7 @@ import { ExchangeState } from "../../services/exchange-state";
 import { RateLimiter } from "../../services/rate-limiter";
 import { ServedChains } from "../../services/served-chains";
 import { API_CONFIG } from "../../services/tokens";
-import { jsonLog } from "../../logging/logger";
+import { jsonLog, logsAt } from "../../logging/logger";
 import { ApiMetrics } from "../../metrics/api-metrics";
 import { VoucherLog } from "../../services/voucher-log";
 import type { Caller } from "../auth/api-key.service";
@@ -22,7 +22,19 @@ export interface VoucherRequester {
   /** The merchant's API key; null for a player signed in with Ethereum. */
   apiKeyId: number | null;
   requestId?: string;
-  countSign(account: string): Promise<{ allowed: boolean; retryAfterSeconds: number; scope: string }>;
+  /** A refusal without a scope is the requester's own (key) limit. */
+  countSign(account: string): Promise<{ allowed: boolean; retryAfterSeconds: number; scope?: string }>;
+}
+
+/** The parts of an answer every voucher of the same purchase arguments shares (the round's, for quantity 1). */
+interface SharedAnswer {
+  item: TicketSignatureDto["item"];
+  price: TicketSignatureDto["price"];
+  value: string;
+}
+
+function answerOf(args: PurchaseArgs): SharedAnswer {
+  return { item: assetToJson(args.item), price: assetToJson(args.price), value: args.value.toString() };
 }
 
 /**
@@ -32,6 +44,8 @@ export interface VoucherRequester {
 @Injectable()
 export class TicketSignService {
   private readonly nonces = new NonceSequence();
+  /** The JSON of each round's purchase arguments, built once per load of the round (the key), not per voucher. */
+  private readonly sharedAnswers = new WeakMap<PurchaseArgs, SharedAnswer>();
 
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
@@ -50,7 +64,7 @@ export class TicketSignService {
     return this.signForRaffle(raffle, body, {
       apiKeyId: caller.apiKeyId,
       requestId: caller.requestId,
-      countSign: (account) => this.rateLimiter.countSign(caller, account).then((limit) => ({ ...limit, scope: limit.scope ?? "key" })),
+      countSign: (account) => this.rateLimiter.countSign(caller, account),
     });
   }
 
@@ -84,7 +98,7 @@ export class TicketSignService {
     // Counted only now, when a signature is about to be issued (see RateLimiter): the checks above read cached rows,
     // and a request they refuse must not use up a player's allowance.
     const limit = await requester.countSign(account);
-    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope);
+    if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, limit.scope ?? "key");
 
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.signatureTtlSeconds;
     const nonce = this.nonces.take();
@@ -106,23 +120,24 @@ export class TicketSignService {
     });
     this.metrics.voucherSigned(chain.chainId);
     // The signature itself is never logged.
-    jsonLog("debug", "voucher signed", {
-      requestId: requester.requestId,
-      chainId: chain.chainId,
-      contractId: raffle.id,
-      roundId: round.id,
-      nonce,
-      expiresAt,
-    });
+    if (logsAt("debug")) {
+      jsonLog("debug", "voucher signed", {
+        requestId: requester.requestId,
+        chainId: chain.chainId,
+        contractId: raffle.id,
+        roundId: round.id,
+        nonce,
+        expiresAt,
+      });
+    }
 
-    return {
-      nonce,
-      signature,
-      expiresAt,
-      params: paramsToJson(params),
-      item: assetToJson(args.item),
-      price: assetToJson(args.price),
-      value: args.value.toString(),
-    };
+    return { nonce, signature, expiresAt, params: paramsToJson(params), ...(quantity === 1 ? this.roundAnswer(args) : answerOf(args)) };
+  }
+
+  /** The round's own purchase arguments (quantity 1) are the same object for every voucher until the round reloads. */
+  private roundAnswer(args: PurchaseArgs): SharedAnswer {
+    let shared = this.sharedAnswers.get(args);
+    if (!shared) this.sharedAnswers.set(args, (shared = answerOf(args)));
+    return shared;
   }
 }

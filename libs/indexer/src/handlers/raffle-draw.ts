@@ -1,0 +1,115 @@
+import { ZeroAddress } from "ethers";
+
+import type { JsonValue } from "../decode";
+import { ContractKind } from "../decode";
+import { argString } from "../indexed-event";
+import type { Projection, SingleEventHandler } from "./handler";
+import { BASIS_POINTS, prizeAmounts, updateReturning } from "./shared";
+
+/**
+ * WinnersDrawn: the round's winners, first position first: a round_winner row and a RAFFLE_PRIZE claim per position.
+ * Amounts follow the contract: pot x share / 10,000 rounded down, the first position taking the remainder; the claim
+ * pays that less the raffle's commission, from the draw's time lag on releasable to the merchant.
+ */
+export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
+  {
+    contract: ContractKind.RAFFLE,
+    event: "WinnersDrawn",
+    writes: ["round", "ticket", "round_winner", "claim"],
+    webhook: "round.drawn",
+    async project(_deps, manager, event, raffle): Promise<Projection> {
+      const { args, blockTimestamp: at } = event;
+      const ticketIds = (args.ticketIds as string[]).map(String);
+      const [round] = await updateReturning<{ id: number; pot: string; prize_shares: number[]; price_id: number; ticket_contract_id: number }>(
+        manager,
+        `UPDATE round SET round_status = 'DRAWN', random_word = $3, winning_ticket_id = $4, drawn_at = $5, updated_at = $5
+          WHERE contract_id = $1 AND round_id = $2
+          RETURNING id, pot, prize_shares, price_id, ticket_contract_id`,
+        [raffle.id, argString(args, "roundId"), argString(args, "randomWord"), ticketIds[0] ?? null, at],
+      );
+      if (!round || ticketIds.length === 0) return { subject: { merchantId: raffle.merchantId, contractId: raffle.id, data: { winners: [] } } };
+      const shares = round.prize_shares.slice(0, ticketIds.length);
+      const amounts = prizeAmounts(BigInt(round.pot), shares);
+      const holders: Array<{ token_id: string; account: string }> = await updateReturning(
+        manager,
+        `UPDATE ticket SET is_prize = true, updated_at = $3 WHERE contract_id = $1 AND token_id = ANY($2::numeric[]) RETURNING token_id, account`,
+        [round.ticket_contract_id, ticketIds, at],
+      );
+      const holderOf = new Map(holders.map((row) => [String(row.token_id), row.account]));
+      const accounts = ticketIds.map((ticketId) => holderOf.get(ticketId) ?? ZeroAddress);
+      await manager.query(
+        `INSERT INTO round_winner (round_id, position, ticket_id, account, share, amount, indexed_block, created_at, updated_at)
+         SELECT $1, v.n - 1, v.ticket_id, v.account, v.share, v.amount, $6, $7, $7
+           FROM unnest($2::numeric[], $3::text[], $4::int[], $5::numeric[]) WITH ORDINALITY AS v(ticket_id, account, share, amount, n)
+         ON CONFLICT (round_id, position) DO NOTHING`,
+        [round.id, ticketIds, accounts, shares, amounts.map(String), event.blockNumber, at],
+      );
+
+      const [component] = await manager.query(
+        `SELECT pc.token_type, c.address, pc.token_id, pc.amount
+           FROM price_component pc JOIN contract c ON c.id = pc.contract_id
+          WHERE pc.price_id = $1 ORDER BY pc.id LIMIT 1`,
+        [round.price_id],
+      );
+      const [{ parameters, merchant_id: merchantId }] = await manager.query(`SELECT parameters, merchant_id FROM contract WHERE id = $1`, [
+        raffle.id,
+      ]);
+      const commission = BigInt(parameters.commission ?? "0");
+      const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
+      const roundId = argString(args, "roundId");
+      const items = amounts.map((amount) => [
+        {
+          tokenType: component.token_type,
+          token: component.address,
+          tokenId: component.token_id,
+          amount: (amount - (amount * commission) / BASIS_POINTS).toString(),
+        },
+      ]);
+      // RETURNING gives each prize claim as stored (its id, and its items as the API serves them).
+      const claims: Array<{ id: number; token_id: string; items: JsonValue[] }> = await manager.query(
+        `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,
+                            token_id, parameters, indexed_block, created_at, updated_at)
+         SELECT v.account, $1, 'RAFFLE_PRIZE', 'NEW', v.items::jsonb, $2, $3, $4, v.token_id, v.parameters::jsonb, $5, $6, $6
+           FROM unnest($7::text[], $8::text[], $9::numeric[], $10::text[]) WITH ORDINALITY AS v(account, items, token_id, parameters, n)
+          ORDER BY v.n
+         ON CONFLICT (contract_id, token_id, claim_type) WHERE claim_type <> 'VOUCHER'
+         DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', redeemed_tx_hash = NULL, items = EXCLUDED.items,
+                       end_timestamp = EXCLUDED.end_timestamp, round_id = EXCLUDED.round_id,
+                       parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at
+         RETURNING id, token_id::text AS token_id, items`,
+        [
+          merchantId,
+          releasableAt,
+          raffle.id,
+          round.id,
+          event.blockNumber,
+          at,
+          accounts,
+          items.map((item) => JSON.stringify(item)),
+          ticketIds,
+          ticketIds.map((ticketId, position) => JSON.stringify({ raffle: raffle.address, roundId, ticketId, position })),
+        ],
+      );
+      const claimOf = new Map(claims.map((claim) => [claim.token_id, claim]));
+      // Every position with its ticket, holder, share, amount before commission and claim (whose item is the prize
+      // after commission). The first position's fields stay at the top level, as the first message format had them.
+      const winners = ticketIds.map((ticketId, position) => ({
+        position,
+        ticketId,
+        account: accounts[position],
+        share: shares[position],
+        amount: amounts[position].toString(),
+        prize: claimOf.get(ticketId)?.items?.[0] ?? null,
+        claimId: claimOf.get(ticketId)?.id ?? null,
+      }));
+      const first = winners[0];
+      return {
+        subject: {
+          merchantId: raffle.merchantId,
+          contractId: raffle.id,
+          data: { winners: winners as unknown as JsonValue, winner: first.account, prize: first.prize, claimId: first.claimId },
+        },
+      };
+    },
+  },
+];

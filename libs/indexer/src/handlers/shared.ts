@@ -1,0 +1,92 @@
+import type { EntityManager } from "typeorm";
+import { richText } from "@raffle/db";
+
+import type { IndexedEvent } from "../indexed-event";
+import type { RegisteredContract } from "../registry";
+
+/** Helpers more than one family of handlers uses. */
+
+export const BASIS_POINTS = 10_000n;
+
+/** An asset as the contracts' events carry it (decoded: integers as decimal strings). */
+export interface AssetArgs {
+  tokenType: string;
+  token: string;
+  tokenId: string;
+  amount: string;
+}
+
+/** Rows of an `UPDATE ... RETURNING`: TypeORM answers UPDATE and DELETE with `[rows, affectedCount]`. */
+export async function updateReturning<T>(manager: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
+  const result = await manager.query(sql, parameters);
+  return (Array.isArray(result[0]) && typeof result[1] === "number" ? result[0] : result) as T[];
+}
+
+/**
+ * What each winner position pays before commission (the contract's `_prizeAmount`): pot x share / 10,000 rounded
+ * down for every position but the first, which takes the rest, so the amounts add up to the pot exactly.
+ */
+export function prizeAmounts(pot: bigint, shares: number[]): bigint[] {
+  const amounts = shares.map((share) => (pot * BigInt(share)) / BASIS_POINTS);
+  if (amounts.length > 0) amounts[0] = pot - amounts.slice(1).reduce((sum, amount) => sum + amount, 0n);
+  return amounts;
+}
+
+export interface ContractRow {
+  address: string;
+  merchantId: number;
+  title: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  contractType: string | null;
+  features: string[];
+  module: string;
+  parameters: object;
+  fromBlock: number;
+  at: Date;
+  raffleContractId: number | null;
+}
+
+/** A contract row of `chainId` (kept as it is when the address is known); returns its id. */
+export async function insertContract(manager: EntityManager, chainId: number, row: ContractRow): Promise<number> {
+  const [{ id }] = await manager.query(
+    `INSERT INTO contract (address, chain_id, title, description, merchant_id, name, symbol, decimals, from_block,
+                           parameters, contract_type, contract_features, contract_module, raffle_contract_id,
+                           indexed_block, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $9, $15, $15)
+     ON CONFLICT (chain_id, address) DO UPDATE SET address = EXCLUDED.address RETURNING id`,
+    [
+      row.address,
+      chainId,
+      row.title,
+      richText(row.title),
+      row.merchantId,
+      row.name,
+      row.symbol,
+      row.decimals,
+      row.fromBlock,
+      JSON.stringify(row.parameters),
+      row.contractType,
+      `{${row.features.join(",")}}`,
+      row.module,
+      row.raffleContractId,
+      row.at,
+    ],
+  );
+  return id;
+}
+
+export async function merchantOf(manager: EntityManager, contractId: number): Promise<number> {
+  const [{ merchant_id: merchantId }] = await manager.query(`SELECT merchant_id FROM contract WHERE id = $1`, [contractId]);
+  return merchantId;
+}
+
+/** Paused / Unpaused of a raffle or of the Exchange. */
+export async function pauseChanged(manager: EntityManager, contract: RegisteredContract, event: IndexedEvent): Promise<void> {
+  await manager.query(`UPDATE contract SET is_paused = $2, updated_at = $3 WHERE id = $1`, [
+    contract.id,
+    event.name === "Paused",
+    event.blockTimestamp,
+  ]);
+}

@@ -1,0 +1,43 @@
+/** The knobs of `npm run bench` (BENCH_* variables) and the helpers every part shares. */
+import * as path from "node:path";
+
+import type { LoadOutcome } from "./load";
+
+export const ROOT = path.resolve(__dirname, "../..");
+export const RESULTS_FILE = path.join(ROOT, "bench/results.json");
+export const SIGN_SECONDS = Number(process.env.BENCH_SIGN_SECONDS ?? 20);
+export const READ_SECONDS = Number(process.env.BENCH_READ_SECONDS ?? 10);
+export const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 20_000);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/**
+ * The sign endpoint's fixed concurrency: 8 requests in flight per API worker, where its throughput has levelled off
+ * on two cores; more connections only queue. It is measured at CONNECTIONS as well, for that queueing.
+ */
+export const SIGN_CONNECTIONS = Number(process.env.BENCH_SIGN_CONNECTIONS ?? 16);
+/** Runs of the sign load at SIGN_CONNECTIONS; the median one (by requests/s) is reported, all are kept. */
+export const SIGN_RUNS = Number(process.env.BENCH_SIGN_RUNS ?? 3);
+export const POLL_MS = 250;
+/** API processes (API_WORKERS); more than one shares rate limits through Redis at BENCH_REDIS_URL. */
+export const API_WORKERS = Number(process.env.BENCH_API_WORKERS ?? 2);
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+/**
+ * The sign load also runs against a second API process with METRICS_ENABLED=false, its runs alternating with the
+ * metrics-on ones (this machine's speed drifts), to show what the metrics cost. BENCH_METRICS_COMPARE=false skips it.
+ */
+export const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
+/** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
+export const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,indexer,gas,web").split(",").map((part) => part.trim()));
+
+export const say = (line: string) => process.stdout.write(`${line}\n`);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function getJson(url: string, headers: Record<string, string>): Promise<any> {
+  return (await fetch(url, { headers })).json();
+}
+
+/** This machine's speed drifts from minute to minute: the median of a few runs is steadier than any one. */
+export function medianRun<T extends LoadOutcome>(runs: T[]): T {
+  return [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)];
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
