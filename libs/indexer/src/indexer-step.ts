@@ -1,3 +1,4 @@
+import { WrongChainError } from "@raffle/chain";
 import type { DataSource } from "typeorm";
 
 import type { BatchApplier } from "./batch";
@@ -36,6 +37,9 @@ export interface StepDeps {
  * reorg, apply the next batch, or do nothing when caught up. Every database read and write of the chain goes through
  * the leadership's session (see leadership.ts, fencing).
  */
+/** How the chain-identity message names the node (the app that runs the indexer knows its setting's name). */
+const INDEXED_NODE = { setting: "its RPC URL", shown: "the indexer's node" };
+
 export class IndexerStep {
   constructor(private readonly deps: StepDeps) {}
 
@@ -44,7 +48,7 @@ export class IndexerStep {
     const [head, servedChainId] = await Promise.all([chain.head(), chain.chainId()]);
     // Checked on every step, not once: after a reconnect the URL may lead to another node, whose blocks must never be
     // stored under this chain's id.
-    if (servedChainId !== chainId) throw new Error(`the node serves chain ${servedChainId}, not chain ${chainId}: nothing is indexed from it`);
+    if (servedChainId !== chainId) throw new WrongChainError(INDEXED_NODE, servedChainId, chainId);
     const safeHead = head - this.deps.confirmations;
     state.sawHead(head);
     const cursor = (await store.readCursor(leadership.manager)) ?? (await this.initialCursor());

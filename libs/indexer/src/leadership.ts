@@ -1,10 +1,16 @@
+import { PlatformError } from "@raffle/config";
 import type { DataSource, EntityManager, QueryRunner } from "typeorm";
 
 /** The first key of every chain's indexing lock (the second is the chain id). */
 export const LOCK_NAMESPACE = 0x72616666; // "raff"
 
 /** Thrown inside a batch's transaction when its session no longer holds the lock: the batch must not commit. */
-export class LeadershipLostError extends Error {}
+export class LeadershipLostError extends PlatformError {
+  constructor(message: string) {
+    // Retryable: another process leads the chain now; this one may lead again later.
+    super("leadershipLost", message, true);
+  }
+}
 
 /**
  * The indexing leadership of one chain: a session-level PostgreSQL advisory lock, held by one dedicated connection.

@@ -1,3 +1,4 @@
+import { PlatformError } from "@raffle/config";
 import type { DataSource, EntityManager } from "typeorm";
 
 import { LOCK_NAMESPACE } from "./leadership";
@@ -6,7 +7,12 @@ import { LOCK_NAMESPACE } from "./leadership";
  * A failure no retry can fix: the chain's index no longer matches the chain (a reorg below the undo window, or a node
  * that restarted from genesis under it). Only a reset of the chain's index ends it; /ready names the command.
  */
-export class IndexResetRequired extends Error {}
+export class IndexResetRequired extends PlatformError {
+  constructor(message: string) {
+    // Not retryable: an operator must reset the chain's index first.
+    super("indexResetRequired", message, false);
+  }
+}
 
 /** The operator's command that resets a chain's index (apps/api/src/cli/indexer.ts; compiled: dist/apps/api/src/cli/indexer.js). */
 export function resetCommand(chainId: number): string {
