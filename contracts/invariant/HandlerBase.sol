@@ -134,7 +134,10 @@ abstract contract HandlerBase {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_ROUND_DURATION = 30 days;
     uint256 internal constant VRF_CONFIG_DELAY = 2 days;
-    uint32 internal constant LOW_CALLBACK_GAS = 25_000;
+    /// @dev Too little for the callback to record the word, whatever the state: the factory's routing and the Raffle's
+    /// checks alone cost more. (25,000 was not: recording a word into a warm, non-zero slot fits in about 23,200, and a
+    /// fuzzed sequence found it.) The round then waits for its randomness timeout and becomes refundable.
+    uint32 internal constant LOW_CALLBACK_GAS = 5_000;
     /// @dev Enough for the callback to record the word but, for more than a few winners, not to draw them.
     uint32 internal constant TIGHT_CALLBACK_GAS = 150_000;
     uint256 internal constant MAX_WINNERS = 20;

@@ -273,7 +273,8 @@ async function main() {
         for (const call of sequence) console.log(`          ${call.func_name ?? call.signature ?? "?"}(${call.args ?? ""})`);
       }
       for (const log of test.decoded_logs ?? []) console.log(`        log: ${log}`);
-      console.log(`        replay: node invariant/run.cjs --profile ${profile} --match '^${r.name}$' --seed ${"0x" + baseSeed.toString(16)}`);
+      // Alone, the campaign is the first of the run, so the run's seed must be its own (base + its index here).
+      console.log(`        replay: node invariant/run.cjs --profile ${profile} --match '^${r.name}$' --seed ${r.seed}`);
     }
   }
 
