@@ -19,6 +19,7 @@ import { SiweNonceDto, SiweVerifyBody } from "../player/player.dto";
 import { ClientIp } from "../player/player-session.guard";
 import { PlayerSessionService } from "../player/player-session.service";
 import { MerchantSessionDto, MerchantSignInDto } from "./merchant.dto";
+import { SIWE_SIGN_IN_PROBLEMS } from "../player/siwe-message";
 
 function sessionDto(session: MerchantSession): MerchantSessionDto {
   return { merchantId: session.merchantId, address: session.address, chainId: session.chainId, expiresAt: session.expiresAt.toISOString() };
@@ -62,19 +63,7 @@ export class MerchantAuthController {
       "The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.",
   })
   @ApiOkResponse({ type: MerchantSignInDto, description: "The session's bearer token, merchant, address, chain and end." })
-  @AnswersProblems(
-    ...PUBLIC_ROUTE_PROBLEMS,
-    ...JSON_BODY_PROBLEMS,
-    "siweMessageInvalid",
-    "siweDomainMismatch",
-    "siweExpired",
-    "siweNonceInvalid",
-    "siweSignatureInvalid",
-    "chainNotServed",
-    "notAMerchant",
-    "tooManyRequests",
-    "serviceUnavailable",
-  )
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...JSON_BODY_PROBLEMS, ...SIWE_SIGN_IN_PROBLEMS, "notAMerchant", "tooManyRequests", "serviceUnavailable")
   async verify(@ClientIp() ip: string, @Body() body: SiweVerifyBody): Promise<MerchantSignInDto> {
     await this.countIp(ip);
     const checked = await this.siwe.verifySignIn(body.message, body.signature);

@@ -10,6 +10,7 @@ import { Public } from "../auth/public.decorator";
 import { PlayerSessionDto, PlayerSignInDto, SiweNonceDto, SiweVerifyBody } from "./player.dto";
 import { ClientIp, CurrentPlayer, PlayerRoute } from "./player-session.guard";
 import { PlayerSessionService, type PlayerSession } from "./player-session.service";
+import { SIWE_SIGN_IN_PROBLEMS } from "./siwe-message";
 
 function sessionDto(session: PlayerSession): PlayerSessionDto {
   return { address: session.address, chainId: session.chainId, expiresAt: session.expiresAt.toISOString() };
@@ -47,18 +48,7 @@ export class PlayerAuthController {
       "and it must carry `Expiration Time`. The session lasts until that time, at most PLAYER_SESSION_TTL_SECONDS. EOA signatures (`personal_sign`).",
   })
   @ApiOkResponse({ type: PlayerSignInDto, description: "The session's bearer token, its address, chain and end." })
-  @AnswersProblems(
-    ...PUBLIC_ROUTE_PROBLEMS,
-    ...JSON_BODY_PROBLEMS,
-    "siweMessageInvalid",
-    "siweDomainMismatch",
-    "siweExpired",
-    "siweNonceInvalid",
-    "siweSignatureInvalid",
-    "chainNotServed",
-    "tooManyRequests",
-    "serviceUnavailable",
-  )
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...JSON_BODY_PROBLEMS, ...SIWE_SIGN_IN_PROBLEMS, "tooManyRequests", "serviceUnavailable")
   async verify(@ClientIp() ip: string, @Body() body: SiweVerifyBody): Promise<PlayerSignInDto> {
     await this.countIp(ip);
     const { token, session } = await this.sessions.signIn(body.message, body.signature);

@@ -2,6 +2,7 @@ import { verifyMessage } from "ethers";
 import { parseSiweMessage } from "viem/siwe";
 
 import { problems } from "../../common/problem";
+import type { ProblemCode } from "../../common/problem-catalogue";
 
 /** What a checked EIP-4361 message grants: one address on one chain, until `expiresAt`, against one nonce. */
 export interface CheckedSiweMessage {
@@ -10,6 +11,16 @@ export interface CheckedSiweMessage {
   nonce: string;
   expiresAt: Date;
 }
+
+/** What a sign-in with a SIWE message may be refused with, for the player's and the merchant's routes alike. */
+export const SIWE_SIGN_IN_PROBLEMS: ProblemCode[] = [
+  "siweMessageInvalid",
+  "siweDomainMismatch",
+  "siweExpired",
+  "siweNonceInvalid",
+  "siweSignatureInvalid",
+  "chainNotServed",
+];
 
 /** Clock difference tolerated between the player's machine and the API when reading `issuedAt` and `notBefore`. */
 const CLOCK_SKEW_MS = 60_000;
