@@ -20,12 +20,13 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  * and swaps in the published manifest, `postpack` puts the workspace's back. Answers the tarball's path in `folder`.
  */
 export async function packSdk(folder: string): Promise<string> {
-  const output = succeeded(
-    "npm pack in libs/sdk",
-    await run("npm", ["pack", "--pack-destination", folder], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 }),
-  );
-  const tarball = output.trim().split("\n").pop()!.trim();
-  return path.join(folder, tarball);
+  // A folder of its own, so the tarball is the only file in it: npm's notices share the output with the file name,
+  // so the output's last line is not always the name (an update notice made it "npm notice ..." once).
+  const destination = fs.mkdtempSync(path.join(folder, "pack-"));
+  succeeded("npm pack in libs/sdk", await run("npm", ["pack", "--pack-destination", destination], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 }));
+  const tarballs = fs.readdirSync(destination).filter((file) => file.endsWith(".tgz"));
+  if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${destination}`);
+  return path.join(destination, tarballs[0]);
 }
 
 /**
