@@ -9,6 +9,10 @@ import { realNetworks } from "./deploy/networks";
 // Task bodies import the generated bindings lazily: this file loads before any compile, even on a fresh clone.
 import "./tasks";
 import { buildIsFrozen } from "./tasks/action";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { localHardhatNetwork } = require("./local-network.js") as {
+  localHardhatNetwork(): NonNullable<HardhatUserConfig["networks"]>["hardhat"];
+};
 
 const SOLC_VERSION = "0.8.30";
 
@@ -42,9 +46,6 @@ extendConfig((config, userConfig) => {
 extendProvider((provider, _config, network) => withConfiguredKeys(provider, network));
 
 const env = process.env;
-/** `hardhat node` as another chain (tests of real-chain deployments): HARDHAT_CHAIN_ID, and blocks every N ms. */
-const nodeChainId = Number(env.HARDHAT_CHAIN_ID || 31337);
-const miningInterval = Number(env.HARDHAT_MINING_INTERVAL || 0);
 
 /**
  * Explorer verification (hardhat-verify, `hardhat ignition verify`, `raffle verify`): one Etherscan API key for every
@@ -80,15 +81,8 @@ const config: HardhatUserConfig = {
     ignition: env.IGNITION_DIR ? path.resolve(env.IGNITION_DIR) : "./ignition",
   },
   networks: {
-    // HARDHAT_WALL_CLOCK=true (the local stack's node): blocks mined within one second share its timestamp instead of
-    // each adding a second, so the chain's clock stays at wall time however fast purchases come (vouchers are signed
-    // against wall time). Off for the contract tests, which expect every block to advance the clock.
-    hardhat: {
-      hardfork: "cancun",
-      chainId: nodeChainId,
-      allowBlocksWithSameTimestamp: env.HARDHAT_WALL_CLOCK === "true",
-      ...(miningInterval ? { mining: { auto: true, interval: miningInterval } } : {}),
-    },
+    // One source with node.config.js, the config of the `hardhat node` that tests start.
+    hardhat: localHardhatNetwork(),
     // A dev node: signs with the node's own unlocked accounts, never with the configured keys.
     localhost: { url: env.RPC_URL || "http://127.0.0.1:8545" },
     // Real networks (deploy/networks.ts): sepolia, amoy and every `<NAME>_RPC_URL` + `<NAME>_CHAIN_ID` pair; the keys

@@ -8,7 +8,6 @@ export type HardhatNode = DevNode;
 
 export interface HardhatNodeOptions {
   port?: number;
-  quiet?: boolean;
   /** Serve another chain id than 31337 (a stand-in for a real network; contracts/hardhat.config.ts reads it). */
   chainId?: number;
   /** Also mine a block every this many milliseconds, as a real chain does (automining stays on). */
@@ -29,7 +28,8 @@ export async function startHardhatNode(options: HardhatNodeOptions = {}): Promis
   return startNodeProcess({
     name: "hardhat node",
     command: path.resolve(contracts, "../node_modules/.bin/hardhat"),
-    args: ["node", "--hostname", "127.0.0.1", "--port", String(port)],
+    // The node's own config (contracts/node.config.js): the same chain without the plugins and tasks.
+    args: ["--config", "node.config.js", "node", "--hostname", "127.0.0.1", "--port", String(port)],
     cwd: contracts,
     env: {
       HARDHAT_WALL_CLOCK: options.wallClock ? "true" : "false",
