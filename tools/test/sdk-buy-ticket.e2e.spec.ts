@@ -5,8 +5,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { JsonRpcProvider, Wallet, parseEther, parseUnits } from "ethers";
 import { TestToken__factory } from "@raffle/chain";
-import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
-import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { deployTestRaffle, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
+import type { TestDatabase } from "@raffle/db/testing";
+import { startTestStack, type TestStack } from "@raffle/test-stack";
 import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { RaffleApi, buyTicket } from "@raffle/sdk";
 import { eventually } from "@raffle/testing";
@@ -37,6 +38,7 @@ function packedSdkProjects(root: string): Promise<Record<ModuleKind, string>> {
  * where the approve's receipt always comes back within the cache's 250 ms.
  */
 describe("the SDK: buyTicket() of an ERC20-priced ticket from fresh accounts, and its npm package", () => {
+  let stack: TestStack;
   let node: HardhatNode;
   let world: TestWorld;
   let database: TestDatabase;
@@ -53,11 +55,10 @@ describe("the SDK: buyTicket() of an ERC20-priced ticket from fresh accounts, an
     packed = packedSdkProjects(packedRoot);
     packed.catch(() => undefined); // awaited by its test; this only keeps an early failure from being reported as unhandled
     process.env.LOG_LEVEL ??= "silent";
-    node = await startHardhatNode();
-    world = await setUpWorld(node.provider);
+    stack = await startTestStack({ label: "sdk_buy_ticket" });
+    ({ node, world, database } = stack);
     const raffle = await deployTestRaffle(world, "ERC20");
     const nativeRaffle = await deployTestRaffle(world, "NATIVE");
-    database = await createTestDatabase("sdk_buy_ticket");
     const config = loadApiConfig(
       { PORT: "0", DATABASE_URL: database.url, RPC_URL: node.rpcUrl, INDEXER_POLL_INTERVAL_MS: "50", WEBHOOK_DELIVERY_ENABLED: "false" },
       world.deployment,
@@ -83,8 +84,7 @@ describe("the SDK: buyTicket() of an ERC20-priced ticket from fresh accounts, an
 
   afterAll(async () => {
     await app?.close();
-    await database?.drop();
-    await node?.stop();
+    await stack?.close();
     fs.rmSync(packedRoot, { recursive: true, force: true });
   });
 

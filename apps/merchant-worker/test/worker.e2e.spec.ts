@@ -1,18 +1,16 @@
 import { spawn } from "node:child_process";
-import * as path from "node:path";
 import { Wallet, parseUnits, type Signer } from "ethers";
 import { LOCAL_DEV_KEYS, RoundStatus } from "@raffle/chain";
 import { answerDrawWithoutWinners, buyTicket, buyTickets } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
+import { COMPILED } from "@raffle/test-stack";
 
 import type { HealthReport } from "../src/health-server";
 import type { RaffleRoundsPort } from "../src/rotation";
 import { hardhatAccountKey } from "./support/accounts";
-import { ROOT, WorkerStack, runTsNode } from "./support/stack";
+import { ROOT, WorkerStack, runCompiledWorker } from "./support/stack";
 
 const EVERY_2_SECONDS = "*/2 * * * * *";
-const WORKER_MAIN = path.join(ROOT, "apps/merchant-worker/src/main.ts");
-const WORKER_TSCONFIG = path.join(ROOT, "apps/merchant-worker/tsconfig.json");
 
 describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain and the real API`, () => {
   let stack: WorkerStack;
@@ -241,14 +239,13 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     expect(await stack.currentRoundId(raffle.raffle)).toBe(1n);
   });
 
-  it("runs as a daemon from main.ts: serves /health on HEALTH_PORT and stops on SIGTERM", async () => {
+  it("runs as a daemon from its compiled main: serves /health on HEALTH_PORT and stops on SIGTERM", async () => {
     const raffle = await stack.deployListedRaffle(merchantKey);
     const healthPort = await freePort();
-    const daemon = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", WORKER_MAIN], {
+    const daemon = spawn(process.execPath, [COMPILED.workerMain], {
       cwd: ROOT,
       env: {
         ...process.env,
-        TS_NODE_PROJECT: WORKER_TSCONFIG,
         API_URL: stack.apiUrl,
         API_KEY: merchantKey,
         CHAIN_ID: "31337",
@@ -299,8 +296,8 @@ describe(`merchant worker against a ${process.env.TEST_NODE ?? "hardhat"} chain 
     };
     const strangerKey = hardhatAccountKey(3);
     const [ok, refused] = await Promise.all([
-      runTsNode(WORKER_MAIN, ["--once", "--contract", raffle.raffle], { ...env, MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant }, WORKER_TSCONFIG),
-      runTsNode(WORKER_MAIN, ["--once", "--contract", raffle.raffle], { ...env, MERCHANT_PRIVATE_KEY: strangerKey }, WORKER_TSCONFIG),
+      runCompiledWorker(["--once", "--contract", raffle.raffle], { ...env, MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant }),
+      runCompiledWorker(["--once", "--contract", raffle.raffle], { ...env, MERCHANT_PRIVATE_KEY: strangerKey }),
     ]);
     expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: "" });
     expect(refused.code).toBe(1);

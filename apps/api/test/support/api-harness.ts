@@ -1,7 +1,8 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
-import { setUpWorld, startHardhatNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
-import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import type { HardhatNode, TestWorld } from "@raffle/chain/testing";
+import type { TestDatabase } from "@raffle/db/testing";
+import { startTestStack } from "@raffle/test-stack";
 
 import { createApp } from "../../src/app/create-app";
 import { loadApiConfig, type ApiConfig, type ChainConfig } from "../../src/config/api-config";
@@ -51,9 +52,8 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
 
 export async function startApiHarness(label: string, overrides: TestOverrides = {}): Promise<ApiHarness> {
   process.env.LOG_LEVEL ??= "silent";
-  const node = await startHardhatNode();
-  const world = await setUpWorld(node.provider);
-  const database = await createTestDatabase(label);
+  const stack = await startTestStack({ label });
+  const { node, world, database } = stack;
   const config = testConfig(world, database, node.rpcUrl, overrides);
   const app = await createApp(config);
   const undocumented = new UndocumentedProblems(app);
@@ -71,8 +71,7 @@ export async function startApiHarness(label: string, overrides: TestOverrides = 
     apiKey: async (merchant) => (await keys.create(merchant)).key,
     close: async () => {
       await app.close();
-      await database.drop();
-      await node.stop();
+      await stack.close();
       undocumented.assertNone();
     },
   };

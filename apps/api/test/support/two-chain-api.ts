@@ -1,9 +1,10 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "@raffle/chain";
-import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
-import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { deployTestRaffle, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import type { TestDatabase } from "@raffle/db/testing";
 import { eventually } from "@raffle/testing";
+import { startTestStack } from "@raffle/test-stack";
 
 import { ApiKeyService } from "../../src/app/auth/api-key.service";
 import { createApp } from "../../src/app/create-app";
@@ -38,15 +39,15 @@ export interface TwoChainApi {
  */
 export async function startTwoChainApi(databaseName: string, env: Record<string, string> = {}): Promise<TwoChainApi> {
   process.env.LOG_LEVEL ??= "silent";
+  const stack = await startTestStack({ label: databaseName, chainIds: [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID] });
+  const { database } = stack;
   const chains: TestChain[] = [];
-  for (const chainId of [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID]) {
-    const node = await startHardhatNode({ chainId });
+  for (const { chainId, node, world } of stack.chains) {
     const proxy = await startRpcProxy(node.rpcUrl);
-    const world = await setUpWorld(node.provider);
+    stack.onClose(() => proxy.close());
     const raffle = await deployTestRaffle(world, "NATIVE");
     chains.push({ chainId, node, proxy, world, raffle, contractId: 0 });
   }
-  const database = await createTestDatabase(databaseName);
   const config = loadApiConfig(
     {
       DATABASE_URL: database.url,
@@ -85,11 +86,7 @@ export async function startTwoChainApi(databaseName: string, env: Record<string,
     key,
     close: async () => {
       await app.close();
-      await database.drop();
-      for (const chain of chains) {
-        await chain.proxy.close();
-        await chain.node.stop();
-      }
+      await stack.close();
     },
   };
 }

@@ -1,23 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
+import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type { INestApplicationContext } from "@nestjs/common";
 import type { Signer } from "ethers";
 import { Raffle__factory, RaffleFactory__factory } from "@raffle/chain";
-import {
-  deployTestRaffle,
-  setUpWorld,
-  startAnvilNode,
-  startHardhatNode,
-  startTestNode,
-  type HardhatNode,
-  type RoundRules,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain/testing";
-import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
-import { eventually, freePort } from "@raffle/testing";
+import { deployTestRaffle, type HardhatNode, type RoundRules, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import type { TestDatabase } from "@raffle/db/testing";
+import { eventually } from "@raffle/testing";
+import { COMPILED, requireCompiled, startTestStack, type StackChain, type TestStack } from "@raffle/test-stack";
 
 import { ApiRaffleSource } from "../../src/raffle-source";
 import { loadWorkerConfig, type WorkerConfig } from "../../src/config";
@@ -27,52 +16,18 @@ import { createWorkerContext } from "../../src/bootstrap";
 import type { WorkerModuleOptions } from "../../src/worker.module";
 import { LogCapture } from "./log-capture";
 
+export type { StackChain };
 export const ROOT = path.resolve(__dirname, "../../../..");
-const API_MAIN = path.join(ROOT, "apps/api/src/main.ts");
-const API_CLI = path.join(ROOT, "apps/api/src/cli/api-key.ts");
-const API_TSCONFIG = path.join(ROOT, "apps/api/tsconfig.json");
 
-/** A child process in its own process group, with the tail of its output kept for error messages. */
-interface Child {
-  process: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-function spawnChild(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Child {
-  const child = spawn(command, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    process: child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null && child.pid) {
-        try {
-          process.kill(-child.pid, "SIGTERM");
-        } catch {
-          // Already gone.
-        }
-      }
-      await exited;
-    },
-  };
-}
-
-/** Runs a node script with ts-node and resolves with its exit code and output (stdout, stderr). */
-export function runTsNode(
-  script: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  tsconfig: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the compiled worker (`dist/apps/merchant-worker/src/main.js`, as its Docker image does; `npm test` builds it
+ * first) to its end, and resolves with its exit code and output (stdout, stderr).
+ */
+export function runCompiledWorker(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", script, ...args], {
+    const child = spawn(process.execPath, [requireCompiled(COMPILED.workerMain), ...args], {
       cwd: ROOT,
-      env: { ...process.env, ...env, TS_NODE_PROJECT: tsconfig },
+      env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -94,119 +49,54 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** A local node of `chainId` (Hardhat, or anvil with TEST_NODE=anvil); the default test node without one. */
-function startChainNode(chainId?: number): Promise<HardhatNode> {
-  if (chainId === undefined) return startTestNode();
-  return process.env.TEST_NODE === "anvil" ? startAnvilNode({ chainId }) : startHardhatNode({ chainId });
-}
-
-/** One chain of the stack: its node and the platform deployed on it. */
-export interface StackChain {
-  chainId: number;
-  node: HardhatNode;
-  world: TestWorld;
-}
-
 /**
- * Local chains with the platform (one, 31337, unless `chainIds` lists several), a fresh PostgreSQL database, and the
- * real API (with its indexer) running as a child process, the way a merchant's worker meets them in production.
+ * Local chains with the platform (one, 31337, unless `chainIds` lists several; on TEST_NODE's node), a fresh PostgreSQL
+ * database, and the real API (with its indexer, compiled) running as a child process, the way a merchant's worker
+ * meets them in production. Built by @raffle/test-stack.
  */
 export class WorkerStack {
   private readonly workers = new Set<RunningWorker>();
 
   private constructor(
-    readonly chains: StackChain[],
-    readonly database: TestDatabase,
-    private readonly api: Child,
+    private readonly stack: TestStack,
     readonly apiUrl: string,
-    private readonly tmpDir: string,
   ) {}
+
+  get chains(): StackChain[] {
+    return this.stack.chains;
+  }
+
+  get database(): TestDatabase {
+    return this.stack.database;
+  }
 
   /** The first chain's node and platform (the only ones of a one-chain stack). */
   get node(): HardhatNode {
-    return this.chains[0].node;
+    return this.stack.node;
   }
 
   get world(): TestWorld {
-    return this.chains[0].world;
+    return this.stack.world;
   }
 
   chain(chainId: number): StackChain {
-    const chain = this.chains.find((candidate) => candidate.chainId === chainId);
-    if (!chain) throw new Error(`the stack has no chain ${chainId}`);
-    return chain;
+    return this.stack.chain(chainId);
   }
 
   static async start(label: string, options: { defaultSchedule: string; chainIds?: number[] }): Promise<WorkerStack> {
-    const several = options.chainIds !== undefined && options.chainIds.length > 1;
-    const chainIds = options.chainIds ?? [31337];
-    const cleanups: Array<() => Promise<unknown>> = [];
+    const stack = await startTestStack({ label, chainIds: options.chainIds });
     try {
-      const started = await Promise.allSettled(chainIds.map((chainId) => startChainNode(options.chainIds ? chainId : undefined)));
-      const nodes: HardhatNode[] = [];
-      for (const result of started) {
-        if (result.status !== "fulfilled") continue;
-        cleanups.push(() => result.value.stop());
-        nodes.push(result.value);
-      }
-      const notStarted = started.find((result) => result.status === "rejected");
-      if (notStarted) throw notStarted.reason;
-      const database = await createTestDatabase(label);
-      cleanups.push(() => database.drop());
-      const chains: StackChain[] = [];
-      for (const [index, chainId] of chainIds.entries()) chains.push({ chainId, node: nodes[index], world: await setUpWorld(nodes[index].provider) });
-      const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "merchant-worker-e2e-"));
-      cleanups.push(async () => fs.rmSync(tmpDir, { recursive: true, force: true }));
-      const chainEnv: Record<string, string> = several ? { CHAIN_IDS: chainIds.join(",") } : { CHAIN_ID: String(chainIds[0]) };
-      for (const chain of chains) {
-        const deploymentFile = path.join(tmpDir, `deployment-${chain.chainId}.json`);
-        fs.writeFileSync(deploymentFile, JSON.stringify(chain.world.deployment));
-        // The API's multi-chain convention: CHAIN_<id>_<SETTING> for each chain of CHAIN_IDS.
-        const prefix = several ? `CHAIN_${chain.chainId}_` : "";
-        chainEnv[`${prefix}RPC_URL`] = chain.node.rpcUrl;
-        chainEnv[`${prefix}DEPLOYMENT_FILE`] = deploymentFile;
-      }
-      const port = await freePort();
-      const api = spawnChild(process.execPath, ["-r", "ts-node/register/transpile-only", API_MAIN], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          DATABASE_URL: database.url,
-          ...chainEnv,
-          INDEXER_POLL_INTERVAL_MS: "100",
-          DEFAULT_RAFFLE_SCHEDULE: options.defaultSchedule,
-          // Errors only: the output is kept for the message of a failed start, never printed otherwise.
-          LOG_LEVEL: "error",
-          TS_NODE_PROJECT: API_TSCONFIG,
-        },
-      });
-      cleanups.push(() => api.stop());
-      const apiUrl = `http://127.0.0.1:${port}`;
-      await eventually(
-        async () => {
-          if (api.process.exitCode !== null) throw new Error(`the API exited with ${api.process.exitCode}: ${api.output().slice(-2_000)}`);
-          const response = await fetch(`${apiUrl}/health`);
-          if (response.status !== 200) throw new Error(`GET /health: ${response.status}`);
-        },
-        90_000,
-        200,
-      ).catch((error: unknown) => {
-        throw new Error(`the API did not become healthy: ${(error as Error).message}\n${api.output().slice(-2_000)}`);
-      });
-      return new WorkerStack(chains, database, api, apiUrl, tmpDir);
+      const api = await stack.startApi({ INDEXER_POLL_INTERVAL_MS: "100", DEFAULT_RAFFLE_SCHEDULE: options.defaultSchedule });
+      return new WorkerStack(stack, api.url);
     } catch (error) {
-      for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+      await stack.close();
       throw error;
     }
   }
 
   /** A fresh API key of a merchant, from the API's own CLI. */
-  async apiKey(merchantWallet: string): Promise<string> {
-    const result = await runTsNode(API_CLI, ["create", "--merchant", merchantWallet], { DATABASE_URL: this.database.url }, API_TSCONFIG);
-    const key = result.stdout.split("\n").find((line) => line.startsWith("rk_"));
-    if (result.code !== 0 || !key) throw new Error(`api-key create failed (${result.code}): ${result.stderr}${result.stdout}`);
-    return key.trim();
+  apiKey(merchantWallet: string): Promise<string> {
+    return this.stack.apiKey(merchantWallet);
   }
 
   /** Lets `merchant` deploy raffles through the factory (setUpWorld allows only the demo merchant). */
@@ -304,9 +194,6 @@ export class WorkerStack {
 
   async close(): Promise<void> {
     for (const running of [...this.workers]) await running.close().catch(() => undefined);
-    await this.api.stop();
-    await this.database.drop();
-    for (const chain of this.chains) await chain.node.stop();
-    fs.rmSync(this.tmpDir, { recursive: true, force: true });
+    await this.stack.close();
   }
 }

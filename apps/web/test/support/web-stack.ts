@@ -3,17 +3,9 @@ import { Wallet, parseUnits } from "ethers";
 import { chromium as playwright, type Browser } from "playwright-core";
 import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { localDevPrivateKey } from "@raffle/chain";
-import {
-  deployTestRaffle,
-  setUpWorld,
-  startHardhatNode,
-  type HardhatNode,
-  type RoundRules,
-  type TestRaffle,
-  type TestWorld,
-} from "@raffle/chain/testing";
-import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { deployTestRaffle, type HardhatNode, type RoundRules, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
+import { startTestStack } from "@raffle/test-stack";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
 
@@ -84,11 +76,9 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
     for (const closeOne of closers.reverse()) await closeOne().catch(() => undefined);
   };
   try {
-    const node = await startHardhatNode({ wallClock: true });
-    closers.push(() => node.stop());
-    const world = await setUpWorld(node.provider);
-    const database: TestDatabase = await createTestDatabase("web");
-    closers.push(() => database.drop());
+    const stack = await startTestStack({ label: "web", wallClock: true });
+    closers.push(() => stack.close());
+    const { node, world, database } = stack;
 
     const webPort = await freePort();
     const webOrigin = `http://127.0.0.1:${webPort}`;
