@@ -131,8 +131,10 @@ export class IndexerStep {
     const probe = await this.readRange(from, probeTo);
     if (probeTo === to || (probe.logs.length * (to - from + 1)) / (probeTo - from + 1) > DENSE_LOGS) return probe;
     const rest = await this.readRange(probeTo + 1, to);
-    // The two reads must be of one chain: else the probe alone is the batch.
-    if (rest.addresses !== probe.addresses || rest.headers.get(probeTo + 1)!.parentHash !== probe.end.hash) return probe;
+    // The two reads must be of one chain, the probe's logs included: else the probe alone is the batch (and run()
+    // checks it as any read).
+    const oneChain = probe.headers.get(probeTo)!.hash === probe.end.hash && rest.headers.get(probeTo + 1)!.parentHash === probe.end.hash;
+    if (rest.addresses !== probe.addresses || !oneChain) return probe;
     return { ...rest, from, logs: [...probe.logs, ...rest.logs], headers: new Map([...probe.headers, ...rest.headers]) };
   }
 
