@@ -147,7 +147,12 @@ export class ChainSource {
       unique.map((number, i) => {
         const block = blocks[i];
         if (!block?.hash) throw new Error(`block ${number} is not available`);
-        const header = { number, hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase(), timestamp: new Date(Number(block.timestamp) * 1000) };
+        const header = {
+          number,
+          hash: block.hash.toLowerCase(),
+          parentHash: block.parentHash.toLowerCase(),
+          timestamp: new Date(Number(block.timestamp) * 1000),
+        };
         return [number, header];
       }),
     );

@@ -29,13 +29,12 @@ describe("undo trigger coverage", () => {
    * UPDATE and DELETE, after the change, with the transition tables the function reads (changed_rows, old_rows).
    */
   async function triggeredTables(): Promise<string[]> {
-    const rows: Array<{ table: string; trigger: string; type: number; old_table: string | null; new_table: string | null }> =
-      await dataSource.query(
-        `SELECT c.relname AS table, t.tgname AS trigger, t.tgtype::int AS type, t.tgoldtable AS old_table, t.tgnewtable AS new_table
+    const rows: Array<{ table: string; trigger: string; type: number; old_table: string | null; new_table: string | null }> = await dataSource.query(
+      `SELECT c.relname AS table, t.tgname AS trigger, t.tgtype::int AS type, t.tgoldtable AS old_table, t.tgnewtable AS new_table
            FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
           WHERE NOT t.tgisinternal AND p.proname = 'indexer_record_undo_rows'
           ORDER BY c.relname, t.tgname`,
-      );
+    );
     // pg_trigger.tgtype bits: 1 row-level, 2 before, 4 insert, 8 delete, 16 update.
     const expected = [
       { suffix: "delete", type: 8, old_table: "old_rows", new_table: null },
@@ -44,7 +43,9 @@ describe("undo trigger coverage", () => {
     ];
     const tables = [...new Set(rows.map((row) => row.table))];
     for (const table of tables) {
-      const triggers = rows.filter((row) => row.table === table).map(({ trigger, type, old_table, new_table }) => ({ trigger, type, old_table, new_table }));
+      const triggers = rows
+        .filter((row) => row.table === table)
+        .map(({ trigger, type, old_table, new_table }) => ({ trigger, type, old_table, new_table }));
       expect(triggers).toEqual(
         expected.map(({ suffix, type, old_table, new_table }) => ({ trigger: `indexer_undo_${table}_${suffix}`, type, old_table, new_table })),
       );
