@@ -24,6 +24,13 @@ interface JsonRpcLog {
   removed?: boolean;
 }
 
+/** The fields of an eth_getBlockByNumber answer the indexer reads. */
+interface JsonRpcBlock {
+  hash: string | null;
+  parentHash: string;
+  timestamp: string;
+}
+
 export function compareLogs(a: RawLog, b: RawLog): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
@@ -72,20 +79,39 @@ export class ChainSource {
     }
   }
 
-  /** One JSON-RPC call over the provider's own connection (URL, headers, timeout), decoded natively. */
-  private async rawCall(method: string, params: unknown[]): Promise<unknown> {
+  /** JSON-RPC calls in one request over the provider's own connection (URL, headers, timeout), decoded natively. */
+  private async rawCalls(method: string, paramsList: unknown[][]): Promise<unknown[]> {
+    if (paramsList.length === 0) return [];
     const connection = this.provider._getConnection();
+    const requests = paramsList.map((params, id) => ({ jsonrpc: "2.0", id, method, params }));
     const response = await this.node(method, () =>
       fetch(connection.url, {
         method: "POST",
         headers: { ...connection.headers, "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        // One call goes alone, not as a batch of one: some nodes answer batches differently.
+        body: JSON.stringify(requests.length === 1 ? requests[0] : requests),
         signal: AbortSignal.timeout(connection.timeout),
       }),
     );
-    const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
-    if (body.error || !response.ok) throw new Error(`${method} failed: ${body.error?.message ?? `HTTP ${response.status}`}`);
-    return body.result;
+    type Reply = { id: number; result?: unknown; error?: { code: number; message: string } };
+    const body = (await response.json()) as Reply | Reply[] | { error?: { message: string } };
+    const replies = Array.isArray(body) ? body : [body as Reply];
+    if (!response.ok || replies.length !== requests.length) {
+      const error = (replies[0] as Reply | undefined)?.error;
+      throw new Error(`${method} failed: ${error?.message ?? `HTTP ${response.status}`}`);
+    }
+    const results = new Array<unknown>(requests.length);
+    for (const reply of replies) {
+      if (reply.error) throw new Error(`${method} failed: ${reply.error.message}`);
+      results[reply.id] = reply.result;
+    }
+    return results;
+  }
+
+  /** One JSON-RPC call over the provider's own connection (URL, headers, timeout), decoded natively. */
+  private async rawCall(method: string, params: unknown[]): Promise<unknown> {
+    const [result] = await this.rawCalls(method, [params]);
+    return result;
   }
 
   /** The chain id the node serves, asked every time (never a cached answer: the node behind a URL can change). */
@@ -98,9 +124,7 @@ export class ChainSource {
   }
 
   async header(number: number): Promise<BlockHeader> {
-    const block = await this.node("eth_getBlockByNumber", () => this.provider.getBlock(number));
-    if (!block || !block.hash) throw new Error(`block ${number} is not available`);
-    return { number, hash: block.hash, parentHash: block.parentHash, timestamp: new Date(block.timestamp * 1000) };
+    return (await this.headers([number])).get(number)!;
   }
 
   /** Hash of a block, or null when the chain has no such block (it got shorter in a reorg). */
@@ -109,11 +133,29 @@ export class ChainSource {
     return block?.hash ?? null;
   }
 
-  /** Headers of many blocks at once; ethers batches the concurrent calls into few JSON-RPC requests. */
+  /**
+   * Headers of many blocks in one JSON-RPC batch, decoded natively: a backfill reads one per block with logs, and
+   * ethers' getBlock decoded each response body in JavaScript (a tenth of the backfill's CPU).
+   */
   async headers(numbers: number[]): Promise<Map<number, BlockHeader>> {
     const unique = [...new Set(numbers)];
-    const headers = await Promise.all(unique.map((number) => this.header(number)));
-    return new Map(headers.map((header) => [header.number, header]));
+    const blocks = (await this.rawCalls(
+      "eth_getBlockByNumber",
+      unique.map((number) => [toQuantity(number), false]),
+    )) as Array<JsonRpcBlock | null>;
+    return new Map(
+      unique.map((number, i) => {
+        const block = blocks[i];
+        if (!block?.hash) throw new Error(`block ${number} is not available`);
+        const header = {
+          number,
+          hash: block.hash.toLowerCase(),
+          parentHash: block.parentHash.toLowerCase(),
+          timestamp: new Date(Number(block.timestamp) * 1000),
+        };
+        return [number, header];
+      }),
+    );
   }
 
   /**

@@ -150,14 +150,22 @@ async function insertMessages(
   rows: Array<{ message: WebhookMessageBody; merchantId: number; endpointIds: number[] }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  // One statement each for messages and deliveries, whatever the batch size; `seq` follows the array's (chain) order.
-  const inserted: Array<{ id: string; seq: string }> = await manager.query(
-    `INSERT INTO webhook_message (id, merchant_id, type, removed, event_id, chain_id, block_number, body)
-     SELECT v.id, v.merchant_id, v.type, v.removed, v.event_id, v.chain_id, v.block_number, v.body
-       FROM unnest($1::text[], $2::int[], $3::text[], $4::bool[], $5::text[], $6::int[], $7::bigint[], $8::text[]) WITH ORDINALITY
-         AS v(id, merchant_id, type, removed, event_id, chain_id, block_number, body, n)
-      ORDER BY v.n
-     RETURNING id, seq`,
+  // One statement for the messages and their deliveries, whatever the batch size: `seq` follows the array's (chain)
+  // order, and each delivery takes its message's `seq` from the rows just inserted.
+  const deliveries = rows.flatMap((row) => row.endpointIds.map((endpointId) => ({ endpointId, messageId: row.message.id })));
+  await manager.query(
+    `WITH message AS (
+       INSERT INTO webhook_message (id, merchant_id, type, removed, event_id, chain_id, block_number, body)
+       SELECT v.id, v.merchant_id, v.type, v.removed, v.event_id, v.chain_id, v.block_number, v.body
+         FROM unnest($1::text[], $2::int[], $3::text[], $4::bool[], $5::text[], $6::int[], $7::bigint[], $8::text[]) WITH ORDINALITY
+           AS v(id, merchant_id, type, removed, event_id, chain_id, block_number, body, n)
+        ORDER BY v.n
+       RETURNING id, seq)
+     INSERT INTO webhook_delivery (endpoint_id, message_id, seq)
+     SELECT d.endpoint_id, d.message_id, message.seq
+       FROM unnest($9::int[], $10::text[]) WITH ORDINALITY AS d(endpoint_id, message_id, n)
+       JOIN message ON message.id = d.message_id
+      ORDER BY d.n`,
     [
       rows.map((row) => row.message.id),
       rows.map((row) => row.merchantId),
@@ -167,16 +175,9 @@ async function insertMessages(
       rows.map((row) => row.message.chainId),
       rows.map((row) => row.message.blockNumber),
       rows.map((row) => JSON.stringify(row.message)),
+      deliveries.map((delivery) => delivery.endpointId),
+      deliveries.map((delivery) => delivery.messageId),
     ],
-  );
-  const seqOf = new Map(inserted.map((row) => [row.id, row.seq]));
-  const deliveries = rows.flatMap((row) =>
-    row.endpointIds.map((endpointId) => ({ endpointId, messageId: row.message.id, seq: seqOf.get(row.message.id)! })),
-  );
-  await manager.query(
-    `INSERT INTO webhook_delivery (endpoint_id, message_id, seq)
-     SELECT v.endpoint_id, v.message_id, v.seq FROM unnest($1::int[], $2::text[], $3::bigint[]) AS v(endpoint_id, message_id, seq)`,
-    [deliveries.map((d) => d.endpointId), deliveries.map((d) => d.messageId), deliveries.map((d) => d.seq)],
   );
 }
 

@@ -12,6 +12,10 @@ import { generatePurchases } from "../purchases";
 import { POLL_MS, PURCHASES, say, sleep } from "../settings";
 import { benchDatabase, type BenchStack } from "../stack";
 
+/** Issue #33: 20,000 events/s, against the ~41,000 logs/s Hardhat's eth_getLogs alone gives on a quiet machine. */
+const BACKFILL_TARGET_EVENTS_PER_SECOND = 20_000;
+const BACKFILL_TARGET_SHARE_OF_NODE = 0.49;
+
 export async function indexerPart(stack: BenchStack): Promise<void> {
   const { node, world, raffle, results, rows } = stack;
   say(`3. indexer: writing ${PURCHASES} purchases to the chain`);
@@ -36,6 +40,7 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
     say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
     const live = await liveLags(stack, backfillSource);
     const maxLag = Math.max(...live.lags);
+    const backfillShare = eventsPerSecond / nodeLogsPerSecond;
     results.indexer = {
       nodeGetLogsPerSecond: nodeLogsPerSecond,
       purchases: PURCHASES,
@@ -43,6 +48,7 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
       tickets,
       seconds,
       eventsPerSecond,
+      backfillShareOfNodeGetLogs: backfillShare,
       pollIntervalMs: POLL_MS,
       wakesOnHeads: live.headWakes > 0,
       headWakes: live.headWakes,
@@ -53,8 +59,15 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
       {
         measure: `indexer backfill (${PURCHASES} purchases)`,
         result: `${eventsPerSecond} events/s`,
-        target: ">= 5000 events/s",
-        met: eventsPerSecond >= 5_000,
+        target: `>= ${BACKFILL_TARGET_EVENTS_PER_SECOND} events/s`,
+        met: eventsPerSecond >= BACKFILL_TARGET_EVENTS_PER_SECOND,
+      },
+      {
+        // The same target as a ratio to the node's own speed in this run, which moves with the machine as the backfill does.
+        measure: "indexer backfill / node eth_getLogs, same run",
+        result: `${backfillShare.toFixed(2)}`,
+        target: `>= ${BACKFILL_TARGET_SHARE_OF_NODE}`,
+        met: backfillShare >= BACKFILL_TARGET_SHARE_OF_NODE,
       },
       { measure: "indexer steady-state lag (max of 20)", result: `${maxLag} ms`, target: `<= one poll (${POLL_MS} ms)`, met: maxLag <= POLL_MS },
     );

@@ -8,6 +8,7 @@ import { WebhookManualRetryLimits1764300000000 } from "./1764300000000-webhook-m
 import { PublicSale1764400000000 } from "./1764400000000-public-sale";
 import { RaffleV21764500000000 } from "./1764500000000-raffle-v2";
 import { MerchantConsole1764600000000 } from "./1764600000000-merchant-console";
+import { BulkUndoLog1764800000000 } from "./1764800000000-bulk-undo-log";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -22,6 +23,7 @@ export const MIGRATIONS: Function[] = [
   PublicSale1764400000000,
   RaffleV21764500000000,
   MerchantConsole1764600000000,
+  BulkUndoLog1764800000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

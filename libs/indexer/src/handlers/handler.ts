@@ -9,7 +9,7 @@ import type { PriceTokens } from "./price-tokens";
 
 /** What one entry of the event table (event-handlers.ts) is made of, and what its handler gets and gives back. */
 
-/** The tables handlers write. Each needs an `indexer_undo_<table>` trigger, unless KEPT_ON_REORG names it. */
+/** The tables handlers write. Each needs the `indexer_undo_<table>_*` triggers, unless KEPT_ON_REORG names it. */
 export type ProjectedTable =
   "merchant" | "contract" | "template" | "token" | "price" | "price_component" | "round" | "ticket" | "round_winner" | "claim";
 
