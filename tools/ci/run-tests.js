@@ -17,13 +17,15 @@ const ROOT = path.resolve(__dirname, "../..");
 const REPORTS = path.join(ROOT, "reports");
 const LOGS = path.join(REPORTS, "logs");
 const SUITE_SCRIPTS = ["test", "test:anvil", "test:invariant"];
-// The suites in the order they start, the longest of the last measured run first (docs/performance.md, "CI time").
-// A suite not listed starts after these; the typechecks go last (short, mostly cached). Reorder when the table moves.
+// The tasks in the order they start, the longest of the last measured run first (docs/performance.md, "CI time"), so
+// the short ones fill the tail. A suite not listed starts after these. Reorder when the table moves.
+const TYPECHECK = "typecheck (every project, Nx)";
 const LONGEST_FIRST = [
   "@raffle/api:test",
   "@raffle/indexer:test",
   "@raffle/contracts:test",
   "@raffle/tools:test",
+  TYPECHECK,
   "@raffle/indexer:test:anvil",
   "@raffle/merchant-worker:test",
   "@raffle/merchant-worker:test:anvil",
@@ -62,13 +64,8 @@ function plan(projects) {
       env: SUITE_ENV,
     })),
   );
-  const rank = (task) => {
-    const index = LONGEST_FIRST.indexOf(task.name);
-    return index === -1 ? LONGEST_FIRST.length : index;
-  };
-  suites.sort((a, b) => rank(a) - rank(b));
   const typecheck = {
-    name: "typecheck (every project, Nx)",
+    name: TYPECHECK,
     command: [
       "npx",
       "nx",
@@ -82,7 +79,11 @@ function plan(projects) {
     cwd: ROOT,
     env: BASE_ENV,
   };
-  return [...suites, typecheck];
+  const rank = (task) => {
+    const index = LONGEST_FIRST.indexOf(task.name);
+    return index === -1 ? LONGEST_FIRST.length : index;
+  };
+  return [...suites, typecheck].sort((a, b) => rank(a) - rank(b));
 }
 
 /** Runs one task with its output in reports/logs/<task>.log, printed whole when it ends (outputs never interleave). */
