@@ -7,13 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { Wallet } from "ethers";
 import { LOCAL_DEV_KEYS, Raffle__factory } from "@raffle/chain";
-import { deployTestRaffle, setUpWorld, startHardhatNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
-import { freePort } from "@raffle/testing";
-import { openDatabase } from "@raffle/db";
-import { createTestDatabase } from "@raffle/db/testing";
-import { ApiKeyService } from "@raffle/api";
-
-import { startApiProcess } from "../bench/api-process";
+import { deployTestRaffle, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
+import { startTestStack } from "@raffle/test-stack";
 
 const ROOT = path.resolve(__dirname, "../..");
 const WORKER_MAIN = path.join(ROOT, "apps/merchant-worker/src/main.ts");
@@ -40,33 +35,13 @@ export interface WorkerWorld {
 
 /** Chain, raffle, database, API key and API; everything started is stopped by `close()` (also when this fails). */
 export async function startWorkerWorld(label: string, schedule: string): Promise<WorkerWorld> {
-  const cleanups: Array<() => Promise<unknown>> = [];
-  const close = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
+  const stack = await startTestStack({ label, node: "hardhat" });
+  const close = () => stack.close();
   try {
-    const node = await startHardhatNode();
-    cleanups.push(() => node.stop());
-    const world = await setUpWorld(node.provider);
+    const { node, world } = stack;
     const raffle = await deployTestRaffle(world, "ERC20");
-    const database = await createTestDatabase(label);
-    cleanups.push(() => database.drop());
-    const keys = await openDatabase({ url: database.url, poolSize: 1 });
-    const apiKey = (await new ApiKeyService(keys, { apiKeyCacheSeconds: 0 }).create(MERCHANT)).key;
-    await keys.destroy();
-    const api = await startApiProcess(
-      {
-        DATABASE_URL: database.url,
-        RPC_URL: node.rpcUrl,
-        INDEXER_WS_URL: node.wsUrl,
-        CHAIN_ID: "31337",
-        DEPLOYMENT_JSON: JSON.stringify(world.deployment),
-        DEFAULT_RAFFLE_SCHEDULE: schedule,
-        INDEXER_POLL_INTERVAL_MS: "100",
-      },
-      await freePort(),
-    );
-    cleanups.push(() => api.stop());
+    const apiKey = await stack.apiKey(MERCHANT);
+    const api = await stack.startApi({ INDEXER_WS_URL: node.wsUrl, DEFAULT_RAFFLE_SCHEDULE: schedule, INDEXER_POLL_INTERVAL_MS: "100" });
     // The worker reads its raffles from the API: wait until the indexer has put this one in the list.
     const deadline = Date.now() + 60_000;
     for (;;) {
