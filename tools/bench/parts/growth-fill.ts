@@ -73,7 +73,7 @@ const FILL: Array<[what: string, sql: string]> = [
             (n - 1) * ${TICKETS_PER_ROUND} + 1,
             CASE WHEN n < ${ROUNDS_PER_RAFFLE} THEN (n - 1) * ${TICKETS_PER_ROUND} + 1 + (r.id + n) % ${TICKETS_PER_ROUND} END,
             CASE WHEN n < ${ROUNDS_PER_RAFFLE} THEN now() - (${ROUNDS_PER_RAFFLE} - n) * interval '1 day' END,
-            0, 100000000000000000000, CASE WHEN n < ${ROUNDS_PER_RAFFLE} THEN r.id * 1000003 + n END
+            0, 100000000000000000000, CASE WHEN n < ${ROUNDS_PER_RAFFLE} THEN r.id::bigint * 1000003 + n END
        FROM contract r
        JOIN merchant m ON m.id = r.merchant_id
        JOIN contract t ON t.raffle_contract_id = r.id

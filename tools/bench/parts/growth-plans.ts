@@ -95,15 +95,15 @@ export async function explainHotQueries(client: Client, bench: { merchantWallet:
        FROM merchant m WHERE m.wallet = $1`,
     [bench.merchantWallet, bench.contractId],
   );
-  // A generated merchant in the middle of the id range, its first raffle, that raffle's latest round and the buyer
-  // of that round's first ticket (who holds tickets in rounds of other raffles too).
+  // A generated merchant in the middle of the id range, its first raffle, that raffle's latest round and the winner
+  // of its latest drawn round (who holds tickets, in rounds of other raffles too, and a prize claim).
   const { rows: generated } = await client.query(
-    `SELECT r.merchant_id, r.id AS contract_id, round.id AS round_row_id, t.buyer AS account
+    `SELECT r.merchant_id, r.id AS contract_id, round.id AS round_row_id, cl.account
        FROM contract r
        JOIN round ON round.contract_id = r.id
-       JOIN ticket t ON t.round_id = round.id
+       JOIN claim cl ON cl.contract_id = r.id AND cl.claim_type = 'RAFFLE_PRIZE'
       WHERE r.id = (SELECT min(id) + ${RAFFLES_PER_MERCHANT} * (count(*) / ${RAFFLES_PER_MERCHANT} / 2) FROM contract WHERE title = 'Growth raffle')
-      ORDER BY round.round_id DESC, t.token_id ASC LIMIT 1`,
+      ORDER BY round.round_id DESC, cl.round_id DESC LIMIT 1`,
   );
   const sides = [
     {
