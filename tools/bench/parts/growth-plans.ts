@@ -88,7 +88,10 @@ function hotQueries(at: { merchantId: number; contractId: number; roundRowId: nu
  * The plans of the hot queries twice over: for the bench's own merchant (what the load asked for) and for a merchant
  * of the generated data (a raffle with a full history, an account with tickets and a claim in many rounds).
  */
-export async function explainHotQueries(client: Client, bench: { merchantWallet: string; contractId: number; account: string }): Promise<QueryPlan[]> {
+export async function explainHotQueries(
+  client: Client,
+  bench: { merchantWallet: string; contractId: number; account: string },
+): Promise<QueryPlan[]> {
   const { rows: benchRows } = await client.query(
     `SELECT m.id AS merchant_id, (SELECT prefix FROM api_key WHERE merchant_id = m.id LIMIT 1) AS prefix,
             (SELECT id FROM round WHERE contract_id = $2 ORDER BY round_id DESC LIMIT 1) AS round_row_id
@@ -108,7 +111,13 @@ export async function explainHotQueries(client: Client, bench: { merchantWallet:
   const sides = [
     {
       label: "bench merchant",
-      at: { merchantId: benchRows[0].merchant_id, contractId: bench.contractId, roundRowId: benchRows[0].round_row_id, account: bench.account, prefix: benchRows[0].prefix },
+      at: {
+        merchantId: benchRows[0].merchant_id,
+        contractId: bench.contractId,
+        roundRowId: benchRows[0].round_row_id,
+        account: bench.account,
+        prefix: benchRows[0].prefix,
+      },
     },
     ...(generated[0]
       ? [

@@ -57,7 +57,13 @@ export class ClaimsService {
     return this.pages.get(`${merchantId}:${owner}:${status ?? "*"}:${skip}:${take}`, () => this.readPage(merchantId, owner, status, skip, take));
   }
 
-  private async readPage(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ChainClaim[], number]> {
+  private async readPage(
+    merchantId: number,
+    account: string,
+    status: ClaimStatus | undefined,
+    skip: number,
+    take: number,
+  ): Promise<[ChainClaim[], number]> {
     const query = this.dataSource
       .getRepository(ClaimEntity)
       .createQueryBuilder("claim")
