@@ -11,7 +11,7 @@ import { openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";
 
 import { startApiProcess, type ApiProcess } from "../api-process";
-import { apiCpuPerRequest, figuresOf, runLoadMeasuringApi, type MeasuredLoad } from "../load";
+import { apiCpuPerRequest, apiIdleCpuMicrosPerSecond, figuresOf, runLoad, runLoadMeasuringApi, type MeasuredLoad } from "../load";
 import { API_WORKERS, CONNECTIONS, READ_SECONDS, SIGN_CONNECTIONS, SIGN_SECONDS, medianRun, say } from "../settings";
 import { benchDatabase, listedContractId, randomAccounts, type BenchStack } from "../stack";
 import { fillGrowthData, namedTableRows, tableSizes } from "./growth-fill";
@@ -22,8 +22,11 @@ const SCALE = Number(process.env.BENCH_GROWTH_SCALE ?? 1);
 /** Turns each database takes per measure; the median is reported. */
 const RUNS = Number(process.env.BENCH_GROWTH_RUNS ?? 2);
 const WARM_UP_SECONDS = 5;
+const IDLE_SECONDS = 5;
 /** The issue's bound: each figure on the grown database within 20 % of the small one's. */
 const WITHIN = 0.2;
+
+type Load = (side: Side) => Parameters<typeof runLoadMeasuringApi>[1];
 
 interface Side {
   api: ApiProcess;
@@ -74,31 +77,41 @@ export async function growthPart(stack: BenchStack): Promise<void> {
         met: fillSeconds <= 300,
       });
 
-      for (const [index, [name]] of hotReads("", 0, account).entries()) {
-        const url = (side: Side) => hotReads(side.api.url, side.contractId, account)[index][1];
-        await compare(
-          stack,
-          name,
-          (side) => ({ url: url(side), headers: side.auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS }),
-          small,
-          grown,
-        );
-      }
+      // Each API's own background (its indexer, monitors, timers) right after the fill: CPU per request includes it.
+      const idleMicrosPerSecond = {
+        small: Math.round(await apiIdleCpuMicrosPerSecond(small.api, IDLE_SECONDS)),
+        grown: Math.round(await apiIdleCpuMicrosPerSecond(grown.api, IDLE_SECONDS)),
+      };
+      (results.growth as Record<string, unknown>).idleCpuMicrosPerSecond = idleMicrosPerSecond;
+      say(`   idle API CPU: small ${idleMicrosPerSecond.small} µs/s, grown ${idleMicrosPerSecond.grown} µs/s`);
       const accounts = randomAccounts();
-      await compare(
-        stack,
-        "POST /raffle/ticket/sign",
-        (side) => ({
-          url: `${side.api.url}/raffle/ticket/sign`,
-          method: "POST",
-          headers: side.auth,
-          connections: SIGN_CONNECTIONS,
-          durationSeconds: SIGN_SECONDS,
-          bodies: accounts.map((buyer) => JSON.stringify({ account: buyer, contractId: side.contractId })),
-        }),
-        small,
-        grown,
-      );
+      const measures: Array<[name: string, load: Load]> = [
+        ...hotReads("", 0, account).map(([name], index): [string, Load] => [
+          name,
+          (side) => ({
+            url: hotReads(side.api.url, side.contractId, account)[index][1],
+            headers: side.auth,
+            connections: CONNECTIONS,
+            durationSeconds: READ_SECONDS,
+          }),
+        ]),
+        [
+          "POST /raffle/ticket/sign",
+          (side) => ({
+            url: `${side.api.url}/raffle/ticket/sign`,
+            method: "POST",
+            headers: side.auth,
+            connections: SIGN_CONNECTIONS,
+            durationSeconds: SIGN_SECONDS,
+            bodies: accounts.map((buyer) => JSON.stringify({ account: buyer, contractId: side.contractId })),
+          }),
+        ],
+      ];
+      // An untimed pass of every measure on each side first: the grown side's API is younger, and its first
+      // seconds on each route (the JIT's compiling, first loads) would otherwise be charged to the grown database.
+      say(`   warming both APIs up: ${WARM_UP_SECONDS} s of each measure`);
+      for (const [, load] of measures) for (const side of [small, grown]) await runLoad({ ...load(side), durationSeconds: WARM_UP_SECONDS });
+      for (const [name, load] of measures) await compare(stack, name, load, small, grown);
 
       const plans = await explainHotQueries(client, {
         merchantWallet: await stack.world.merchant.getAddress(),
@@ -124,17 +137,8 @@ export async function growthPart(stack: BenchStack): Promise<void> {
 }
 
 /** Runs `load` against the small and the grown side in turn, RUNS times, and adds the rows comparing them. */
-async function compare(
-  stack: BenchStack,
-  name: string,
-  load: (side: Side) => Parameters<typeof runLoadMeasuringApi>[1],
-  small: Side,
-  grown: Side,
-): Promise<void> {
+async function compare(stack: BenchStack, name: string, load: Load, small: Side, grown: Side): Promise<void> {
   const runs: Record<"small" | "grown", MeasuredLoad[]> = { small: [], grown: [] };
-  // An untimed turn each first: the grown side's API is younger, and its first seconds of a new route (the JIT's
-  // compiling, the caches' first loads) would be charged to the grown database.
-  for (const side of [small, grown]) await runLoadMeasuringApi(side.api, { ...load(side), durationSeconds: WARM_UP_SECONDS });
   for (let run = 0; run < RUNS; run += 1) {
     for (const [label, side] of [
       ["small", small],
