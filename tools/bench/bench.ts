@@ -10,6 +10,7 @@ import * as path from "node:path";
 
 import { chainsPart } from "./parts/chains";
 import { gasPart } from "./parts/gas";
+import { growthPart } from "./parts/growth";
 import { indexerPart } from "./parts/indexer";
 import { readsPart } from "./parts/reads";
 import { signPart } from "./parts/sign";
@@ -25,6 +26,7 @@ const PARTS_IN_ORDER: Array<[name: string, run: (stack: BenchStack) => Promise<v
   ["webhooks", webhooksPart],
   ["chains", chainsPart],
   ["reads", readsPart],
+  ["growth", growthPart],
   ["indexer", indexerPart],
   ["gas", gasPart],
   ["web", webPart],

@@ -26,7 +26,7 @@ export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379"
  */
 export const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
-export const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,indexer,gas,web").split(",").map((part) => part.trim()));
+export const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,growth,indexer,gas,web").split(",").map((part) => part.trim()));
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -89,7 +89,7 @@ export async function startBenchStack(results: Record<string, unknown>): Promise
 }
 
 /** Waits until the indexer has registered the raffle, and returns its id. */
-async function listedContractId({ api, auth, raffle }: Pick<BenchStack, "api" | "auth" | "raffle">): Promise<number> {
+export async function listedContractId({ api, auth, raffle }: Pick<BenchStack, "api" | "auth" | "raffle">): Promise<number> {
   for (let tries = 0; tries < 240; tries += 1) {
     const list = await getJson(`${api.url}/raffle/contracts?chainId=31337&take=100`, auth);
     const id = list.rows?.find((row: { address: string }) => row.address === raffle.raffle)?.id;

@@ -7,11 +7,16 @@ import { ClaimEntity, ClaimStatus, ClaimType, MerchantEntity } from "@raffle/db"
 import { problems } from "../../common/problem";
 import { ExchangeState } from "../../services/exchange-state";
 import { ServedChains, type ServedChain } from "../../services/served-chains";
-import { DATA_SOURCE } from "../../services/tokens";
+import { TtlCache } from "../../services/ttl-cache";
+import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import type { ApiConfig } from "../../config/api-config";
 import type { Caller } from "../auth/api-key.service";
 import { DEFAULT_CLAIM_TTL_SECONDS, type CreateClaimBody } from "./claim-voucher.dto";
 
 const UINT256_MAX = (1n << 256n) - 1n;
+
+/** Pages of claim lists kept at once (each up to MAX_TAKE claims of about 1 kB). */
+const CACHED_PAGES = 1_000;
 
 /** A claim with the chain it is redeemed on. */
 export type ChainClaim = ClaimEntity & { chainId: number };
@@ -26,27 +31,56 @@ const CLAIM_CHAIN_SQL = `COALESCE((claim.parameters->>'chainId')::int, (SELECT c
 @Injectable()
 export class ClaimsService {
   private readonly nonces = new NonceSequence();
+  /**
+   * Pages of the list for READ_CACHE_MS, as fresh as the other hot reads for what the indexer writes (prizes,
+   * redemptions, expiries). This process's own writes (a voucher made or canceled) empty it, so a client sees its
+   * write at once here; another API process sees it within READ_CACHE_MS.
+   */
+  private readonly pages: TtlCache<string, [ChainClaim[], number]>;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(API_CONFIG) config: ApiConfig,
     private readonly exchange: ExchangeState,
     private readonly chains: ServedChains,
-  ) {}
+  ) {
+    this.pages = new TtlCache(config.readCacheMs, CACHED_PAGES);
+  }
 
-  /** The account's claims with the merchant on the chains this API serves, newest first. */
-  async list(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ChainClaim[], number]> {
+  /**
+   * The account's claims with the merchant on the chains this API serves, newest first. One query: each row carries
+   * its chain and the total of matching rows (a window count, taken before LIMIT); only a page past the end, which
+   * has no row to carry it, asks for the total apart.
+   */
+  list(merchantId: number, account: string, status: ClaimStatus | undefined, skip: number, take: number): Promise<[ChainClaim[], number]> {
+    const owner = getAddress(account);
+    return this.pages.get(`${merchantId}:${owner}:${status ?? "*"}:${skip}:${take}`, () => this.readPage(merchantId, owner, status, skip, take));
+  }
+
+  private async readPage(
+    merchantId: number,
+    account: string,
+    status: ClaimStatus | undefined,
+    skip: number,
+    take: number,
+  ): Promise<[ChainClaim[], number]> {
     const query = this.dataSource
       .getRepository(ClaimEntity)
       .createQueryBuilder("claim")
-      .where("claim.merchantId = :merchantId AND claim.account = :account", { merchantId, account: getAddress(account) })
-      .andWhere(`${CLAIM_CHAIN_SQL} = ANY(:chains)`, { chains: this.chains.ids })
+      .where("claim.merchantId = :merchantId AND claim.account = :account", { merchantId, account })
+      .andWhere(`${CLAIM_CHAIN_SQL} = ANY(:chains)`, { chains: this.chains.ids });
+    if (status) query.andWhere("claim.claimStatus = :status", { status });
+    const page = query
+      .clone()
+      .addSelect(CLAIM_CHAIN_SQL, "claim_chain_id")
+      .addSelect("count(*) OVER ()", "claim_total")
       .orderBy("claim.createdAt", "DESC")
       .addOrderBy("claim.id", "DESC")
-      .skip(skip)
-      .take(take);
-    if (status) query.andWhere("claim.claimStatus = :status", { status });
-    const [claims, count] = await query.getManyAndCount();
-    return [await this.withChains(claims), count];
+      .offset(skip)
+      .limit(take);
+    const { entities, raw } = await page.getRawAndEntities<{ claim_chain_id: number; claim_total: string }>();
+    const count = raw.length > 0 ? Number(raw[0].claim_total) : skip > 0 ? await query.getCount() : 0;
+    return [entities.map((claim, index) => Object.assign(claim, { chainId: Number(raw[index].claim_chain_id) })), count];
   }
 
   /** One claim of the merchant; a claim of a chain this API does not serve is `chainNotServed`, as the README says. */
@@ -85,7 +119,7 @@ export class ClaimsService {
     const nonce = this.nonces.take();
     const { deployment } = chain;
 
-    return this.dataSource.transaction(async (manager) => {
+    const voucher = await this.dataSource.transaction(async (manager) => {
       const merchant = await manager.getRepository(MerchantEntity).findOneByOrFail({ id: caller.merchantId });
       const claims = manager.getRepository(ClaimEntity);
       const created = await claims.save({
@@ -117,6 +151,8 @@ export class ClaimsService {
       };
       return Object.assign(await claims.save(created), { chainId: deployment.chainId });
     });
+    this.pages.clear();
+    return voucher;
   }
 
   /** The chain a voucher is for: `chainId`, which may be left out only when this API serves one chain. */
@@ -140,6 +176,7 @@ export class ClaimsService {
       .set({ claimStatus: ClaimStatus.CANCELED, canceledAt: () => "now()" })
       .where("id = :id AND claim_status = :status", { id, status: ClaimStatus.NEW })
       .execute();
+    this.pages.clear();
     // Redeemed or expired between the read and the write: report what it is now.
     if (!updated.affected) throw problems.claimNotCancelable(id, (await this.get(merchantId, id)).claimStatus);
     return this.get(merchantId, id);

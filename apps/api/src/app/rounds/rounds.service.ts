@@ -19,7 +19,16 @@ export interface LatestRound {
   purchase: PurchaseArgs;
 }
 
+/** One page of a raffle's rounds, as stored and as served, and how many rounds the raffle has. */
+export interface RoundPage {
+  rows: Array<{ entity: RoundEntity; dto: RoundDto }>;
+  count: number;
+}
+
 const NO_NONCE = `0x${"00".repeat(32)}`;
+
+/** Pages of round history kept at once (each up to MAX_TAKE rounds, about 3 kB a round as served). */
+const CACHED_PAGES = 200;
 
 /** Statuses a round has winners in. */
 const DRAWN_STATUSES = new Set([RoundStatus.DRAWN, RoundStatus.CLAIMED, RoundStatus.RELEASED]);
@@ -31,6 +40,7 @@ const ROUND_RELATIONS = { contract: true, ticketContract: true, price: { compone
 export class RoundsService {
   /** Latest round per raffle for READ_CACHE_MS: hot reads and signatures cost no query, ticketCount stays fresh. */
   private readonly latestRounds: TtlCache<number, LatestRound | null>;
+  private readonly pages: TtlCache<string, RoundPage>;
   /**
    * Prices with their components, templates and tokens: rows the indexer only ever inserts, so each is read once
    * rather than on every refresh of a round (a reorg that replaces a price gives it a new id). Their contracts are
@@ -44,6 +54,7 @@ export class RoundsService {
     private readonly contracts: RaffleContractsService,
   ) {
     this.latestRounds = new TtlCache(config.readCacheMs);
+    this.pages = new TtlCache(config.readCacheMs, CACHED_PAGES);
   }
 
   /**
@@ -61,16 +72,35 @@ export class RoundsService {
   /** The latest round of a raffle, active or not, with contracts, price, templates and tokens. */
   latest(contractId: number): Promise<LatestRound | null> {
     return this.latestRounds.get(contractId, async () => {
-      // Light queries per refresh (the round row, then its contracts; its price is read once) instead of one
-      // many-joined query: the refresh runs every READ_CACHE_MS in every API process.
       const entity = await this.dataSource.getRepository(RoundEntity).findOne({ where: { contractId }, order: { roundId: "DESC" } });
       if (!entity) return null;
-      const price = await this.price(entity.priceId);
-      const contractIds = [entity.contractId, entity.ticketContractId, ...(price?.components ?? []).map((c) => c.contractId)];
-      const contractRows = await this.dataSource.getRepository(ContractEntity).findBy({ id: In([...new Set(contractIds)]) });
-      const contracts = new Map(contractRows.map((contract) => [contract.id, contract]));
-      entity.contract = contracts.get(entity.contractId);
-      entity.ticketContract = contracts.get(entity.ticketContractId);
+      const [dto] = await this.served([entity]);
+      return { entity, dto, purchase: buildPurchaseArgs(dto, { nonce: NO_NONCE, expiresAt: 0, signature: "0x" }) };
+    });
+  }
+
+  /**
+   * Rounds as the Round resource shows them, their relations filled in with light queries (one for every round's
+   * contracts, one for the drawn ones' winners; each price read once) rather than one many-joined query: a refresh
+   * runs every READ_CACHE_MS in every API process, and the joined query's rows cost more to build than to fetch.
+   */
+  private async served(rounds: RoundEntity[]): Promise<RoundDto[]> {
+    const prices = new Map<number, PriceEntity | null>();
+    for (const priceId of new Set(rounds.map((round) => round.priceId))) prices.set(priceId, await this.price(priceId));
+    const contractIds = new Set<number>();
+    for (const round of rounds) {
+      contractIds.add(round.contractId).add(round.ticketContractId);
+      for (const component of prices.get(round.priceId)?.components ?? []) contractIds.add(component.contractId);
+    }
+    const [contractRows, winners] = await Promise.all([
+      this.dataSource.getRepository(ContractEntity).findBy({ id: In([...contractIds]) }),
+      this.winners(rounds.filter((round) => DRAWN_STATUSES.has(round.roundStatus)).map((round) => round.id)),
+    ]);
+    const contracts = new Map(contractRows.map((contract) => [contract.id, contract]));
+    return rounds.map((round) => {
+      round.contract = contracts.get(round.contractId);
+      round.ticketContract = contracts.get(round.ticketContractId);
+      const price = prices.get(round.priceId);
       if (price) {
         // Copies with this refresh's contracts: the cached price itself never holds a contract row.
         const components = (price.components ?? []).map((component) =>
@@ -78,11 +108,12 @@ export class RoundsService {
             contract: contracts.get(component.contractId),
           }),
         );
-        entity.price = Object.assign(Object.create(Object.getPrototypeOf(price)), price, { components });
+        round.price = Object.assign(Object.create(Object.getPrototypeOf(price)), price, { components });
       }
-      const winners = DRAWN_STATUSES.has(entity.roundStatus) ? await this.winners([entity.id]) : [];
-      const dto = toRoundDto(entity, winners);
-      return { entity, dto, purchase: buildPurchaseArgs(dto, { nonce: NO_NONCE, expiresAt: 0, signature: "0x" }) };
+      return toRoundDto(
+        round,
+        winners.filter((winner) => winner.roundId === round.id),
+      );
     });
   }
 
@@ -117,27 +148,19 @@ export class RoundsService {
 
   /**
    * One page of a raffle's rounds, newest first, as stored and as served, whoever may read them: the caller checks
-   * access (the merchant's list its ownership, the player app public sale).
+   * access (the merchant's list its ownership, the player app public sale). Kept for READ_CACHE_MS, as the latest
+   * round is: a page is as fresh as GET /rounds/current.
    */
-  async page(contractId: number, skip: number, take: number): Promise<{ rows: Array<{ entity: RoundEntity; dto: RoundDto }>; count: number }> {
-    const [rounds, count] = await this.dataSource.getRepository(RoundEntity).findAndCount({
-      where: { contractId },
-      order: { roundId: "DESC" },
-      skip,
-      take,
-      relations: ROUND_RELATIONS,
+  page(contractId: number, skip: number, take: number): Promise<RoundPage> {
+    return this.pages.get(`${contractId}:${skip}:${take}`, async () => {
+      const repository = this.dataSource.getRepository(RoundEntity);
+      const [rounds, count] = await Promise.all([
+        repository.find({ where: { contractId }, order: { roundId: "DESC" }, skip, take }),
+        repository.countBy({ contractId }),
+      ]);
+      const dtos = await this.served(rounds);
+      return { rows: rounds.map((entity, index) => ({ entity, dto: dtos[index] })), count };
     });
-    const winners = await this.winners(rounds.filter((round) => DRAWN_STATUSES.has(round.roundStatus)).map((round) => round.id));
-    return {
-      rows: rounds.map((round) => ({
-        entity: round,
-        dto: toRoundDto(
-          round,
-          winners.filter((winner) => winner.roundId === round.id),
-        ),
-      })),
-      count,
-    };
   }
 
   /** One round of the caller's raffles, by its id. */
