@@ -42,7 +42,9 @@ function signHandler({ guard, pipe, tickets, problems }: SignRouteParts): (reque
 
   async function sign(request: FastifyRequest): Promise<unknown> {
     const caller = await guard.authorize(request as AuthorizedRequest, access as MerchantAccess);
-    const body = acceptsSignTicketBody(request.body) ? (request.body as SignTicketBody) : ((await pipe.transform(request.body, BODY)) as SignTicketBody);
+    const body = acceptsSignTicketBody(request.body)
+      ? (request.body as SignTicketBody)
+      : ((await pipe.transform(request.body, BODY)) as SignTicketBody);
     return tickets.sign(caller, body);
   }
 
