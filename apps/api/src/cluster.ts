@@ -8,13 +8,14 @@ export function workerIndex(): number {
 }
 
 const RESTART_DELAY_MS = 1_000;
+const STOP_TIMEOUT_MS = 15_000;
 
 /**
  * Each worker's young generation, in MiB per semi-space (V8's default on 64 bits is 16). Under the sign load V8 grows
  * it to the maximum, and the two workers' young generations were most of what they held above their code: with 4 the
  * API (primary and two workers) peaked at 387 MiB of RSS under the sign load against 451 with the default (bench part
- * `memory`), for the cost in CPU per request given in docs/performance.md ("Memory"). A --max-semi-space-size given in
- * NODE_OPTIONS or on the command line wins.
+ * `memory`; see docs/performance.md, "Memory"; its CPU cost was not measured apart from the sign path's A/B). A
+ * --max-semi-space-size given in NODE_OPTIONS or on the command line wins.
  */
 const WORKER_SEMI_SPACE_MIB = 4;
 
@@ -22,7 +23,6 @@ function workerExecArgv(): string[] {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((flag) => flag.includes("--max-semi-space-size"));
   return given ? process.execArgv : [...process.execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`];
 }
-const STOP_TIMEOUT_MS = 15_000;
 
 /**
  * The primary of API_WORKERS > 1: forks the workers, which share the listening port (connections are spread
