@@ -12,6 +12,8 @@ export interface ApiProcess {
   pid: number;
   /** Peak resident set size so far (VmHWM), in MiB, summed over the API's processes (its workers when clustered). */
   peakRssMiB(): number;
+  /** Each of the API's processes (the primary first, then its workers): resident set now and at its peak, in MiB. */
+  memoryByProcess(): Array<{ pid: number; rssMiB: number; peakRssMiB: number }>;
   /** CPU seconds (user + system) used so far, summed over the API's processes: divided by requests, a cost per request that the machine's noise moves less than throughput. */
   cpuSeconds(): number;
   stop(): Promise<void>;
@@ -55,9 +57,12 @@ function processTree(pid: number): number[] {
   return [pid, ...children];
 }
 
-/** Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't. */
-export async function startApiProcess(env: Record<string, string>, port: number): Promise<ApiProcess> {
-  if (!fs.existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\``);
+/**
+ * Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't; `main`
+ * is another build's compiled entry for an A/B comparison (BENCH_SIGN_COMPARE_MAIN).
+ */
+export async function startApiProcess(env: Record<string, string>, port: number, main = COMPILED_MAIN): Promise<ApiProcess> {
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\``);
   // Each `<PREFIX>DEPLOYMENT_JSON` (DEPLOYMENT_JSON, CHAIN_<id>_DEPLOYMENT_JSON) becomes the file of `<PREFIX>DEPLOYMENT_FILE`.
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-"));
   const deploymentFiles = Object.fromEntries(
@@ -71,7 +76,7 @@ export async function startApiProcess(env: Record<string, string>, port: number)
   );
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), COMPILED_MAIN],
+    [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), main],
     {
       cwd: ROOT,
       env: {
@@ -102,6 +107,8 @@ export async function startApiProcess(env: Record<string, string>, port: number)
     url,
     pid: child.pid!,
     peakRssMiB: () => processTree(child.pid!).reduce((sum, pid) => sum + readStatusKiB(pid, "VmHWM"), 0) / 1024,
+    memoryByProcess: () =>
+      processTree(child.pid!).map((pid) => ({ pid, rssMiB: readStatusKiB(pid, "VmRSS") / 1024, peakRssMiB: readStatusKiB(pid, "VmHWM") / 1024 })),
     cpuSeconds: () => processTree(child.pid!).reduce((sum, pid) => sum + readCpuSeconds(pid), 0),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

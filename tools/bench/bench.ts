@@ -12,6 +12,7 @@ import { chainsPart } from "./parts/chains";
 import { gasPart } from "./parts/gas";
 import { growthPart } from "./parts/growth";
 import { indexerPart } from "./parts/indexer";
+import { memoryPart } from "./parts/memory";
 import { readsPart } from "./parts/reads";
 import { signPart } from "./parts/sign";
 import { webPart } from "./parts/web";
@@ -23,6 +24,7 @@ import { startBenchStack, stopBenchStack, type BenchStack } from "./stack";
 /** Every part, in the order they run: the indexer part stops the API, so the parts that load it come first. */
 const PARTS_IN_ORDER: Array<[name: string, run: (stack: BenchStack) => Promise<void>]> = [
   ["sign", signPart],
+  ["memory", memoryPart],
   ["webhooks", webhooksPart],
   ["chains", chainsPart],
   ["reads", readsPart],

@@ -25,8 +25,14 @@ export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379"
  * metrics-on ones (this machine's speed drifts), to show what the metrics cost. BENCH_METRICS_COMPARE=false skips it.
  */
 export const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
+/**
+ * Another build's compiled API entry (e.g. main's dist/apps/api/src/main.js copied under dist/): the sign part then
+ * alternates its runs between this build and that one, and reports both CPU costs per request (an A/B measure that the
+ * machine's drift moves far less than two separate bench runs).
+ */
+export const SIGN_COMPARE_MAIN = process.env.BENCH_SIGN_COMPARE_MAIN ?? "";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
-export const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,chains,webhooks,reads,growth,indexer,gas,web").split(",").map((part) => part.trim()));
+export const PARTS = new Set((process.env.BENCH_PARTS ?? "sign,memory,chains,webhooks,reads,growth,indexer,gas,web").split(",").map((part) => part.trim()));
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -118,14 +118,15 @@ export function signLoad(
   connections: number,
   target = stack.api,
   label = "metrics on",
+  seconds = SIGN_SECONDS,
 ): Promise<MeasuredLoad> {
-  say(`1. POST /raffle/ticket/sign (${label}): ${connections} connections for ${SIGN_SECONDS} s`);
+  say(`1. POST /raffle/ticket/sign (${label}): ${connections} connections for ${seconds} s`);
   return runLoadMeasuringApi(target, {
     url: `${target.url}/raffle/ticket/sign`,
     method: "POST",
     headers: stack.auth,
     connections,
-    durationSeconds: SIGN_SECONDS,
+    durationSeconds: seconds,
     bodies: accounts.map((account) => JSON.stringify({ account, contractId: stack.contractId })),
     sampleEvery: 97,
   });

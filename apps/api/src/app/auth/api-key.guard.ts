@@ -8,6 +8,9 @@ import { MERCHANT_ACCESS, type MerchantAccess } from "./merchant-access.decorato
 import { MerchantSessions } from "./merchant-sessions.service";
 import { IS_PUBLIC } from "./public.decorator";
 
+/** A request the guard has let through carries its caller. */
+export type AuthorizedRequest = FastifyRequest & { caller?: Caller };
+
 /**
  * Every route needs `Authorization: Bearer <merchant API key>` unless marked @Public(); routes marked for the console
  * also take (or take only) the merchant's console session (`ms_...`), which acts for the same merchant with the same
@@ -28,8 +31,16 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.routeAccess(context.getHandler(), context.getClass());
     if (access === "public") return true;
+    await this.authorize(context.switchToHttp().getRequest<AuthorizedRequest>(), access);
+    return true;
+  }
+
+  /**
+   * The caller of a request to a route of `access`, also set as `request.caller`; throws the route's refusal. The sign
+   * route, served outside Nest's pipeline (see sign-route.ts), calls this itself.
+   */
+  async authorize(request: AuthorizedRequest, access: MerchantAccess): Promise<Caller> {
     const refused = access === "session" ? problems.merchantSessionRequired : problems.unauthorized;
-    const request = context.switchToHttp().getRequest<FastifyRequest & { caller?: Caller }>();
     const header = request.headers.authorization;
     const match = typeof header === "string" ? /^Bearer ([^\s]+)$/i.exec(header) : null;
     if (!match) throw refused();
@@ -38,18 +49,17 @@ export class ApiKeyGuard implements CanActivate {
       if (access === "apiKey") throw refused();
       const session = await this.sessions.find(token);
       if (!session) throw refused();
-      request.caller = { merchantId: session.merchantId, apiKeyId: null, session, requestId: request.id };
-      return true;
+      return (request.caller = { merchantId: session.merchantId, apiKeyId: null, session, requestId: request.id });
     }
     if (access === "session") throw refused();
     const caller = await this.apiKeys.authenticate(token);
     if (!caller) throw refused();
     // A copy: the authenticated caller is cached across requests, the request id is this request's.
-    request.caller = { ...caller, requestId: request.id };
-    return true;
+    return (request.caller = { ...caller, requestId: request.id });
   }
 
-  private routeAccess(handler: object, controller: object): MerchantAccess | "public" {
+  /** A route's access, from the decorators of its handler and controller. */
+  routeAccess(handler: object, controller: object): MerchantAccess | "public" {
     let byController = this.accessByHandler.get(handler);
     if (!byController) this.accessByHandler.set(handler, (byController = new WeakMap()));
     let access = byController.get(controller);
