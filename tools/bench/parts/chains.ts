@@ -53,7 +53,7 @@ const TARGETS: Array<{ chains: number; maxPercent: number }> = [
 ];
 
 export async function chainsPart(stack: BenchStack): Promise<void> {
-  const { node, world, api, results, rows } = stack;
+  const { api, results, rows } = stack;
   say(`1b. POST /raffle/ticket/sign with 1, 2 and 5 chains configured: ${SIGN_CONNECTIONS} connections, ${SIGN_RUNS} runs each`);
   const quiet: QuietChain[] = [];
   const apis: Array<{ chains: number; api: ApiProcess }> = [];
