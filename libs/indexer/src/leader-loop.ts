@@ -7,7 +7,7 @@ import type { IndexerLogger } from "./logger";
 export interface LeaderLoopDeps {
   chainId: number;
   pollIntervalMs: number;
-  /** The longest wait between two steps of a quiet chain: idle steps in a row double the wait up to this. */
+  /** The longest wait between two steps of a quiet chain: quiet steps in a row double the wait up to this. */
   idlePollMaxMs: number;
   leadership: Leadership;
   logger: IndexerLogger;
@@ -23,9 +23,9 @@ export interface LeaderLoopDeps {
  * per distinct error, and taking and losing the chain's leadership. Each chain has its own loop, lock and state, so a
  * failing node or a reorg on one chain never holds up another's loop.
  *
- * A quiet chain is polled less and less: after each idle step in a row the wait doubles, from the poll interval up to
- * `idlePollMaxMs`, so a process serving chains that see no traffic spends next to nothing on them (every step is a
- * few JSON-RPC calls and queries). A step that indexed events, a reorg, or a new head announced over the WebSocket
+ * A quiet chain is polled less and less: after each quiet step in a row (idle, or a batch without events that reached
+ * the head) the wait doubles, from the poll interval up to `idlePollMaxMs`, so a process serving chains that see no
+ * traffic spends next to nothing on them (every step is a few JSON-RPC calls and queries). A step that indexed events, a reorg, or a new head announced over the WebSocket
  * brings the wait back to the poll interval; a head also cuts the current wait short, so with a WebSocket the back-off
  * costs no latency at all. Without one, the first block after a quiet spell waits at most `idlePollMaxMs`.
  */
@@ -115,7 +115,7 @@ export class LeaderLoop {
     }
   }
 
-  /** The poll interval, doubled for each idle step in a row beyond the first, up to `idlePollMaxMs`. */
+  /** The poll interval, doubled for each quiet step in a row beyond the first, up to `idlePollMaxMs`. */
   private leaderWait(): number {
     const { pollIntervalMs, idlePollMaxMs } = this.deps;
     const doublings = Math.min(Math.max(this.quietSteps - 1, 0), 30);
