@@ -60,8 +60,8 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE_URLS: "accept `http://` and hosts on loopback or private networks (the local stack and tests only)",
   WEBHOOK_DELIVERY_ENABLED: "run the webhook delivery loop in this process (any number of replicas may)",
   WEBHOOK_POLL_INTERVAL_MS: "how often the webhook outbox is polled when idle",
-  WEBHOOK_CONCURRENCY: "webhook deliveries sent at once per process",
-  WEBHOOK_CONCURRENCY_PER_MERCHANT: "of the deliveries in flight, at most this many of one merchant (fair delivery between merchants)",
+  WEBHOOK_CONCURRENCY: "webhook deliveries sent at once per process (each slot sends one endpoint's due messages in order, up to 64 per claim)",
+  WEBHOOK_CONCURRENCY_PER_MERCHANT: "of the slots in flight, at most this many of one merchant (fair delivery between merchants)",
   WEBHOOK_TIMEOUT_MS: "how long one delivery attempt may take; a slower answer counts as a failure and is retried",
   WEBHOOK_RETRY_BASE_MS: "first retry delay of a failed delivery, doubling (with jitter) at each attempt",
   WEBHOOK_RETRY_MAX_DELAY_MS: "longest delay between two attempts of one delivery",
@@ -69,7 +69,8 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   WEBHOOK_DISABLE_AFTER_MS: "an endpoint whose attempts have all failed this long is disabled until a manual retry succeeds",
   WEBHOOK_SECRET_GRACE_MS: "after `POST /webhooks/:id/secret`, how long the previous secret keeps signing beside the new one",
   INDEXER_ENABLED: "run the indexer in the API process",
-  INDEXER_POLL_INTERVAL_MS: "pause between polls once caught up",
+  INDEXER_POLL_INTERVAL_MS:
+    "pause between polls once caught up; a quiet chain's poll backs off, doubling after each quiet step up to 8 times this, and comes back on events or a new head over `INDEXER_WS_URL`",
   DEFAULT_RAFFLE_SCHEDULE: "cron schedule given to newly registered raffles; checked at start by the cron package the worker runs it with",
 };
 

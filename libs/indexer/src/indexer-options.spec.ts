@@ -18,4 +18,13 @@ describe("resolveIndexerOptions", () => {
   it.each([0, -1, 1.5, Number.NaN])("refuses a reorg window of %p blocks, naming the chain", (reorgWindowBlocks) => {
     expect(() => resolveIndexerOptions({ deployment, reorgWindowBlocks })).toThrow(/reorgWindowBlocks of chain 31338 must be a whole number/);
   });
+
+  it("backs a quiet chain's poll off to 8 poll intervals by default, and refuses a cap below the interval", () => {
+    expect(resolveIndexerOptions({ deployment })).toMatchObject({ pollIntervalMs: 1_000, idlePollMaxMs: 8_000 });
+    expect(resolveIndexerOptions({ deployment, pollIntervalMs: 50 }).idlePollMaxMs).toBe(400);
+    expect(resolveIndexerOptions({ deployment, pollIntervalMs: 50, idlePollMaxMs: 50 }).idlePollMaxMs).toBe(50);
+    expect(() => resolveIndexerOptions({ deployment, pollIntervalMs: 100, idlePollMaxMs: 99 })).toThrow(
+      /idlePollMaxMs of chain 31338 must be at least pollIntervalMs \(100\), got 99/,
+    );
+  });
 });

@@ -5,6 +5,9 @@ import type { IndexerOptions } from "./indexer-types";
 /** Blocks below the head that a reorg may reach by default (INDEXER_REORG_WINDOW_BLOCKS in the API's settings). */
 export const DEFAULT_REORG_WINDOW_BLOCKS = 256;
 
+/** How far a quiet chain's poll backs off by default, in poll intervals. */
+export const IDLE_POLL_BACKOFF_FACTOR = 8;
+
 export type ResolvedIndexerOptions = Required<Omit<IndexerOptions, "logger" | "wsUrl" | "onReorg" | "rpcSetting">>;
 
 export function resolveIndexerOptions(options: IndexerOptions): ResolvedIndexerOptions {
@@ -14,11 +17,17 @@ export function resolveIndexerOptions(options: IndexerOptions): ResolvedIndexerO
   if (!Number.isSafeInteger(reorgWindowBlocks) || reorgWindowBlocks < 1) {
     throw new Error(`reorgWindowBlocks of chain ${options.deployment.chainId} must be a whole number of blocks >= 1, got ${reorgWindowBlocks}`);
   }
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  const idlePollMaxMs = options.idlePollMaxMs ?? pollIntervalMs * IDLE_POLL_BACKOFF_FACTOR;
+  if (!(idlePollMaxMs >= pollIntervalMs)) {
+    throw new Error(`idlePollMaxMs of chain ${options.deployment.chainId} must be at least pollIntervalMs (${pollIntervalMs}), got ${idlePollMaxMs}`);
+  }
   return {
     deployment: options.deployment,
     confirmations: options.confirmations ?? 0,
     batchBlocks: options.batchBlocks ?? 2_000,
-    pollIntervalMs: options.pollIntervalMs ?? 1_000,
+    pollIntervalMs,
+    idlePollMaxMs,
     defaultSchedule: options.defaultSchedule ?? "0 0 * * *",
     progressIntervalMs: options.progressIntervalMs ?? 5_000,
     reorgWindowBlocks,

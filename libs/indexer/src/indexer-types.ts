@@ -12,6 +12,11 @@ export interface IndexerOptions {
   batchBlocks?: number;
   pollIntervalMs?: number;
   /**
+   * The longest wait between two polls of a quiet chain (default 8 × `pollIntervalMs`): each idle step in a row doubles
+   * the wait up to this; events, a reorg or a new head over `wsUrl` bring it back to `pollIntervalMs`.
+   */
+  idlePollMaxMs?: number;
+  /**
    * The node's WebSocket endpoint (ws:// or wss://). A new head it announces wakes the poll loop at once, so the lag is
    * the step's own time; polling stays as the fallback while the socket is down.
    */

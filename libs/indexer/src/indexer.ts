@@ -73,6 +73,7 @@ export class Indexer {
     this.loop = new LeaderLoop({
       chainId,
       pollIntervalMs: options.pollIntervalMs,
+      idlePollMaxMs: options.idlePollMaxMs,
       leadership: this.leadership,
       logger: this.logger,
       state: this.state,

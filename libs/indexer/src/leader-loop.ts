@@ -7,6 +7,8 @@ import type { IndexerLogger } from "./logger";
 export interface LeaderLoopDeps {
   chainId: number;
   pollIntervalMs: number;
+  /** The longest wait between two steps of a quiet chain: quiet steps in a row double the wait up to this. */
+  idlePollMaxMs: number;
   leadership: Leadership;
   logger: IndexerLogger;
   state: IndexerState;
@@ -20,6 +22,12 @@ export interface LeaderLoopDeps {
  * Owns the background life of one chain's indexer: the run loop (poll, or wake on a new head), logging a failure once
  * per distinct error, and taking and losing the chain's leadership. Each chain has its own loop, lock and state, so a
  * failing node or a reorg on one chain never holds up another's loop.
+ *
+ * A quiet chain is polled less and less: after each quiet step in a row (idle, or a batch without events that reached
+ * the head) the wait doubles, from the poll interval up to `idlePollMaxMs`, so a process serving chains that see no
+ * traffic spends next to nothing on them (every step is a few JSON-RPC calls and queries). A step that indexed events, a reorg, or a new head announced over the WebSocket
+ * brings the wait back to the poll interval; a head also cuts the current wait short, so with a WebSocket the back-off
+ * costs no latency at all. Without one, the first block after a quiet spell waits at most `idlePollMaxMs`.
  */
 export class LeaderLoop {
   /** A head was announced since the current step began: the step may not have seen it, so another one follows. */
@@ -30,6 +38,11 @@ export class LeaderLoop {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private wakeOnHead = false;
+  /**
+   * Quiet steps in a row (idle, or a batch without events that reached the head; a batch without events that is still
+   * catching up neither counts nor resets): how far the poll has backed off.
+   */
+  private quietSteps = 0;
 
   constructor(private readonly deps: LeaderLoopDeps) {}
 
@@ -66,6 +79,7 @@ export class LeaderLoop {
   onNewHead(): void {
     if (!this.running || !this.deps.state.leader) return;
     this.headArrived = true;
+    this.quietSteps = 0;
     this.deps.state.headWoke();
     if (this.wakeOnHead) this.wake?.();
   }
@@ -81,19 +95,31 @@ export class LeaderLoop {
       try {
         const result = await this.deps.step();
         this.recovered();
-        if (result.kind === "batch" || result.kind === "reorg") continue;
+        if (result.kind === "reorg" || (result.kind === "batch" && result.events > 0)) this.quietSteps = 0;
+        // A batch without events that reached the head is as quiet as an idle step: on a chain whose blocks come
+        // faster than a step, going on at once would read logs block by block, never backing off.
+        const quiet = result.kind === "idle" || (result.kind === "batch" && result.events === 0 && state.snapshot().lag === 0);
+        if (!quiet && (result.kind === "batch" || result.kind === "reorg")) continue;
+        if (quiet && !this.headArrived) this.quietSteps += 1;
       } catch (error) {
         this.stepFailed(error);
         // A failure may mean the lock's session is gone: then this process stops leading before its next step.
         if (state.leader && !(await leadership.confirm())) this.lostLeadership();
         failed = true;
       }
-      const interval = state.leader ? pollIntervalMs : pollIntervalMs * 5;
+      const interval = state.leader ? this.leaderWait() : pollIntervalMs * 5;
       // After a failure, a full interval that no head cuts short: a failing node or database is not retried back to
       // back, nor on every block.
       if (failed) await this.sleep(interval, false);
       else if (!this.headArrived) await this.sleep(Math.max(0, stepStarted + interval - Date.now()), true);
     }
+  }
+
+  /** The poll interval, doubled for each quiet step in a row beyond the first, up to `idlePollMaxMs`. */
+  private leaderWait(): number {
+    const { pollIntervalMs, idlePollMaxMs } = this.deps;
+    const doublings = Math.min(Math.max(this.quietSteps - 1, 0), 30);
+    return Math.max(pollIntervalMs, Math.min(idlePollMaxMs, pollIntervalMs * 2 ** doublings));
   }
 
   /** Logs a failure once per distinct error, not at every retry of an outage. */

@@ -1,5 +1,5 @@
 import { computeAddress, id, type JsonRpcProvider } from "ethers";
-import { Exchange__factory, servedChainId as askServedChainId, wrongChainMessage } from "@raffle/chain";
+import { Exchange__factory, servedChainId as askServedChainId, wrongChainMessage, type Exchange } from "@raffle/chain";
 import { urlOrigin } from "@raffle/config";
 
 import type { ChainConfig } from "../config/api-config";
@@ -56,6 +56,11 @@ export class ChainMonitor {
   private firstCheck: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
+  /**
+   * Built once: connecting a typechain contract parses the Exchange's whole ABI, which cost more than the role check's
+   * call itself (every worker checks every chain each CHAIN_CHECK_INTERVAL_SECONDS).
+   */
+  private readonly exchange: Exchange;
 
   constructor(
     private readonly config: ChainConfig,
@@ -66,6 +71,7 @@ export class ChainMonitor {
     if (config.nextSignerPrivateKey) this.keys.push({ role: "next", address: computeAddress(config.nextSignerPrivateKey), status: "unverified" });
     this.active = this.keys[0];
     this.rpc = urlOrigin(config.rpcUrl);
+    this.exchange = Exchange__factory.connect(config.deployment.exchange, provider);
   }
 
   /** The address vouchers are signed with now (the current key until the next one holds SIGNER_ROLE). */
@@ -197,8 +203,7 @@ export class ChainMonitor {
       if (this.servedChainId !== this.config.deployment.chainId) return;
       if (this.missingCode === null) this.observeCode(await this.contractsWithoutCode());
       if (this.missingCode!.includes(`exchange ${this.config.deployment.exchange}`)) return;
-      const exchange = Exchange__factory.connect(this.config.deployment.exchange, this.provider);
-      const held = await Promise.all(this.keys.map((key) => exchange.hasRole(SIGNER_ROLE, key.address)));
+      const held = await Promise.all(this.keys.map((key) => this.exchange.hasRole(SIGNER_ROLE, key.address)));
       this.observeSigners(held.map((holds) => (holds ? "authorized" : "unauthorized")));
     } catch (error) {
       this.observeFailure(error);

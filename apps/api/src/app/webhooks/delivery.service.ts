@@ -1,5 +1,6 @@
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from "@nestjs/common";
+import { HttpAdapterHost } from "@nestjs/core";
 import type { DataSource } from "typeorm";
 
 import type { ApiConfig } from "../../config/api-config";
@@ -9,7 +10,7 @@ import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { attemptLeaseMs, retryDelayMs } from "./delivery-schedule";
 import { SecretBox } from "./secret-box";
 import { sendWebhook, type SendOutcome } from "./webhook-sender";
-import { signedHeaders } from "./webhook-signature";
+import { MessageSigner } from "./webhook-signature";
 
 /** A delivery taken for one attempt, with what the attempt needs. */
 interface ClaimedDelivery {
@@ -17,6 +18,7 @@ interface ClaimedDelivery {
   endpoint_id: number;
   merchant_id: number;
   message_id: string;
+  seq: string;
   attempts: number;
   created_at: Date;
   body: string;
@@ -35,10 +37,26 @@ export interface ManualRetryRefusal {
 /** An attempt's outcome and how long it took, in milliseconds. */
 type TimedOutcome = SendOutcome & { latencyMs: number };
 
-/** Event-loop utilization above which the process counts as busy serving requests (see `busy`). */
+/** Event-loop utilization above which the process counts as busy serving requests (see `busy`)... */
 const BUSY_UTILIZATION = 0.5;
+/** ...when it also answered at least this many requests per second: a backlog's own sending keeps the loop busy too. */
+const BUSY_REQUESTS_PER_SECOND = 20;
 
-const CLAIMED_COLUMNS = `d.id, d.endpoint_id, e.merchant_id, d.message_id, d.attempts, d.created_at, m.body, e.url, e.secret, e.previous_secret, e.previous_secret_until`;
+/**
+ * Most messages of one endpoint taken in one claim and sent one after another over its kept-alive connection: one
+ * statement claims them, one records them, so a backlog costs a few round trips to the database per run, not two per
+ * message. While the process is busy serving requests, runs are shorter: deliveries stay background work.
+ */
+const RUN_MAX_MESSAGES = 64;
+const BUSY_RUN_MAX_MESSAGES = 8;
+/**
+ * A run starts no further attempt once this share of WEBHOOK_TIMEOUT_MS has passed since its claim (at most a second):
+ * a run to a slow receiver is a single attempt, and a slot frees within 1.1 timeouts, as fair delivery promises.
+ */
+const RUN_SHARE_OF_TIMEOUT = 0.1;
+const RUN_MAX_MS = 1_000;
+
+const CLAIMED_COLUMNS = `d.id, d.endpoint_id, e.merchant_id, d.message_id, d.seq, d.attempts, d.created_at, m.body, e.url, e.secret, e.previous_secret, e.previous_secret_until`;
 
 /**
  * Sends the outbox. Every replica runs this loop; a delivery is taken by one statement that locks it with
@@ -49,11 +67,17 @@ const CLAIMED_COLUMNS = `d.id, d.endpoint_id, e.merchant_id, d.message_id, d.att
  * (retrying or leased). A failing endpoint therefore holds its later messages back until the older one is delivered
  * or FAILED (after WEBHOOK_RETRY_HORIZON_MS), never overtaking. A manual retry is the one exception: it sends at once.
  *
- * Fair between merchants by construction: up to WEBHOOK_CONCURRENCY deliveries are in flight, at most
+ * An endpoint's due messages are taken as a run (its oldest PENDING one and the due ones after it, up to
+ * RUN_MAX_MESSAGES, all leased by the one claim) and sent one at a time, in order. The run stops at the first failure
+ * (that delivery gets its retry delay, and holds the rest back as above), and starts no attempt once a tenth of the
+ * timeout has passed since the claim (so every attempt ends within its lease); what it did not send is handed back at
+ * once.
+ *
+ * Fair between merchants by construction: up to WEBHOOK_CONCURRENCY runs are in flight, at most
  * WEBHOOK_CONCURRENCY_PER_MERCHANT of one merchant, and a slot that frees is filled at once (no waiting for a batch).
- * Due deliveries are taken round-robin: the merchant with the fewest deliveries in flight goes first, oldest message
- * first among equals. So a merchant whose receivers are slow occupies its own slots only, and another merchant's due
- * message waits at most until one attempt ends, which the timeout bounds.
+ * Due runs are taken round-robin: the merchant with the fewest runs in flight goes first, oldest message first among
+ * equals. So a merchant whose receivers are slow occupies its own slots only, and another merchant's due message waits
+ * at most until one run ends, which 1.1 timeouts bound.
  */
 @Injectable()
 export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy {
@@ -65,10 +89,15 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
   /** Attempts in flight in this process, and how many of them are each merchant's. */
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightByMerchant = new Map<number, number>();
+  /** A run ended since the loop's last claim began: the loop claims again instead of sleeping (no lost wake-up). */
+  private freedSinceClaim = false;
+  /** HTTP requests this process received, counted by a listener on its server (see `busy`). */
+  private requests = 0;
 
   constructor(
     @Inject(API_CONFIG) config: ApiConfig,
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly adapterHost: HttpAdapterHost,
   ) {
     this.config = config.webhooks;
     this.box = new SecretBox(config.webhooks.encryptionKey);
@@ -76,6 +105,8 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
 
   onApplicationBootstrap(): void {
     if (!this.config.deliveryEnabled) return;
+    // One more listener on the server's "request" event: a counter, no work on the request's path.
+    this.adapterHost.httpAdapter?.getHttpServer()?.on("request", () => (this.requests += 1));
     this.running = true;
     this.loop = this.run();
   }
@@ -88,17 +119,24 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
-   * Deliveries are background work: while this process's event loop is busy (serving requests, above all the sign
-   * endpoint), the loop sends one batch per poll interval instead of back to back, so a backlog never takes the
-   * requests' time. An idle process drains the backlog at full speed.
+   * Deliveries are background work: while this process's event loop is busy serving requests (above all the sign
+   * endpoint), the loop claims once per poll interval, short runs, instead of back to back, so a backlog never takes
+   * the requests' time. Busy means both a loaded event loop and requests coming in: draining a backlog loads the loop
+   * by itself, and that alone must not slow the draining down. An idle process drains the backlog at full speed.
    */
-  private busy(since: EventLoopUtilization): boolean {
-    return performance.eventLoopUtilization(since).utilization > BUSY_UTILIZATION;
+  private busy(since: { utilization: EventLoopUtilization; requests: number; at: number }): boolean {
+    const seconds = Math.max((performance.now() - since.at) / 1000, 0.001);
+    const requestsPerSecond = (this.requests - since.requests) / seconds;
+    return requestsPerSecond >= BUSY_REQUESTS_PER_SECOND && performance.eventLoopUtilization(since.utilization).utilization > BUSY_UTILIZATION;
+  }
+
+  private busySince(): { utilization: EventLoopUtilization; requests: number; at: number } {
+    return { utilization: performance.eventLoopUtilization(), requests: this.requests, at: performance.now() };
   }
 
   private async run(): Promise<void> {
     let failure: string | null = null;
-    let since = performance.eventLoopUtilization();
+    let since = this.busySince();
     // The sweep of disabled endpoints needs no precision: an idle poll is then one statement (the embedded PGlite
     // serves every connection through one session, so less chatter is fewer queued queries).
     const sweepIntervalMs = Math.min(60_000, Math.max(this.config.pollIntervalMs, this.config.retryHorizonMs / 4));
@@ -106,15 +144,18 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
     while (this.running) {
       let claimed = 0;
       const free = this.config.concurrency - this.inFlight.size;
+      const busy = this.busy(since);
+      since = this.busySince();
+      this.freedSinceClaim = false;
       try {
         if (Date.now() >= nextSweep) {
           await this.failExpiredOfDisabled();
           nextSweep = Date.now() + sweepIntervalMs;
         }
         if (free > 0) {
-          const due = await this.claimDue(free);
-          claimed = due.length;
-          for (const delivery of due) this.start(delivery);
+          const runs = await this.claimDue(free, busy ? BUSY_RUN_MAX_MESSAGES : RUN_MAX_MESSAGES);
+          claimed = runs.length;
+          for (const run of runs) this.start(run);
         }
         failure = null;
       } catch (error) {
@@ -123,40 +164,69 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
         if (message !== failure) jsonLog("error", "webhook delivery loop failed; retrying", { component: "webhooks", error: message });
         failure = message;
       }
-      const busy = this.busy(since);
-      since = performance.eventLoopUtilization();
-      // Another claim at once only when every free slot was filled and slots remain; otherwise wait for the poll
-      // interval, or for an attempt to end (which frees a slot), unless the process is busy serving requests.
-      const more = claimed > 0 && claimed === free && this.inFlight.size < this.config.concurrency;
+      // Another claim at once when every free slot was filled and slots remain, or when a run ended meanwhile;
+      // otherwise wait for the poll interval, or for a run to end (which frees a slot), unless the process is busy
+      // serving requests.
+      const more = (claimed > 0 && claimed === free && this.inFlight.size < this.config.concurrency) || this.freedSinceClaim;
       if (this.running && (busy || !more)) await this.sleep(this.config.pollIntervalMs, !busy);
     }
   }
 
-  /** Sends one claimed delivery in the background and records its outcome; its slot frees when it is done. */
-  private start(delivery: ClaimedDelivery): void {
-    const merchant = delivery.merchant_id;
+  /** Sends one claimed run in the background and records its outcomes; its slot frees when it is done. */
+  private start(run: ClaimedDelivery[]): void {
+    const merchant = run[0].merchant_id;
     this.inFlightByMerchant.set(merchant, (this.inFlightByMerchant.get(merchant) ?? 0) + 1);
-    const attempt = (async () => {
-      try {
-        const outcome = await this.send(delivery);
-        if (outcome.ok) await this.recordDelivered([{ delivery, outcome }]);
-        else await this.recordFailure(delivery, outcome);
-      } catch (error) {
-        // The lease ends and the delivery is taken again: at least once, never lost.
-        jsonLog("error", "webhook delivery not recorded; it is sent again when its lease ends", {
-          component: "webhooks",
-          deliveryId: delivery.id,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
-    })().finally(() => {
+    const attempt = this.sendRun(run).finally(() => {
       this.inFlight.delete(attempt);
       const left = (this.inFlightByMerchant.get(merchant) ?? 1) - 1;
       if (left > 0) this.inFlightByMerchant.set(merchant, left);
       else this.inFlightByMerchant.delete(merchant);
+      this.freedSinceClaim = true;
       this.wakeOnFree?.();
     });
     this.inFlight.add(attempt);
+  }
+
+  /**
+   * Sends a run's messages in order until one fails or a tenth of the timeout has passed since the claim, records the
+   * delivered ones in one statement and hands back the unsent.
+   */
+  private async sendRun(run: ClaimedDelivery[]): Promise<void> {
+    const claimedAt = performance.now();
+    const budgetMs = Math.min(this.config.timeoutMs * RUN_SHARE_OF_TIMEOUT, RUN_MAX_MS);
+    let sent = 0;
+    try {
+      const signer = this.signerOf(run[0]);
+      const delivered: Array<{ delivery: ClaimedDelivery; outcome: TimedOutcome }> = [];
+      let failed: { delivery: ClaimedDelivery; outcome: TimedOutcome } | null = null;
+      while (sent < run.length && !failed) {
+        if (sent > 0 && (!this.running || performance.now() - claimedAt >= budgetMs)) break;
+        const delivery = run[sent];
+        const outcome = await this.send(delivery, signer);
+        sent += 1;
+        if (outcome.ok) delivered.push({ delivery, outcome });
+        else failed = { delivery, outcome };
+      }
+      await this.recordDelivered(delivered);
+      if (failed) await this.recordFailure(failed.delivery, failed.outcome);
+      await this.handBack(run.slice(sent));
+    } catch (error) {
+      // The leases end and the deliveries are taken again: at least once, never lost.
+      jsonLog("error", "webhook deliveries not recorded; they are sent again when their lease ends", {
+        component: "webhooks",
+        deliveryIds: run.slice(0, Math.max(sent, 1)).map((delivery) => delivery.id),
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  /** Claimed deliveries a run did not attempt: due again at once, the claim's attempt not counted. */
+  private async handBack(unsent: ClaimedDelivery[]): Promise<void> {
+    if (unsent.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE webhook_delivery SET attempts = attempts - 1, next_attempt_at = now() WHERE id = ANY($1::bigint[]) AND status = 'PENDING'`,
+      [unsent.map((delivery) => delivery.id)],
+    );
   }
 
   /** Set while the loop waits and may be woken early by an attempt that ends. */
@@ -191,32 +261,46 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /**
-   * Takes up to `limit` due deliveries, the oldest PENDING one of each enabled endpoint (one index probe per endpoint,
-   * however long the backlog), and leases them. Round-robin between merchants: a merchant's k-th due delivery has the
-   * turn (its deliveries in flight here) + k; turns beyond WEBHOOK_CONCURRENCY_PER_MERCHANT wait, and lower turns go
-   * first, older messages first among equal turns. The outer lock re-checks status and due time on the latest row
-   * version, so a delivery another replica leased meanwhile is skipped.
+   * Takes up to `limit` runs of due deliveries and leases them, in one statement. Each endpoint's run starts at its
+   * oldest PENDING delivery (one index probe per endpoint, however long the backlog), if that one is due, and goes on
+   * through the due ones after it, up to `runMax` and never past one that is not due. Round-robin between merchants: a
+   * merchant's k-th due endpoint has the turn (its runs in flight here) + k; turns beyond
+   * WEBHOOK_CONCURRENCY_PER_MERCHANT wait, and lower turns go first, older messages first among equal turns. The outer
+   * lock re-checks status and due time on the latest row version, so a delivery another replica leased meanwhile is
+   * skipped; a run keeps only what it locked from its first delivery on without a gap (a run whose first delivery
+   * another replica holds is not taken at all), so two replicas never send one endpoint's messages at once, nor out of
+   * order. Answers the runs, each in chain order.
    */
-  private async claimDue(limit: number): Promise<ClaimedDelivery[]> {
+  private async claimDue(limit: number, runMax: number): Promise<ClaimedDelivery[][]> {
     const busyMerchants = [...this.inFlightByMerchant.keys()];
     const rows = await this.dataSource.query(
       `WITH heads AS (
-         SELECT head.id, head.seq, e.merchant_id FROM webhook_endpoint e
+         SELECT e.id AS endpoint_id, head.seq, e.merchant_id FROM webhook_endpoint e
           CROSS JOIN LATERAL (
-            SELECT d.id, d.seq, d.next_attempt_at FROM webhook_delivery d
+            SELECT d.seq, d.next_attempt_at FROM webhook_delivery d
              WHERE d.endpoint_id = e.id AND d.status = 'PENDING' ORDER BY d.seq LIMIT 1) head
           WHERE e.disabled_at IS NULL AND head.next_attempt_at <= now()),
        turns AS (
-         SELECT h.id, h.seq, COALESCE(busy.count, 0) + row_number() OVER (PARTITION BY h.merchant_id ORDER BY h.seq) AS turn
+         SELECT h.endpoint_id, h.seq, COALESCE(busy.count, 0) + row_number() OVER (PARTITION BY h.merchant_id ORDER BY h.seq) AS turn
            FROM heads h LEFT JOIN unnest($3::int[], $4::int[]) AS busy(merchant_id, count) ON busy.merchant_id = h.merchant_id),
-       picked AS (SELECT id FROM turns WHERE turn <= $5 ORDER BY turn, seq LIMIT $1),
+       picked AS (SELECT endpoint_id, seq FROM turns WHERE turn <= $5 ORDER BY turn, seq LIMIT $1),
+       runs AS (
+         SELECT run.id, run.seq, p.endpoint_id FROM picked p
+          CROSS JOIN LATERAL (
+            SELECT next.id, next.seq, bool_and(next.next_attempt_at <= now()) OVER (ORDER BY next.seq) AS due_so_far
+              FROM (SELECT d.id, d.seq, d.next_attempt_at FROM webhook_delivery d
+                     WHERE d.endpoint_id = p.endpoint_id AND d.status = 'PENDING' AND d.seq >= p.seq ORDER BY d.seq LIMIT $6) next) run
+          WHERE run.due_so_far),
        due AS (
          SELECT d.id FROM webhook_delivery d
-          WHERE d.id IN (SELECT id FROM picked) AND d.status = 'PENDING' AND d.next_attempt_at <= now()
-          FOR UPDATE SKIP LOCKED)
+          WHERE d.id IN (SELECT id FROM runs) AND d.status = 'PENDING' AND d.next_attempt_at <= now()
+          FOR UPDATE SKIP LOCKED),
+       kept AS (
+         SELECT r.id FROM runs r
+          WHERE NOT EXISTS (SELECT 1 FROM runs g WHERE g.endpoint_id = r.endpoint_id AND g.seq <= r.seq AND g.id NOT IN (SELECT id FROM due)))
        UPDATE webhook_delivery d SET attempts = d.attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
-         FROM due, webhook_message m, webhook_endpoint e
-        WHERE d.id = due.id AND m.id = d.message_id AND e.id = d.endpoint_id
+         FROM kept, webhook_message m, webhook_endpoint e
+        WHERE d.id = kept.id AND m.id = d.message_id AND e.id = d.endpoint_id
        RETURNING ${CLAIMED_COLUMNS}`,
       [
         limit,
@@ -224,9 +308,10 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
         busyMerchants,
         busyMerchants.map((merchant) => this.inFlightByMerchant.get(merchant)!),
         this.config.concurrencyPerMerchant,
+        runMax,
       ],
     );
-    return unwrapRows<ClaimedDelivery>(rows);
+    return runsOf(unwrapRows<ClaimedDelivery>(rows));
   }
 
   /**
@@ -273,19 +358,24 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
       return unwrapRows<ClaimedDelivery>(rows)[0] ?? false;
     });
     if (taken === false || "retryAfterSeconds" in taken) return taken;
-    const outcome = await this.send(taken);
+    const outcome = await this.send(taken, this.signerOf(taken));
     if (outcome.ok) await this.recordDelivered([{ delivery: taken, outcome }], true);
     else await this.recordFailure(taken, outcome);
     return true;
   }
 
-  /** One attempt, and how long it took (the delivery log's latency). */
-  private async send(delivery: ClaimedDelivery): Promise<TimedOutcome> {
+  /** The endpoint's live secrets (the previous one too during its grace period), decrypted once for a whole run. */
+  private signerOf(delivery: ClaimedDelivery): MessageSigner {
     const secrets = [this.box.open(delivery.secret)];
     if (delivery.previous_secret && delivery.previous_secret_until && delivery.previous_secret_until.getTime() > Date.now()) {
       secrets.push(this.box.open(delivery.previous_secret));
     }
-    const headers = signedHeaders(secrets, delivery.message_id, new Date(), delivery.body);
+    return new MessageSigner(secrets);
+  }
+
+  /** One attempt, and how long it took (the delivery log's latency). */
+  private async send(delivery: ClaimedDelivery, signer: MessageSigner): Promise<TimedOutcome> {
+    const headers = signer.headers(delivery.message_id, new Date(), delivery.body);
     const started = performance.now();
     const outcome = await sendWebhook(delivery.url, headers, delivery.body, {
       timeoutMs: this.config.timeoutMs,
@@ -343,6 +433,19 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
       endpointDisabled: endpoint?.disabled ?? false,
     });
   }
+}
+
+/** Claimed rows grouped into one run per endpoint, each in chain order (RETURNING gives no order). */
+function runsOf(rows: ClaimedDelivery[]): ClaimedDelivery[][] {
+  const byEndpoint = new Map<number, ClaimedDelivery[]>();
+  for (const row of rows) {
+    const run = byEndpoint.get(row.endpoint_id);
+    if (run) run.push(row);
+    else byEndpoint.set(row.endpoint_id, [row]);
+  }
+  const runs = [...byEndpoint.values()];
+  for (const run of runs) run.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
+  return runs;
 }
 
 /** Rows of an `UPDATE ... RETURNING`: TypeORM answers UPDATE with `[rows, affectedCount]` on PostgreSQL. */

@@ -1,0 +1,132 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  buyTicket,
+  deployTestRaffle,
+  rpcProvider,
+  setUpWorld,
+  startTestNode,
+  type HardhatNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain/testing";
+
+import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
+
+const POLL_MS = 50;
+const IDLE_MAX_MS = 400;
+const WATCH_MS = 2_400;
+
+/** A JSON-RPC proxy in front of the node that counts the calls by method: what the indexer really asks the node. */
+async function countingProxy(target: string): Promise<{ url: string; calls: Map<string, number>; close: () => Promise<void> }> {
+  const calls = new Map<string, number>();
+  const count = (payload: { method?: string }) => calls.set(String(payload.method), (calls.get(String(payload.method)) ?? 0) + 1);
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", async () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const parsed = JSON.parse(body) as { method?: string } | Array<{ method?: string }>;
+      for (const payload of Array.isArray(parsed) ? parsed : [parsed]) count(payload);
+      const answer = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+      response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A quiet chain costs next to nothing: the leader's poll backs off from POLL_MS to IDLE_MAX_MS while nothing happens
+ * (no blocks, or blocks without the platform's events), and comes back to POLL_MS once events arrive. Without a
+ * WebSocket (as here), a purchase after a quiet spell is indexed within one backed-off wait.
+ */
+describe("indexer polling a quiet chain backs off", () => {
+  let node: HardhatNode;
+  let world: TestWorld;
+  let raffle: TestRaffle;
+  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let db: IndexedDatabase;
+
+  beforeAll(async () => {
+    node = await startTestNode();
+    world = await setUpWorld(node.provider);
+    raffle = await deployTestRaffle(world, "ERC20");
+    proxy = await countingProxy(node.rpcUrl);
+    db = await indexedDatabase("idle_backoff", rpcProvider(proxy.url), world.deployment, { pollIntervalMs: POLL_MS, idlePollMaxMs: IDLE_MAX_MS });
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await proxy?.close();
+    await node?.stop();
+  });
+
+  /** Calls of `method` the indexer made during `ms`. */
+  async function callsDuring(method: string, ms: number): Promise<number> {
+    const before = proxy.calls.get(method) ?? 0;
+    await sleep(ms);
+    return (proxy.calls.get(method) ?? 0) - before;
+  }
+
+  it("polls an idle chain about once per IDLE_MAX_MS, reads no logs, and still indexes a purchase within one backed-off wait", async () => {
+    db.indexer.start();
+    const head = await node.provider.getBlockNumber();
+    await waitUntil(() => db.indexer.status().cursor === head, 30_000);
+    await sleep(IDLE_MAX_MS * 2);
+
+    // Every step asks for the head once. At the poll interval that would be 48 calls in WATCH_MS; backed off, about 6
+    // (a loaded machine only makes fewer).
+    const idleHeads = await callsDuring("eth_blockNumber", WATCH_MS);
+    expect(idleHeads).toBeLessThanOrEqual(WATCH_MS / IDLE_MAX_MS + 2);
+    expect(idleHeads).toBeGreaterThan(0);
+    expect(proxy.calls.get("eth_getLogs") ?? 0).toBeGreaterThan(0);
+    expect(await callsDuring("eth_getLogs", WATCH_MS)).toBe(0);
+
+    const ticketId = await buyTicket(world, raffle, world.players[0], 3n);
+    const mined = Date.now();
+    await waitUntil(async () => {
+      const rows = await db.dataSource.query(
+        `SELECT 1 FROM ticket t JOIN contract c ON c.id = t.contract_id WHERE c.address = $1 AND t.token_id = $2`,
+        [raffle.ticket, ticketId.toString()],
+      );
+      return rows.length > 0;
+    }, 30_000);
+    // One backed-off wait and a step; generous for a loaded machine, far below what a stuck loop would take.
+    expect(Date.now() - mined).toBeLessThan(IDLE_MAX_MS + 5_000);
+  }, 60_000);
+
+  it("backs off on a chain that makes blocks without the platform's events: few eth_getLogs calls, not one per block", async () => {
+    await sleep(IDLE_MAX_MS * 2);
+    await node.provider.send("evm_setIntervalMining", [100]);
+    try {
+      // A block every 100 ms: stepping at the poll interval would read logs about 24 times in WATCH_MS.
+      await sleep(IDLE_MAX_MS * 3);
+      const logReads = await callsDuring("eth_getLogs", WATCH_MS);
+      expect(logReads).toBeLessThanOrEqual(WATCH_MS / IDLE_MAX_MS + 2);
+      expect(logReads).toBeGreaterThan(0);
+      // The index keeps up with the blocks all the same, one backed-off wait behind at most.
+      const head = await node.provider.getBlockNumber();
+      await waitUntil(() => (db.indexer.status().cursor ?? 0) >= head, IDLE_MAX_MS + 5_000);
+    } finally {
+      await node.provider.send("evm_setIntervalMining", [0]);
+    }
+  }, 60_000);
+});
