@@ -1,11 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-
-const ROOT = path.resolve(__dirname, "../..");
-/** The API as production runs it: compiled by `npm run build`, which `npm run bench` runs first. */
-const COMPILED_MAIN = path.join(ROOT, "dist/apps/api/src/main.js");
+import { startApiProcess as startCompiledApi } from "@raffle/test-stack";
 
 export interface ApiProcess {
   url: string;
@@ -61,8 +57,7 @@ function processTree(pid: number): number[] {
  * Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't; `main`
  * is another build's compiled entry for an A/B comparison (BENCH_SIGN_COMPARE_MAIN).
  */
-export async function startApiProcess(env: Record<string, string>, port: number, main = COMPILED_MAIN): Promise<ApiProcess> {
-  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\``);
+export async function startApiProcess(env: Record<string, string>, port: number, main?: string): Promise<ApiProcess> {
   // Each `<PREFIX>DEPLOYMENT_JSON` (DEPLOYMENT_JSON, CHAIN_<id>_DEPLOYMENT_JSON) becomes the file of `<PREFIX>DEPLOYMENT_FILE`.
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-"));
   const deploymentFiles = Object.fromEntries(
@@ -74,48 +69,26 @@ export async function startApiProcess(env: Record<string, string>, port: number,
         return [name.replace(/DEPLOYMENT_JSON$/, "DEPLOYMENT_FILE"), file];
       }),
   );
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", "--cpu-prof-dir=" + process.env.BENCH_API_PROFILE] : []), main],
+  // The compiled API as production runs it (`npm run bench` builds it first), started by the tests' own starter.
+  const api = await startCompiledApi(
+    { ...env, ...deploymentFiles, LOG_LEVEL: "silent" },
     {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...env,
-        ...deploymentFiles,
-        PORT: String(port),
-        LOG_LEVEL: "silent",
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-      detached: true,
+      port,
+      main,
+      nodeArgs: process.env.BENCH_API_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : [],
     },
   );
-  let errors = "";
-  child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited: ${errors.slice(-1000)}`);
-    const healthy = await fetch(`${url}/health`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (healthy) break;
-    if (Date.now() > deadline) throw new Error("the API did not start in 90 s");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const pid = api.child.process.pid!;
   return {
-    url,
-    pid: child.pid!,
-    peakRssMiB: () => processTree(child.pid!).reduce((sum, pid) => sum + readStatusKiB(pid, "VmHWM"), 0) / 1024,
+    url: api.url,
+    pid,
+    peakRssMiB: () => processTree(pid).reduce((sum, each) => sum + readStatusKiB(each, "VmHWM"), 0) / 1024,
     memoryByProcess: () =>
-      processTree(child.pid!).map((pid) => ({ pid, rssMiB: readStatusKiB(pid, "VmRSS") / 1024, peakRssMiB: readStatusKiB(pid, "VmHWM") / 1024 })),
-    cpuSeconds: () => processTree(child.pid!).reduce((sum, pid) => sum + readCpuSeconds(pid), 0),
+      processTree(pid).map((each) => ({ pid: each, rssMiB: readStatusKiB(each, "VmRSS") / 1024, peakRssMiB: readStatusKiB(each, "VmHWM") / 1024 })),
+    cpuSeconds: () => processTree(pid).reduce((sum, each) => sum + readCpuSeconds(each), 0),
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      process.kill(-child.pid!, "SIGTERM");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+      await api.stop();
+      fs.rmSync(folder, { recursive: true, force: true });
     },
   };
 }

@@ -18,6 +18,10 @@ export interface ApiProcessOptions {
   healthTimeoutMs?: number;
   /** Node flags before the script (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** The port to listen on; a free one by default. */
+  port?: number;
+  /** Another build's compiled main.js (the bench's A/B runs against another checkout); this checkout's by default. */
+  main?: string;
 }
 
 /**
@@ -25,8 +29,8 @@ export interface ApiProcessOptions {
  * kept for the message of a failed start) and resolves once GET /health answers 200.
  */
 export async function startApiProcess(env: Record<string, string>, options: ApiProcessOptions = {}): Promise<ApiProcess> {
-  const port = await freePort();
-  const child = spawnChildService(process.execPath, [...(options.nodeArgs ?? []), requireCompiled(COMPILED.apiMain)], {
+  const port = options.port ?? (await freePort());
+  const child = spawnChildService(process.execPath, [...(options.nodeArgs ?? []), requireCompiled(options.main ?? COMPILED.apiMain)], {
     cwd: COMPILED.root,
     env: { ...process.env, LOG_LEVEL: "error", ...env, PORT: String(port) },
   });
