@@ -14,6 +14,7 @@ COPY libs/db/package.json libs/db/
 COPY libs/indexer/package.json libs/indexer/
 COPY libs/sdk/package.json libs/sdk/
 COPY libs/testing/package.json libs/testing/
+COPY libs/test-stack/package.json libs/test-stack/
 COPY apps/api/package.json apps/api/
 COPY apps/merchant-worker/package.json apps/merchant-worker/
 COPY apps/web/package.json apps/web/

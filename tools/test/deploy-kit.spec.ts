@@ -320,6 +320,7 @@ describe("the deployer's settings", () => {
   it("are all in the README's one table of deployer settings", () => {
     const files = [
       "contracts/hardhat.config.ts",
+      "contracts/local-network.js",
       ...["contracts/deploy", "contracts/tasks", "libs/chain/src/deploy"].flatMap((dir) =>
         fs
           .readdirSync(path.join(ROOT, dir))
