@@ -10,6 +10,7 @@ import {
   type TestRaffle,
   type TestWorld,
 } from "@raffle/chain/testing";
+import { eventually } from "@raffle/testing";
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 
@@ -43,12 +44,15 @@ async function countingProxy(target: string): Promise<{ url: string; calls: Map<
   };
 }
 
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Until `check` holds, asked every 10 ms (the shared `eventually`, which retries a check that throws). */
+function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  return eventually(
+    async () => {
+      if (!(await check())) throw new Error("timed out waiting");
+    },
+    timeoutMs,
+    10,
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
