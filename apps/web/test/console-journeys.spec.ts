@@ -195,6 +195,35 @@ describe("the merchant console in a browser", () => {
     expect(receiver.received.map((message) => message.type)).toContain("webhook.test");
   });
 
+  it("sets what players see (title, description) and the raffle's page shows it", async () => {
+    await page.goto(consoleUrl("#/raffles"));
+    const card = page.getByRole("region", { name: "Console Ticket raffle" });
+    await card.getByRole("button", { name: "Edit player page" }).click();
+    await card.getByLabel("Title").fill("Moonlight Raffle");
+    await card.getByLabel("Description").fill("One winner a night.\n\nPaid in ether, straight to the winner's wallet.");
+    await card.getByRole("button", { name: "Save player page" }).click();
+    await page.getByText("Saved: players see it on the raffle's page within a few seconds.").waitFor(WAIT);
+    await heading("Moonlight Raffle").waitFor(WAIT);
+
+    // Stored as the spec's rich-text document, one block per paragraph (the blank line is no paragraph).
+    const [listed] = await sdk().listAllRaffleContracts(stack.world.deployment.chainId);
+    expect(listed.title).toBe("Moonlight Raffle");
+    const blocks = (JSON.parse(listed.description) as { blocks: Array<{ text: string; type: string }> }).blocks;
+    expect(blocks.map(({ text, type }) => ({ text, type }))).toEqual([
+      { text: "One winner a night.", type: "unstyled" },
+      { text: "Paid in ether, straight to the winner's wallet.", type: "unstyled" },
+    ]);
+
+    // Players find it once it is on public sale.
+    const renamed = page.getByRole("region", { name: "Moonlight Raffle" });
+    await renamed.getByRole("button", { name: "Put on public sale" }).click();
+    await renamed.getByRole("button", { name: "Take off public sale" }).waitFor(WAIT);
+    await page.goto(`${stack.web.url}/#/raffle/${raffle.id}`);
+    await page.getByRole("heading", { level: 1, name: "Moonlight Raffle" }).waitFor(WAIT);
+    await page.getByText("Paid in ether, straight to the winner's wallet.").waitFor(WAIT);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-player-page-1280.png"), fullPage: true });
+  });
+
   it("revokes the key, and the API refuses it", async () => {
     await page.goto(consoleUrl("#/keys"));
     const row = page.getByRole("row", { name: /game server/ });
@@ -217,6 +246,9 @@ describe("the merchant console in a browser", () => {
         await heading(titles[name]).waitFor(WAIT);
         await page.waitForLoadState("networkidle");
         await page.screenshot({ path: path.join(SCREENSHOTS, `console-${name}-${width}.png`), fullPage: true });
+        // Nothing wider than the screen: a phone scrolls the page down, never sideways (wide tables scroll in their box).
+        const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect({ page: name, width, fits: pageWidth <= width }).toEqual({ page: name, width, fits: true });
         const results = await new AxeBuilder({ page }).analyze();
         const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
         expect({ page: name, width, violations: serious.map((violation) => `${violation.id}: ${violation.help}`) }).toEqual({

@@ -181,6 +181,9 @@ describe("the player app in a browser", () => {
         await page.getByRole("heading", { level: 1 }).first().waitFor(WAIT);
         await page.waitForLoadState("networkidle");
         await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+        // Nothing wider than the screen: a phone scrolls the page down, never sideways (wide tables scroll in their box).
+        const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect({ page: name, width, fits: pageWidth <= width }).toEqual({ page: name, width, fits: true });
         const results = await new AxeBuilder({ page }).analyze();
         const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
         expect({ page: name, width, violations: serious.map((violation) => `${violation.id}: ${violation.help}`) }).toEqual({

@@ -17,3 +17,31 @@ export function richText(text = ""): string {
     entityMap: {},
   });
 }
+
+/** A block of the document as readers use it: its text and, where given, its key and type. */
+export interface RichTextBlock {
+  key?: string;
+  text?: string;
+  type?: string;
+}
+
+/**
+ * The blocks of a `description`, tolerant of what merchants stored through the API: a document gives its blocks, any
+ * other string is one plain paragraph, an empty string none.
+ */
+export function richTextBlocks(source: string): RichTextBlock[] {
+  try {
+    const blocks = (JSON.parse(source) as { blocks?: unknown }).blocks;
+    if (Array.isArray(blocks)) return blocks as RichTextBlock[];
+  } catch {
+    // Not a document: plain text, below.
+  }
+  return source ? [{ text: source }] : [];
+}
+
+/** The document's text, one paragraph per line: what an editor shows to change it. */
+export function richTextPlain(source: string): string {
+  return richTextBlocks(source)
+    .map((block) => block.text ?? "")
+    .join("\n");
+}

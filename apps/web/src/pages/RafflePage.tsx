@@ -31,7 +31,7 @@ export function RafflePage({ id }: { id: number }) {
       </p>
       <h1>{contract.title || `Raffle ${contract.id}`}</h1>
       {contract.imageUrl && <img src={contract.imageUrl} alt="" className="hero" />}
-      <RichText source={contract.description} />
+      <RichText source={contract.description} unlessOnly={contract.title} />
       <section aria-labelledby="round-title" className="panel">
         <h2 id="round-title">{round ? `Round ${round.number ?? round.roundId}` : "No round yet"}</h2>
         <p className="hint">

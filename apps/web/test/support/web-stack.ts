@@ -13,6 +13,18 @@ export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles" | "
 
 /** The raffles the player journeys start with; the others are set up by the suites that use them. */
 const DEFAULT_RAFFLES: RaffleName[] = ["native", "erc20", "soldOut", "late", "bundles"];
+/** What each test raffle is called on the pages, as a merchant would set it in the console: distinct, so screenshots and
+ * a reader of the list can tell them apart. */
+const SETTINGS: Record<RaffleName, { title: string; description: string }> = {
+  native: { title: "Friday Night Jackpot", description: "One winner takes the pot in ether. A new round starts every Friday." },
+  erc20: { title: "Token Treasure", description: "Tickets are paid in the game's token; the pot is paid in it too." },
+  soldOut: { title: "Single-Ticket Showdown", description: "One ticket per round, so it sells out fast." },
+  late: { title: "Last-Minute Draw", description: "A short sale: buy before the round closes." },
+  bundles: { title: "Bundle Bonanza", description: "Buy tickets in bundles and pay less per ticket." },
+  capped: { title: "One Per Player", description: "Each wallet may hold a limited number of tickets per round." },
+  minimum: { title: "Full House or Refund", description: "The round draws only when enough tickets sell; otherwise every ticket is refunded." },
+  history: { title: "Weekly Classic", description: "Several winners share the pot; every past round's draw can be checked." },
+};
 
 /**
  * Raffle v2 rules, set by the merchant before the first round: `bundles` has three winners 50/30/20, a minimum of 3
@@ -134,6 +146,12 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
         body: JSON.stringify({ publicSale: true }),
       });
       if (publicSale.status !== 200) throw new Error(`public sale refused: ${publicSale.status}`);
+      const settings = await fetch(`${apiUrl}/raffle/contracts/${id}`, {
+        method: "PATCH",
+        headers: { Authorization: `Bearer ${merchantKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify(SETTINGS[name]),
+      });
+      if (settings.status !== 200) throw new Error(`raffle settings refused: ${settings.status}`);
       raffles[name] = { deployed, id };
     }
     // Every raffle shows its first round before the browser opens.

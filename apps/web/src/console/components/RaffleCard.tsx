@@ -9,6 +9,7 @@ import { explain } from "../../lib/messages";
 import { CONSOLE_RAFFLE_ABI } from "../console-abi";
 import type { Raffle, RoundHistory } from "../console-api";
 import { useConsole } from "../console-context";
+import { PlayerPageForm } from "./PlayerPageForm";
 import { StartRoundForm } from "./StartRoundForm";
 import { ScrollBox } from "./ScrollBox";
 
@@ -42,7 +43,10 @@ function rulesText(round: RoundHistory): string {
   return parts.join("; ");
 }
 
-/** One raffle: rules, schedule (edit with a preview of its next runs), public sale, pause state, round history. */
+/**
+ * One raffle: rules, schedule (edit with a preview of its next runs), public sale, pause state, what players see of it,
+ * round history.
+ */
 export function RaffleCard({ raffle }: { raffle: Raffle }) {
   const { client } = useConsole();
   const wagmiConfig = useConfig();
@@ -51,6 +55,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
   const parameters = raffle.parameters as { schedule?: string; commission?: string; timeLagBeforeRelease?: string };
   const [schedule, setSchedule] = useState(parameters.schedule ?? "");
   const [notice, setNotice] = useState<string | null>(null);
+  const [editingPage, setEditingPage] = useState(false);
   const refreshRaffles = () => queryClient.invalidateQueries({ queryKey: ["console", "raffles"] });
   const preview = useMutation({ mutationFn: () => client.previewSchedule(schedule.trim()) });
   const save = useMutation({
@@ -124,7 +129,11 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
         <button type="button" disabled={save.isPending} onClick={() => save.mutate({ publicSale: !raffle.publicSale })}>
           {raffle.publicSale ? "Take off public sale" : "Put on public sale"}
         </button>
+        <button type="button" aria-expanded={editingPage} onClick={() => setEditingPage(!editingPage)}>
+          Edit player page
+        </button>
       </div>
+      {editingPage && <PlayerPageForm raffle={raffle} idPrefix={heading} />}
       {rounds.data && current?.status !== "ACTIVE" && (
         <>
           <h3>{current ? "Start the next round" : "Start the first round"}</h3>
