@@ -11,6 +11,7 @@ import {
 } from "../../common/dto/problem.dto";
 import { idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
+import { JsonAnswer, jsonBody } from "../../services/json-body";
 import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { CreateClaimBody } from "./claim-voucher.dto";
@@ -29,9 +30,11 @@ export class ClaimsController {
   @ApiOperation({ operationId: "listClaims", summary: "An account's claims with the calling merchant, newest first." })
   @ApiOkResponse({ type: ClaimListDto, description: "One page of the account's claims and their total count." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS)
-  async list(@CurrentCaller() caller: Caller, @Query() query: ClaimsQuery): Promise<ClaimListDto> {
-    const [rows, count] = await this.claims.list(caller.merchantId, query.account, query.claimStatus, query.skip, query.take);
-    return { rows: rows.map(toClaimDto), count };
+  @JsonAnswer()
+  async list(@CurrentCaller() caller: Caller, @Query() query: ClaimsQuery): Promise<Buffer> {
+    const page = await this.claims.list(caller.merchantId, query.account, query.claimStatus, query.skip, query.take);
+    // Serialised once per cached page (the service keeps a page for READ_CACHE_MS).
+    return jsonBody(page, () => ({ rows: page[0].map(toClaimDto), count: page[1] }));
   }
 
   @Post()

@@ -5,6 +5,7 @@ import type { Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { MerchantKeyOrSession } from "../auth/merchant-access.decorator";
 import { AUTHENTICATED_PROBLEMS, AnswersProblems, QUERY_PROBLEMS } from "../../common/dto/problem.dto";
+import { JsonAnswer } from "../../services/json-body";
 import { RaffleContractListDto, RaffleContractsQuery } from "./raffle-contracts.dto";
 import { RaffleContractsService } from "./raffle-contracts.service";
 
@@ -21,7 +22,8 @@ export class RaffleContractsController {
   })
   @ApiOkResponse({ type: RaffleContractListDto, description: "One page of raffle contracts and their total count." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "chainNotServed")
-  list(@CurrentCaller() caller: Caller, @Query() query: RaffleContractsQuery): Promise<RaffleContractListDto> {
+  @JsonAnswer()
+  list(@CurrentCaller() caller: Caller, @Query() query: RaffleContractsQuery): Promise<Buffer> {
     return this.contracts.list(caller.merchantId, query.chainId, query.skip, query.take);
   }
 }

@@ -5,6 +5,7 @@ import { ContractEntity, ContractModule, ContractStatus } from "@raffle/db";
 import type { ApiConfig } from "../../config/api-config";
 import { toContractWithMerchantDto } from "../../common/dto/contract.dto";
 import { ServedChains } from "../../services/served-chains";
+import { jsonBody } from "../../services/json-body";
 import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { RaffleContractListDto } from "./raffle-contracts.dto";
@@ -28,13 +29,17 @@ export class RaffleContractsService {
     this.raffles = new TtlCache(config.readCacheMs);
   }
 
-  /** One page of the caller's raffles: of `chainId` (which must be served), or of every served chain. */
-  list(merchantId: number, chainId: number | undefined, skip: number, take: number): Promise<RaffleContractListDto> {
+  /**
+   * One page of the caller's raffles: of `chainId` (which must be served), or of every served chain. As JSON,
+   * serialised once per cached page.
+   */
+  async list(merchantId: number, chainId: number | undefined, skip: number, take: number): Promise<Buffer> {
     if (chainId !== undefined) this.chains.get(chainId);
-    return this.pages.get(`${merchantId}:${chainId ?? "*"}:${skip}:${take}`, async () => {
+    const page = await this.pages.get(`${merchantId}:${chainId ?? "*"}:${skip}:${take}`, async () => {
       const [rows, count] = await this.query(merchantId, chainId, skip, take).getManyAndCount();
       return { rows: rows.map(toContractWithMerchantDto), count };
     });
+    return jsonBody(page, () => page);
   }
 
   /**

@@ -11,6 +11,7 @@ import { RoundDto } from "../../common/dto/round.dto";
 import { MAX_STORED_INTEGER, idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
 import { ToInteger } from "../../common/validators";
+import { JsonAnswer } from "../../services/json-body";
 import { RoundsService } from "./rounds.service";
 
 export class CurrentRoundQuery {
@@ -49,7 +50,8 @@ export class RoundsController {
   })
   @ApiOkResponse({ type: RoundListDto, description: "One page of the raffle's rounds and their total." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "chainNotServed")
-  list(@CurrentCaller() caller: Caller, @Query() query: RoundsQuery): Promise<RoundListDto> {
+  @JsonAnswer()
+  list(@CurrentCaller() caller: Caller, @Query() query: RoundsQuery): Promise<Buffer> {
     return this.rounds.list(caller.merchantId, query.contractId, query.skip, query.take);
   }
 
@@ -62,7 +64,8 @@ export class RoundsController {
   })
   @ApiOkResponse({ type: RoundDto, description: "The current round, with its raffle and ticket contracts and its price." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...QUERY_PROBLEMS, "contractNotFound", "roundNotFound", "chainNotServed")
-  async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<RoundDto> {
+  @JsonAnswer()
+  async current(@CurrentCaller() caller: Caller, @Query() query: CurrentRoundQuery): Promise<Buffer> {
     return this.rounds.current(caller.merchantId, query.contractId);
   }
 

@@ -7,6 +7,7 @@ import type { ApiConfig } from "../../config/api-config";
 import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
 import { problems } from "../../common/problem";
 import { priceForQuantity } from "../ticket-sign/round-pricing";
+import { jsonBody } from "../../services/json-body";
 import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
@@ -60,13 +61,14 @@ export class RoundsService {
   /**
    * The current round of one of the caller's raffles, with everything a purchase needs: the active one, or between
    * endRound and the next startRound the one that ended, with its endTimestamp (spec 2.3). None before the first round.
+   * The Round resource as JSON, serialised once per cached round.
    */
-  async current(merchantId: number, contractId: number): Promise<RoundDto> {
+  async current(merchantId: number, contractId: number): Promise<Buffer> {
     const raffle = await this.contracts.findOwnRaffle(merchantId, contractId);
     if (!raffle) throw problems.contractNotFound(contractId);
     const latest = await this.latest(contractId);
     if (!latest) throw problems.roundNotFound(contractId);
-    return latest.dto;
+    return jsonBody(latest, () => latest.dto);
   }
 
   /** The latest round of a raffle, active or not, with contracts, price, templates and tokens. */
@@ -138,12 +140,12 @@ export class RoundsService {
     return count;
   }
 
-  /** A raffle's rounds, newest first. */
-  async list(merchantId: number, contractId: number, skip: number, take: number): Promise<{ rows: RoundDto[]; count: number }> {
+  /** A raffle's rounds, newest first: the round list resource as JSON, serialised once per cached page. */
+  async list(merchantId: number, contractId: number, skip: number, take: number): Promise<Buffer> {
     const raffle = await this.contracts.findOwnRaffle(merchantId, contractId);
     if (!raffle) throw problems.contractNotFound(contractId);
-    const { rows, count } = await this.page(contractId, skip, take);
-    return { rows: rows.map((row) => row.dto), count };
+    const page = await this.page(contractId, skip, take);
+    return jsonBody(page, () => ({ rows: page.rows.map((row) => row.dto), count: page.count }));
   }
 
   /**
