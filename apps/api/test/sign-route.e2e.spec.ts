@@ -44,7 +44,7 @@ describe("the sign route outside Nest's pipeline", () => {
     expect(Object.keys(response.body)).toEqual(["nonce", "signature", "expiresAt", "params", "item", "price", "value"]);
     expect(nestGuard).not.toHaveBeenCalled();
     await harness.http
-      .get("/raffle/contracts")
+      .get("/webhooks")
       .set({ Authorization: `Bearer ${key}` })
       .expect(200);
     expect(nestGuard).toHaveBeenCalledTimes(1);

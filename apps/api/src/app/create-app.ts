@@ -19,6 +19,7 @@ import { AppModule } from "./app.module";
 import { ApiKeyGuard } from "./auth/api-key.guard";
 import { ApiKeyService } from "./auth/api-key.service";
 import { MerchantSessions } from "./auth/merchant-sessions.service";
+import { serveReadRoutesDirectly } from "./read-routes";
 import { serveSignRouteDirectly } from "./ticket-sign/sign-route";
 import { TicketSignService } from "./ticket-sign/ticket-sign.service";
 
@@ -86,6 +87,12 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
     pipe,
     tickets: app.get(TicketSignService),
     problems: problemFilter,
+  }));
+  serveReadRoutesDirectly(adapter.getInstance(), () => ({
+    guard: new ApiKeyGuard(app.get(Reflector), app.get(ApiKeyService), app.get(MerchantSessions)),
+    pipe,
+    problems: problemFilter,
+    controller: (type) => app.get(type),
   }));
   SwaggerModule.setup("docs", app, createOpenApiDocument(app), { jsonDocumentUrl: "docs-json" });
   return app;
