@@ -1,9 +1,21 @@
 /** Part "reads": the API's hot reads under load, and how soon a purchase shows in them. */
+import * as path from "node:path";
 import { buyTicket as buyOnChain } from "@raffle/chain/testing";
+import { freePort } from "@raffle/testing";
 
-import { apiCpuPerRequest, figuresOf, runLoadMeasuringApi } from "../load";
+import { startApiProcess, type ApiProcess } from "../api-process";
+import { apiCpuPerRequest, figuresOf, runLoadMeasuringApi, type MeasuredLoad } from "../load";
 import { CONNECTIONS, POLL_MS, READ_SECONDS, getJson, say, sleep } from "../settings";
 import type { BenchStack } from "../stack";
+
+/**
+ * Another build's compiled API entry (as BENCH_SIGN_COMPARE_MAIN for the sign part): each read then runs
+ * READS_AB_RUNS times on each build, alternating, and the two builds' answers are checked byte for byte.
+ */
+const READS_COMPARE_MAIN = process.env.BENCH_READS_COMPARE_MAIN ?? "";
+const READS_AB_RUNS = Number(process.env.BENCH_READS_AB_RUNS ?? 3);
+/** An untimed turn of each read on each build before its timed ones: the other build starts cold (no JIT, no cache). */
+const WARM_UP_SECONDS = 3;
 
 /** Vouchers the bench gives its reading account, so that GET /claims answers a page of real rows. */
 const READ_CLAIMS = 10;
@@ -40,6 +52,7 @@ export async function giveReadClaims(stack: Pick<BenchStack, "world">, apiUrl: s
 export async function readsPart(stack: BenchStack): Promise<void> {
   const { api, auth, contractId, results, rows } = stack;
   const account = await giveReadClaims(stack, api.url, auth);
+  if (READS_COMPARE_MAIN) await compareBuilds(stack, account);
   for (const [name, url] of hotReads(api.url, contractId, account)) {
     say(`2. ${name}: ${CONNECTIONS} connections for ${READ_SECONDS} s`);
     const run = await runLoadMeasuringApi(api, { url, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS });
@@ -81,4 +94,69 @@ export async function readsPart(stack: BenchStack): Promise<void> {
     target: `<= poll ${POLL_MS} ms + tx`,
     met: freshAfter >= 0 && freshAfter <= POLL_MS + 1_000,
   });
+}
+
+/** The four reads on this build and on READS_COMPARE_MAIN's, alternating runs: CPU per request, p99, same bodies. */
+async function compareBuilds(stack: BenchStack, account: string): Promise<void> {
+  const { api, auth, contractId, results, rows } = stack;
+  say(`starting the other build's API (${READS_COMPARE_MAIN}) for the reads' A/B comparison`);
+  const other: ApiProcess = await startApiProcess(stack.apiEnv, await freePort(), path.resolve(READS_COMPARE_MAIN));
+  try {
+    const ours = hotReads(api.url, contractId, account);
+    const theirs = hotReads(other.url, contractId, account);
+    const ab: Record<string, unknown> = {};
+    for (const [index, [name, url]] of ours.entries()) {
+      const same = await sameAnswers(url, theirs[index][1], auth);
+      const runs: { ours: MeasuredLoad[]; theirs: MeasuredLoad[] } = { ours: [], theirs: [] };
+      for (const [target, sideUrl] of [
+        [api, url],
+        [other, theirs[index][1]],
+      ] as const) {
+        await runLoadMeasuringApi(target, { url: sideUrl, headers: auth, connections: CONNECTIONS, durationSeconds: WARM_UP_SECONDS });
+      }
+      for (let run = 0; run < READS_AB_RUNS; run += 1) {
+        // Alternating which build goes first, so neither always gets the quieter half of the machine.
+        const order: Array<["ours" | "theirs", ApiProcess, string]> = [
+          ["ours", api, url],
+          ["theirs", other, theirs[index][1]],
+        ];
+        if (run % 2 === 1) order.reverse();
+        for (const [side, target, sideUrl] of order) {
+          say(`2. A/B ${name} (${side}): ${CONNECTIONS} connections for ${READ_SECONDS} s`);
+          runs[side].push(
+            await runLoadMeasuringApi(target, { url: sideUrl, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS }),
+          );
+        }
+      }
+      const figures = (side: MeasuredLoad[]) => ({
+        cpuMicros: Math.round(apiCpuPerRequest(side)),
+        requestsPerSecond: side.map((run) => run.requestsPerSecond),
+        p99Ms: side.map((run) => run.p99Ms),
+        non2xx: side.reduce((sum, run) => sum + run.non2xx, 0),
+      });
+      const [a, b] = [figures(runs.ours), figures(runs.theirs)];
+      ab[name] = { same, ours: a, theirs: b };
+      rows.push({
+        measure: `${name} A/B, this build vs ${READS_COMPARE_MAIN}: API CPU per request; req/s; p99 (each run)`,
+        result: `${a.cpuMicros} vs ${b.cpuMicros} µs; ${a.requestsPerSecond.join("/")} vs ${b.requestsPerSecond.join("/")}; ${a.p99Ms.join("/")} vs ${b.p99Ms.join("/")} ms`,
+        target: "same answer",
+        met: same && a.non2xx === 0 && b.non2xx === 0,
+      });
+    }
+    results.readsOtherBuild = { main: READS_COMPARE_MAIN, ...ab };
+  } finally {
+    await other.stop();
+  }
+}
+
+/** Whether two builds answer a read with the same status, content type and body, byte for byte. */
+async function sameAnswers(ours: string, theirs: string, headers: Record<string, string>): Promise<boolean> {
+  const [a, b] = await Promise.all([fetch(ours, { headers }), fetch(theirs, { headers })]);
+  const [bodyA, bodyB] = await Promise.all([a.text(), b.text()]);
+  const same = a.status === b.status && a.headers.get("content-type") === b.headers.get("content-type") && bodyA === bodyB;
+  if (!same)
+    say(
+      `  answers differ: ${a.status} ${a.headers.get("content-type")} ${bodyA.slice(0, 200)} vs ${b.status} ${b.headers.get("content-type")} ${bodyB.slice(0, 200)}`,
+    );
+  return same;
 }
