@@ -14,14 +14,27 @@ const STOP_TIMEOUT_MS = 15_000;
  * Each worker's young generation, in MiB per semi-space (V8's default on 64 bits is 16). Under the sign load V8 grows
  * it to the maximum, and the two workers' young generations were most of what they held above their code: with 4 the
  * API (primary and two workers) peaked at 387 MiB of RSS under the sign load against 451 with the default (bench part
- * `memory`; see docs/performance.md, "Memory"; its CPU cost was not measured apart from the sign path's A/B). A
- * --max-semi-space-size given in NODE_OPTIONS or on the command line wins.
+ * `memory`; see docs/performance.md, "Memory").
  */
 const WORKER_SEMI_SPACE_MIB = 4;
 
+/**
+ * Each worker's old-generation limit, in MiB. V8 lets the old generation grow to a multiple of what the last major
+ * collection left before it collects again, and that multiple follows the limit: 4× with the default limit on a
+ * machine with 2 GiB or more, about 1.4× at 512 MiB (1.3× at 256). Under the sign load a worker's old generation
+ * grew from about 50 MiB live to 180 MiB committed before each major collection, which is what held the API's RSS
+ * near 500–650 MiB while its live heap stayed at 127 MiB. A worker's live heap is about 50 MiB after a full
+ * collection (the soak), so 512 leaves it ten times room; a worker that reaches it ends and the primary restarts it.
+ */
+const WORKER_OLD_SPACE_MIB = 512;
+
+/** The workers' V8 flags: the sizes above, unless NODE_OPTIONS or the command line sets that flag (or --max-heap-size). */
 function workerExecArgv(): string[] {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((flag) => flag.includes("--max-semi-space-size"));
-  return given ? process.execArgv : [...process.execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`];
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ");
+  const flags = [...process.execArgv];
+  if (!given.includes("--max-semi-space-size")) flags.push(`--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`);
+  if (!/--max-(old-space|heap)-size/.test(given)) flags.push(`--max-old-space-size=${WORKER_OLD_SPACE_MIB}`);
+  return flags;
 }
 
 /**
