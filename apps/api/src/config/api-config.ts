@@ -12,7 +12,8 @@ import {
   type ChainEnv,
   type LogLevel,
 } from "@raffle/config";
-import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer";
+// The options module alone: the cluster's primary reads this config, and the whole indexer would cost it ~13 MiB.
+import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer/options";
 
 import { loadDeploymentFile } from "./deployment-file";
 import { loadPlayerConfig, type PlayerConfig } from "./player-config";
