@@ -39,8 +39,11 @@ const copySupport = new WeakMap<DataSource, Promise<boolean>>();
 export function supportsCopy(manager: EntityManager): Promise<boolean> {
   let known = copySupport.get(manager.connection);
   if (!known) {
+    const dataSource = manager.connection;
     known = manager.query(`SELECT version() AS version`).then(([{ version }]: Array<{ version: string }>) => !/pglite/i.test(version));
-    copySupport.set(manager.connection, known);
+    // A failed question (a lost session) is asked again by the next batch, not remembered.
+    known.catch(() => copySupport.delete(dataSource));
+    copySupport.set(dataSource, known);
   }
   return known;
 }
