@@ -4,7 +4,7 @@ import { compareLogs, type BlockHeader, type ChainSource, type RawLog } from "./
 import { isBulk, type BulkEventHandler } from "./event-handlers";
 import type { IndexedEvent } from "./indexed-event";
 import type { Announcement, Projector } from "./projector";
-import { logKey, type RawLogStore } from "./raw-log-store";
+import type { RawLogStore } from "./raw-log-store";
 import { pruneUndoLog, recordUndoFor, stopRecordingUndo } from "./undo-log";
 import { writeWebhookMessages } from "./webhook-outbox";
 
@@ -49,7 +49,7 @@ export class BatchApplier {
     const fresh = await store.storeRaw(manager, queue, headers);
     let applied = 0;
     for (let i = 0; i < queue.length; i += 1) {
-      const event = fresh.get(logKey(queue[i]));
+      const event = fresh.get(queue[i]);
       if (!event) continue;
       applied += 1;
       const route = projector.route(event);
@@ -77,7 +77,7 @@ export class BatchApplier {
         );
         const missing = await chain.headers(later.map((candidate) => candidate.blockNumber).filter((n) => !headers.has(n)));
         for (const [number, header] of missing) headers.set(number, header);
-        for (const [key, laterEvent] of await store.storeRaw(manager, later, headers)) fresh.set(key, laterEvent);
+        for (const [log, laterEvent] of await store.storeRaw(manager, later, headers)) fresh.set(log, laterEvent);
         queue.splice(i + 1, queue.length - i - 1, ...[...queue.slice(i + 1), ...later].sort(compareLogs));
       }
     }

@@ -64,7 +64,12 @@ export class LeaderLoop {
   async takeLeadership(): Promise<boolean> {
     const { leadership, state, chainId } = this.deps;
     if (leadership.isHeld) return true;
-    if (state.leader) this.lostLeadership();
+    if (state.leader) {
+      // The lock's session ended: another process may be waiting for the lock. Taking it straight back here, before
+      // the followers' next try, kept it from them (test/leadership.spec.ts); this process tries again a step later.
+      this.lostLeadership();
+      return false;
+    }
     const acquired = await leadership.tryAcquire();
     if (acquired) {
       // The former leader may have registered raffles (or rolled some back) since this process last looked.

@@ -2,9 +2,10 @@ import type { EntityManager } from "typeorm";
 import { IndexedEventStatus } from "@raffle/db";
 
 import type { BlockHeader, RawLog } from "./chain-source";
-import { decodeLog } from "./decode";
+import { decodeLog, type DecodedLog } from "./decode";
 import type { IndexedEvent } from "./indexed-event";
 import type { IndexerLogger } from "./logger";
+import { copyRawRows, supportsCopy, type RawRow } from "./raw-copy";
 import type { Registry } from "./registry";
 
 /**
@@ -20,8 +21,30 @@ export interface Cursor {
   blockHash: string;
 }
 
-export function logKey(log: { txHash: string; logIndex: number }): string {
+function logKey(log: { txHash: string; logIndex: number }): string {
   return `${log.txHash}:${log.logIndex}`;
+}
+
+interface DecodedRow {
+  log: RawLog;
+  decoded: DecodedLog;
+  timestamp: Date;
+}
+
+function rawRow({ log, decoded, timestamp }: DecodedRow): RawRow {
+  return {
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    timestamp,
+    txHash: log.txHash,
+    logIndex: log.logIndex,
+    address: log.address,
+    name: decoded.name,
+    args: decoded.args === null ? null : JSON.stringify(decoded.args),
+    topics: log.topics,
+    data: log.data,
+    status: decoded.status,
+  };
 }
 
 export class RawLogStore {
@@ -32,18 +55,32 @@ export class RawLogStore {
   ) {}
 
   /**
-   * Inserts the raw rows of `logs` (unique on chain, tx hash and log index) and returns, by log, the decoded events
-   * of those inserted now and readable. Unreadable logs are stored with their status and reported.
+   * Inserts the raw rows of `logs` (unique on chain, tx hash and log index) and returns, by log (the objects given:
+   * no key strings per log), the decoded events of those inserted now and readable. Unreadable logs are stored with
+   * their status and reported.
    */
-  async storeRaw(manager: EntityManager, logs: RawLog[], headers: Map<number, BlockHeader>): Promise<Map<string, IndexedEvent | null>> {
-    const fresh = new Map<string, IndexedEvent | null>();
+  async storeRaw(manager: EntityManager, logs: RawLog[], headers: Map<number, BlockHeader>): Promise<Map<RawLog, IndexedEvent | null>> {
     const rows = logs.flatMap((log) => {
       const contract = this.registry.get(log.address);
       return contract ? [{ log, decoded: decodeLog(contract.kind, log), timestamp: headers.get(log.blockNumber)!.timestamp }] : [];
     });
+    if (rows.length === 0) return new Map();
+    // Nothing to skip when the chain has no raw row from the batch's first block on (a batch always starts above the
+    // cursor, and a reorg drops the rows above its ancestor): then every row is new, and COPY writes them fastest.
+    // A replayed range, or contracts registered mid-batch, take the INSERT below.
+    if (
+      (await this.nothingFrom(
+        manager,
+        rows.reduce((low, row) => Math.min(low, row.log.blockNumber), Infinity),
+      )) &&
+      (await copyRawRows(manager, this.chainId, rows.map(rawRow)))
+    ) {
+      return this.freshEvents(rows, null);
+    }
+    const inserted = new Set<string>();
     for (let start = 0; start < rows.length; start += RAW_CHUNK) {
       const chunk = rows.slice(start, start + RAW_CHUNK);
-      const inserted: Array<{ tx_hash: string; log_index: number }> = await manager.query(
+      const returned: Array<{ tx_hash: string; log_index: number }> = await manager.query(
         `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name,
                                     args, topics, data, status)
          SELECT $1, v.block_number, v.block_hash, v.block_timestamp, v.tx_hash, v.log_index, v.address, v.name,
@@ -67,33 +104,48 @@ export class RawLogStore {
           chunk.map((row) => row.decoded.status),
         ],
       );
-      const insertedKeys = new Set(inserted.map((row) => `${row.tx_hash}:${row.log_index}`));
-      for (const { log, decoded, timestamp } of chunk) {
-        const key = logKey(log);
-        if (!insertedKeys.has(key)) continue; // seen before: a replayed range changes nothing
-        if (decoded.status !== IndexedEventStatus.APPLIED) {
-          this.logger.warn("skipped a log the indexer cannot read", {
-            chainId: this.chainId,
-            contract: log.address,
-            txHash: log.txHash,
-            logIndex: log.logIndex,
-            status: decoded.status,
-            reason: decoded.reason,
-          });
-          fresh.set(key, null);
-          continue;
-        }
-        fresh.set(key, {
+      for (const row of returned) inserted.add(`${row.tx_hash}:${row.log_index}`);
+    }
+    return this.freshEvents(rows, inserted);
+  }
+
+  /** Whether this chain has no raw row at or above `block` (the index on chain and block answers). */
+  private async nothingFrom(manager: EntityManager, block: number): Promise<boolean> {
+    if (!manager.queryRunner || !(await supportsCopy(manager))) return false;
+    const [{ found }] = await manager.query(`SELECT EXISTS (SELECT 1 FROM indexer_event WHERE chain_id = $1 AND block_number >= $2) AS found`, [
+      this.chainId,
+      block,
+    ]);
+    return !found;
+  }
+
+  /** By log, the decoded events of the rows inserted now (all when `inserted` is null); unreadable ones are reported. */
+  private freshEvents(rows: DecodedRow[], inserted: Set<string> | null): Map<RawLog, IndexedEvent | null> {
+    const fresh = new Map<RawLog, IndexedEvent | null>();
+    for (const { log, decoded, timestamp } of rows) {
+      if (inserted && !inserted.has(logKey(log))) continue; // seen before: a replayed range changes nothing
+      if (decoded.status !== IndexedEventStatus.APPLIED) {
+        this.logger.warn("skipped a log the indexer cannot read", {
           chainId: this.chainId,
-          blockNumber: log.blockNumber,
-          blockTimestamp: timestamp,
+          contract: log.address,
           txHash: log.txHash,
           logIndex: log.logIndex,
-          address: log.address,
-          name: decoded.name!,
-          args: decoded.args!,
+          status: decoded.status,
+          reason: decoded.reason,
         });
+        fresh.set(log, null);
+        continue;
       }
+      fresh.set(log, {
+        chainId: this.chainId,
+        blockNumber: log.blockNumber,
+        blockTimestamp: timestamp,
+        txHash: log.txHash,
+        logIndex: log.logIndex,
+        address: log.address,
+        name: decoded.name!,
+        args: decoded.args!,
+      });
     }
     return fresh;
   }
