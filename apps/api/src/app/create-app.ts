@@ -81,19 +81,16 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
   metrics.instrument(adapter.getInstance());
   const problemFilter = new ProblemFilter(metrics);
   app.useGlobalFilters(problemFilter);
-  // Before init(), where Nest registers its routes: the sign route gets its plain handler as it is registered.
-  serveSignRouteDirectly(adapter.getInstance(), () => ({
-    guard: new ApiKeyGuard(app.get(Reflector), app.get(ApiKeyService), app.get(MerchantSessions)),
-    pipe,
-    tickets: app.get(TicketSignService),
-    problems: problemFilter,
-  }));
-  serveReadRoutesDirectly(adapter.getInstance(), () => ({
-    guard: new ApiKeyGuard(app.get(Reflector), app.get(ApiKeyService), app.get(MerchantSessions)),
+  // Before init(), where Nest registers its routes: the hot routes get their plain handlers as they are registered,
+  // all running the one guard, pipe and problem filter Nest runs for the others (built at the first such route).
+  let guard: ApiKeyGuard | undefined;
+  const nestParts = () => ({
+    guard: (guard ??= new ApiKeyGuard(app.get(Reflector), app.get(ApiKeyService), app.get(MerchantSessions))),
     pipe,
     problems: problemFilter,
-    controller: (type) => app.get(type),
-  }));
+  });
+  serveSignRouteDirectly(adapter.getInstance(), () => ({ ...nestParts(), tickets: app.get(TicketSignService) }));
+  serveReadRoutesDirectly(adapter.getInstance(), () => ({ ...nestParts(), controller: (type) => app.get(type) }));
   SwaggerModule.setup("docs", app, createOpenApiDocument(app), { jsonDocumentUrl: "docs-json" });
   return app;
 }
