@@ -85,7 +85,7 @@ export function ApiKeysPage() {
               {keys.data.map((key) => (
                 <tr key={key.id}>
                   <td>
-                    <code>rk_{key.prefix}_…</code>
+                    <code className="nowrap">rk_{key.prefix}_…</code>
                   </td>
                   <td>{key.label || "—"}</td>
                   <td>{when(key.createdAt)}</td>
