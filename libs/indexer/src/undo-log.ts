@@ -4,7 +4,8 @@ import type { EntityManager } from "typeorm";
  * The indexer's undo log (table `indexer_undo`, migration IndexerUndoLog1764000000000, filled by the statement
  * triggers of BulkUndoLog1764800000000). While the indexer applies a block it names that block in a transaction-local
  * setting; every row the projection inserts, updates or deletes then leaves its inverse, tagged with the block, written
- * once per statement for all its rows (a block's purchases are one statement). A reorg is rolled back by undoing the
+ * once per statement for all its rows (a block's purchases are one statement). An insert's inverse is one entry with the
+ * ids of all the rows it created (UndoInsertsPerStatement1764900000000); an update's or a deletion's, one per row. A reorg is rolled back by undoing the
  * entries of the removed blocks in reverse order, whatever handler wrote them. Which tables carry a trigger is
  * checked against the tables the event table's handlers write (`writes` in event-handlers.ts; test/undo-coverage.spec.ts). Blocks further below the head than the reorg window are applied
  * without it (backfill stays fast) and cannot be rolled back, as with Ponder's finalized checkpoints.
@@ -14,7 +15,10 @@ interface UndoEntry {
   id: string;
   table_name: string;
   op: "I" | "U" | "D";
-  row_id: number;
+  /** The row of a U or D entry (and of I entries written before UndoInsertsPerStatement1764900000000). */
+  row_id: number | null;
+  /** Every row one INSERT statement created (an I entry). */
+  row_ids: number[] | null;
   old_values: Record<string, unknown> | null;
 }
 
@@ -39,13 +43,13 @@ export async function stopRecordingUndo(manager: EntityManager): Promise<void> {
 export async function undoAfter(manager: EntityManager, chainId: number, ancestor: number): Promise<number> {
   await stopRecordingUndo(manager);
   const entries: UndoEntry[] = await manager.query(
-    `SELECT id, table_name, op, row_id, old_values FROM indexer_undo WHERE chain_id = $1 AND block_number > $2 ORDER BY id DESC`,
+    `SELECT id, table_name, op, row_id, row_ids, old_values FROM indexer_undo WHERE chain_id = $1 AND block_number > $2 ORDER BY id DESC`,
     [chainId, ancestor],
   );
   for (const entry of entries) {
     const table = identifier(entry.table_name);
     if (entry.op === "I") {
-      await manager.query(`DELETE FROM ${table} WHERE id = $1`, [entry.row_id]);
+      await manager.query(`DELETE FROM ${table} WHERE id = ANY($1::int[])`, [entry.row_ids ?? [entry.row_id]]);
     } else if (entry.op === "U") {
       const columns = Object.keys(entry.old_values ?? {}).map(identifier);
       const assignments = columns.map((column) => `${column} = old.${column}`).join(", ");

@@ -9,6 +9,7 @@ import { PublicSale1764400000000 } from "./1764400000000-public-sale";
 import { RaffleV21764500000000 } from "./1764500000000-raffle-v2";
 import { MerchantConsole1764600000000 } from "./1764600000000-merchant-console";
 import { BulkUndoLog1764800000000 } from "./1764800000000-bulk-undo-log";
+import { UndoInsertsPerStatement1764900000000 } from "./1764900000000-undo-inserts-per-statement";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -24,6 +25,7 @@ export const MIGRATIONS: Function[] = [
   RaffleV21764500000000,
   MerchantConsole1764600000000,
   BulkUndoLog1764800000000,
+  UndoInsertsPerStatement1764900000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

@@ -1,0 +1,107 @@
+import { openDatabase } from "@raffle/db";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import type { DataSource, EntityManager } from "typeorm";
+
+import { recordUndoFor, stopRecordingUndo, undoAfter } from "../src/undo-log";
+
+/**
+ * The undo log's entries as the triggers write them and as undoAfter reads them, on a migrated database: an INSERT
+ * statement leaves one entry with the ids of every row it created (UndoInsertsPerStatement1764900000000), and undoing
+ * newest first still restores exactly the rows of the blocks kept, whatever later statements did to the inserted rows.
+ * `price` is the projected table with no column but its id and no foreign key to fill.
+ */
+const CHAIN = 991;
+
+describe("undo log", () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("undo_log");
+    dataSource = await openDatabase({ url: database.url, poolSize: 1 });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  beforeEach(async () => {
+    await dataSource.query(`DELETE FROM indexer_undo`);
+    await dataSource.query(`DELETE FROM price`);
+  });
+
+  async function insertPrices(manager: EntityManager, count: number): Promise<number[]> {
+    const rows: Array<{ id: number }> = await manager.query(
+      `INSERT INTO price (id) SELECT nextval(pg_get_serial_sequence('price', 'id')) FROM generate_series(1, $1) RETURNING id`,
+      [count],
+    );
+    return rows.map((row) => row.id).sort((a, b) => a - b);
+  }
+
+  const prices = async (): Promise<number[]> => (await dataSource.query(`SELECT id FROM price ORDER BY id`)).map((row: { id: number }) => row.id);
+
+  it("writes one entry per INSERT statement with every id it created, and none for a statement that created nothing", async () => {
+    const ids = await dataSource.transaction(async (manager) => {
+      await recordUndoFor(manager, CHAIN, 10);
+      const created = await insertPrices(manager, 3);
+      await manager.query(`INSERT INTO price (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [created[0]]);
+      await stopRecordingUndo(manager);
+      return created;
+    });
+    const entries: Array<{ block_number: string; table_name: string; op: string; row_id: number | null; row_ids: number[] }> = await dataSource.query(
+      `SELECT block_number, table_name, op, row_id, row_ids FROM indexer_undo WHERE chain_id = $1 ORDER BY id`,
+      [CHAIN],
+    );
+    expect(entries.map((entry) => ({ ...entry, row_ids: [...entry.row_ids].sort((a, b) => a - b) }))).toEqual([
+      { block_number: "10", table_name: "price", op: "I", row_id: null, row_ids: ids },
+    ]);
+  });
+
+  it("undoes a block's inserts after the later blocks' deletions of the same rows, and keeps the blocks below the ancestor", async () => {
+    const [kept] = await dataSource.transaction(async (manager) => {
+      await recordUndoFor(manager, CHAIN, 9);
+      return insertPrices(manager, 1);
+    });
+    const created = await dataSource.transaction(async (manager) => {
+      await recordUndoFor(manager, CHAIN, 10);
+      const rows = await insertPrices(manager, 3);
+      await recordUndoFor(manager, CHAIN, 11);
+      // Block 11 deletes a row block 10 created, and one block 9 created.
+      await manager.query(`DELETE FROM price WHERE id = ANY($1::int[])`, [[rows[1], kept]]);
+      return rows;
+    });
+    expect(await prices()).toEqual([created[0], created[2]]);
+
+    // Back to block 10: the deleted rows come back, block 10's stay.
+    await dataSource.transaction((manager) => undoAfter(manager, CHAIN, 10));
+    expect(await prices()).toEqual([kept, ...created].sort((a, b) => a - b));
+
+    // Back to block 9: block 10's rows go, block 9's stays; no entry is left above the ancestor.
+    await dataSource.transaction((manager) => undoAfter(manager, CHAIN, 9));
+    expect(await prices()).toEqual([kept]);
+    const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM indexer_undo WHERE chain_id = $1 AND block_number > 9`, [CHAIN]);
+    expect(count).toBe(0);
+  });
+
+  it("still undoes an insert entry of one row, as written before the entries of many rows", async () => {
+    const [id] = await dataSource.transaction(async (manager) => insertPrices(manager, 1));
+    await dataSource.query(`INSERT INTO indexer_undo (chain_id, block_number, table_name, op, row_id) VALUES ($1, 12, 'price', 'I', $2)`, [
+      CHAIN,
+      id,
+    ]);
+    await dataSource.transaction((manager) => undoAfter(manager, CHAIN, 11));
+    expect(await prices()).toEqual([]);
+  });
+
+  it("refuses an entry with both one row and many rows, or neither", async () => {
+    await expect(
+      dataSource.query(`INSERT INTO indexer_undo (chain_id, block_number, table_name, op, row_id, row_ids) VALUES ($1, 1, 'price', 'I', 1, '{1}')`, [
+        CHAIN,
+      ]),
+    ).rejects.toThrow(/CHK_indexer_undo_rows/);
+    await expect(
+      dataSource.query(`INSERT INTO indexer_undo (chain_id, block_number, table_name, op) VALUES ($1, 1, 'price', 'I')`, [CHAIN]),
+    ).rejects.toThrow(/CHK_indexer_undo_rows/);
+  });
+});
