@@ -84,6 +84,61 @@ describe("undo log", () => {
     expect(count).toBe(0);
   });
 
+  it("records an update's changed columns only and a deletion's whole row, and undoes a block's inserts, updates and deletions", async () => {
+    // A table of its own with the migration's trigger function, so every column type the function diffs is there.
+    await dataSource.query(`DROP TABLE IF EXISTS undo_probe`);
+    await dataSource.query(`CREATE TABLE undo_probe (id serial PRIMARY KEY, title text, amount numeric(78, 0), shares jsonb, at timestamptz)`);
+    for (const [event, suffix, referencing] of [
+      ["INSERT", "insert", "NEW TABLE AS changed_rows"],
+      ["UPDATE", "update", "OLD TABLE AS old_rows NEW TABLE AS changed_rows"],
+      ["DELETE", "delete", "OLD TABLE AS old_rows"],
+    ]) {
+      await dataSource.query(
+        `CREATE TRIGGER undo_probe_${suffix} AFTER ${event} ON undo_probe REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION indexer_record_undo_rows()`,
+      );
+    }
+    const before = [
+      { id: 1, title: "a", amount: "1000000000000000000000", shares: [60, 40], at: new Date("2026-01-01T00:00:00Z") },
+      { id: 2, title: "b", amount: "2", shares: null, at: null },
+      { id: 3, title: "c", amount: "3", shares: { x: 1 }, at: new Date("2026-01-02T00:00:00Z") },
+    ];
+    await dataSource.query(
+      `INSERT INTO undo_probe (id, title, amount, shares, at) SELECT * FROM unnest($1::int[], $2::text[], $3::numeric[], $4::jsonb[], $5::timestamptz[])`,
+      [
+        before.map((r) => r.id),
+        before.map((r) => r.title),
+        before.map((r) => r.amount),
+        before.map((r) => JSON.stringify(r.shares)),
+        before.map((r) => r.at),
+      ],
+    );
+    const rows = async () => dataSource.query(`SELECT id, title, amount, shares, at FROM undo_probe ORDER BY id`);
+    const original = await rows();
+    await dataSource.transaction(async (manager) => {
+      await recordUndoFor(manager, CHAIN, 20);
+      await manager.query(`INSERT INTO undo_probe (id, title, amount) VALUES (4, 'd', 4)`);
+      await manager.query(
+        `UPDATE undo_probe SET title = CASE id WHEN 1 THEN 'A' ELSE title END, amount = CASE id WHEN 2 THEN amount + 1 ELSE amount END, shares = shares WHERE id IN (1, 2)`,
+      );
+      await manager.query(`UPDATE undo_probe SET title = 'D' WHERE id = 4`);
+      await manager.query(`DELETE FROM undo_probe WHERE id = 3`);
+    });
+    const entries: Array<{ op: string; row_id: number | null; row_ids: number[] | null; old_values: unknown }> = await dataSource.query(
+      `SELECT op, row_id, row_ids, old_values FROM indexer_undo WHERE chain_id = $1 AND table_name = 'undo_probe' ORDER BY id`,
+      [CHAIN],
+    );
+    expect(entries).toEqual([
+      { op: "I", row_id: null, row_ids: [4], old_values: null },
+      expect.objectContaining({ op: "U", row_id: 1, old_values: { title: "a" } }),
+      expect.objectContaining({ op: "U", row_id: 2, old_values: { amount: 2 } }),
+      { op: "U", row_id: 4, row_ids: null, old_values: { title: "d" } },
+      { op: "D", row_id: 3, row_ids: null, old_values: expect.objectContaining({ id: 3, title: "c", amount: 3, shares: { x: 1 } }) },
+    ]);
+    await dataSource.transaction((manager) => undoAfter(manager, CHAIN, 19));
+    expect(await rows()).toEqual(original);
+    await dataSource.query(`DROP TABLE undo_probe`);
+  });
+
   it("still undoes an insert entry of one row, as written before the entries of many rows", async () => {
     const [id] = await dataSource.transaction(async (manager) => insertPrices(manager, 1));
     await dataSource.query(`INSERT INTO indexer_undo (chain_id, block_number, table_name, op, row_id) VALUES ($1, 12, 'price', 'I', $2)`, [
