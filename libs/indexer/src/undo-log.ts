@@ -4,10 +4,11 @@ import type { EntityManager } from "typeorm";
  * The indexer's undo log (table `indexer_undo`, migration IndexerUndoLog1764000000000, filled by the statement
  * triggers of BulkUndoLog1764800000000). While the indexer applies a block it names that block in a transaction-local
  * setting; every row the projection inserts, updates or deletes then leaves its inverse, tagged with the block, written
- * once per statement for all its rows (a block's purchases are one statement). An insert's inverse is one entry with the
- * ids of all the rows it created (UndoInsertsPerStatement1764900000000); an update's or a deletion's, one per row. A reorg is rolled back by undoing the
- * entries of the removed blocks in reverse order, whatever handler wrote them. Which tables carry a trigger is
- * checked against the tables the event table's handlers write (`writes` in event-handlers.ts; test/undo-coverage.spec.ts). Blocks further below the head than the reorg window are applied
+ * once per statement for all its rows (a block's purchases are one statement). An insert's inverse is one entry with
+ * the ids of all the rows it created (UndoInsertsPerStatement1764900000000); an update's or a deletion's, one per row.
+ * A reorg is rolled back by undoing the entries of the removed blocks in reverse order, whatever handler wrote them.
+ * Which tables carry a trigger is checked against the tables the event table's handlers write (`writes` in
+ * event-handlers.ts; test/undo-coverage.spec.ts). Blocks further below the head than the reorg window are applied
  * without it (backfill stays fast) and cannot be rolled back, as with Ponder's finalized checkpoints.
  */
 
