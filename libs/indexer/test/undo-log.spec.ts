@@ -160,3 +160,52 @@ describe("undo log", () => {
     ).rejects.toThrow(/CHK_indexer_undo_rows/);
   });
 });
+
+describe("undo log migration UndoInsertsPerStatement1764900000000, reverted", () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase("undo_log_down");
+    dataSource = await openDatabase({ url: database.url, poolSize: 1 });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it("refuses while entries of many rows are in the window, then writes one entry per inserted row again", async () => {
+    await dataSource.transaction(async (manager) => {
+      await recordUndoFor(manager, CHAIN, 5);
+      await manager.query(`INSERT INTO price (id) SELECT nextval(pg_get_serial_sequence('price', 'id')) FROM generate_series(1, 2)`);
+    });
+    // This migration's own down, whatever migrations come after it.
+    const migration = dataSource.migrations.find((candidate) => candidate.name === "UndoInsertsPerStatement1764900000000")!;
+    const revert = async () => {
+      const queryRunner = dataSource.createQueryRunner();
+      try {
+        await queryRunner.startTransaction();
+        await migration.down(queryRunner);
+        await queryRunner.commitTransaction();
+      } catch (error) {
+        await queryRunner.rollbackTransaction();
+        throw error;
+      } finally {
+        await queryRunner.release();
+      }
+    };
+    await expect(revert()).rejects.toThrow(/entries of many rows/);
+
+    await dataSource.query(`DELETE FROM indexer_undo`);
+    await revert();
+    await dataSource.transaction(async (manager) => {
+      await recordUndoFor(manager, CHAIN, 6);
+      await manager.query(`INSERT INTO price (id) SELECT nextval(pg_get_serial_sequence('price', 'id')) FROM generate_series(1, 2)`);
+    });
+    const [{ entries }] = await dataSource.query(`SELECT count(*)::int AS entries FROM indexer_undo WHERE op = 'I' AND row_id IS NOT NULL`);
+    expect(entries).toBe(2);
+    const columns = await dataSource.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'indexer_undo' AND column_name = 'row_ids'`);
+    expect(columns).toEqual([]);
+  });
+});
