@@ -26,10 +26,15 @@ const WARM_UP_SECONDS = 3;
 const PROBE_DIR = process.env.BENCH_STALL_PROBE_DIR ?? "";
 
 /** A timed read run: with the probe, its slow requests and the load generator's stalls are kept in PROBE_DIR. */
-async function timedRead(api: ApiProcess, url: string, label: { name: string; side: string }): Promise<MeasuredLoad> {
+async function timedRead(
+  api: ApiProcess,
+  url: string,
+  headers: Record<string, string>,
+  label: { name: string; side: string },
+): Promise<MeasuredLoad> {
   const run = await runLoadMeasuringApi(api, {
     url,
-    headers: auth(),
+    headers,
     connections: CONNECTIONS,
     durationSeconds: READ_SECONDS,
     recordSlow: Boolean(PROBE_DIR),
@@ -42,10 +47,6 @@ async function timedRead(api: ApiProcess, url: string, label: { name: string; si
   }
   return run;
 }
-
-/** The merchant's API key headers of the running part (set by readsPart). */
-let readAuth: Record<string, string> = {};
-const auth = () => readAuth;
 
 /** Vouchers the bench gives its reading account, so that GET /claims answers a page of real rows. */
 const READ_CLAIMS = 10;
@@ -81,12 +82,11 @@ export async function giveReadClaims(stack: Pick<BenchStack, "world">, apiUrl: s
 
 export async function readsPart(stack: BenchStack): Promise<void> {
   const { api, auth, contractId, results, rows } = stack;
-  readAuth = auth;
   const account = await giveReadClaims(stack, api.url, auth);
   if (READS_COMPARE_MAIN) await compareBuilds(stack, account);
   for (const [name, url] of hotReads(api.url, contractId, account)) {
     say(`2. ${name}: ${CONNECTIONS} connections for ${READ_SECONDS} s`);
-    const run = await timedRead(api, url, { name, side: "ours" });
+    const run = await timedRead(api, url, auth, { name, side: "ours" });
     const read = figuresOf(run);
     // The API's CPU per request: what a change to the read moves, whatever the machine's load does to requests/s.
     const cpuMicros = Math.round(apiCpuPerRequest([run]));
@@ -161,7 +161,7 @@ async function compareBuilds(stack: BenchStack, account: string): Promise<void> 
         if (run % 2 === 1) order.reverse();
         for (const [side, target, sideUrl] of order) {
           say(`2. A/B ${name} (${side}): ${CONNECTIONS} connections for ${READ_SECONDS} s`);
-          runs[side].push(await timedRead(target, sideUrl, { name, side }));
+          runs[side].push(await timedRead(target, sideUrl, auth, { name, side }));
         }
       }
       const figures = (side: MeasuredLoad[]) => ({
