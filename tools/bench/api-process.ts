@@ -12,6 +12,8 @@ export interface ApiProcess {
   memoryByProcess(): Array<{ pid: number; rssMiB: number; peakRssMiB: number }>;
   /** CPU seconds (user + system) used so far, summed over the API's processes: divided by requests, a cost per request that the machine's noise moves less than throughput. */
   cpuSeconds(): number;
+  /** Time the API's processes' main threads were runnable but waited for a CPU (/proc/<pid>/schedstat), in µs, summed. */
+  runQueueWaitMicros(): number;
   stop(): Promise<void>;
 }
 
@@ -30,6 +32,15 @@ function readCpuSeconds(pid: number): number {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** /proc/<pid>/schedstat's second field (ns runnable but waiting for a CPU), of the process's main thread, in µs. */
+function readRunQueueWaitMicros(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e3;
   } catch {
     return 0;
   }
@@ -75,7 +86,11 @@ export async function startApiProcess(env: Record<string, string>, port: number,
     {
       port,
       main,
-      nodeArgs: process.env.BENCH_API_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : [],
+      nodeArgs: [
+        ...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : []),
+        // Every API process (the workers inherit it) records its stalls and collections (stall-probe.js).
+        ...(process.env.BENCH_STALL_PROBE_DIR ? ["--require", path.join(__dirname, "stall-probe.js")] : []),
+      ],
     },
   );
   const pid = api.child.process.pid!;
@@ -86,6 +101,7 @@ export async function startApiProcess(env: Record<string, string>, port: number,
     memoryByProcess: () =>
       processTree(pid).map((each) => ({ pid: each, rssMiB: readStatusKiB(each, "VmRSS") / 1024, peakRssMiB: readStatusKiB(each, "VmHWM") / 1024 })),
     cpuSeconds: () => processTree(pid).reduce((sum, each) => sum + readCpuSeconds(each), 0),
+    runQueueWaitMicros: () => processTree(pid).reduce((sum, each) => sum + readRunQueueWaitMicros(each), 0),
     stop: async () => {
       await api.stop();
       fs.rmSync(folder, { recursive: true, force: true });

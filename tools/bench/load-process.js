@@ -2,7 +2,24 @@
 // TypeScript loader (ts-node) loads Node's `domain` module, whose async hook taxes every promise and event, so a load
 // generator inside it spends more CPU per request and adds its own delay to the latencies it reports.
 // Input (stdin): JSON LoadOptions of load.ts. Output (stdout): one JSON line, the result.
+const fs = require("node:fs");
 const autocannon = require("autocannon");
+
+/** This process's main thread: time on a CPU and time runnable but waiting for one (/proc/self/schedstat), in µs. */
+function schedstat() {
+  try {
+    const [runNs, waitNs] = fs.readFileSync("/proc/self/schedstat", "utf8").split(" ").map(Number);
+    return { runMicros: Math.round(runNs / 1e3), waitMicros: Math.round(waitNs / 1e3) };
+  } catch {
+    return { runMicros: 0, waitMicros: 0 };
+  }
+}
+
+/** Requests at least this slow are counted (and, with `recordSlow`, listed with the time they ended). */
+const SLOW_MS = 15;
+/** This process's own event loop, checked every 2 ms: a check 5 ms or more late is a stall of the load generator. */
+const TICK_MS = 2;
+const STALL_MS = 5;
 
 function readStdin() {
   return new Promise((resolve) => {
@@ -23,6 +40,16 @@ function readStdin() {
   let ok = 0;
   const wantsResponses = Boolean(capture || options.sampleEvery);
   const cpuBefore = process.cpuUsage();
+  const schedBefore = schedstat();
+  let slowRequests = 0;
+  const slow = [];
+  const stalls = [];
+  let expected = Date.now() + TICK_MS;
+  const tick = setInterval(() => {
+    const now = Date.now();
+    if (now - expected >= STALL_MS) stalls.push([expected, now - expected]);
+    expected = now + TICK_MS;
+  }, TICK_MS);
 
   const instance = autocannon(
     {
@@ -59,6 +86,8 @@ function readStdin() {
         process.exit(1);
       }
       const cpu = process.cpuUsage(cpuBefore);
+      const sched = schedstat();
+      clearInterval(tick);
       const answer = {
         cpuMicros: cpu.user + cpu.system,
         requests: result.requests.total,
@@ -66,6 +95,13 @@ function readStdin() {
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         non2xx: result.non2xx,
+        // Requests of SLOW_MS or more, and how long this process itself waited for a CPU or stalled meanwhile: a
+        // starved load generator counts its own delays in the latencies it measures.
+        slowRequests,
+        runQueueWaitMicros: sched.waitMicros - schedBefore.waitMicros,
+        ownStallsOver5Ms: stalls.length,
+        ownStallMs: stalls.reduce((sum, [, ms]) => sum + ms, 0),
+        ...(options.recordSlow && { slow, stalls }),
         errors: result.errors + result.timeouts,
         samples,
         captures,
@@ -73,6 +109,12 @@ function readStdin() {
       process.stdout.write(`${JSON.stringify(answer)}\n`, () => process.exit(0));
     },
   );
+  // [when it ended, how long it took] of each slow request: the part sets them beside the API's stalls.
+  instance.on("response", (_client, _status, _bytes, responseTime) => {
+    if (responseTime < SLOW_MS) return;
+    slowRequests += 1;
+    if (options.recordSlow && slow.length < 50_000) slow.push([Date.now(), Math.round(responseTime * 10) / 10]);
+  });
   instance.on("error", (error) => {
     process.stderr.write(`${error.stack ?? error}\n`);
     process.exit(1);

@@ -8,6 +8,13 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Requests that took 15 ms or more (the reads' p99 target). */
+  slowRequests: number;
+  /** Time the load generator's own main thread was runnable but waited for a CPU, in µs. */
+  runQueueWaitMicros: number;
+  /** The load generator's own event loop: checks 5 ms or more late, and their summed lateness in ms. */
+  ownStallsOver5Ms: number;
+  ownStallMs: number;
 }
 
 export interface LoadOptions {
@@ -23,6 +30,8 @@ export interface LoadOptions {
   maxSamples?: number;
   /** A regular expression: group 1 of it is collected from every 2xx response, in order. */
   capture?: string;
+  /** List every slow request ([end, ms]) and the load generator's own stalls ([start, ms]), wall-clock ms. */
+  recordSlow?: boolean;
 }
 
 export interface LoadOutcome extends LoadResult {
@@ -30,10 +39,18 @@ export interface LoadOutcome extends LoadResult {
   cpuMicros: number;
   samples: Array<{ requestBody: string; responseBody: string }>;
   captures: string[];
+  slow?: Array<[number, number]>;
+  stalls?: Array<[number, number]>;
 }
 
 /** The figures of a run without its samples and captures, for reports. */
-export function figuresOf({ samples: _samples, captures: _captures, ...figures }: LoadOutcome): LoadResult & { cpuMicros: number } {
+export function figuresOf({
+  samples: _samples,
+  captures: _captures,
+  slow: _slow,
+  stalls: _stalls,
+  ...figures
+}: LoadOutcome): LoadResult & { cpuMicros: number } {
   return figures;
 }
 
@@ -63,14 +80,21 @@ export function runLoad(options: LoadOptions): Promise<LoadOutcome> {
 export interface MeasuredLoad extends LoadOutcome {
   apiCpuMicros: number;
   wallMicros: number;
+  /** Time the API's main threads waited for a CPU during the run, in µs (when the API reports it). */
+  apiRunQueueWaitMicros?: number;
+  /** Wall-clock start of the run, in ms. */
+  startedAt: number;
 }
 
-export async function runLoadMeasuringApi(api: { cpuSeconds(): number }, options: LoadOptions): Promise<MeasuredLoad> {
+export async function runLoadMeasuringApi(api: { cpuSeconds(): number; runQueueWaitMicros?(): number }, options: LoadOptions): Promise<MeasuredLoad> {
   const before = api.cpuSeconds();
+  const waitBefore = api.runQueueWaitMicros?.() ?? 0;
+  const startedAt = Date.now();
   const started = process.hrtime.bigint();
   const outcome = await runLoad(options);
   const wallMicros = Number((process.hrtime.bigint() - started) / 1000n);
-  return { ...outcome, apiCpuMicros: Math.round((api.cpuSeconds() - before) * 1e6), wallMicros };
+  const apiRunQueueWaitMicros = api.runQueueWaitMicros ? Math.round(api.runQueueWaitMicros() - waitBefore) : undefined;
+  return { ...outcome, apiCpuMicros: Math.round((api.cpuSeconds() - before) * 1e6), wallMicros, apiRunQueueWaitMicros, startedAt };
 }
 
 /**

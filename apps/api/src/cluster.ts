@@ -28,12 +28,26 @@ const WORKER_SEMI_SPACE_MIB = 4;
  */
 const WORKER_OLD_SPACE_MIB = 512;
 
-/** The workers' V8 flags: the sizes above, unless NODE_OPTIONS or the command line sets that flag (or --max-heap-size). */
-function workerExecArgv(): string[] {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ");
-  const flags = [...process.execArgv];
+/**
+ * The workers collect garbage on their own thread (V8's `--single-threaded-gc`). By default each young-generation
+ * collection is split among helper threads and the worker's loop waits until all of them are done; on a machine
+ * where every core is busy (two workers and their clients, the database), a helper that the kernel has not scheduled
+ * yet holds the worker, and its 16 connections, for a whole time slice: bench part `reads` (stall-report.js) counted
+ * these stretched collections among the slow requests' overlaps; single-threaded, the workers' collections paused
+ * them 13-23 % less per request in three A/B runs. See docs/performance.md, "Reads and data growth", Round 3.
+ */
+const WORKER_GC_FLAG = "--single-threaded-gc";
+
+/**
+ * The workers' V8 flags: the sizes above, unless NODE_OPTIONS or the command line sets that flag (or --max-heap-size),
+ * and the collector's threads unless the command line chooses them (Node refuses those flags in NODE_OPTIONS).
+ */
+export function workerExecArgv(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ""): string[] {
+  const given = [...execArgv, nodeOptions].join(" ");
+  const flags = [...execArgv];
   if (!given.includes("--max-semi-space-size")) flags.push(`--max-semi-space-size=${WORKER_SEMI_SPACE_MIB}`);
   if (!/--max-(old-space|heap)-size/.test(given)) flags.push(`--max-old-space-size=${WORKER_OLD_SPACE_MIB}`);
+  if (!/--(no-)?(single-threaded-gc|parallel-scavenge)\b/.test(execArgv.join(" "))) flags.push(WORKER_GC_FLAG);
   return flags;
 }
 

@@ -66,6 +66,17 @@ describe("API with API_WORKERS=2", () => {
     ]);
   });
 
+  it("runs each worker with its V8 flags (cluster.ts), single-threaded collections among them", () => {
+    const pids = output
+      .split("\n")
+      .filter((line) => line.includes('"api listening"'))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+    for (const pid of pids) {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      expect(argv).toEqual(expect.arrayContaining(["--max-semi-space-size=4", "--max-old-space-size=512", "--single-threaded-gc"]));
+    }
+  });
+
   it("serves requests and indexes the chain", async () => {
     const key = await harness.apiKey(await harness.world.merchant.getAddress());
     const answers = await Promise.all(

@@ -1,4 +1,5 @@
 /** Part "reads": the API's hot reads under load, and how soon a purchase shows in them. */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { buyTicket as buyOnChain } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
@@ -16,6 +17,36 @@ const READS_COMPARE_MAIN = process.env.BENCH_READS_COMPARE_MAIN ?? "";
 const READS_AB_RUNS = Number(process.env.BENCH_READS_AB_RUNS ?? 3);
 /** An untimed turn of each read on each build before its timed ones: the other build starts cold (no JIT, no cache). */
 const WARM_UP_SECONDS = 3;
+
+/**
+ * With it, every API process records its event loop's stalls and its collections there (stall-probe.js), and each
+ * timed read run lists its slow requests and the load generator's own stalls beside them (`runs.ndjson`), for
+ * tools/bench/stall-report.js to set side by side.
+ */
+const PROBE_DIR = process.env.BENCH_STALL_PROBE_DIR ?? "";
+
+/** A timed read run: with the probe, its slow requests and the load generator's stalls are kept in PROBE_DIR. */
+async function timedRead(
+  api: ApiProcess,
+  url: string,
+  headers: Record<string, string>,
+  label: { name: string; side: string },
+): Promise<MeasuredLoad> {
+  const run = await runLoadMeasuringApi(api, {
+    url,
+    headers,
+    connections: CONNECTIONS,
+    durationSeconds: READ_SECONDS,
+    recordSlow: Boolean(PROBE_DIR),
+  });
+  if (PROBE_DIR) {
+    const { slow, stalls, startedAt, wallMicros, requests, slowRequests, runQueueWaitMicros, apiRunQueueWaitMicros } = run;
+    const record = { ...label, apiPid: api.pid, startedAt, endedAt: startedAt + wallMicros / 1e3, requests, slowRequests };
+    const line = { ...record, runQueueWaitMicros, apiRunQueueWaitMicros, slow, stalls };
+    fs.appendFileSync(path.join(PROBE_DIR, "runs.ndjson"), `${JSON.stringify(line)}\n`);
+  }
+  return run;
+}
 
 /** Vouchers the bench gives its reading account, so that GET /claims answers a page of real rows. */
 const READ_CLAIMS = 10;
@@ -55,7 +86,7 @@ export async function readsPart(stack: BenchStack): Promise<void> {
   if (READS_COMPARE_MAIN) await compareBuilds(stack, account);
   for (const [name, url] of hotReads(api.url, contractId, account)) {
     say(`2. ${name}: ${CONNECTIONS} connections for ${READ_SECONDS} s`);
-    const run = await runLoadMeasuringApi(api, { url, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS });
+    const run = await timedRead(api, url, auth, { name, side: "ours" });
     const read = figuresOf(run);
     // The API's CPU per request: what a change to the read moves, whatever the machine's load does to requests/s.
     const cpuMicros = Math.round(apiCpuPerRequest([run]));
@@ -98,9 +129,16 @@ export async function readsPart(stack: BenchStack): Promise<void> {
 
 /** The four reads on this build and on READS_COMPARE_MAIN's, alternating runs: CPU per request, p99, same bodies. */
 async function compareBuilds(stack: BenchStack, account: string): Promise<void> {
-  const { api, auth, contractId, results, rows } = stack;
-  say(`starting the other build's API (${READS_COMPARE_MAIN}) for the reads' A/B comparison`);
-  const other: ApiProcess = await startApiProcess(stack.apiEnv, await freePort(), path.resolve(READS_COMPARE_MAIN));
+  const { auth, contractId, results, rows } = stack;
+  say(`starting this build's and the other build's (${READS_COMPARE_MAIN}) APIs for the reads' A/B comparison`);
+  // Both sides are APIs started for the comparison, so neither is the indexers' leader: the stack's API took the
+  // chain's leadership lock first and indexes for both. Against the stack's API itself, this build's side carried the
+  // leader's work (its polls and writes) and the other's did not.
+  const api: ApiProcess = await startApiProcess(stack.apiEnv, await freePort());
+  const other: ApiProcess = await startApiProcess(stack.apiEnv, await freePort(), path.resolve(READS_COMPARE_MAIN)).catch(async (error: unknown) => {
+    await api.stop();
+    throw error;
+  });
   try {
     const ours = hotReads(api.url, contractId, account);
     const theirs = hotReads(other.url, contractId, account);
@@ -123,9 +161,7 @@ async function compareBuilds(stack: BenchStack, account: string): Promise<void> 
         if (run % 2 === 1) order.reverse();
         for (const [side, target, sideUrl] of order) {
           say(`2. A/B ${name} (${side}): ${CONNECTIONS} connections for ${READ_SECONDS} s`);
-          runs[side].push(
-            await runLoadMeasuringApi(target, { url: sideUrl, headers: auth, connections: CONNECTIONS, durationSeconds: READ_SECONDS }),
-          );
+          runs[side].push(await timedRead(target, sideUrl, auth, { name, side }));
         }
       }
       const figures = (side: MeasuredLoad[]) => ({
@@ -133,19 +169,26 @@ async function compareBuilds(stack: BenchStack, account: string): Promise<void> 
         requestsPerSecond: side.map((run) => run.requestsPerSecond),
         p99Ms: side.map((run) => run.p99Ms),
         non2xx: side.reduce((sum, run) => sum + run.non2xx, 0),
+        // Requests of 15 ms or more, per run; and per second of run, how long the load generator's main thread and
+        // the API's main threads were runnable but waited for a CPU (ms/s): the queueing the tail is made of.
+        slowRequests: side.map((run) => run.slowRequests),
+        loadGeneratorWaitMsPerS: side.map((run) => Math.round(run.runQueueWaitMicros / (run.wallMicros / 1e3))),
+        apiWaitMsPerS: side.map((run) => Math.round((run.apiRunQueueWaitMicros ?? 0) / (run.wallMicros / 1e3))),
       });
       const [a, b] = [figures(runs.ours), figures(runs.theirs)];
       ab[name] = { same, ours: a, theirs: b };
       rows.push({
         measure: `${name} A/B, this build vs ${READS_COMPARE_MAIN}: API CPU per request; req/s; p99 (each run)`,
-        result: `${a.cpuMicros} vs ${b.cpuMicros} µs; ${a.requestsPerSecond.join("/")} vs ${b.requestsPerSecond.join("/")}; ${a.p99Ms.join("/")} vs ${b.p99Ms.join("/")} ms`,
+        result:
+          `${a.cpuMicros} vs ${b.cpuMicros} µs; ${a.requestsPerSecond.join("/")} vs ${b.requestsPerSecond.join("/")}; ` +
+          `${a.p99Ms.join("/")} vs ${b.p99Ms.join("/")} ms; ≥ 15 ms: ${a.slowRequests.join("/")} vs ${b.slowRequests.join("/")}`,
         target: "same answer",
         met: same && a.non2xx === 0 && b.non2xx === 0,
       });
     }
     results.readsOtherBuild = { main: READS_COMPARE_MAIN, ...ab };
   } finally {
-    await other.stop();
+    await Promise.all([api.stop(), other.stop()]);
   }
 }
 
