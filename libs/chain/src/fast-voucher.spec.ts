@@ -44,6 +44,27 @@ describe("fast voucher signing", () => {
     }
   });
 
+  it("gives each voucher of one round its own digest (the round's words reused, expiresAt, nonce and referrer not)", () => {
+    const digester = new PurchaseDigester(31337n, EXCHANGE);
+    const round = randomVoucher(1);
+    // Both sides of the 48-bit fast path for integers, and values that differ only in the bytes it writes.
+    const expiries = [0n, 1n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 200n + 5n, 1_900_000_000n, 1_900_000_001n];
+    const seen = new Set<string>();
+    for (const [index, expiresAt] of expiries.entries()) {
+      const voucher: PurchaseVoucher = {
+        ...round,
+        params: { ...round.params, expiresAt, nonce: hexlify(randomBytes(32)), referrer: index % 2 === 0 ? ZeroAddress : randomAddress() },
+      };
+      const digest = hexlify(digester.digest(voucher));
+      expect(digest).toBe(purchaseVoucherDigest(31337n, EXCHANGE, voucher));
+      seen.add(digest);
+    }
+    expect(seen.size).toBe(expiries.length);
+    // A round whose words differ (another externalId, another receiver) gets its own template.
+    const other = { ...round, params: { ...round.params, externalId: round.params.externalId + 1n, receiver: randomAddress() } };
+    expect(hexlify(digester.digest(other))).toBe(purchaseVoucherDigest(31337n, EXCHANGE, other));
+  });
+
   it("signs byte for byte like Wallet.signTypedData, and the signature recovers to the signer", async () => {
     const wallet = Wallet.createRandom();
     const signer = new FastVoucherSigner(wallet.privateKey, 31337n, EXCHANGE);

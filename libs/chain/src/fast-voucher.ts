@@ -10,8 +10,18 @@ const ASSET_TYPEHASH = getBytes(id("Asset(uint256 tokenType,address token,uint25
 const PARAMS_TYPEHASH = getBytes(id("Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"));
 const PURCHASE_TYPEHASH = getBytes(id(PURCHASE_TYPE_STRING));
 
-/** Writes `value` as one big-endian 32-byte ABI word at `offset`. */
+/** Largest value Buffer#writeUIntBE writes (6 bytes); timestamps, round ids and small amounts fit. */
+const MAX_UINT48 = 2 ** 48 - 1;
+
+/**
+ * Writes `value` as one big-endian 32-byte ABI word at `offset`, whose bytes must be zero (a fresh or template
+ * buffer). Values that fit in 48 bits skip the BigInt arithmetic (one allocation per byte otherwise).
+ */
 function writeUint(target: Buffer, offset: number, value: bigint | number): void {
+  if (typeof value === "number" ? Number.isSafeInteger(value) && value >= 0 && value <= MAX_UINT48 : value >= 0n && value <= MAX_UINT48) {
+    target.writeUIntBE(Number(value), offset + 26, 6);
+    return;
+  }
   let remaining = BigInt(value);
   if (remaining < 0n || remaining >= 1n << 256n) throw new RangeError(`value out of uint256 range: ${value}`);
   for (let i = 31; i >= 0 && remaining > 0n; i -= 1) {
@@ -40,17 +50,18 @@ function hashAsset(asset: AssetStruct): Uint8Array {
   return keccak256(buffer);
 }
 
-function hashParams(params: PurchaseParamsStruct): Uint8Array {
+/** The encoded Params words a round's vouchers share (type hash, externalId, extra, receiver); the others zero. */
+function paramsTemplate(params: PurchaseParamsStruct): Buffer {
   const buffer = Buffer.alloc(32 * 7);
   buffer.set(PARAMS_TYPEHASH, 0);
   writeUint(buffer, 32, params.externalId);
-  writeUint(buffer, 64, params.expiresAt);
-  writeHex(buffer, 96, params.nonce, 32);
   writeHex(buffer, 128, params.extra, 32);
   writeHex(buffer, 160, params.receiver, 20);
-  writeHex(buffer, 192, params.referrer, 20);
-  return keccak256(buffer);
+  return buffer;
 }
+
+/** Caches hold at most this many entries; when full they are emptied (a round's entries come back at once). */
+const MAX_CACHED = 10_000;
 
 /**
  * The purchase voucher's EIP-712 digest built word by word, with the type hashes and the domain separator computed
@@ -59,6 +70,7 @@ function hashParams(params: PurchaseParamsStruct): Uint8Array {
 export class PurchaseDigester {
   private readonly domainSeparator: Uint8Array;
   private readonly assetHashes = new Map<string, Uint8Array>();
+  private readonly paramsTemplates = new Map<string, Buffer>();
 
   constructor(chainId: bigint | number, exchange: string) {
     this.domainSeparator = getBytes(TypedDataEncoder.hashDomain(exchangeDomain(chainId, exchange)));
@@ -68,7 +80,7 @@ export class PurchaseDigester {
     const struct = Buffer.alloc(32 * 5);
     struct.set(PURCHASE_TYPEHASH, 0);
     writeHex(struct, 32, voucher.account, 20);
-    struct.set(hashParams(voucher.params), 64);
+    struct.set(this.hashParams(voucher.params), 64);
     struct.set(this.assetHash(voucher.item), 96);
     struct.set(this.assetHash(voucher.price), 128);
     const message = new Uint8Array(2 + 32 + 32);
@@ -79,12 +91,29 @@ export class PurchaseDigester {
     return keccak256(message);
   }
 
+  /** Only expiresAt, the nonce and the referrer change between the vouchers of a round: the rest is copied. */
+  private hashParams(params: PurchaseParamsStruct): Uint8Array {
+    const key = `${params.externalId}:${params.extra}:${params.receiver}`;
+    let template = this.paramsTemplates.get(key);
+    if (!template) {
+      if (this.paramsTemplates.size >= MAX_CACHED) this.paramsTemplates.clear();
+      template = paramsTemplate(params);
+      this.paramsTemplates.set(key, template);
+    }
+    const buffer = Buffer.allocUnsafe(template.length);
+    template.copy(buffer);
+    writeUint(buffer, 64, params.expiresAt);
+    writeHex(buffer, 96, params.nonce, 32);
+    writeHex(buffer, 192, params.referrer, 20);
+    return keccak256(buffer);
+  }
+
   /** Ticket and price assets repeat across vouchers of a round: hash each distinct one once (bounded cache). */
   private assetHash(asset: AssetStruct): Uint8Array {
     const key = `${asset.tokenType}:${asset.token}:${asset.tokenId}:${asset.amount}`;
     let hash = this.assetHashes.get(key);
     if (!hash) {
-      if (this.assetHashes.size >= 10_000) this.assetHashes.clear();
+      if (this.assetHashes.size >= MAX_CACHED) this.assetHashes.clear();
       hash = hashAsset(asset);
       this.assetHashes.set(key, hash);
     }

@@ -68,9 +68,10 @@ export class RedisCounterStore implements CounterStore {
 
   constructor(url: string, keyPrefix: string) {
     // The offline queue stays on: without it every command sent before the connection is up (the first requests
-    // after start-up) fails. maxRetriesPerRequest still fails a command fast when Redis is down. Auto-pipelining
-    // sends the commands of concurrent requests in one write.
-    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableAutoPipelining: true, keyPrefix });
+    // after start-up) fails. maxRetriesPerRequest still fails a command fast when Redis is down. No auto-pipelining:
+    // the requests of a pass already share one command (flush below), and ioredis' auto-pipelining would wrap each
+    // such command in a Pipeline of its own (its objects, promises and a tick) for the same single write.
+    const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1, enableAutoPipelining: false, keyPrefix });
     redis.defineCommand("countSigns", { lua: COUNT_SIGNS });
     this.redis = redis as RedisWithScript;
     // Connection errors as structured log lines (ioredis would print them raw), once per outage rather than at every

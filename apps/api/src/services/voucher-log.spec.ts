@@ -3,6 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { openDatabase } from "@raffle/db";
 import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { Client, type Pool } from "pg";
 import type { DataSource } from "typeorm";
 import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 
@@ -35,16 +36,43 @@ describe("VoucherLog", () => {
     expiresAt: 1_900_000_000,
   });
 
-  /** Counts the INSERTs the log sends through the pool, and keeps their statement names. */
-  function countInserts(source = dataSource): { count: () => number; names: () => unknown[]; restore: () => void } {
-    const pool = (source.driver as PostgresDriver).master;
-    const original = pool.query;
-    const names: unknown[] = [];
-    pool.query = function (this: unknown, ...args: unknown[]) {
-      names.push((args[0] as { name?: string }).name);
-      return original.apply(this, args);
+  /**
+   * Counts the INSERTs the log sends (on whichever connection of the pool) and keeps their statement names; also
+   * follows the connections: which ran INSERTs, and the times each went back to the pool between its first and last.
+   */
+  function countInserts(source = dataSource): {
+    count: () => number;
+    names: () => unknown[];
+    connections: () => number;
+    releasesBetweenInserts: () => number;
+    restore: () => void;
+  } {
+    const pool = (source.driver as PostgresDriver).master as Pool;
+    const originalQuery = Client.prototype.query;
+    const events: Array<{ kind: "insert" | "release"; client: unknown; name?: unknown }> = [];
+    const onRelease = (_error: unknown, client: unknown) => events.push({ kind: "release", client });
+    pool.on("release", onRelease);
+    Client.prototype.query = function (this: Client, ...args: unknown[]) {
+      const config = args[0] as { text?: string; name?: string } | string;
+      if (typeof config === "object" && config.text?.includes("INSERT INTO ticket_voucher"))
+        events.push({ kind: "insert", client: this, name: config.name });
+      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof Client.prototype.query;
+    const inserts = () => events.filter((event) => event.kind === "insert");
+    return {
+      count: () => inserts().length,
+      names: () => inserts().map((event) => event.name),
+      connections: () => new Set(inserts().map((event) => event.client)).size,
+      releasesBetweenInserts: () => {
+        const first = events.findIndex((event) => event.kind === "insert");
+        const last = events.map((event) => event.kind).lastIndexOf("insert");
+        return events.slice(first, last).filter((event) => event.kind === "release").length;
+      },
+      restore: () => {
+        Client.prototype.query = originalQuery;
+        pool.off("release", onRelease);
+      },
     };
-    return { count: () => names.length, names: () => names, restore: () => (pool.query = original) };
   }
 
   const stored = async (nonces: string[]) =>
@@ -65,6 +93,11 @@ describe("VoucherLog", () => {
       // A named statement on a PostgreSQL server: parsed and planned once per connection.
       expect(inserts.names()).toEqual(["insert-ticket-vouchers", "insert-ticket-vouchers"]);
       expect(await stored([...together, ...meanwhile].map((entry) => entry.nonce))).toBe(6);
+      // Both INSERTs ran in one loop, on one connection kept between them and handed back once the queue was empty.
+      expect(inserts.connections()).toBe(1);
+      expect(inserts.releasesBetweenInserts()).toBe(0);
+      const pool = (dataSource.driver as PostgresDriver).master as Pool;
+      expect(pool.idleCount).toBe(pool.totalCount);
     } finally {
       inserts.restore();
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from "@nestjs/common";
-import type { Pool } from "pg";
+import { DatabaseError, type Pool, type PoolClient } from "pg";
 import type { DataSource } from "typeorm";
 import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 
@@ -80,32 +80,54 @@ export class VoucherLog implements OnApplicationShutdown {
     return this.insert;
   }
 
+  /**
+   * Writes the queue out, one INSERT at a time, on one connection taken from the pool for the whole loop: under load
+   * the loop runs INSERT after INSERT, and taking a connection and handing it back for each (the pool's idle timer,
+   * listeners and promises) cost 120-150 µs of client CPU per INSERT on the bench machine. The connection goes back
+   * when the queue is empty, before a voucherFlushMs wait, and at once, to be closed, after any failure but
+   * PostgreSQL's own refusal of a statement (a duplicate nonce), which leaves the connection usable.
+   */
   private async flushLoop(): Promise<void> {
-    while (this.queue.length > 0) {
-      const wait = this.lastFlushStartedAt + this.config.voucherFlushMs - Date.now();
-      if (wait > 0 && this.queue.length < MAX_ROWS_PER_FLUSH) await new Promise((resolve) => setTimeout(resolve, wait));
-      this.lastFlushStartedAt = Date.now();
-      const batch = this.queue.splice(0, MAX_ROWS_PER_FLUSH);
-      const rows = batch.map((entry) => entry.row);
-      try {
-        await this.pool().query({
-          ...(await this.insertStatement()),
-          values: [
-            rows.map((row) => row.nonce),
-            rows.map((row) => row.account),
-            rows.map((row) => row.referrer),
-            rows.map((row) => row.merchantId),
-            rows.map((row) => row.apiKeyId),
-            rows.map((row) => row.contractId),
-            rows.map((row) => row.roundId),
-            rows.map((row) => row.expiresAt),
-          ],
-        });
-        for (const entry of batch) entry.resolve();
-      } catch (error) {
-        for (const entry of batch) entry.reject(error);
+    let client: PoolClient | null = null;
+    try {
+      while (this.queue.length > 0) {
+        const wait = this.lastFlushStartedAt + this.config.voucherFlushMs - Date.now();
+        if (wait > 0 && this.queue.length < MAX_ROWS_PER_FLUSH) {
+          client?.release();
+          client = null;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+        this.lastFlushStartedAt = Date.now();
+        const batch = this.queue.splice(0, MAX_ROWS_PER_FLUSH);
+        const rows = batch.map((entry) => entry.row);
+        try {
+          const statement = await this.insertStatement();
+          client ??= await this.pool().connect();
+          await client.query({
+            ...statement,
+            values: [
+              rows.map((row) => row.nonce),
+              rows.map((row) => row.account),
+              rows.map((row) => row.referrer),
+              rows.map((row) => row.merchantId),
+              rows.map((row) => row.apiKeyId),
+              rows.map((row) => row.contractId),
+              rows.map((row) => row.roundId),
+              rows.map((row) => row.expiresAt),
+            ],
+          });
+          for (const entry of batch) entry.resolve();
+        } catch (error) {
+          if (client && !(error instanceof DatabaseError)) {
+            client.release(error instanceof Error ? error : true);
+            client = null;
+          }
+          for (const entry of batch) entry.reject(error);
+        }
       }
+    } finally {
+      client?.release();
+      this.flushing = null;
     }
-    this.flushing = null;
   }
 }
