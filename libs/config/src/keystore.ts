@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { Wallet, getAddress } from "ethers";
+import type * as Ethers from "ethers";
 
 import { ConfigError } from "./env";
 
@@ -8,6 +8,15 @@ import { ConfigError } from "./env";
  * them), for the API's voucher keys, the worker's merchant key and the deploy scripts' keys alike. Every error names
  * the setting and the path, never the file's content, the password or the key: they would end up in a log line.
  */
+
+/**
+ * ethers, loaded on first use: every app's settings load this module, and the API's cluster primary, which only checks
+ * its settings and forks, needs ethers only when a keystore is configured (ethers is about 17 MiB of RSS).
+ */
+function ethers(): typeof Ethers {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("ethers") as typeof Ethers;
+}
 
 /** Where a keystore and its password are, and the settings that named them (for messages). */
 export interface KeystoreSource {
@@ -38,7 +47,7 @@ export function readKeystorePassword(passwordFile: string, passwordSetting: stri
 export function readKeystoreFile(file: string, setting: string): { json: string; address: string } {
   const json = readSecretFile(file, setting);
   try {
-    return { json, address: getAddress(`0x${String(JSON.parse(json).address).replace(/^0x/, "")}`) };
+    return { json, address: ethers().getAddress(`0x${String(JSON.parse(json).address).replace(/^0x/, "")}`) };
   } catch {
     throw new ConfigError(`${setting} ${file} is not a JSON keystore (no readable address)`);
   }
@@ -55,7 +64,7 @@ export function readKeystore(source: KeystoreSource): string {
   const json = readSecretFile(source.file, source.setting);
   const password = readKeystorePassword(source.passwordFile, source.passwordSetting);
   try {
-    return Wallet.fromEncryptedJsonSync(json, password).privateKey;
+    return ethers().Wallet.fromEncryptedJsonSync(json, password).privateKey;
   } catch {
     throw cannotDecrypt(source);
   }
@@ -68,7 +77,7 @@ export async function decryptKeystore(
   source: Pick<KeystoreSource, "file" | "setting" | "passwordSetting">,
 ): Promise<string> {
   try {
-    return (await Wallet.fromEncryptedJson(json, password)).privateKey;
+    return (await ethers().Wallet.fromEncryptedJson(json, password)).privateKey;
   } catch {
     throw cannotDecrypt(source);
   }

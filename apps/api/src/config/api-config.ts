@@ -1,5 +1,5 @@
 import { validateCronExpression } from "cron";
-import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain";
+import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, type PlatformDeployment } from "@raffle/chain/settings";
 import {
   ConfigError,
   ConfigProblems,

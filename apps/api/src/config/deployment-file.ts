@@ -1,6 +1,5 @@
 import * as fs from "node:fs";
-import { ZeroAddress, getAddress } from "ethers";
-import { deploymentPath, type PlatformDeployment } from "@raffle/chain";
+import { checksumAddress, deploymentPath, type PlatformDeployment } from "@raffle/chain/settings";
 import { ConfigError } from "@raffle/config";
 
 /** The contract addresses of a deployment, which must hold code on the chain; `signer` and `admin` are accounts. */
@@ -9,10 +8,13 @@ const ACCOUNT_FIELDS = ["signer", "admin"] as const;
 
 type Check = (value: unknown) => string | null;
 
+const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
+
 function checksummedAddress(value: unknown): string | null {
   if (typeof value !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(value)) return "must be a 0x-prefixed 20-byte address";
-  if (value === ZeroAddress) return "must not be the zero address";
-  if (getAddress(value) !== value) return `must be checksummed (EIP-55): ${getAddress(value)}`;
+  if (value === ZERO_ADDRESS) return "must not be the zero address";
+  const checksummed = checksumAddress(value);
+  if (checksummed !== value) return `must be checksummed (EIP-55): ${checksummed}`;
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { LOCAL_CHAIN_IDS } from "@raffle/chain";
+import { LOCAL_CHAIN_IDS } from "@raffle/chain/settings";
 import { ConfigError, ConfigProblems, readSettings, setting } from "@raffle/config";
 
 /** Webhook delivery settings (all WEBHOOK_*), parsed once at start-up. Tests shorten the times. */
