@@ -119,8 +119,10 @@ export class ChainSource {
     return Number(await this.rawCall("eth_chainId", []));
   }
 
+  // The head and a block's hash, asked on every step, go by rawCall too: ethers' provider holds each call for its
+  // batch stall (10 ms by default) and may answer the head from its cache.
   async head(): Promise<number> {
-    return this.node("eth_blockNumber", () => this.provider.getBlockNumber());
+    return Number(await this.rawCall("eth_blockNumber", []));
   }
 
   async header(number: number): Promise<BlockHeader> {
@@ -129,7 +131,7 @@ export class ChainSource {
 
   /** Hash of a block, or null when the chain has no such block (it got shorter in a reorg). */
   async hashAt(number: number): Promise<string | null> {
-    const block = await this.node("eth_getBlockByNumber", () => this.provider.getBlock(number));
+    const block = (await this.rawCall("eth_getBlockByNumber", [toQuantity(number), false])) as JsonRpcBlock | null;
     return block?.hash ?? null;
   }
 
