@@ -31,6 +31,11 @@ interface JsonRpcBlock {
   timestamp: string;
 }
 
+/** A block's hash from an eth_getBlockByNumber answer, lower case as the indexer stores hashes; null for no block. */
+function blockHash(block: unknown): string | null {
+  return (block as JsonRpcBlock | null | undefined)?.hash?.toLowerCase() ?? null;
+}
+
 export function compareLogs(a: RawLog, b: RawLog): number {
   return a.blockNumber - b.blockNumber || a.logIndex - b.logIndex;
 }
@@ -79,12 +84,16 @@ export class ChainSource {
     }
   }
 
-  /** JSON-RPC calls in one request over the provider's own connection (URL, headers, timeout), decoded natively. */
-  private async rawCalls(method: string, paramsList: unknown[][]): Promise<unknown[]> {
-    if (paramsList.length === 0) return [];
+  /**
+   * JSON-RPC calls, each a method and its params, in one request over the provider's own connection (URL, headers,
+   * timeout), decoded natively.
+   */
+  private async rawCalls(calls: Array<[method: string, params: unknown[]]>): Promise<unknown[]> {
+    if (calls.length === 0) return [];
+    const methods = [...new Set(calls.map(([method]) => method))].join(", ");
     const connection = this.provider._getConnection();
-    const requests = paramsList.map((params, id) => ({ jsonrpc: "2.0", id, method, params }));
-    const response = await this.node(method, () =>
+    const requests = calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params }));
+    const response = await this.node(methods, () =>
       fetch(connection.url, {
         method: "POST",
         headers: { ...connection.headers, "content-type": "application/json" },
@@ -98,11 +107,11 @@ export class ChainSource {
     const replies = Array.isArray(body) ? body : [body as Reply];
     if (!response.ok || replies.length !== requests.length) {
       const error = (replies[0] as Reply | undefined)?.error;
-      throw new Error(`${method} failed: ${error?.message ?? `HTTP ${response.status}`}`);
+      throw new Error(`${methods} failed: ${error?.message ?? `HTTP ${response.status}`}`);
     }
     const results = new Array<unknown>(requests.length);
     for (const reply of replies) {
-      if (reply.error) throw new Error(`${method} failed: ${reply.error.message}`);
+      if (reply.error) throw new Error(`${calls[reply.id]?.[0] ?? methods} failed: ${reply.error.message}`);
       results[reply.id] = reply.result;
     }
     return results;
@@ -110,17 +119,8 @@ export class ChainSource {
 
   /** One JSON-RPC call over the provider's own connection (URL, headers, timeout), decoded natively. */
   private async rawCall(method: string, params: unknown[]): Promise<unknown> {
-    const [result] = await this.rawCalls(method, [params]);
+    const [result] = await this.rawCalls([[method, params]]);
     return result;
-  }
-
-  /** The chain id the node serves, asked every time (never a cached answer: the node behind a URL can change). */
-  async chainId(): Promise<number> {
-    return Number(await this.rawCall("eth_chainId", []));
-  }
-
-  async head(): Promise<number> {
-    return this.node("eth_blockNumber", () => this.provider.getBlockNumber());
   }
 
   async header(number: number): Promise<BlockHeader> {
@@ -129,8 +129,23 @@ export class ChainSource {
 
   /** Hash of a block, or null when the chain has no such block (it got shorter in a reorg). */
   async hashAt(number: number): Promise<string | null> {
-    const block = await this.node("eth_getBlockByNumber", () => this.provider.getBlock(number));
-    return block?.hash ?? null;
+    return blockHash(await this.rawCall("eth_getBlockByNumber", [toQuantity(number), false]));
+  }
+
+  /**
+   * What every step asks first, in one request: the chain id served, the head, and the hash of block `number` if
+   * given (the cursor's; null when the chain has no such block). The chain id is asked every time, never a cached
+   * answer: the node behind a URL can change. Not through ethers' provider, which holds each call for its batch stall
+   * (10 ms by default) and may answer the head from its cache.
+   */
+  async tip(number: number | null): Promise<{ chainId: number; head: number; hash: string | null }> {
+    const calls: Array<[string, unknown[]]> = [
+      ["eth_chainId", []],
+      ["eth_blockNumber", []],
+    ];
+    if (number !== null) calls.push(["eth_getBlockByNumber", [toQuantity(number), false]]);
+    const [chainId, head, block] = await this.rawCalls(calls);
+    return { chainId: Number(chainId), head: Number(head), hash: blockHash(block) };
   }
 
   /**
@@ -139,10 +154,7 @@ export class ChainSource {
    */
   async headers(numbers: number[]): Promise<Map<number, BlockHeader>> {
     const unique = [...new Set(numbers)];
-    const blocks = (await this.rawCalls(
-      "eth_getBlockByNumber",
-      unique.map((number) => [toQuantity(number), false]),
-    )) as Array<JsonRpcBlock | null>;
+    const blocks = (await this.rawCalls(unique.map((number) => ["eth_getBlockByNumber", [toQuantity(number), false]]))) as Array<JsonRpcBlock | null>;
     return new Map(
       unique.map((number, i) => {
         const block = blocks[i];

@@ -63,15 +63,19 @@ export class IndexerStep {
 
   async run(): Promise<StepResult> {
     const { chain, chainId, state, store, leadership, sizer } = this.deps;
-    const [head, servedChainId] = await Promise.all([chain.head(), chain.chainId()]);
+    const stored = await store.readCursor(leadership.manager);
+    // The chain id, the head and the cursor's hash on the node in one request (tip).
+    const tip = await chain.tip(stored && stored.blockNumber >= 0 ? stored.blockNumber : null);
     // Checked on every step, not once: after a reconnect the URL may lead to another node, whose blocks must never be
     // stored under this chain's id.
-    if (servedChainId !== chainId) throw new WrongChainError(INDEXED_NODE, servedChainId, chainId);
+    if (tip.chainId !== chainId) throw new WrongChainError(INDEXED_NODE, tip.chainId, chainId);
+    const { head } = tip;
     const safeHead = head - this.deps.confirmations;
     state.sawHead(head);
-    const cursor = (await store.readCursor(leadership.manager)) ?? (await this.initialCursor());
+    // A first cursor is written with the hash just read of its block: nothing to compare yet.
+    const cursor = stored ?? (await this.initialCursor());
     state.at(cursor.blockNumber, Math.max(0, safeHead - cursor.blockNumber));
-    if (cursor.blockNumber >= 0 && (await chain.hashAt(cursor.blockNumber)) !== cursor.blockHash) {
+    if (stored && stored.blockNumber >= 0 && tip.hash !== stored.blockHash) {
       this.ahead = null;
       const ancestor = await this.deps.reorg.rollBack(cursor.blockNumber);
       state.reorged(ancestor);
