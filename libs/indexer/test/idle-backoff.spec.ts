@@ -1,5 +1,3 @@
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   buyTicket,
   deployTestRaffle,
@@ -13,36 +11,11 @@ import {
 import { eventually } from "@raffle/testing";
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
+import { rpcProxy, type RpcProxy } from "./support/rpc-proxy";
 
 const POLL_MS = 50;
 const IDLE_MAX_MS = 400;
 const WATCH_MS = 2_400;
-
-/** A JSON-RPC proxy in front of the node that counts the calls by method: what the indexer really asks the node. */
-async function countingProxy(target: string): Promise<{ url: string; calls: Map<string, number>; close: () => Promise<void> }> {
-  const calls = new Map<string, number>();
-  const count = (payload: { method?: string }) => calls.set(String(payload.method), (calls.get(String(payload.method)) ?? 0) + 1);
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", async () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const parsed = JSON.parse(body) as { method?: string } | Array<{ method?: string }>;
-      for (const payload of Array.isArray(parsed) ? parsed : [parsed]) count(payload);
-      const answer = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
-      response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 /** Until `check` holds, asked every 10 ms (the shared `eventually`, which retries a check that throws). */
 function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
@@ -66,14 +39,14 @@ describe("indexer polling a quiet chain backs off", () => {
   let node: HardhatNode;
   let world: TestWorld;
   let raffle: TestRaffle;
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let proxy: RpcProxy;
   let db: IndexedDatabase;
 
   beforeAll(async () => {
     node = await startTestNode();
     world = await setUpWorld(node.provider);
     raffle = await deployTestRaffle(world, "ERC20");
-    proxy = await countingProxy(node.rpcUrl);
+    proxy = await rpcProxy(node.rpcUrl);
     db = await indexedDatabase("idle_backoff", rpcProvider(proxy.url), world.deployment, { pollIntervalMs: POLL_MS, idlePollMaxMs: IDLE_MAX_MS });
   });
 
@@ -85,9 +58,9 @@ describe("indexer polling a quiet chain backs off", () => {
 
   /** Calls of `method` the indexer made during `ms`. */
   async function callsDuring(method: string, ms: number): Promise<number> {
-    const before = proxy.calls.get(method) ?? 0;
+    const before = proxy.calls(method);
     await sleep(ms);
-    return (proxy.calls.get(method) ?? 0) - before;
+    return proxy.calls(method) - before;
   }
 
   it("polls an idle chain about once per IDLE_MAX_MS, reads no logs, and still indexes a purchase within one backed-off wait", async () => {
@@ -101,7 +74,7 @@ describe("indexer polling a quiet chain backs off", () => {
     const idleHeads = await callsDuring("eth_blockNumber", WATCH_MS);
     expect(idleHeads).toBeLessThanOrEqual(WATCH_MS / IDLE_MAX_MS + 2);
     expect(idleHeads).toBeGreaterThan(0);
-    expect(proxy.calls.get("eth_getLogs") ?? 0).toBeGreaterThan(0);
+    expect(proxy.calls("eth_getLogs")).toBeGreaterThan(0);
     expect(await callsDuring("eth_getLogs", WATCH_MS)).toBe(0);
 
     const ticketId = await buyTicket(world, raffle, world.players[0], 3n);

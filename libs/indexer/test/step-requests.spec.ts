@@ -1,33 +1,7 @@
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startTestNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
-
-/** A JSON-RPC proxy in front of the node that keeps the methods of each HTTP request the indexer sends. */
-async function recordingProxy(target: string): Promise<{ url: string; requests: string[][]; close: () => Promise<void> }> {
-  const requests: string[][] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", async () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const parsed = JSON.parse(body) as { method: string } | Array<{ method: string }>;
-      requests.push((Array.isArray(parsed) ? parsed : [parsed]).map((call) => call.method));
-      const answer = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
-      response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
+import { rpcProxy, type RpcProxy } from "./support/rpc-proxy";
 
 /**
  * Every step asks the node the chain id, the head and the cursor's hash before anything else: in one request
@@ -37,7 +11,7 @@ async function recordingProxy(target: string): Promise<{ url: string; requests: 
 describe("an indexer step's questions to the node", () => {
   let node: HardhatNode;
   let world: TestWorld;
-  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  let proxy: RpcProxy;
   let db: IndexedDatabase;
 
   beforeAll(async () => {
@@ -45,7 +19,7 @@ describe("an indexer step's questions to the node", () => {
     world = await setUpWorld(node.provider);
     const raffle = await deployTestRaffle(world, "ERC20");
     await buyTicket(world, raffle, world.players[0], 2n);
-    proxy = await recordingProxy(node.rpcUrl);
+    proxy = await rpcProxy(node.rpcUrl);
     db = await indexedDatabase("step_requests", rpcProvider(proxy.url), world.deployment);
   });
 
