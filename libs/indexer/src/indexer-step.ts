@@ -64,18 +64,20 @@ export class IndexerStep {
   async run(): Promise<StepResult> {
     const { chain, chainId, state, store, leadership, sizer } = this.deps;
     const stored = await store.readCursor(leadership.manager);
-    // The chain id, the head and the cursor's hash on the node in one request (tip).
-    const tip = await chain.tip(stored && stored.blockNumber >= 0 ? stored.blockNumber : null);
+    // The cursor whose block must still be on the chain: none before the first cursor, or before block 0.
+    const checked = stored && stored.blockNumber >= 0 ? stored : null;
+    // The chain id, the head and the checked block's hash on the node in one request (tip).
+    const tip = await chain.tip(checked?.blockNumber ?? null);
     // Checked on every step, not once: after a reconnect the URL may lead to another node, whose blocks must never be
     // stored under this chain's id.
     if (tip.chainId !== chainId) throw new WrongChainError(INDEXED_NODE, tip.chainId, chainId);
     const { head } = tip;
     const safeHead = head - this.deps.confirmations;
     state.sawHead(head);
-    // A first cursor is written with the hash just read of its block: nothing to compare yet.
+    // A first cursor is written with its block's hash as the node gives it now: nothing to compare yet.
     const cursor = stored ?? (await this.initialCursor());
     state.at(cursor.blockNumber, Math.max(0, safeHead - cursor.blockNumber));
-    if (stored && stored.blockNumber >= 0 && tip.hash !== stored.blockHash) {
+    if (checked && tip.hash !== checked.blockHash) {
       this.ahead = null;
       const ancestor = await this.deps.reorg.rollBack(cursor.blockNumber);
       state.reorged(ancestor);
