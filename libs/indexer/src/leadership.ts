@@ -1,6 +1,8 @@
 import { PlatformError } from "@raffle/config";
 import type { DataSource, EntityManager, QueryRunner } from "typeorm";
 
+import { runNamed } from "./prepared";
+
 /** The first key of every chain's indexing lock (the second is the chain id). */
 export const LOCK_NAMESPACE = 0x72616666; // "raff"
 
@@ -11,6 +13,13 @@ export class LeadershipLostError extends PlatformError {
     super("leadershipLost", message, true);
   }
 }
+
+/** Asked at the start of every transaction of the leader: a named statement (prepared.ts). */
+const STILL_HELD = {
+  name: "indexer-lock-held",
+  text: `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
+                       AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2) AS held`,
+};
 
 /**
  * The indexing leadership of one chain: a session-level PostgreSQL advisory lock, held by one dedicated connection.
@@ -88,11 +97,7 @@ export class Leadership {
   }
 
   private async assertHeld(manager: EntityManager): Promise<void> {
-    const [{ held }] = await manager.query(
-      `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
-                         AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2) AS held`,
-      [LOCK_NAMESPACE, this.chainId],
-    );
+    const [{ held }] = await runNamed<{ held: boolean }>(manager, STILL_HELD, [LOCK_NAMESPACE, this.chainId]);
     if (!held) throw new LeadershipLostError(`the indexing lock of chain ${this.chainId} is no longer held by this process`);
   }
 

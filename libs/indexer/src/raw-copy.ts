@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { PoolClient } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { DataSource, EntityManager } from "typeorm";
+import type { EntityManager } from "typeorm";
+
+import { transactionClient } from "./prepared";
 
 /**
  * The raw rows of a batch by PostgreSQL's COPY (pg-copy-streams) instead of an INSERT of unnested arrays: the server
@@ -32,21 +33,6 @@ const COPY_COLUMNS = "chain_id, block_number, block_hash, block_timestamp, tx_ha
 const PIECE_ROWS = 2_000;
 const UNIQUE_VIOLATION = "23505";
 const SAVEPOINT = "indexer_raw_copy";
-
-/** PGlite's socket server does not speak COPY's sub-protocol (the session ends with 08P01): asked once per database. */
-const copySupport = new WeakMap<DataSource, Promise<boolean>>();
-
-export function supportsCopy(manager: EntityManager): Promise<boolean> {
-  let known = copySupport.get(manager.connection);
-  if (!known) {
-    const dataSource = manager.connection;
-    known = manager.query(`SELECT version() AS version`).then(([{ version }]: Array<{ version: string }>) => !/pglite/i.test(version));
-    // A failed question (a lost session) is asked again by the next batch, not remembered.
-    known.catch(() => copySupport.delete(dataSource));
-    copySupport.set(dataSource, known);
-  }
-  return known;
-}
 
 /** A COPY text field: backslash, tab and line ends escaped (JSON text already escapes its control characters). */
 function field(value: string | null): string {
@@ -79,7 +65,7 @@ function* pieces(chainId: number, rows: RawRow[]): Generator<string> {
  * them with ON CONFLICT.
  */
 export async function copyRawRows(manager: EntityManager, chainId: number, rows: RawRow[]): Promise<boolean> {
-  const client = (await (manager.queryRunner as unknown as { connect(): Promise<PoolClient> }).connect()) as PoolClient;
+  const client = await transactionClient(manager);
   await manager.query(`SAVEPOINT ${SAVEPOINT}`);
   try {
     await pipeline(Readable.from(pieces(chainId, rows)), client.query(copyFrom(`COPY indexer_event (${COPY_COLUMNS}) FROM STDIN`)));

@@ -5,7 +5,8 @@ import type { BlockHeader, RawLog } from "./chain-source";
 import { decodeLog, type DecodedLog } from "./decode";
 import type { IndexedEvent } from "./indexed-event";
 import type { IndexerLogger } from "./logger";
-import { copyRawRows, supportsCopy, type RawRow } from "./raw-copy";
+import { copyRawRows, type RawRow } from "./raw-copy";
+import { isPostgresServer, runNamed } from "./prepared";
 import type { Registry } from "./registry";
 
 /**
@@ -15,6 +16,28 @@ import type { Registry } from "./registry";
  */
 
 const RAW_CHUNK = 2_000;
+
+/** The statements of every step or batch, named (prepared.ts). */
+const STATEMENTS = {
+  anyFrom: {
+    name: "indexer-raw-any-from",
+    text: `SELECT EXISTS (SELECT 1 FROM indexer_event WHERE chain_id = $1 AND block_number >= $2) AS found`,
+  },
+  storeBlocks: {
+    name: "indexer-store-blocks",
+    text: `INSERT INTO indexer_block (chain_id, number, hash, parent_hash, timestamp)
+           SELECT $1, v.number, v.hash, v.parent_hash, v.timestamp
+             FROM unnest($2::bigint[], $3::text[], $4::text[], $5::timestamptz[]) AS v(number, hash, parent_hash, timestamp)
+           ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, parent_hash = EXCLUDED.parent_hash, timestamp = EXCLUDED.timestamp`,
+  },
+  readCursor: { name: "indexer-read-cursor", text: `SELECT block_number, block_hash FROM indexer_cursor WHERE chain_id = $1` },
+  writeCursor: {
+    name: "indexer-write-cursor",
+    text: `INSERT INTO indexer_cursor (chain_id, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
+           ON CONFLICT (chain_id) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
+  },
+  raiseUndoFloor: { name: "indexer-raise-undo-floor", text: `UPDATE indexer_cursor SET undo_from = GREATEST(undo_from, $2) WHERE chain_id = $1` },
+};
 
 export interface Cursor {
   blockNumber: number;
@@ -111,11 +134,9 @@ export class RawLogStore {
 
   /** Whether this chain has no raw row at or above `block` (the index on chain and block answers). */
   private async nothingFrom(manager: EntityManager, block: number): Promise<boolean> {
-    if (!manager.queryRunner || !(await supportsCopy(manager))) return false;
-    const [{ found }] = await manager.query(`SELECT EXISTS (SELECT 1 FROM indexer_event WHERE chain_id = $1 AND block_number >= $2) AS found`, [
-      this.chainId,
-      block,
-    ]);
+    // PGlite's socket server does not speak COPY's sub-protocol (the session ends with 08P01): no COPY there.
+    if (!manager.queryRunner || !(await isPostgresServer(manager))) return false;
+    const [{ found }] = await runNamed<{ found: boolean }>(manager, STATEMENTS.anyFrom, [this.chainId, block]);
     return !found;
   }
 
@@ -152,19 +173,13 @@ export class RawLogStore {
 
   async storeBlocks(manager: EntityManager, headers: BlockHeader[]): Promise<void> {
     if (headers.length === 0) return;
-    await manager.query(
-      `INSERT INTO indexer_block (chain_id, number, hash, parent_hash, timestamp)
-       SELECT $1, v.number, v.hash, v.parent_hash, v.timestamp
-         FROM unnest($2::bigint[], $3::text[], $4::text[], $5::timestamptz[]) AS v(number, hash, parent_hash, timestamp)
-       ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, parent_hash = EXCLUDED.parent_hash, timestamp = EXCLUDED.timestamp`,
-      [
-        this.chainId,
-        headers.map((header) => header.number),
-        headers.map((header) => header.hash),
-        headers.map((header) => header.parentHash),
-        headers.map((header) => header.timestamp),
-      ],
-    );
+    await runNamed(manager, STATEMENTS.storeBlocks, [
+      this.chainId,
+      headers.map((header) => header.number),
+      headers.map((header) => header.hash),
+      headers.map((header) => header.parentHash),
+      headers.map((header) => header.timestamp),
+    ]);
   }
 
   /** Stored headers at or below `block`, newest first: the candidates for a reorg's common ancestor. */
@@ -183,16 +198,12 @@ export class RawLogStore {
   }
 
   async readCursor(manager: EntityManager): Promise<Cursor | null> {
-    const [row] = await manager.query(`SELECT block_number, block_hash FROM indexer_cursor WHERE chain_id = $1`, [this.chainId]);
+    const [row] = await runNamed<{ block_number: string; block_hash: string }>(manager, STATEMENTS.readCursor, [this.chainId]);
     return row ? { blockNumber: Number(row.block_number), blockHash: row.block_hash } : null;
   }
 
   async writeCursor(manager: EntityManager, blockNumber: number, blockHash: string): Promise<void> {
-    await manager.query(
-      `INSERT INTO indexer_cursor (chain_id, block_number, block_hash, updated_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (chain_id) DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, updated_at = now()`,
-      [this.chainId, blockNumber, blockHash],
-    );
+    await runNamed(manager, STATEMENTS.writeCursor, [this.chainId, blockNumber, blockHash]);
   }
 
   /** The lowest block a reorg may roll back to: blocks at or below it were applied without, or pruned from, the undo log. */
@@ -202,6 +213,6 @@ export class RawLogStore {
   }
 
   async raiseUndoFloor(manager: EntityManager, floor: number): Promise<void> {
-    await manager.query(`UPDATE indexer_cursor SET undo_from = GREATEST(undo_from, $2) WHERE chain_id = $1`, [this.chainId, floor]);
+    await runNamed(manager, STATEMENTS.raiseUndoFloor, [this.chainId, floor]);
   }
 }

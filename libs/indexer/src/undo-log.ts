@@ -1,5 +1,7 @@
 import type { EntityManager } from "typeorm";
 
+import { runNamed } from "./prepared";
+
 /**
  * The indexer's undo log (table `indexer_undo`, migration IndexerUndoLog1764000000000, filled by the statement
  * triggers of BulkUndoLog1764800000000). While the indexer applies a block it names that block in a transaction-local
@@ -30,14 +32,22 @@ function identifier(name: string): string {
   return `"${name}"`;
 }
 
+// Named statements (prepared.ts): the first runs once per block applied within the window, the others once per batch.
+const RECORD_UNDO_FOR = {
+  name: "indexer-undo-record",
+  text: `SELECT set_config('indexer.chain', $1, true), set_config('indexer.block', $2, true)`,
+};
+const STOP_RECORDING_UNDO = { name: "indexer-undo-stop", text: `SELECT set_config('indexer.block', '', true)` };
+const PRUNE_UNDO_LOG = { name: "indexer-undo-prune", text: `DELETE FROM indexer_undo WHERE chain_id = $1 AND block_number <= $2` };
+
 /** From here to the end of the transaction, row changes are recorded under `block` of `chainId`. */
 export async function recordUndoFor(manager: EntityManager, chainId: number, block: number): Promise<void> {
-  await manager.query(`SELECT set_config('indexer.chain', $1, true), set_config('indexer.block', $2, true)`, [String(chainId), String(block)]);
+  await runNamed(manager, RECORD_UNDO_FOR, [String(chainId), String(block)]);
 }
 
 /** Stops recording for the rest of the transaction (the undo itself, or work that no reorg can remove). */
 export async function stopRecordingUndo(manager: EntityManager): Promise<void> {
-  await manager.query(`SELECT set_config('indexer.block', '', true)`);
+  await runNamed(manager, STOP_RECORDING_UNDO, []);
 }
 
 /** Undoes, newest first, every projected row change of `chainId` recorded for blocks above `ancestor`. */
@@ -68,5 +78,5 @@ export async function undoAfter(manager: EntityManager, chainId: number, ancesto
 
 /** Forgets the entries of blocks at or below `block`: they are final, no reorg reaches them. */
 export async function pruneUndoLog(manager: EntityManager, chainId: number, block: number): Promise<void> {
-  await manager.query(`DELETE FROM indexer_undo WHERE chain_id = $1 AND block_number <= $2`, [chainId, block]);
+  await runNamed(manager, PRUNE_UNDO_LOG, [chainId, block]);
 }
