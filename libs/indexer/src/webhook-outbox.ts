@@ -3,6 +3,7 @@ import type { EntityManager } from "typeorm";
 import { tokenTypeName } from "@raffle/chain";
 
 import type { EventArgs, JsonValue } from "./decode";
+import { runNamed } from "./prepared";
 import type { Announcement } from "./projector";
 
 /**
@@ -68,6 +69,12 @@ function apiShape(value: JsonValue): JsonValue {
   return shaped;
 }
 
+/** Asked once per batch with announcements: a named statement (prepared.ts). */
+const ENABLED_ENDPOINTS = {
+  name: "indexer-webhook-endpoints",
+  text: `SELECT id, merchant_id, events FROM webhook_endpoint WHERE disabled_at IS NULL`,
+};
+
 interface Endpoint {
   id: number;
   merchant_id: number;
@@ -88,7 +95,7 @@ export async function writeWebhookMessages(
   if (announcements.length === 0) return 0;
   const candidates = [...announcements].sort((a, b) => a.event.blockNumber - b.event.blockNumber || a.event.logIndex - b.event.logIndex);
   // Most deployments have few endpoints: one cheap look before any per-event work (the purchase path is hot).
-  const endpoints: Endpoint[] = await manager.query(`SELECT id, merchant_id, events FROM webhook_endpoint WHERE disabled_at IS NULL`);
+  const endpoints = await runNamed<Endpoint>(manager, ENABLED_ENDPOINTS, []);
   if (endpoints.length === 0) return 0;
 
   // An event already announced (and not retracted) in the same block is not announced again: a chain indexed anew
