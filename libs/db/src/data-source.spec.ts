@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 import { openDatabase } from "./data-source";
 import { ContractEntity, MerchantEntity, RoundEntity, PriceEntity } from "./entities";
 import { ContractModule, ContractType } from "./enums";
+import { isPostgresServer } from "./server-kind";
 
 describe("database schema", () => {
   let database: TestDatabase;
@@ -20,6 +21,7 @@ describe("database schema", () => {
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((query) => query.query)).toEqual([]);
       expect(await dataSource.showMigrations()).toBe(false);
+      expect(await isPostgresServer(dataSource.manager)).toBe(true);
     } finally {
       await dataSource.destroy();
     }

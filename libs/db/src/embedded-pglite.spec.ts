@@ -5,6 +5,7 @@ import { Client } from "pg";
 
 import { openDatabase } from "./data-source";
 import { MerchantEntity } from "./entities";
+import { isPostgresServer } from "./server-kind";
 
 describe("embedded PGlite served over the PostgreSQL protocol", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-pglite-"));
@@ -19,6 +20,8 @@ describe("embedded PGlite served over the PostgreSQL protocol", () => {
     const dataSource = await openDatabase({ pgliteDir: dataDir });
     try {
       expect(await dataSource.getRepository(MerchantEntity).count()).toBe(1);
+      // Named statements and COPY are for PostgreSQL servers only (server-kind.ts): this is not one.
+      expect(await isPostgresServer(dataSource.manager)).toBe(false);
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries).toEqual([]);
 

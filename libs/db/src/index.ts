@@ -5,4 +5,5 @@ export * from "./naming-strategy";
 export * from "./transformers";
 export * from "./rich-text";
 export * from "./embedded-pglite";
+export * from "./server-kind";
 export * from "./migrations";

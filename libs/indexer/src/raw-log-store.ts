@@ -1,12 +1,12 @@
 import type { EntityManager } from "typeorm";
-import { IndexedEventStatus } from "@raffle/db";
+import { IndexedEventStatus, isPostgresServer } from "@raffle/db";
 
 import type { BlockHeader, RawLog } from "./chain-source";
 import { decodeLog, type DecodedLog } from "./decode";
 import type { IndexedEvent } from "./indexed-event";
 import type { IndexerLogger } from "./logger";
 import { copyRawRows, type RawRow } from "./raw-copy";
-import { isPostgresServer, runNamed } from "./prepared";
+import { runNamed } from "./prepared";
 import type { Registry } from "./registry";
 
 /**

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from "@nestjs/common";
 import { DatabaseError, type Pool, type PoolClient } from "pg";
 import type { DataSource } from "typeorm";
+import { isPostgresServer } from "@raffle/db";
 import type { PostgresDriver } from "typeorm/driver/postgres/PostgresDriver";
 
 import type { ApiConfig } from "../config/api-config";
@@ -24,6 +25,7 @@ const INSERT_VOUCHERS: { text: string; name?: string } = {
   text: `INSERT INTO ticket_voucher (nonce, account, referrer, merchant_id, api_key_id, contract_id, round_id, expires_at)
          SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bigint[])`,
 };
+const NAMED_INSERT_VOUCHERS = { ...INSERT_VOUCHERS, name: "insert-ticket-vouchers" };
 
 /**
  * Records issued vouchers with group commit: the rows recorded in one turn of the event loop go together in one
@@ -36,7 +38,6 @@ export class VoucherLog implements OnApplicationShutdown {
   private queue: Array<{ row: IssuedVoucher; resolve: () => void; reject: (error: unknown) => void }> = [];
   private flushing: Promise<void> | null = null;
   private lastFlushStartedAt = 0;
-  private insert: Promise<{ text: string; name?: string }> | null = null;
 
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
@@ -66,18 +67,10 @@ export class VoucherLog implements OnApplicationShutdown {
    * On a PostgreSQL server the INSERT is a named statement, parsed and planned once per connection instead of once per
    * flush (about a third of PostgreSQL's work per flush). Not on the embedded PGlite, however it is reached (in
    * process or through its socket server by URL): it serves every connection from one session, where a name one
-   * connection prepared clashes with the next one's. Its version string is what tells them apart.
+   * connection prepared clashes with the next one's.
    */
-  private insertStatement(): Promise<{ text: string; name?: string }> {
-    this.insert ??= this.dataSource.query(`SELECT version() AS version`).then(
-      ([{ version }]: Array<{ version: string }>) =>
-        version.includes("PGlite") ? INSERT_VOUCHERS : { ...INSERT_VOUCHERS, name: "insert-ticket-vouchers" },
-      (error: unknown) => {
-        this.insert = null; // asked again at the next flush
-        throw error;
-      },
-    );
-    return this.insert;
+  private async insertStatement(): Promise<{ text: string; name?: string }> {
+    return (await isPostgresServer(this.dataSource.manager)) ? NAMED_INSERT_VOUCHERS : INSERT_VOUCHERS;
   }
 
   /**
