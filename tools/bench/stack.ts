@@ -16,7 +16,7 @@ import type { DataSource } from "typeorm";
 import { startApiProcess, type ApiProcess } from "./api-process";
 import { runLoadMeasuringApi, type MeasuredLoad } from "./load";
 import type { BenchRow } from "./record";
-import { API_WORKERS, POLL_MS, REDIS_URL, SIGN_SECONDS, getJson, say, sleep } from "./settings";
+import { API_WORKERS, POLL_MS, REDIS_URL, SIGN_CONNECTIONS, SIGN_SECONDS, SIGN_WARM_UP_SECONDS, getJson, say, sleep } from "./settings";
 
 export interface BenchDatabase {
   url: string;
@@ -74,7 +74,10 @@ export async function startBenchStack(results: Record<string, unknown>): Promise
     RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
     // The webhook part's receiver is on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    ...(API_WORKERS > 1 ? { API_WORKERS: String(API_WORKERS), REDIS_URL, REDIS_KEY_PREFIX: `raffle-bench-${process.pid}:` } : {}),
+    // Rate limits in Redis whatever the workers: every check as an API of several replicas makes it.
+    API_WORKERS: String(API_WORKERS),
+    REDIS_URL,
+    REDIS_KEY_PREFIX: `raffle-bench-${process.pid}:`,
   };
   const api = await startApiProcess(apiEnv, await freePort());
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
@@ -130,4 +133,9 @@ export function signLoad(
     bodies: accounts.map((account) => JSON.stringify({ account, contractId: stack.contractId })),
     sampleEvery: 97,
   });
+}
+
+/** The untimed sign load a freshly started API gets before its measured runs (SIGN_WARM_UP_SECONDS). */
+export async function warmUpSignPath(stack: BenchStack, accounts: string[], target = stack.api, label = "warm-up"): Promise<void> {
+  if (SIGN_WARM_UP_SECONDS > 0) await signLoad(stack, accounts, SIGN_CONNECTIONS, target, label, SIGN_WARM_UP_SECONDS);
 }

@@ -21,7 +21,7 @@ import { freePort } from "@raffle/testing";
 import { startApiProcess, type ApiProcess } from "../api-process";
 import { apiCpuPerRequest, apiIdleCpuMicrosPerSecond, figuresOf, type MeasuredLoad } from "../load";
 import { API_WORKERS, POLL_MS, REDIS_URL, SIGN_CONNECTIONS, SIGN_RUNS, SIGN_SECONDS, medianRun, say } from "../settings";
-import { randomAccounts, signLoad, type BenchStack } from "../stack";
+import { randomAccounts, signLoad, warmUpSignPath, type BenchStack } from "../stack";
 
 /** The quiet chains' ids: the second local chain, then ids no network uses. */
 const EXTRA_CHAIN_IDS = [SECOND_LOCAL_CHAIN_ID, 31339, 31340, 31341];
@@ -71,6 +71,7 @@ export async function chainsPart(stack: BenchStack): Promise<void> {
     // Interleaved: every API runs throughout (so the others' idle work falls on all alike) and they take turns, each
     // run in another order, so no API always follows the same one.
     const accounts = randomAccounts();
+    for (const { chains, api: each } of all) await warmUpSignPath(stack, accounts, each, `warm-up, ${chains} chain(s)`);
     const runs: MeasuredLoad[][] = all.map(() => []);
     for (let run = 0; run < SIGN_RUNS; run += 1) {
       for (let turn = 0; turn < all.length; turn += 1) {
@@ -138,7 +139,9 @@ export async function startApiServing(stack: BenchStack, quiet: QuietChain[]): P
     RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
     // Chains past 31338 are not local dev chains: their key and the webhook key must be given.
     WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-    ...(API_WORKERS > 1 ? { API_WORKERS: String(API_WORKERS), REDIS_URL, REDIS_KEY_PREFIX: `raffle-bench-${quiet.length + 1}-${process.pid}:` } : {}),
+    API_WORKERS: String(API_WORKERS),
+    REDIS_URL,
+    REDIS_KEY_PREFIX: `raffle-bench-${quiet.length + 1}-${process.pid}:`,
   };
   for (const chain of quiet) {
     env[`CHAIN_${chain.chainId}_RPC_URL`] = chain.node.rpcUrl;

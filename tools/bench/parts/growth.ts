@@ -12,7 +12,7 @@ import { ApiKeyService } from "@raffle/api";
 
 import { startApiProcess, type ApiProcess } from "../api-process";
 import { apiCpuPerRequest, apiIdleCpuMicrosPerSecond, figuresOf, runLoad, runLoadMeasuringApi, type MeasuredLoad } from "../load";
-import { API_WORKERS, CONNECTIONS, READ_SECONDS, SIGN_CONNECTIONS, SIGN_SECONDS, medianRun, say } from "../settings";
+import { CONNECTIONS, READ_SECONDS, SIGN_CONNECTIONS, SIGN_SECONDS, medianRun, say } from "../settings";
 import { benchDatabase, listedContractId, randomAccounts, type BenchStack } from "../stack";
 import { fillGrowthData, namedTableRows, tableSizes } from "./growth-fill";
 import { explainHotQueries } from "./growth-plans";
@@ -48,7 +48,7 @@ export async function growthPart(stack: BenchStack): Promise<void> {
         ...stack.apiEnv,
         DATABASE_URL: db.url,
         // Its own indexing leadership and counters: it indexes the grown database, not as a follower of the first API.
-        ...(API_WORKERS > 1 ? { REDIS_KEY_PREFIX: `raffle-bench-growth-${process.pid}:` } : {}),
+        REDIS_KEY_PREFIX: `raffle-bench-growth-${process.pid}:`,
       },
       await freePort(),
     );

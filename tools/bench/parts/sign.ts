@@ -9,7 +9,7 @@ import { ApiMetrics } from "@raffle/api";
 import { startApiProcess, type ApiProcess } from "../api-process";
 import { apiCpuPerRequest, apiIdleCpuMicrosPerSecond, figuresOf, type MeasuredLoad } from "../load";
 import { CONNECTIONS, METRICS_COMPARE, ROOT, SIGN_COMPARE_MAIN, SIGN_CONNECTIONS, SIGN_RUNS, SIGN_SECONDS, medianRun, say } from "../settings";
-import { randomAccounts, signLoad, type BenchStack } from "../stack";
+import { randomAccounts, signLoad, warmUpSignPath, type BenchStack } from "../stack";
 
 /** Seconds the API is watched idle before the sign runs, for its background CPU. */
 const IDLE_SECONDS = 5;
@@ -37,6 +37,9 @@ export async function signPart(stack: BenchStack): Promise<void> {
       apiOtherBuild = await startApiProcess(stack.apiEnv, await freePort(), path.resolve(SIGN_COMPARE_MAIN));
       otherBuildIdleCpu = await apiIdleCpuMicrosPerSecond(apiOtherBuild, IDLE_SECONDS);
     }
+    await warmUpSignPath(stack, accounts);
+    if (apiWithoutMetrics) await warmUpSignPath(stack, accounts, apiWithoutMetrics, "warm-up, metrics off");
+    if (apiOtherBuild) await warmUpSignPath(stack, accounts, apiOtherBuild, "warm-up, other build");
     for (let run = 0; run < SIGN_RUNS; run += 1) {
       runs.push(await signLoad(stack, accounts, SIGN_CONNECTIONS));
       if (apiWithoutMetrics) runsWithoutMetrics.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, apiWithoutMetrics, "metrics off"));
