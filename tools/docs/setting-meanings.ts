@@ -8,7 +8,7 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   PORT: "HTTP port: decimal digits, 0 to 65535 (`1e3`, `0x10` and `99999` are refused by name)",
   HOST: "address the API listens on: an IP address (`0.0.0.0` every interface, `127.0.0.1` loopback only behind a local proxy, `::`) or a host name; a URL or `host:port` is refused by name",
   API_WORKERS:
-    "API processes sharing the port (Node cluster; one per core); worker 0 runs the indexer. More than one needs `DATABASE_URL` and `REDIS_URL`",
+    "API processes sharing the port (Node cluster): one per core the API has to itself (on a machine it shares with PostgreSQL and Redis, fewer: one on two cores, see docs/performance.md); worker 0 runs the indexer. More than one needs `DATABASE_URL` and `REDIS_URL`",
   DATABASE_URL:
     "PostgreSQL URL (`postgres://` or `postgresql://`, with `//` and a host: `postgres:/user:pw@host/db` is refused, its password never printed; `npm run api-key` checks it the same way); without it the embedded PGlite folder `PGLITE_DIR` (`.local/pglite`)",
   CHAIN_IDS:
@@ -51,6 +51,8 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   READ_CACHE_MS: "how long hot reads (contract lists, current rounds) are cached; keep it at or below the indexer's poll interval",
   VOUCHER_FLUSH_MS:
     "least time between two voucher-log INSERTs of one process: under load more rows share each commit (less work for PostgreSQL) at the price of up to this many milliseconds per signature; 0 writes as soon as the previous INSERT is done",
+  VOUCHER_SIGNING_THREAD:
+    "sign purchase vouchers on a thread of each API process's own, beside the event loop that serves the requests (about a quarter of a sign request's CPU leaves the loop); `false` signs on the event loop, for a machine with a single core",
   LOG_LEVEL:
     "pino's levels, the same meaning in the API, the indexer and the worker: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; anything else stops the API at start",
   METRICS_ENABLED: "Prometheus metrics at `/metrics`; `false` records nothing and answers `/metrics` with 404",

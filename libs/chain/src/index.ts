@@ -7,6 +7,7 @@ export * from "./deploy";
 export * from "./voucher";
 export * from "./asset";
 export * from "./fast-voucher";
+export * from "./signing-thread";
 export * from "./keccak";
 export * from "./exchange-abi";
 export * from "./struct-json";

@@ -27,6 +27,12 @@ describe("API configuration", () => {
     expect(load({ REDIS_KEY_PREFIX: "staging:" }).rateLimit.redisKeyPrefix).toBe("staging:");
   });
 
+  it("signs vouchers on a thread of their own unless VOUCHER_SIGNING_THREAD=false", () => {
+    expect(load({}).voucherSigningThread).toBe(true);
+    expect(load({ VOUCHER_SIGNING_THREAD: "false" }).voucherSigningThread).toBe(false);
+    expect(() => load({ VOUCHER_SIGNING_THREAD: "maybe" })).toThrow(/VOUCHER_SIGNING_THREAD/);
+  });
+
   it("accepts several workers only with a shared database and a shared Redis", () => {
     const shared = { DATABASE_URL: "postgres://127.0.0.1/raffle", REDIS_URL: "redis://127.0.0.1:6379" };
     expect(load({ API_WORKERS: "2", ...shared }).workers).toBe(2);

@@ -86,6 +86,11 @@ export interface ApiConfig {
    * INSERT is done.
    */
   voucherFlushMs: number;
+  /**
+   * VOUCHER_SIGNING_THREAD (default true): purchase vouchers are signed on a thread of their own, beside the event
+   * loop that serves the requests; false signs them on the event loop.
+   */
+  voucherSigningThread: boolean;
   webhooks: WebhookConfig;
   /** Public sale and Sign-In with Ethereum (WEB_ORIGINS, PLAYER_*), see player-config.ts. */
   player: PlayerConfig;
@@ -243,6 +248,7 @@ export const API_SETTINGS = {
   API_KEY_CACHE_SECONDS: setting.integer().default(5),
   READ_CACHE_MS: setting.integer().default(200),
   VOUCHER_FLUSH_MS: setting.integer().default(0),
+  VOUCHER_SIGNING_THREAD: setting.flag().default(true),
 };
 
 /**
@@ -298,6 +304,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     apiKeyCacheSeconds: settings.API_KEY_CACHE_SECONDS,
     readCacheMs: settings.READ_CACHE_MS,
     voucherFlushMs: settings.VOUCHER_FLUSH_MS,
+    voucherSigningThread: settings.VOUCHER_SIGNING_THREAD,
     webhooks: webhooks!,
     player: player!,
   };

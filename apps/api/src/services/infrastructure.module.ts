@@ -21,7 +21,7 @@ class InfrastructureLifecycle implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.indexers.stop();
-    this.chains.close();
+    await this.chains.close();
     // The Redis connection too: left open (reconnecting, when Redis is down) it would keep the process alive.
     await this.rateLimiter.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();

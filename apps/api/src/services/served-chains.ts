@@ -1,8 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from "@nestjs/common";
 import { Wallet, type JsonRpcProvider } from "ethers";
-import { FastVoucherSigner } from "@raffle/chain";
+import { FastVoucherSigner, SigningThread } from "@raffle/chain";
 
 import type { ApiConfig, ChainConfig } from "../config/api-config";
+import { jsonLog } from "../logging/logger";
 import { ApiMetrics } from "../metrics/api-metrics";
 import { ChainNotServedError } from "./errors";
 import { StartupError } from "./api-database";
@@ -22,11 +23,13 @@ export class ServedChain {
     readonly config: ChainConfig,
     checkIntervalMs: number,
     metrics?: ApiMetrics,
+    signingThread?: SigningThread,
   ) {
     this.chainId = config.chainId;
     this.provider = chainProvider(config.rpcUrl, config.chainId, metrics ? () => metrics.rpcError(config.chainId) : undefined);
     this.monitor = new ChainMonitor(config, this.provider, checkIntervalMs);
-    const signersOf = (key: string) => ({ voucher: new FastVoucherSigner(key, config.chainId, config.deployment.exchange), claim: new Wallet(key) });
+    const signersOf = (key: string) => ({ voucher: new FastVoucherSigner(key, config.chainId, config.deployment.exchange, signingThread),
+      claim: new Wallet(key) });
     this.signers = {
       current: signersOf(config.signerPrivateKey),
       next: config.nextSignerPrivateKey ? signersOf(config.nextSignerPrivateKey) : undefined,
@@ -59,9 +62,14 @@ export class ServedChain {
 export class ServedChains implements OnApplicationBootstrap {
   private readonly byId: Map<number, ServedChain>;
   private started: Promise<void> | null = null;
+  /** One thread signs the vouchers of every chain (VOUCHER_SIGNING_THREAD). */
+  private readonly signingThread: SigningThread | undefined;
 
   constructor(@Inject(API_CONFIG) config: ApiConfig, metrics: ApiMetrics) {
-    this.byId = new Map(config.chains.map((chain) => [chain.chainId, new ServedChain(chain, config.chainCheckIntervalMs, metrics)]));
+    this.signingThread = config.voucherSigningThread ? new SigningThread(reportSigningThreadFailure) : undefined;
+    this.byId = new Map(
+      config.chains.map((chain) => [chain.chainId, new ServedChain(chain, config.chainCheckIntervalMs, metrics, this.signingThread)]),
+    );
   }
 
   get ids(): number[] {
@@ -100,11 +108,19 @@ export class ServedChains implements OnApplicationBootstrap {
     return this.start();
   }
 
-  /** Stops the checks and closes the nodes' connections (after the indexers stopped). */
-  close(): void {
+  /** Stops the checks, closes the nodes' connections (after the indexers stopped) and ends the signing thread. */
+  async close(): Promise<void> {
     for (const chain of this.all()) {
       chain.monitor.stop();
       chain.provider.destroy();
     }
+    await this.signingThread?.close();
   }
+}
+
+function reportSigningThreadFailure(error: Error): void {
+  jsonLog("error", "the voucher signing thread failed: vouchers are signed on the event loop from now on", {
+    component: "ticket-sign",
+    error: error.message,
+  });
 }

@@ -106,18 +106,21 @@ export class TicketSignService {
     // sign is exactly what the buyer will send.
     const args = quantity === 1 ? latest.purchase : this.rounds.purchaseOf(latest, quantity);
     const params = { ...args.params, expiresAt: BigInt(expiresAt), nonce, referrer };
-    const signature = chain.voucherSigner.sign({ account, params, item: args.item, price: args.price });
-
-    await this.voucherLog.record({
-      nonce,
-      account,
-      referrer,
-      merchantId: raffle.merchantId,
-      apiKeyId: requester.apiKeyId,
-      contractId: raffle.id,
-      roundId: round.id,
-      expiresAt,
-    });
+    // The signature (on the signing thread) and the voucher's row (committed by the voucher log) are made side by
+    // side; the voucher leaves only once both are done, so it is never handed out unrecorded.
+    const [signature] = await Promise.all([
+      chain.voucherSigner.signAsync({ account, params, item: args.item, price: args.price }),
+      this.voucherLog.record({
+        nonce,
+        account,
+        referrer,
+        merchantId: raffle.merchantId,
+        apiKeyId: requester.apiKeyId,
+        contractId: raffle.id,
+        roundId: round.id,
+        expiresAt,
+      }),
+    ]);
     this.metrics.voucherSigned(chain.chainId);
     // The signature itself is never logged.
     if (logsAt("debug")) {
