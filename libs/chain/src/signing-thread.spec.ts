@@ -110,6 +110,18 @@ describe("signing thread", () => {
     expect(child.status).toBe(3);
   });
 
+  it("refuses a key it was never given, and keeps signing", async () => {
+    const thread = new SigningThread();
+    try {
+      const signer = new FastVoucherSigner(wallets[0].privateKey, CHAIN_ID, EXCHANGE, thread);
+      await expect(thread.sign(1, new Uint8Array(32))).rejects.toThrow(RangeError);
+      const each = voucher(9);
+      expect(await signer.signAsync(each)).toBe(signer.sign(each));
+    } finally {
+      await thread.close();
+    }
+  });
+
   it("signs here without a thread", async () => {
     const signer = new FastVoucherSigner(wallets[0].privateKey, CHAIN_ID, EXCHANGE);
     const each = voucher(5);

@@ -62,8 +62,9 @@ interface PendingSignature {
 
 /**
  * Signs digests on a thread of its own, so that the event loop serving the requests does not spend the signature's
- * CPU (about a quarter of a sign request's) while other requests wait for it: on two cores the loop, not the
- * machine, was what capped the sign endpoint. The digests asked for in one pass of the event loop go in one message
+ * CPU (about a quarter of a sign request's) while other requests wait for it: with one API process on two cores the
+ * loop was what capped the sign endpoint at 16 connections, and the thread gave it 8 % more requests/s
+ * (docs/performance.md, sign path round 7). The digests asked for in one pass of the event loop go in one message
  * and come back in one. If the thread fails, every signature it owed, and each one after, is made on the calling
  * thread instead (the same bytes: signing is deterministic), so a thread's failure never fails a request.
  */
@@ -90,6 +91,8 @@ export class SigningThread {
   }
 
   sign(keyId: number, digest: Uint8Array): Promise<RecoverableSignature> {
+    // A bad id would end the thread, and then fail again here: refuse it before either.
+    if (!this.keys[keyId]) return Promise.reject(new RangeError(`no signing key ${keyId}`));
     if (this.signHere) return Promise.resolve(signDigest(digest, this.keys[keyId]));
     return new Promise((resolve) => {
       this.queued.push({ keyId, digest, resolve });
