@@ -42,7 +42,9 @@ describe("signing thread", () => {
       const signers = wallets.map((wallet) => new FastVoucherSigner(wallet.privateKey, CHAIN_ID, EXCHANGE, thread));
       const vouchers = Array.from({ length: 40 }, (_, index) => voucher(index));
       const signatures = await Promise.all(vouchers.map((each, index) => signers[index % 2].signAsync(each)));
-      const expected = await Promise.all(vouchers.map((each, index) => wallets[index % 2].signTypedData(exchangeDomain(CHAIN_ID, EXCHANGE), PURCHASE_TYPES, each)));
+      const expected = await Promise.all(
+        vouchers.map((each, index) => wallets[index % 2].signTypedData(exchangeDomain(CHAIN_ID, EXCHANGE), PURCHASE_TYPES, each)),
+      );
       expect(signatures).toEqual(expected);
       // All forty were asked for in one pass: one message to the thread.
       expect((thread as unknown as { nextBatchId: number }).nextBatchId).toBe(1);

@@ -28,8 +28,10 @@ export class ServedChain {
     this.chainId = config.chainId;
     this.provider = chainProvider(config.rpcUrl, config.chainId, metrics ? () => metrics.rpcError(config.chainId) : undefined);
     this.monitor = new ChainMonitor(config, this.provider, checkIntervalMs);
-    const signersOf = (key: string) => ({ voucher: new FastVoucherSigner(key, config.chainId, config.deployment.exchange, signingThread),
-      claim: new Wallet(key) });
+    const signersOf = (key: string) => ({
+      voucher: new FastVoucherSigner(key, config.chainId, config.deployment.exchange, signingThread),
+      claim: new Wallet(key),
+    });
     this.signers = {
       current: signersOf(config.signerPrivateKey),
       next: config.nextSignerPrivateKey ? signersOf(config.nextSignerPrivateKey) : undefined,
