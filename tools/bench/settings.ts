@@ -32,8 +32,9 @@ export const POLL_MS = 250;
 export const API_WORKERS = Number(process.env.BENCH_API_WORKERS ?? 1);
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 /**
- * The sign load also runs against a second API process with METRICS_ENABLED=false, its runs alternating with the
- * metrics-on ones (this machine's speed drifts), to show what the metrics cost. BENCH_METRICS_COMPARE=false skips it.
+ * The sign load also runs against two more API processes, both following the stack's API's indexing, one with
+ * metrics and one with METRICS_ENABLED=false, their runs alternating (this machine's speed drifts), to show what the
+ * metrics cost. BENCH_METRICS_COMPARE=false skips them.
  */
 export const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 /**
