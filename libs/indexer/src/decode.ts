@@ -25,6 +25,11 @@ export interface DecodedLog {
   args: EventArgs | null;
   status: IndexedEventStatus;
   reason?: string;
+  /**
+   * The args, encoded with the event's ABI, give back exactly this log's topics and data: the raw form adds nothing, and
+   * the raw event row keeps only the args (raw-log-store.ts). Set only where the decoding proves it (the fixed layouts).
+   */
+  argsImplyLog?: boolean;
 }
 
 /** Decoded values as JSON: integers as decimal strings (never Number), addresses checksummed, structs as objects. */
@@ -43,6 +48,9 @@ function toJson(value: unknown, type: ParamType): JsonValue {
 const TICKETS_PURCHASED = INTERFACES[ContractKind.RAFFLE].getEvent("TicketsPurchased")!.topicHash;
 const TRANSFER = INTERFACES[ContractKind.TICKET].getEvent("Transfer")!.topicHash;
 const checksummed = new Map<string, string>();
+
+/** Whether a 32-byte topic holds an address as Solidity writes one: twelve zero bytes, then the address. */
+const cleanAddressTopic = (topic: string): boolean => topic.startsWith("0x000000000000000000000000");
 
 /** A 32-byte topic holding an address, checksummed (memoized: buyers repeat, and checksums cost a keccak). */
 function topicAddress(topic: string): string {
@@ -68,6 +76,7 @@ function decodeHotLog(kind: ContractKind, log: Pick<Log, "topics" | "data">): De
     return {
       name: "TicketsPurchased",
       status: IndexedEventStatus.APPLIED,
+      argsImplyLog: cleanAddressTopic(topics[2]),
       args: {
         roundId: word(topics[1].slice(2)),
         account: topicAddress(topics[2]),
@@ -82,6 +91,7 @@ function decodeHotLog(kind: ContractKind, log: Pick<Log, "topics" | "data">): De
     return {
       name: "Transfer",
       status: IndexedEventStatus.APPLIED,
+      argsImplyLog: cleanAddressTopic(topics[1]) && cleanAddressTopic(topics[2]),
       args: { from: topicAddress(topics[1]), to: topicAddress(topics[2]), tokenId: word(topics[3].slice(2)) },
     };
   }

@@ -23,8 +23,9 @@ export interface RawRow {
   name: string | null;
   /** JSON text, or null. */
   args: string | null;
-  topics: string[];
-  data: string;
+  /** Null, with `data`, where the args give back the log exactly (decode.ts, `argsImplyLog`). */
+  topics: string[] | null;
+  data: string | null;
   status: string;
 }
 
@@ -42,7 +43,8 @@ function field(value: string | null): string {
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
 /** A text[] literal; topics are hex, quoted only if not (so no element is ever read as NULL or split). */
-function arrayField(items: string[]): string {
+function arrayField(items: string[] | null): string {
+  if (items === null) return "\\N";
   const quoted = items.map((item) => (/^0x[0-9a-fA-F]*$/.test(item) ? item : `"${item.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`));
   return field(`{${quoted.join(",")}}`);
 }

@@ -58,4 +58,13 @@ describe("raw rows by COPY", () => {
     });
     expect(result).toEqual({ copied: false, count: 3 });
   });
+
+  it("writes a row kept as args only with no topics and no data, and refuses a row with neither args nor raw form", async () => {
+    const argsOnly = { ...row(10, { tokenId: "1" }, []), topics: null, data: null };
+    expect(await dataSource.transaction((manager) => copyRawRows(manager, 31337, [argsOnly]))).toBe(true);
+    const [stored] = await dataSource.query(`SELECT args, topics, data FROM indexer_event WHERE chain_id = 31337 AND log_index = 10`);
+    expect(stored).toEqual({ args: { tokenId: "1" }, topics: null, data: null });
+    const nothing = { ...row(11, null, []), topics: null, data: null };
+    await expect(dataSource.transaction((manager) => copyRawRows(manager, 31337, [nothing]))).rejects.toThrow(/CHK_indexer_event_args_or_raw/);
+  });
 });

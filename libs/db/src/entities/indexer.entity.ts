@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
 
 import { IndexedEventStatus } from "../enums";
 import { safeIntegerTransformer } from "../transformers";
@@ -44,6 +44,7 @@ export class IndexerBlockEntity {
 
 /** Raw log of every event of a registered contract; (chainId, txHash, logIndex) makes replays harmless. */
 @Entity({ name: "indexer_event" })
+@Check("CHK_indexer_event_args_or_raw", `"args" IS NOT NULL OR ("topics" IS NOT NULL AND "data" IS NOT NULL)`)
 @Index(["chainId", "txHash", "logIndex"], { unique: true })
 @Index(["chainId", "blockNumber"])
 @Index(["chainId", "address", "name"])
@@ -83,11 +84,12 @@ export class IndexerEventEntity {
   @Column({ type: "jsonb", nullable: true })
   args!: Record<string, unknown> | null;
 
-  @Column({ type: "text", array: true })
-  topics!: string[];
+  /** The log's topics and data; null where the args give them back exactly (RawEventsArgsOnly1765000000000). */
+  @Column({ type: "text", array: true, nullable: true })
+  topics!: string[] | null;
 
-  @Column({ type: "text" })
-  data!: string;
+  @Column({ type: "text", nullable: true })
+  data!: string | null;
 
   @Column({ type: "enum", enum: IndexedEventStatus })
   status!: IndexedEventStatus;

@@ -9,7 +9,6 @@ import { RoundEntity } from "./round.entity";
 /** One minted raffle ticket (ERC721 token of the round's ticket contract). */
 @Entity({ name: "ticket" })
 @Index(["contractId", "tokenId"], { unique: true })
-@Index(["roundId"])
 @Index(["account"])
 @Index(["roundId", "buyer"])
 export class TicketEntity extends TimestampedEntity {

@@ -10,6 +10,8 @@ import { RaffleV21764500000000 } from "./1764500000000-raffle-v2";
 import { MerchantConsole1764600000000 } from "./1764600000000-merchant-console";
 import { BulkUndoLog1764800000000 } from "./1764800000000-bulk-undo-log";
 import { UndoInsertsPerStatement1764900000000 } from "./1764900000000-undo-inserts-per-statement";
+import { RawEventsArgsOnly1765000000000 } from "./1765000000000-raw-events-args-only";
+import { TicketRoundIndex1765100000000 } from "./1765100000000-ticket-round-index";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -26,6 +28,8 @@ export const MIGRATIONS: Function[] = [
   MerchantConsole1764600000000,
   BulkUndoLog1764800000000,
   UndoInsertsPerStatement1764900000000,
+  RawEventsArgsOnly1765000000000,
+  TicketRoundIndex1765100000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };
