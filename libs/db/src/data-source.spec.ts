@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
 import { openDatabase } from "./data-source";
-import { ContractEntity, MerchantEntity, RoundEntity, PriceEntity } from "./entities";
+import { ContractEntity, MerchantEntity, RoundEntity, PriceEntity, TicketEntity } from "./entities";
 import { ContractModule, ContractType } from "./enums";
 import { isPostgresServer } from "./server-kind";
 
@@ -27,7 +27,7 @@ describe("database schema", () => {
     }
   });
 
-  it("keeps amounts beyond 2^53 exact as numeric strings", async () => {
+  it("keeps amounts beyond 2^53 exact as numeric strings, and a ticket to its round's ticket contract", async () => {
     const dataSource = await openDatabase({ url: database.url });
     try {
       const merchant = await dataSource.getRepository(MerchantEntity).save({ wallet: "0x00000000000000000000000000000000000000aa" });
@@ -63,6 +63,24 @@ describe("database schema", () => {
       const reloadedRaffle = await dataSource.getRepository(ContractEntity).findOneByOrFail({ id: raffle.id });
       expect(reloadedRaffle.parameters).toEqual({ roundId: 1, commission: "1000", timeLagBeforeRelease: "86400", schedule: "* * * * *" });
       expect(reloadedRaffle.isPaused).toBe(false);
+
+      // A ticket belongs to its round's ticket contract: one foreign key holds both, and deleting the contract
+      // still deletes the ticket (through its round).
+      const ticketRow = (contractId: number) => ({
+        contractId,
+        roundId: saved.id,
+        tokenId: "1",
+        serial: 1,
+        account: "0x00000000000000000000000000000000000000dd",
+        buyer: "0x00000000000000000000000000000000000000dd",
+        externalId: "1",
+        txHash: `0x${"ee".repeat(32)}`,
+        indexedBlock: 1,
+      });
+      await expect(dataSource.getRepository(TicketEntity).insert(ticketRow(raffle.id))).rejects.toThrow(/FK_ticket_round_contract/);
+      await dataSource.getRepository(TicketEntity).insert(ticketRow(ticket.id));
+      await dataSource.getRepository(ContractEntity).delete({ id: ticket.id });
+      expect(await dataSource.getRepository(TicketEntity).count()).toBe(0);
     } finally {
       await dataSource.destroy();
     }

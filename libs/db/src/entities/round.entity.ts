@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne } from "typeorm";
+import { Column, Entity, Index, JoinColumn, ManyToOne, Unique } from "typeorm";
 
 import { RoundStatus } from "../enums";
 import { safeIntegerTransformer } from "../transformers";
@@ -12,6 +12,8 @@ import { PriceEntity } from "./price.entity";
  */
 @Entity({ name: "round" })
 @Index(["contractId", "roundId"], { unique: true })
+// What a ticket's one foreign key refers to: its round and that round's ticket contract (TicketEntity).
+@Unique("UQ_round_id_ticket_contract", ["id", "ticketContractId"])
 export class RoundEntity extends TimestampedEntity {
   @Column({ type: "integer", nullable: true })
   number!: number | null;

@@ -3,7 +3,6 @@ import { Column, Entity, Index, JoinColumn, ManyToOne } from "typeorm";
 import { TicketStatus } from "../enums";
 import { safeIntegerTransformer } from "../transformers";
 import { TimestampedEntity } from "./base.entity";
-import { ContractEntity } from "./contract.entity";
 import { RoundEntity } from "./round.entity";
 
 /** One minted raffle ticket (ERC721 token of the round's ticket contract). */
@@ -12,19 +11,23 @@ import { RoundEntity } from "./round.entity";
 @Index(["account"])
 @Index(["roundId", "buyer"])
 export class TicketEntity extends TimestampedEntity {
-  /** The ticket contract. */
+  /** The ticket contract: always its round's (`RoundEntity.ticketContractId`), which the foreign key below holds. */
   @Column({ type: "integer" })
   contractId!: number;
-
-  @ManyToOne(() => ContractEntity, { onDelete: "CASCADE" })
-  @JoinColumn({ name: "contract_id" })
-  contract?: ContractEntity;
 
   @Column({ type: "integer" })
   roundId!: number;
 
+  /**
+   * One foreign key for both columns: the round, and that its ticket contract is this ticket's. Two keys (to the
+   * contract and to the round) cost a lookup each per ticket written, a third of a purchase's insert
+   * (TicketRoundContractKey1765200000000); deleting the contract still deletes the round and so its tickets.
+   */
   @ManyToOne(() => RoundEntity, { onDelete: "CASCADE" })
-  @JoinColumn({ name: "round_id" })
+  @JoinColumn([
+    { name: "round_id", referencedColumnName: "id", foreignKeyConstraintName: "FK_ticket_round_contract" },
+    { name: "contract_id", referencedColumnName: "ticketContractId", foreignKeyConstraintName: "FK_ticket_round_contract" },
+  ])
   round?: RoundEntity;
 
   @Column({ type: "numeric", precision: 78, scale: 0 })

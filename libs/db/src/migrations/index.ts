@@ -12,6 +12,7 @@ import { BulkUndoLog1764800000000 } from "./1764800000000-bulk-undo-log";
 import { UndoInsertsPerStatement1764900000000 } from "./1764900000000-undo-inserts-per-statement";
 import { RawEventsArgsOnly1765000000000 } from "./1765000000000-raw-events-args-only";
 import { TicketRoundIndex1765100000000 } from "./1765100000000-ticket-round-index";
+import { TicketRoundContractKey1765200000000 } from "./1765200000000-ticket-round-contract-key";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -30,6 +31,7 @@ export const MIGRATIONS: Function[] = [
   UndoInsertsPerStatement1764900000000,
   RawEventsArgsOnly1765000000000,
   TicketRoundIndex1765100000000,
+  TicketRoundContractKey1765200000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };
