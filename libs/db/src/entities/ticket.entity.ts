@@ -20,7 +20,7 @@ export class TicketEntity extends TimestampedEntity {
 
   /**
    * One foreign key for both columns: the round, and that its ticket contract is this ticket's. Two keys (to the
-   * contract and to the round) cost a lookup each per ticket written, a third of a purchase's insert
+   * contract and to the round) cost a lookup each per ticket written, a third to a half of its insert
    * (TicketRoundContractKey1765200000000); deleting the contract still deletes the round and so its tickets.
    */
   @ManyToOne(() => RoundEntity, { onDelete: "CASCADE" })

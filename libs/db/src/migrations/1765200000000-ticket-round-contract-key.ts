@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 /**
  * A ticket's two foreign keys, to its ticket contract and to its round, become one on both columns: the round and that
  * round's ticket contract. It holds more (a ticket's contract is its round's, which the indexer always wrote) and costs
- * one lookup per ticket written instead of two: 20,000 tickets in 240-250 ms against 340-460 ms (docs/performance.md,
+ * one lookup per ticket written instead of two: 20,000 tickets in 240-250 ms against 340-600 ms (docs/performance.md,
  * "Indexer backfill"). Deleting a contract still deletes its tickets, through its rounds.
  */
 export class TicketRoundContractKey1765200000000 implements MigrationInterface {
