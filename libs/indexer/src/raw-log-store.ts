@@ -103,7 +103,9 @@ export class RawLogStore {
     }
     const inserted = new Set<string>();
     for (let start = 0; start < rows.length; start += RAW_CHUNK) {
-      const chunk = rows.slice(start, start + RAW_CHUNK);
+      // The same row values as the COPY's (rawRow), in columns.
+      const chunk = rows.slice(start, start + RAW_CHUNK).map(rawRow);
+      const column = <T>(pick: (row: RawRow) => T): T[] => chunk.map(pick);
       const returned: Array<{ tx_hash: string; log_index: number }> = await manager.query(
         `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name,
                                     args, topics, data, status)
@@ -115,17 +117,17 @@ export class RawLogStore {
          ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING tx_hash, log_index`,
         [
           this.chainId,
-          chunk.map((row) => row.log.blockNumber),
-          chunk.map((row) => row.log.blockHash),
-          chunk.map((row) => row.timestamp),
-          chunk.map((row) => row.log.txHash),
-          chunk.map((row) => row.log.logIndex),
-          chunk.map((row) => row.log.address),
-          chunk.map((row) => row.decoded.name),
-          chunk.map((row) => (row.decoded.args === null ? null : JSON.stringify(row.decoded.args))),
-          chunk.map((row) => (row.decoded.argsImplyLog ? null : row.log.topics.join(","))),
-          chunk.map((row) => (row.decoded.argsImplyLog ? null : row.log.data)),
-          chunk.map((row) => row.decoded.status),
+          column((row) => row.blockNumber),
+          column((row) => row.blockHash),
+          column((row) => row.timestamp),
+          column((row) => row.txHash),
+          column((row) => row.logIndex),
+          column((row) => row.address),
+          column((row) => row.name),
+          column((row) => row.args),
+          column((row) => row.topics?.join(",") ?? null),
+          column((row) => row.data),
+          column((row) => row.status),
         ],
       );
       for (const row of returned) inserted.add(`${row.tx_hash}:${row.log_index}`);

@@ -63,9 +63,7 @@ export async function signPart(stack: BenchStack): Promise<void> {
   // The same cost in the API's CPU per request, summed over the alternating runs: at saturation the throughput is
   // the cores over this, and it moves far less with the machine's drift than requests/s do.
   const metricsCpuCostPercent =
-    runsWithMetrics.length > 0 && runsWithoutMetrics.length > 0
-      ? (apiCpuPerRequest(runsWithMetrics) / apiCpuPerRequest(runsWithoutMetrics) - 1) * 100
-      : null;
+    signWithMetrics && signWithoutMetrics ? (apiCpuPerRequest(runsWithMetrics) / apiCpuPerRequest(runsWithoutMetrics) - 1) * 100 : null;
   const allRequests = runs.reduce((sum, run) => sum + run.requests, 0);
   const samples = sign.samples.map(({ requestBody, responseBody }) => ({ account: JSON.parse(requestBody).account as string, body: responseBody }));
   const verified = countRecoveringToSigner(samples, world.deployment.chainId, world.deployment.exchange);
