@@ -85,4 +85,57 @@ describe("database schema", () => {
       await dataSource.destroy();
     }
   });
+
+  it("keys a raw event by its log, and indexes only the draw events by contract and name", async () => {
+    const dataSource = await openDatabase({ url: database.url });
+    try {
+      const raw = (txByte: string, name: string) =>
+        dataSource.query(
+          `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, status)
+           VALUES (31337, 1, $1, now(), $2, 0, $3, $4, '{}', 'APPLIED')`,
+          [`0x${"aa".repeat(32)}`, `0x${txByte.repeat(32)}`, "0x00000000000000000000000000000000000000bb", name],
+        );
+      await raw("01", "TicketsPurchased");
+      await raw("02", "WinnersDrawn");
+      // The same log twice is refused by the primary key, which ON CONFLICT in the indexer relies on.
+      await expect(raw("01", "TicketsPurchased")).rejects.toThrow(/PK_fc193a623a577c4b518dbe965a9/);
+      // The draw lookups' shape of query is answered by the partial index (sequential scans off, as on a big table).
+      const plan = await dataSource.transaction(async (manager) => {
+        await manager.query(`SET LOCAL enable_seqscan = off`);
+        const rows: Array<{ "QUERY PLAN": string }> = await manager.query(
+          `EXPLAIN SELECT tx_hash FROM indexer_event WHERE chain_id = 31337 AND address = $1
+              AND name IN ('WinnersDrawn', 'RandomnessReceived') AND args ->> 'roundId' = ANY($2::text[])`,
+          ["0x00000000000000000000000000000000000000bb", ["1"]],
+        );
+        return rows.map((row) => row["QUERY PLAN"]).join("\n");
+      });
+      expect(plan).toContain("IDX_indexer_event_draws");
+      const [{ entries }] = await dataSource.query(`SELECT count(*)::int AS entries FROM indexer_event`);
+      expect(entries).toBe(2);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it("reverts the raw events' natural key and builds it again, rows kept", async () => {
+    const own = await createTestDatabase("schema-revert");
+    const dataSource = await openDatabase({ url: own.url });
+    try {
+      await dataSource.query(
+        `INSERT INTO indexer_event (chain_id, block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, status)
+         VALUES (31337, 1, $1, now(), $1, 0, '0x00000000000000000000000000000000000000bb', 'TicketsPurchased', '{}', 'APPLIED')`,
+        [`0x${"aa".repeat(32)}`],
+      );
+      await dataSource.undoLastMigration();
+      const [{ ids }] = await dataSource.query(`SELECT count(id)::int AS ids FROM indexer_event`);
+      expect(ids).toBe(1);
+      await dataSource.runMigrations();
+      expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
+      const [{ rows }] = await dataSource.query(`SELECT count(*)::int AS rows FROM indexer_event`);
+      expect(rows).toBe(1);
+    } finally {
+      await dataSource.destroy();
+      await own.drop();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from "typeorm";
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from "typeorm";
 
 import { IndexedEventStatus } from "../enums";
 import { safeIntegerTransformer } from "../transformers";
@@ -42,20 +42,20 @@ export class IndexerBlockEntity {
   timestamp!: Date;
 }
 
-/** Raw log of every event of a registered contract; (chainId, txHash, logIndex) makes replays harmless. */
+/**
+ * Raw log of every event of a registered contract. Its key, (chainId, txHash, logIndex), makes replays harmless
+ * (RawEventsNaturalKey1765300000000).
+ */
 @Entity({ name: "indexer_event" })
 @Check("CHK_indexer_event_args_or_raw", `"args" IS NOT NULL OR ("topics" IS NOT NULL AND "data" IS NOT NULL)`)
-@Index(["chainId", "txHash", "logIndex"], { unique: true })
 @Index(["chainId", "blockNumber"])
-@Index(["chainId", "address", "name"])
+// Only the draw events: the player API's draw lookups are this index's one reader.
+@Index("IDX_indexer_event_draws", ["chainId", "address", "name"], { where: `"name" IN ('WinnersDrawn', 'RandomnessReceived')` })
 export class IndexerEventEntity {
-  @PrimaryGeneratedColumn({ type: "bigint" })
-  id!: string;
-
   @CreateDateColumn({ type: "timestamptz" })
   createdAt!: Date;
 
-  @Column({ type: "integer" })
+  @PrimaryColumn({ type: "integer" })
   chainId!: number;
 
   @Column({ type: "bigint", transformer: safeIntegerTransformer })
@@ -67,10 +67,10 @@ export class IndexerEventEntity {
   @Column({ type: "timestamptz" })
   blockTimestamp!: Date;
 
-  @Column({ type: "varchar", length: 66 })
+  @PrimaryColumn({ type: "varchar", length: 66 })
   txHash!: string;
 
-  @Column({ type: "integer" })
+  @PrimaryColumn({ type: "integer" })
   logIndex!: number;
 
   @Column({ type: "varchar", length: 42 })

@@ -13,6 +13,7 @@ import { UndoInsertsPerStatement1764900000000 } from "./1764900000000-undo-inser
 import { RawEventsArgsOnly1765000000000 } from "./1765000000000-raw-events-args-only";
 import { TicketRoundIndex1765100000000 } from "./1765100000000-ticket-round-index";
 import { TicketRoundContractKey1765200000000 } from "./1765200000000-ticket-round-contract-key";
+import { RawEventsNaturalKey1765300000000 } from "./1765300000000-raw-events-natural-key";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -32,6 +33,7 @@ export const MIGRATIONS: Function[] = [
   RawEventsArgsOnly1765000000000,
   TicketRoundIndex1765100000000,
   TicketRoundContractKey1765200000000,
+  RawEventsNaturalKey1765300000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };
