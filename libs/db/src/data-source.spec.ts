@@ -126,6 +126,8 @@ describe("database schema", () => {
          VALUES (31337, 1, $1, now(), $1, 0, '0x00000000000000000000000000000000000000bb', 'TicketsPurchased', '{}', 'APPLIED')`,
         [`0x${"aa".repeat(32)}`],
       );
+      // The migration this test reverts must still be the last one.
+      expect(dataSource.migrations.at(-1)?.name).toBe("RawEventsNaturalKey1765300000000");
       await dataSource.undoLastMigration();
       const [{ ids }] = await dataSource.query(`SELECT count(id)::int AS ids FROM indexer_event`);
       expect(ids).toBe(1);
