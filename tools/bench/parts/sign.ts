@@ -46,8 +46,15 @@ export async function signPart(stack: BenchStack): Promise<void> {
     if (apiOtherBuild) await warmUpSignPath(stack, accounts, apiOtherBuild, "warm-up, other build");
     for (let run = 0; run < SIGN_RUNS; run += 1) {
       runs.push(await signLoad(stack, accounts, SIGN_CONNECTIONS));
-      if (apiWithMetrics) runsWithMetrics.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, apiWithMetrics, "metrics on, follower"));
-      if (apiWithoutMetrics) runsWithoutMetrics.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, apiWithoutMetrics, "metrics off, follower"));
+      // The followers' order flips every run (on, off; off, on; ...), so a machine drifting during the runs weighs on
+      // both alike instead of always on the one that runs second.
+      const followers: Array<[ApiProcess | null, MeasuredLoad[], string]> = [
+        [apiWithMetrics, runsWithMetrics, "metrics on, follower"],
+        [apiWithoutMetrics, runsWithoutMetrics, "metrics off, follower"],
+      ];
+      for (const [follower, followerRuns, label] of run % 2 === 0 ? followers : followers.reverse()) {
+        if (follower) followerRuns.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, follower, label));
+      }
       if (apiOtherBuild) runsOtherBuild.push(await signLoad(stack, accounts, SIGN_CONNECTIONS, apiOtherBuild, "other build"));
     }
   } finally {
