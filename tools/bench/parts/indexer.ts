@@ -38,11 +38,17 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
     const tickets = await countRows(backfillSource, "ticket");
     const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
     say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
+    // The node's speed moves by up to 2x minutes apart (docs/performance.md, "Indexer backfill", round 7): three more
+    // calls show its spread in this run beside the one call the share divides by.
+    const nodeAfter: number[] = [];
+    for (let call = 0; call < 3; call += 1) nodeAfter.push(await nodeGetLogsPerSecond(stack));
+    nodeAfter.sort((a, b) => a - b);
     const live = await liveLags(stack, backfillSource);
     const maxLag = Math.max(...live.lags);
     const backfillShare = eventsPerSecond / nodeLogsPerSecond;
     results.indexer = {
       nodeGetLogsPerSecond: nodeLogsPerSecond,
+      nodeGetLogsPerSecondAfterBackfill: nodeAfter,
       purchases: PURCHASES,
       events: events - eventsBefore,
       tickets,
@@ -56,6 +62,12 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
     };
     rows.push(
       { measure: "node eth_getLogs alone (Hardhat)", result: `${nodeLogsPerSecond} logs/s`, target: "", met: null },
+      {
+        measure: "node eth_getLogs, three more calls after the backfill: min / median / max",
+        result: `${nodeAfter[0]} / ${nodeAfter[1]} / ${nodeAfter[2]} logs/s`,
+        target: "",
+        met: null,
+      },
       {
         measure: `indexer backfill (${PURCHASES} purchases)`,
         result: `${eventsPerSecond} events/s`,
