@@ -86,7 +86,7 @@ describe("database schema", () => {
     }
   });
 
-  it("keys a raw event by its log, and indexes only the draw events by contract and name", async () => {
+  it("keys a raw event by its block and log, and indexes only the draw events by contract and name", async () => {
     const dataSource = await openDatabase({ url: database.url });
     try {
       const raw = (txByte: string, name: string) =>
@@ -98,18 +98,26 @@ describe("database schema", () => {
       await raw("01", "TicketsPurchased");
       await raw("02", "WinnersDrawn");
       // The same log twice is refused by the primary key, which ON CONFLICT in the indexer relies on.
-      await expect(raw("01", "TicketsPurchased")).rejects.toThrow(/PK_fc193a623a577c4b518dbe965a9/);
-      // The draw lookups' shape of query is answered by the partial index (sequential scans off, as on a big table).
-      const plan = await dataSource.transaction(async (manager) => {
+      await expect(raw("01", "TicketsPurchased")).rejects.toThrow(/PK_f9b4f4e3b8f310da4fba61b3a59/);
+      // Planned as on a big table (sequential scans off): the draw lookups on the partial index, the lookups by block
+      // (a reorg's rows above its ancestor, a batch's "anything from here on") on the primary key.
+      const plans = await dataSource.transaction(async (manager) => {
         await manager.query(`SET LOCAL enable_seqscan = off`);
-        const rows: Array<{ "QUERY PLAN": string }> = await manager.query(
-          `EXPLAIN SELECT tx_hash FROM indexer_event WHERE chain_id = 31337 AND address = $1
-              AND name IN ('WinnersDrawn', 'RandomnessReceived') AND args ->> 'roundId' = ANY($2::text[])`,
-          ["0x00000000000000000000000000000000000000bb", ["1"]],
-        );
-        return rows.map((row) => row["QUERY PLAN"]).join("\n");
+        const explain = async (sql: string, values: unknown[]) =>
+          ((await manager.query(`EXPLAIN ${sql}`, values)) as Array<{ "QUERY PLAN": string }>).map((row) => row["QUERY PLAN"]).join("\n");
+        return {
+          draws: await explain(
+            `SELECT tx_hash FROM indexer_event WHERE chain_id = 31337 AND address = $1
+                AND name IN ('WinnersDrawn', 'RandomnessReceived') AND args ->> 'roundId' = ANY($2::text[])`,
+            ["0x00000000000000000000000000000000000000bb", ["1"]],
+          ),
+          byBlock: await explain(`SELECT EXISTS (SELECT 1 FROM indexer_event WHERE chain_id = $1 AND block_number >= $2)`, [31337, 1]),
+          reorg: await explain(`DELETE FROM indexer_event WHERE chain_id = $1 AND block_number > $2`, [31337, 1]),
+        };
       });
-      expect(plan).toContain("IDX_indexer_event_draws");
+      expect(plans.draws).toContain("IDX_indexer_event_draws");
+      expect(plans.byBlock).toContain("PK_f9b4f4e3b8f310da4fba61b3a59");
+      expect(plans.reorg).toContain("PK_f9b4f4e3b8f310da4fba61b3a59");
       const [{ entries }] = await dataSource.query(`SELECT count(*)::int AS entries FROM indexer_event`);
       expect(entries).toBe(2);
     } finally {
@@ -117,7 +125,7 @@ describe("database schema", () => {
     }
   });
 
-  it("reverts the raw events' natural key and builds it again, rows kept", async () => {
+  it("reverts the raw events' two keys and builds them again, rows kept", async () => {
     const own = await createTestDatabase("schema-revert");
     const dataSource = await openDatabase({ url: own.url });
     try {
@@ -126,8 +134,12 @@ describe("database schema", () => {
          VALUES (31337, 1, $1, now(), $1, 0, '0x00000000000000000000000000000000000000bb', 'TicketsPurchased', '{}', 'APPLIED')`,
         [`0x${"aa".repeat(32)}`],
       );
-      // The migration this test reverts must still be the last one.
-      expect(dataSource.migrations.at(-1)?.name).toBe("RawEventsNaturalKey1765300000000");
+      // The migrations this test reverts must still be the last two.
+      expect(dataSource.migrations.slice(-2).map((migration) => migration.name)).toEqual([
+        "RawEventsNaturalKey1765300000000",
+        "RawEventsBlockKey1765400000000",
+      ]);
+      await dataSource.undoLastMigration();
       await dataSource.undoLastMigration();
       const [{ ids }] = await dataSource.query(`SELECT count(id)::int AS ids FROM indexer_event`);
       expect(ids).toBe(1);

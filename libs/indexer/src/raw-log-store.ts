@@ -104,6 +104,7 @@ export class RawLogStore {
     const inserted = new Set<string>();
     for (let start = 0; start < rows.length; start += RAW_CHUNK) {
       // The same row values as the COPY's (rawRow), in columns.
+      // ON CONFLICT without a target: the primary key, the table's one unique index, is what a replayed log hits.
       const chunk = rows.slice(start, start + RAW_CHUNK).map(rawRow);
       const column = <T>(pick: (row: RawRow) => T): T[] => chunk.map(pick);
       const returned: Array<{ tx_hash: string; log_index: number }> = await manager.query(
@@ -114,7 +115,7 @@ export class RawLogStore {
            FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::int[], $7::text[], $8::text[],
                        $9::text[], $10::text[], $11::text[], $12::text[])
              AS v(block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, topics, data, status)
-         ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING RETURNING tx_hash, log_index`,
+         ON CONFLICT DO NOTHING RETURNING tx_hash, log_index`,
         [
           this.chainId,
           column((row) => row.blockNumber),

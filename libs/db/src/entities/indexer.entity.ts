@@ -43,12 +43,11 @@ export class IndexerBlockEntity {
 }
 
 /**
- * Raw log of every event of a registered contract. Its key, (chainId, txHash, logIndex), makes replays harmless
- * (RawEventsNaturalKey1765300000000).
+ * Raw log of every event of a registered contract. Its key, (chainId, blockNumber, txHash, logIndex), makes replays
+ * harmless and, block first, also serves the lookups by block (RawEventsBlockKey1765400000000).
  */
 @Entity({ name: "indexer_event" })
 @Check("CHK_indexer_event_args_or_raw", `"args" IS NOT NULL OR ("topics" IS NOT NULL AND "data" IS NOT NULL)`)
-@Index(["chainId", "blockNumber"])
 // Only the draw events: the player API's draw lookups are this index's one reader.
 @Index("IDX_indexer_event_draws", ["chainId", "address", "name"], { where: `"name" IN ('WinnersDrawn', 'RandomnessReceived')` })
 export class IndexerEventEntity {
@@ -58,7 +57,7 @@ export class IndexerEventEntity {
   @PrimaryColumn({ type: "integer" })
   chainId!: number;
 
-  @Column({ type: "bigint", transformer: safeIntegerTransformer })
+  @PrimaryColumn({ type: "bigint", transformer: safeIntegerTransformer })
   blockNumber!: number;
 
   @Column({ type: "varchar", length: 66 })

@@ -14,6 +14,7 @@ import { RawEventsArgsOnly1765000000000 } from "./1765000000000-raw-events-args-
 import { TicketRoundIndex1765100000000 } from "./1765100000000-ticket-round-index";
 import { TicketRoundContractKey1765200000000 } from "./1765200000000-ticket-round-contract-key";
 import { RawEventsNaturalKey1765300000000 } from "./1765300000000-raw-events-natural-key";
+import { RawEventsBlockKey1765400000000 } from "./1765400000000-raw-events-block-key";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -34,6 +35,7 @@ export const MIGRATIONS: Function[] = [
   TicketRoundIndex1765100000000,
   TicketRoundContractKey1765200000000,
   RawEventsNaturalKey1765300000000,
+  RawEventsBlockKey1765400000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };
