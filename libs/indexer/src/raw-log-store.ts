@@ -103,8 +103,8 @@ export class RawLogStore {
     }
     const inserted = new Set<string>();
     for (let start = 0; start < rows.length; start += RAW_CHUNK) {
-      // The same row values as the COPY's (rawRow), in columns.
-      // ON CONFLICT without a target: the primary key, the table's one unique index, is what a replayed log hits.
+      // The same row values as the COPY's (rawRow), in columns. ON CONFLICT names no target: a replayed log hits the
+      // primary key, the table's one unique index.
       const chunk = rows.slice(start, start + RAW_CHUNK).map(rawRow);
       const column = <T>(pick: (row: RawRow) => T): T[] => chunk.map(pick);
       const returned: Array<{ tx_hash: string; log_index: number }> = await manager.query(
@@ -136,7 +136,7 @@ export class RawLogStore {
     return this.freshEvents(rows, inserted);
   }
 
-  /** Whether this chain has no raw row at or above `block` (the index on chain and block answers). */
+  /** Whether this chain has no raw row at or above `block` (the primary key, chain and block first, answers). */
   private async nothingFrom(manager: EntityManager, block: number): Promise<boolean> {
     // PGlite's socket server does not speak COPY's sub-protocol (the session ends with 08P01): no COPY there.
     if (!manager.queryRunner || !(await isPostgresServer(manager))) return false;
