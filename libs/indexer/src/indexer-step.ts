@@ -43,6 +43,11 @@ const INDEXED_NODE = { setting: "its RPC URL", shown: "the indexer's node" };
 /** Blocks read first of a batch's range, and the logs that make the range dense: see IndexerStep.read. */
 const PROBE_BLOCKS = 16;
 const DENSE_LOGS = 2_000;
+/**
+ * Vouchers expire by wall time: a step that finds the index caught up expires them, and so does a batch, at most once
+ * per this interval. A backfill's batches come many a second, and each sweep is a round trip on its critical path.
+ */
+const BATCH_EXPIRY_INTERVAL_MS = 1_000;
 
 /** What a batch reads of the chain: its range's logs, the headers of their blocks, of its first and of its last. */
 interface BatchRead {
@@ -58,6 +63,8 @@ interface BatchRead {
 export class IndexerStep {
   /** The next range, read while the current batch was written; used only if it still fits (takeReadAhead). */
   private ahead: { from: number; read: Promise<BatchRead | null> } | null = null;
+  /** When vouchers were last expired (Date.now()); none yet: the first step expires them. */
+  private expiredAt = -Infinity;
 
   constructor(private readonly deps: StepDeps) {}
 
@@ -86,7 +93,7 @@ export class IndexerStep {
     }
     if (cursor.blockNumber >= safeHead) {
       state.caughtUp();
-      await expireVouchers(this.deps.dataSource);
+      await this.expireVouchers();
       return { kind: "idle" };
     }
 
@@ -118,7 +125,7 @@ export class IndexerStep {
         this.ahead = null;
         throw error;
       });
-    await expireVouchers(this.deps.dataSource);
+    if (Date.now() - this.expiredAt >= BATCH_EXPIRY_INTERVAL_MS) await this.expireVouchers();
     const lag = Math.max(0, safeHead - to);
     const lagSeconds = lag === 0 ? 0 : Math.max(0, Math.round((Date.now() - end.timestamp.getTime()) / 1000));
     state.batchApplied({ cursor: to, lag, lagSeconds, events: applied });
@@ -151,6 +158,11 @@ export class IndexerStep {
     const logs = await chain.logs(addresses, from, to);
     const headers = await chain.headers([from, ...logs.map((log) => log.blockNumber), to]);
     return { from, to, addresses: addresses.join(), end, logs, headers };
+  }
+
+  private async expireVouchers(): Promise<void> {
+    this.expiredAt = Date.now();
+    await expireVouchers(this.deps.dataSource);
   }
 
   private readAhead(from: number, to: number): void {
