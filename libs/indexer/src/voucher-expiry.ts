@@ -6,8 +6,9 @@ import type { DataSource } from "typeorm";
  * This is the one write of the indexer that is not scoped to its chain, on purpose: a voucher expires by wall time,
  * not by any chain's events, and a voucher row carries no chain id (its Exchange address may be the same on every
  * chain, CREATE2). Every chain's indexer runs it after its steps (after a batch, at most once a second: IndexerStep),
- * so with several chains in one process (or several replicas) these updates run concurrently on the same rows. SKIP LOCKED lets each take only rows no other one is
- * expiring right now: none of them waits for another, and two of them can never deadlock.
+ * so with several chains in one process (or several replicas) these updates run concurrently on the same rows. SKIP
+ * LOCKED lets each take only rows no other one is expiring right now: none of them waits for another, and two of them
+ * can never deadlock.
  */
 export async function expireVouchers(dataSource: DataSource): Promise<void> {
   await dataSource.query(
