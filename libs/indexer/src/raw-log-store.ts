@@ -103,8 +103,7 @@ export class RawLogStore {
     }
     const inserted = new Set<string>();
     for (let start = 0; start < rows.length; start += RAW_CHUNK) {
-      // The same row values as the COPY's (rawRow), in columns. ON CONFLICT names no target: a replayed log hits the
-      // primary key, the table's one unique index.
+      // The same row values as the COPY's (rawRow), in columns.
       const chunk = rows.slice(start, start + RAW_CHUNK).map(rawRow);
       const column = <T>(pick: (row: RawRow) => T): T[] => chunk.map(pick);
       const returned: Array<{ tx_hash: string; log_index: number }> = await manager.query(
@@ -115,7 +114,7 @@ export class RawLogStore {
            FROM unnest($2::bigint[], $3::text[], $4::timestamptz[], $5::text[], $6::int[], $7::text[], $8::text[],
                        $9::text[], $10::text[], $11::text[], $12::text[])
              AS v(block_number, block_hash, block_timestamp, tx_hash, log_index, address, name, args, topics, data, status)
-         ON CONFLICT DO NOTHING RETURNING tx_hash, log_index`,
+         ON CONFLICT (chain_id, block_number, tx_hash, log_index) DO NOTHING RETURNING tx_hash, log_index`,
         [
           this.chainId,
           column((row) => row.blockNumber),
