@@ -24,6 +24,13 @@ interface JsonRpcLog {
   removed?: boolean;
 }
 
+/** One answer of a JSON-RPC request: its call's id, and a result or an error. */
+interface JsonRpcReply {
+  id: number;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
 /** The fields of an eth_getBlockByNumber answer the indexer reads. */
 interface JsonRpcBlock {
   hash: string | null;
@@ -86,9 +93,9 @@ export class ChainSource {
 
   /**
    * JSON-RPC calls, each a method and its params, in one request over the provider's own connection (URL, headers,
-   * timeout), decoded natively.
+   * timeout), decoded natively: each call's reply, in the calls' order.
    */
-  private async rawCalls(calls: Array<[method: string, params: unknown[]]>): Promise<unknown[]> {
+  private async rawReplies(calls: Array<[method: string, params: unknown[]]>): Promise<JsonRpcReply[]> {
     if (calls.length === 0) return [];
     const methods = [...new Set(calls.map(([method]) => method))].join(", ");
     const connection = this.provider._getConnection();
@@ -102,25 +109,44 @@ export class ChainSource {
         signal: AbortSignal.timeout(connection.timeout),
       }),
     );
-    type Reply = { id: number; result?: unknown; error?: { code: number; message: string } };
-    const body = (await response.json()) as Reply | Reply[] | { error?: { message: string } };
-    const replies = Array.isArray(body) ? body : [body as Reply];
+    const body = (await response.json()) as JsonRpcReply | JsonRpcReply[];
+    const replies = Array.isArray(body) ? body : [body];
     if (!response.ok || replies.length !== requests.length) {
-      const error = (replies[0] as Reply | undefined)?.error;
-      throw new Error(`${methods} failed: ${error?.message ?? `HTTP ${response.status}`}`);
+      throw new Error(`${methods} failed: ${replies[0]?.error?.message ?? `HTTP ${response.status}`}`);
     }
-    const results = new Array<unknown>(requests.length);
+    const ordered: JsonRpcReply[] = [];
     for (const reply of replies) {
-      if (reply.error) throw new Error(`${calls[reply.id]?.[0] ?? methods} failed: ${reply.error.message}`);
-      results[reply.id] = reply.result;
+      if (!(Number.isInteger(reply.id) && reply.id >= 0 && reply.id < requests.length))
+        throw new Error(`${methods} failed: ${reply.error?.message ?? "an answer to no call"}`);
+      ordered[reply.id] = reply;
     }
-    return results;
+    // An id answered twice leaves another unanswered: a hole in `ordered`.
+    if (Object.keys(ordered).length !== requests.length) throw new Error(`${methods} failed: the node's answers do not match the calls`);
+    return ordered;
+  }
+
+  /** As rawReplies, each call's result; any call's error fails them all. */
+  private async rawCalls(calls: Array<[method: string, params: unknown[]]>): Promise<unknown[]> {
+    const replies = await this.rawReplies(calls);
+    return replies.map((reply, id) => {
+      if (reply.error) throw new Error(`${calls[id][0]} failed: ${reply.error.message}`);
+      return reply.result;
+    });
   }
 
   /** One JSON-RPC call over the provider's own connection (URL, headers, timeout), decoded natively. */
   private async rawCall(method: string, params: unknown[]): Promise<unknown> {
     const [result] = await this.rawCalls([[method, params]]);
     return result;
+  }
+
+  /**
+   * Read-only calls of contracts at the head (eth_call), in one request: each answer is the call's return data, or null
+   * where the call failed on chain (a contract that lacks the function reverts). A failure to reach the node throws.
+   */
+  async calls(calls: Array<{ to: string; data: string }>): Promise<Array<string | null>> {
+    const replies = await this.rawReplies(calls.map((call) => ["eth_call", [call, "latest"]]));
+    return replies.map((reply) => (reply.error || typeof reply.result !== "string" ? null : reply.result));
   }
 
   async header(number: number): Promise<BlockHeader> {

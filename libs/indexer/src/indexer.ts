@@ -62,7 +62,7 @@ export class Indexer {
     const chainId = options.deployment.chainId;
     this.options = options;
     this.chain = new ChainSource(provider, { chainId, rpcSetting: rawOptions.rpcSetting ?? "RPC_URL" });
-    this.tokens = new TokenMetadataReader(provider);
+    this.tokens = new TokenMetadataReader(this.chain);
     this.registry = new Registry(options.deployment);
     this.leadership = new Leadership(dataSource, chainId);
     this.logger = rawOptions.logger ?? jsonLogger;

@@ -1,6 +1,12 @@
-import { Contract, type JsonRpcProvider } from "ethers";
+import { Interface } from "ethers";
 
-const METADATA_ABI = ["function name() view returns (string)", "function symbol() view returns (string)", "function decimals() view returns (uint8)"];
+import type { ChainSource } from "./chain-source";
+
+const METADATA = new Interface([
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+]);
 
 export interface TokenMetadata {
   name: string;
@@ -12,7 +18,7 @@ export interface TokenMetadata {
 export class TokenMetadataReader {
   private readonly cache = new Map<string, Promise<TokenMetadata>>();
 
-  constructor(private readonly provider: JsonRpcProvider) {}
+  constructor(private readonly chain: ChainSource) {}
 
   read(address: string, fungible: boolean): Promise<TokenMetadata> {
     const key = `${address}:${fungible}`;
@@ -20,17 +26,28 @@ export class TokenMetadataReader {
     if (!pending) {
       pending = this.fetch(address, fungible);
       this.cache.set(key, pending);
+      // A node that could not be reached is asked again by the batch's retry, not answered from the cache.
+      pending.catch(() => this.cache.delete(key));
     }
     return pending;
   }
 
+  /**
+   * The calls go in one request, not through ethers' provider, which holds each call for its batch stall (10 ms): a
+   * raffle's first events waited on two such reads (docs/performance.md, "Indexer backfill", round 10).
+   */
   private async fetch(address: string, fungible: boolean): Promise<TokenMetadata> {
-    const token = new Contract(address, METADATA_ABI, this.provider);
-    const [name, symbol, decimals] = await Promise.all([
-      token.name().catch(() => ""),
-      token.symbol().catch(() => ""),
-      fungible ? token.decimals().catch(() => 18n) : Promise.resolve(0n),
-    ]);
-    return { name: String(name), symbol: String(symbol), decimals: Number(decimals) };
+    const functions = fungible ? ["name", "symbol", "decimals"] : ["name", "symbol"];
+    const answers = await this.chain.calls(functions.map((fn) => ({ to: address, data: METADATA.encodeFunctionData(fn) })));
+    const value = (index: number): unknown => {
+      const answer = answers[index];
+      if (answer === null) return null;
+      try {
+        return METADATA.decodeFunctionResult(functions[index], answer)[0];
+      } catch {
+        return null; // not the standard's type (bytes32 names), or no code at the address
+      }
+    };
+    return { name: String(value(0) ?? ""), symbol: String(value(1) ?? ""), decimals: fungible ? Number(value(2) ?? 18n) : 0 };
   }
 }

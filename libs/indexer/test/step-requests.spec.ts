@@ -1,5 +1,16 @@
-import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startTestNode, type HardhatNode, type TestWorld } from "@raffle/chain/testing";
+import {
+  buyTicket,
+  deployTestRaffle,
+  rpcProvider,
+  setUpWorld,
+  startTestNode,
+  type HardhatNode,
+  type TestRaffle,
+  type TestWorld,
+} from "@raffle/chain/testing";
 
+import { ChainSource } from "../src/chain-source";
+import { TokenMetadataReader } from "../src/token-metadata";
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { rpcProxy, type RpcProxy } from "./support/rpc-proxy";
 
@@ -13,11 +24,12 @@ describe("an indexer step's questions to the node", () => {
   let world: TestWorld;
   let proxy: RpcProxy;
   let db: IndexedDatabase;
+  let raffle: TestRaffle;
 
   beforeAll(async () => {
     node = await startTestNode();
     world = await setUpWorld(node.provider);
-    const raffle = await deployTestRaffle(world, "ERC20");
+    raffle = await deployTestRaffle(world, "ERC20");
     await buyTicket(world, raffle, world.players[0], 2n);
     proxy = await rpcProxy(node.rpcUrl);
     db = await indexedDatabase("step_requests", rpcProvider(proxy.url), world.deployment);
@@ -34,6 +46,29 @@ describe("an indexer step's questions to the node", () => {
     const before = proxy.requests.length;
     expect(await db.indexer.step()).toEqual({ kind: "idle" });
     expect(proxy.requests.slice(before)).toEqual([["eth_chainId", "eth_blockNumber", "eth_getBlockByNumber"]]);
+  });
+
+  it("reads each new token's name, symbol and decimals in one request, and stores them", async () => {
+    // The first test's syncToHead registered the raffle's ticket (ERC721: no decimals) and its ERC20 price token.
+    expect(proxy.requests.filter((methods) => methods.includes("eth_call"))).toEqual([
+      ["eth_call", "eth_call"],
+      ["eth_call", "eth_call", "eth_call"],
+    ]);
+    const rows = await db.dataSource.query(`SELECT address, name, symbol, decimals FROM contract WHERE address = ANY($1) ORDER BY decimals`, [
+      [raffle.ticket, raffle.price.token],
+    ]);
+    expect(rows).toEqual([
+      { address: raffle.ticket, name: expect.stringMatching(/.+/), symbol: expect.stringMatching(/.+/), decimals: 0 },
+      { address: raffle.price.token, name: expect.stringMatching(/.+/), symbol: expect.stringMatching(/.+/), decimals: 18 },
+    ]);
+  });
+
+  it("gives a contract that lacks the functions empty defaults, and fails when it cannot reach the node", async () => {
+    const chain = new ChainSource(rpcProvider(proxy.url), { chainId: world.deployment.chainId, rpcSetting: "RPC_URL" });
+    expect(await new TokenMetadataReader(chain).read(raffle.raffle, true)).toEqual({ name: "", symbol: "", decimals: 18 });
+    // Never an empty name stored for a token because the node was down: the batch fails and is retried.
+    const unreachable = new ChainSource(rpcProvider("http://127.0.0.1:9"), { chainId: world.deployment.chainId, rpcSetting: "RPC_URL" });
+    await expect(new TokenMetadataReader(unreachable).read(raffle.price.token, true)).rejects.toThrow(/the node at RPC_URL failed eth_call/);
   });
 
   it("still finds a reorg under the cursor by that hash", async () => {
