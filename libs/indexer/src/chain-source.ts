@@ -142,7 +142,8 @@ export class ChainSource {
 
   /**
    * Read-only calls of contracts at the head (eth_call), in one request: each answer is the call's return data, or null
-   * where the call failed on chain (a contract that lacks the function reverts). A failure to reach the node throws.
+   * where the node answered the call with an error (a contract that lacks the function reverts; nodes word and number
+   * reverts differently, so any error counts, and no odd token can stop a batch). A failure to reach the node throws.
    */
   async calls(calls: Array<{ to: string; data: string }>): Promise<Array<string | null>> {
     const replies = await this.rawReplies(calls.map((call) => ["eth_call", [call, "latest"]]));
