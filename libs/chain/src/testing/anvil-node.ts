@@ -1,10 +1,9 @@
 import * as path from "node:path";
-import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
 import { LOCAL_CHAIN_ID } from "../deploy/dev-accounts";
 import { startHardhatNode } from "./hardhat-node";
-import { startNodeProcess, type DevNode } from "./node-process";
+import { startNodeProcess, startOnPort, type DevNode } from "./node-process";
 
 /** Foundry's anvil from npm: the platform package ships the binary (its wrapper's postinstall is blocked by npm). */
 const ANVIL_PACKAGE_BIN = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil";
@@ -14,29 +13,30 @@ const ANVIL_PACKAGE_BIN = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
  * dev accounts as Hardhat (same mnemonic) and has real reorgs (`anvil_reorg`, `anvil_rollback`).
  */
 export async function startAnvilNode(options: { port?: number; chainId?: number } = {}): Promise<DevNode> {
-  const port = options.port ?? (await freePort());
   // Looked up here, not at import: a production image runs this library without the contracts folder.
   const contracts = contractsDir();
-  return startNodeProcess({
-    name: "anvil",
-    command: path.resolve(contracts, "..", ANVIL_PACKAGE_BIN),
-    // 20 accounts, as Hardhat has: suites use well-known accounts past the tenth.
-    args: [
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--chain-id",
-      String(options.chainId ?? LOCAL_CHAIN_ID),
-      "--hardfork",
-      "cancun",
-      "--accounts",
-      "20",
-    ],
-    cwd: contracts,
-    port,
-    readyText: "Listening on",
-  });
+  return startOnPort(options.port, (port) =>
+    startNodeProcess({
+      name: "anvil",
+      command: path.resolve(contracts, "..", ANVIL_PACKAGE_BIN),
+      // 20 accounts, as Hardhat has: suites use well-known accounts past the tenth.
+      args: [
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--chain-id",
+        String(options.chainId ?? LOCAL_CHAIN_ID),
+        "--hardfork",
+        "cancun",
+        "--accounts",
+        "20",
+      ],
+      cwd: contracts,
+      port,
+      readyText: "Listening on",
+    }),
+  );
 }
 
 /**

@@ -1,8 +1,7 @@
 import * as path from "node:path";
-import { freePort } from "@raffle/testing";
 
 import { contractsDir } from "../contracts-dir";
-import { startNodeProcess, type DevNode } from "./node-process";
+import { startNodeProcess, startOnPort, type DevNode } from "./node-process";
 
 export type HardhatNode = DevNode;
 
@@ -24,19 +23,20 @@ export interface HardhatNodeOptions {
 export async function startHardhatNode(options: HardhatNodeOptions = {}): Promise<HardhatNode> {
   // Looked up here, not at import: a production image runs this library without the contracts folder.
   const contracts = contractsDir();
-  const port = options.port ?? (await freePort());
-  return startNodeProcess({
-    name: "hardhat node",
-    command: path.resolve(contracts, "../node_modules/.bin/hardhat"),
-    // The node's own config (contracts/node.config.js): the same chain without the plugins and tasks.
-    args: ["--config", "node.config.js", "node", "--hostname", "127.0.0.1", "--port", String(port)],
-    cwd: contracts,
-    env: {
-      HARDHAT_WALL_CLOCK: options.wallClock ? "true" : "false",
-      ...(options.chainId ? { HARDHAT_CHAIN_ID: String(options.chainId) } : {}),
-      ...(options.miningIntervalMs ? { HARDHAT_MINING_INTERVAL: String(options.miningIntervalMs) } : {}),
-    },
-    port,
-    readyText: "Started HTTP and WebSocket JSON-RPC server",
-  });
+  return startOnPort(options.port, (port) =>
+    startNodeProcess({
+      name: "hardhat node",
+      command: path.resolve(contracts, "../node_modules/.bin/hardhat"),
+      // The node's own config (contracts/node.config.js): the same chain without the plugins and tasks.
+      args: ["--config", "node.config.js", "node", "--hostname", "127.0.0.1", "--port", String(port)],
+      cwd: contracts,
+      env: {
+        HARDHAT_WALL_CLOCK: options.wallClock ? "true" : "false",
+        ...(options.chainId ? { HARDHAT_CHAIN_ID: String(options.chainId) } : {}),
+        ...(options.miningIntervalMs ? { HARDHAT_MINING_INTERVAL: String(options.miningIntervalMs) } : {}),
+      },
+      port,
+      readyText: "Started HTTP and WebSocket JSON-RPC server",
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { JsonRpcProvider } from "ethers";
+import { freePort } from "@raffle/testing";
 
 /** A local JSON-RPC node started by tests or the local stack (Hardhat or anvil). */
 export interface DevNode {
@@ -53,6 +54,27 @@ function installExitHooks(): void {
   }
 }
 
+/** Whether a node failed to start because its port was taken. */
+function portTaken(error: unknown): boolean {
+  return /EADDRINUSE|address already in use/i.test(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Starts a node on `port` if given, else on a free port; a free port can be taken by another process between the probe
+ * that found it and the node's own listen (tests start nodes in parallel, and seconds pass while a node loads), so
+ * then the node is started again on another.
+ */
+export async function startOnPort(port: number | undefined, start: (port: number) => Promise<DevNode>): Promise<DevNode> {
+  if (port !== undefined) return start(port);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= 3 || !portTaken(error)) throw error;
+    }
+  }
+}
+
 /**
  * Runs a node binary on 127.0.0.1:`port` in its own process group and resolves once its output contains `readyText`.
  */
@@ -84,11 +106,15 @@ export async function startNodeProcess(options: {
       output += chunk.toString();
       if (output.includes(options.readyText)) {
         child.stdout!.off("data", onData);
+        child.stderr!.off("data", onError);
         clearTimeout(timer);
         resolve();
       }
     };
+    // A node that fails to start says why on stderr (a port taken, say): kept for the error below.
+    const onError = (chunk: Buffer) => (output += chunk.toString());
     child.stdout!.on("data", onData);
+    child.stderr!.on("data", onError);
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`${options.name} exited with ${code}: ${output.slice(-500)}`));
