@@ -49,8 +49,8 @@ export async function signPart(stack: BenchStack): Promise<void> {
     for (let run = 0; run < SIGN_RUNS; run += 1) {
       runs.push(await signLoad(stack, accounts, SIGN_CONNECTIONS));
       if (apiWithMetrics && apiWithoutMetrics) {
-        // Side by side: the two processes share the same seconds of the machine, so
-        // its drift (which moves one process's CPU per request by 10-20 % between runs) weighs on both alike.
+        // Side by side: the two processes share the same seconds of the machine, so its drift (which moves one
+        // process's CPU per request by 10-20 % between runs) weighs on both alike.
         const [withMetrics, withoutMetrics] = await Promise.all([
           signLoad(stack, accounts, FOLLOWER_CONNECTIONS, apiWithMetrics, "metrics on, follower, side by side"),
           signLoad(stack, accounts, FOLLOWER_CONNECTIONS, apiWithoutMetrics, "metrics off, follower, side by side"),
