@@ -175,8 +175,12 @@ describe("webhooks", () => {
     const redeemed = messages.find((message) => message.body.type === "claim.redeemed")!.body;
     expect(redeemed.data).toMatchObject({ claimId: voucher.body.id, account: await carol.getAddress() });
 
-    // The deliveries endpoint shows them delivered at the first attempt.
-    const { body: page } = await harness.http.get(`/webhooks/${created.id}/deliveries`).query({ take: 100 }).set(auth()).expect(200);
+    // The deliveries endpoint shows them delivered at the first attempt (once the last run has recorded its sends).
+    const page = await eventually(async () => {
+      const { body } = await harness.http.get(`/webhooks/${created.id}/deliveries`).query({ take: 100 }).set(auth()).expect(200);
+      expect(body.rows.map((row: { status: string }) => row.status)).toEqual(Array(messages.length).fill("DELIVERED"));
+      return body;
+    }, 10_000);
     expect(page.count).toBe(messages.length);
     expect(page.rows[0]).toMatchObject({
       status: "DELIVERED",
