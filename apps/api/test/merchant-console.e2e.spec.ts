@@ -121,6 +121,36 @@ describe("the merchant console's API", () => {
     expectProblem(await harness.http.get("/merchant/api-keys"), 401, "merchantSessionRequired");
   });
 
+  it("lets no cache keep an answer that carries a secret or depends on the caller (Cache-Control: no-store)", async () => {
+    const noStore = (response: { headers: Record<string, string> }) => expect(response.headers["cache-control"]).toBe("no-store");
+    const message = await siweMessage(alice);
+    noStore(
+      await harness.http
+        .post("/merchant/siwe/verify")
+        .send({ message, signature: await alice.signMessage(message) })
+        .expect(200),
+    );
+    noStore(await harness.http.post("/merchant/siwe/nonce").expect(200));
+    const created = await harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label: "cache probe" }).expect(201);
+    noStore(created);
+    const webhook = await harness.http.post("/webhooks").set(auth(aliceSession)).send({ url: receiver.url }).expect(201);
+    noStore(webhook);
+    noStore(await harness.http.post(`/webhooks/${webhook.body.id}/secret`).set(auth(aliceSession)).expect(200));
+    noStore(await harness.http.get("/merchant/session").set(auth(aliceSession)).expect(200));
+    // The routes served outside Nest's pipeline too, and refusals.
+    noStore(await harness.http.get("/raffle/contracts").set(auth(created.body.key)).expect(200));
+    noStore(
+      await harness.http.post("/raffle/ticket/sign").set(auth(aliceKey)).send({ account: player.address, contractId: aliceRaffle.id }).expect(200),
+    );
+    noStore(await harness.http.get("/raffle/contracts").set(auth("rk_000000000000_wrong")).expect(401));
+    await harness.http.delete(`/webhooks/${webhook.body.id}`).set(auth(aliceSession)).expect(200);
+    await harness.http.delete(`/merchant/api-keys/${created.body.id}`).set(auth(aliceSession)).expect(200);
+    // What anyone may read, the same for everyone, stays cacheable; every answer refuses to be framed or sniffed.
+    const open = await harness.http.get("/player/raffles").expect(200);
+    expect(open.headers["cache-control"]).toBeUndefined();
+    expect(open.headers).toMatchObject({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
+  });
+
   it("ends a session at its expiry and at logout", async () => {
     const short = await signIn(alice, 2_000);
     await harness.http.get("/raffle/contracts").set(auth(short)).expect(200);

@@ -111,9 +111,38 @@ describe("operations", () => {
       }
     });
 
-    it("serves the interactive documentation at /docs", async () => {
+    it("serves the interactive documentation at /docs, under a CSP that allows exactly what the page loads", async () => {
       const response = await harness.http.get("/docs").expect(200);
       expect(response.headers["content-type"]).toMatch(/^text\/html/);
+      expect(response.headers).toMatchObject({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" });
+      const csp = new Map<string, string[]>(
+        String(response.headers["content-security-policy"])
+          .split(";")
+          .map((directive) => directive.trim().split(/\s+/))
+          .map(([name, ...sources]) => [name, sources]),
+      );
+      expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+      expect(csp.get("default-src")).toEqual(["'none'"]);
+      // Scripts only from files of the API's own origin: no inline script, no other host.
+      expect(csp.get("script-src")).toEqual(["'self'"]);
+      const html = response.text;
+      expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+      const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]);
+      // Stylesheets and icons ('self' under style-src and img-src).
+      const links = [...html.matchAll(/<link[^>]*href="([^"]+)"/g)].map((match) => match[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(links.length).toBeGreaterThan(0);
+      for (const source of [...scripts, ...links]) {
+        expect(source).not.toMatch(/^(https?:)?\/\//);
+        const asset = await harness.http.get(new URL(source, "http://api.test/docs").pathname).expect(200);
+        expect(asset.headers["content-type"]).toMatch(scripts.includes(source) ? /javascript/ : /text\/css|image\/png/);
+      }
+      // The page's inline <style> blocks need 'unsafe-inline' for styles (never for scripts); its icons are data: URIs.
+      expect(html).toMatch(/<style>/);
+      expect(csp.get("style-src")).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(csp.get("img-src")).toEqual(["'self'", "data:"]);
+      // The JSON answers load nothing.
+      expect((await harness.http.get("/health").expect(200)).headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
     });
   });
 

@@ -10,6 +10,7 @@ import type { ApiConfig } from "../config/api-config";
 import { BODY_LIMIT_BYTES, acceptJsonBodiesOnly } from "../common/json-body";
 import { ProblemFilter, frameworkProblem } from "../common/problem.filter";
 import { logRequests, requestIdOf } from "../common/request-log";
+import { addSecurityHeaders } from "../common/security-headers";
 import { createValidationPipe } from "../common/validation";
 import { openApiDatabase } from "../services/api-database";
 import { JsonLogger } from "../logging/logger";
@@ -59,6 +60,7 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
   });
   acceptJsonBodiesOnly(adapter.getInstance());
   logRequests(adapter.getInstance());
+  addSecurityHeaders(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, dataSource), adapter, {
     logger: new JsonLogger(),
     bodyParser: false,
