@@ -8,7 +8,7 @@ import type { ApiConfig } from "../src/config/api-config";
 import { API_CONFIG } from "../src/services/tokens";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
-import { expectProblem } from "./support/problem";
+import { expectProblem, fieldsOf } from "./support/problem";
 import { endAndDraw, restartRound, setRules } from "../../../libs/indexer/test/support/v2-world";
 
 const WEB_ORIGIN = "http://127.0.0.1:5173";
@@ -149,6 +149,17 @@ describe("public sale and Sign-In with Ethereum", () => {
       400,
       "validationFailed",
     );
+    // null is no value (as on POST /raffle/ticket/sign): refused, never read as "omitted".
+    for (const field of ["quantity", "referrer"]) {
+      const body = { contractId: raffles.open.id, [field]: null };
+      const refused = expectProblem(await harness.http.post("/player/vouchers").set(auth(token)).send(body), 400, "validationFailed");
+      expect(fieldsOf(refused)).toEqual([field]);
+      const signRoute = await harness.http
+        .post("/raffle/ticket/sign")
+        .set(auth(key))
+        .send({ ...body, account: alice.address });
+      expect(fieldsOf(expectProblem(signRoute, 400, "validationFailed"))).toEqual([field]);
+    }
 
     const { body: voucher } = await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: raffles.open.id }).expect(200);
     expect(voucher).toMatchObject({

@@ -1,12 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from "class-validator";
+import { IsBoolean, IsInt, IsString, Matches, Max, MaxLength, Min } from "class-validator";
 
 import { ContractDto } from "../../common/dto/contract.dto";
 import { RoundDto } from "../../common/dto/round.dto";
 import { PaginationQuery } from "../../common/pagination.dto";
 import { MAX_TICKETS_PER_PURCHASE } from "../ticket-sign/round-pricing";
 import { MAX_STORED_INTEGER, OptionalChainId } from "../../common/ids";
-import { IsEthereumAddress } from "../../common/validators";
+import { IsEthereumAddress, IsOmittable } from "../../common/validators";
 import { TicketSignatureDto } from "../ticket-sign/ticket-sign.dto";
 
 export class SiweNonceDto {
@@ -126,7 +126,7 @@ export class PlayerVoucherBody {
   contractId!: number;
 
   @ApiPropertyOptional({ description: "Referrer account; the zero address when omitted.", example: "0x0000000000000000000000000000000000000000" })
-  @IsOptional()
+  @IsOmittable()
   @IsEthereumAddress()
   referrer?: string;
 
@@ -137,7 +137,7 @@ export class PlayerVoucherBody {
     maximum: MAX_TICKETS_PER_PURCHASE,
     default: 1,
   })
-  @IsOptional()
+  @IsOmittable()
   @IsInt()
   @Min(1)
   @Max(MAX_TICKETS_PER_PURCHASE)
