@@ -8,7 +8,7 @@ import { loadWebhookConfig } from "../src/config/webhook-config";
 import { createOpenApiDocument } from "../src/openapi/openapi-document";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
-import { expectProblem } from "./support/problem";
+import { expectProblem, fieldsOf } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";
 
 const WEB_ORIGIN = "http://127.0.0.1:5173";
@@ -231,6 +231,75 @@ describe("the merchant console's API", () => {
     );
     // The same route with an API key: the same rules.
     await harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceKey)).send({ publicSale: false }).expect(200);
+  });
+
+  it("stores a description only as plain text or a spec 2.9 document that readers can rely on, with the faulty part named", async () => {
+    const patch = (description: string) => harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send({ description });
+    const block = (fields: Record<string, unknown>) => ({
+      key: "b0",
+      text: "Hello",
+      type: "unstyled",
+      depth: 0,
+      inlineStyleRanges: [],
+      entityRanges: [],
+      data: {},
+      ...fields,
+    });
+    const documentOf = (...blocks: unknown[]) => JSON.stringify({ blocks, entityMap: {} });
+    const good = documentOf(block({}), block({ key: "b1", text: "Bold", inlineStyleRanges: [{ offset: 0, length: 4, style: "BOLD" }] }));
+    expect((await patch(good).expect(200)).body.description).toBe(good);
+    await patch("Just words, {not JSON} [1, 2]").expect(200);
+    const refused: Array<[string, string]> = [
+      [documentOf(block({}), block({}), block({ text: { toString: "x" } })), "description.blocks[2].text"],
+      [documentOf(block({ text: 42 })), "description.blocks[0].text"],
+      [documentOf(block({ text: undefined })), "description.blocks[0].text"],
+      [documentOf(block({ text: "\u0000" })), "description.blocks[0].text"],
+      [documentOf(block({ type: "script" })), "description.blocks[0].type"],
+      [documentOf(block({ depth: 1e9 })), "description.blocks[0].depth"],
+      [documentOf(block({ inlineStyleRanges: [{ offset: -1, length: 1, style: "BOLD" }] })), "description.blocks[0].inlineStyleRanges[0].offset"],
+      [documentOf(block({ inlineStyleRanges: [{ offset: 0, length: 1, style: "BLINK" }] })), "description.blocks[0].inlineStyleRanges[0].style"],
+      [documentOf(block({ entityRanges: "all" })), "description.blocks[0].entityRanges"],
+      [documentOf(block({ data: [] })), "description.blocks[0].data"],
+      [documentOf(block({ onclick: "alert(1)" })), "description.blocks[0]"],
+      [documentOf("text"), "description.blocks[0]"],
+      [documentOf(...Array.from({ length: 101 }, (_, index) => ({ text: String(index) }))), "description.blocks"],
+      [JSON.stringify({ blocks: "Hello", entityMap: {} }), "description.blocks"],
+      [JSON.stringify({ blocks: [], entityMap: [] }), "description.entityMap"],
+      [JSON.stringify({ not: "a document" }), "description"],
+    ];
+    for (const [description, field] of refused) {
+      const problem = expectProblem(await patch(description), 400, "validationFailed");
+      expect({ description, fields: fieldsOf(problem) }).toEqual({ description, fields: [field] });
+    }
+    expect((await harness.http.get(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).expect(200)).body.description).toBe(
+      "Just words, {not JSON} [1, 2]",
+    );
+  });
+
+  it("refuses invisible and direction-changing characters in every merchant-written short text, naming the field", async () => {
+    const hostile = [
+      "\u202Eelffar yadirF", // right-to-left override: reads as another title
+      ...["\u202A", "\u202B", "\u202C", "\u202D", "\u2066", "\u2067", "\u2068", "\u2069", "\u061C"],
+      ...["\u200B", "\u200C", "\u200D", "\u200E", "\u200F", "\u2060", "\u2063", "\u2064", "\uFEFF"],
+      "lone \uD800 surrogate",
+      "reversed \uDC00 pair",
+    ].map((text) => JSON.parse(`"Friday ${text}"`) as string);
+    const routes: Array<[string, (text: string) => Promise<import("supertest").Response>]> = [
+      ["title", (title) => harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send({ title })],
+      ["label", (label) => harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label })],
+      ["description", (description) => harness.http.post("/webhooks").set(auth(aliceSession)).send({ url: receiver.url, description })],
+    ];
+    for (const [field, send] of routes) {
+      for (const text of hostile) expect(fieldsOf(expectProblem(await send(text), 400, "validationFailed"))).toEqual([field]);
+    }
+    // Text in any script, emoji (a surrogate pair) and tabs and line breaks where they were accepted stay fine.
+    const fine = "Rifa del viernes — جائزة 🎉";
+    expect((await routes[0][1](fine).expect(200)).body.title).toBe(fine);
+    const key = (await routes[1][1](fine).expect(201)).body;
+    await harness.http.delete(`/merchant/api-keys/${key.id}`).set(auth(aliceSession)).expect(200);
+    const hook = (await routes[2][1](`${fine}\n\tline two`).expect(201)).body;
+    await harness.http.delete(`/webhooks/${hook.id}`).set(auth(aliceSession)).expect(200);
+    await routes[0][1]("Friday raffle").expect(200);
   });
 
   it("counts tickets and revenue per day and token from the index, and shows the round's winner", async () => {

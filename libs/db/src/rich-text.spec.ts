@@ -1,4 +1,4 @@
-import { richText, richTextBlocks, richTextPlain } from "./rich-text";
+import { richText, richTextBlocks, richTextFault, richTextPlain } from "./rich-text";
 
 describe("the description's rich-text document (spec 2.9)", () => {
   it("writes one unstyled block per line, with the spec's fields, and reads the same text back", () => {
@@ -18,5 +18,23 @@ describe("the description's rich-text document (spec 2.9)", () => {
     expect(richTextBlocks('{"not":"a document"}')).toEqual([{ text: '{"not":"a document"}' }]);
     expect(richTextBlocks("")).toEqual([]);
     expect(richTextPlain("Just words")).toBe("Just words");
+  });
+});
+
+describe("what a description may be stored as (richTextFault)", () => {
+  const anyText = () => true;
+
+  it("accepts plain text and the documents the console writes", () => {
+    for (const source of ["", "Just words", "{not JSON}", "[1, 2]", "42", richText("First line.\nSecond line.")]) {
+      expect(richTextFault(source, anyText)).toBeNull();
+    }
+  });
+
+  it("names the first faulty part of a JSON object, whose text readers would otherwise trust", () => {
+    const document = (block: object) => JSON.stringify({ blocks: [{ text: "ok" }, block], entityMap: {} });
+    expect(richTextFault(document({ text: { length: 1 } }), anyText)).toEqual({ path: "blocks[1].text", reason: "must be a string" });
+    expect(richTextFault(document({ text: "x", type: "iframe" }), anyText)?.path).toBe("blocks[1].type");
+    expect(richTextFault(document({ text: "\u0007" }), (text) => !text.includes("\u0007"))?.path).toBe("blocks[1].text");
+    expect(richTextFault('{"not":"a document"}', anyText)?.path).toBe("");
   });
 });

@@ -2,10 +2,19 @@ import { ValidationPipe, type ArgumentMetadata, type ValidationError, type Valid
 
 import { problems, type FieldError } from "./problem";
 
+/**
+ * The field a message is about: its property's, or a path under it when the message starts with one
+ * (`description.blocks[2].text must be a string`, from a check of a document inside a string field).
+ */
+function fieldOf(field: string, message: string): string {
+  if (!message.startsWith(`${field}.`) && !message.startsWith(`${field}[`)) return field;
+  return message.slice(0, message.indexOf(" "));
+}
+
 function flatten(errors: ValidationError[], parent = ""): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ field: fieldOf(field, message), message }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }

@@ -1,7 +1,7 @@
 import { plainToInstance } from "class-transformer";
 import { IsInt, validateSync } from "class-validator";
 
-import { IsEthereumAddress, ToInteger } from "./validators";
+import { IsEthereumAddress, ToInteger, isDisplayText } from "./validators";
 
 class AddressHolder {
   @IsEthereumAddress()
@@ -71,4 +71,17 @@ describe("ToInteger", () => {
       expect(validateSync(holder)).toHaveLength(1);
     },
   );
+});
+
+describe("isDisplayText (titles, key labels, webhook descriptions)", () => {
+  it("accepts text in any script, emoji and line breaks", () => {
+    for (const text of ["", "Friday raffle", "جائزة الجمعة", "抽奖 🎉", "line one\n\tline two"]) expect(isDisplayText(text)).toBe(true);
+  });
+
+  it("refuses control, invisible and direction-changing characters, lone surrogates and non-strings", () => {
+    for (const code of [0x0000, 0x001b, 0x061c, 0x200b, 0x200f, 0x202a, 0x202e, 0x2060, 0x2064, 0x2066, 0x2069, 0xfeff, 0xd800, 0xdfff]) {
+      expect({ code, accepted: isDisplayText(`a${String.fromCharCode(code)}b`) }).toEqual({ code, accepted: false });
+    }
+    for (const value of [null, 7, ["a"], { text: "a" }]) expect(isDisplayText(value)).toBe(false);
+  });
 });

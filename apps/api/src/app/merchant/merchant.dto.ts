@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
-import { IsString, Matches, MaxLength } from "class-validator";
+import { IsString, MaxLength } from "class-validator";
 
-import { IsOmittable, PRINTABLE_TEXT } from "../../common/validators";
+import { IsDisplayText, IsOmittable } from "../../common/validators";
 
 export class MerchantSessionDto {
   @ApiProperty({ example: 1, description: "The merchant the session acts for." }) merchantId!: number;
@@ -44,11 +44,15 @@ export class ApiKeyListDto {
 }
 
 export class CreateApiKeyBody {
-  @ApiPropertyOptional({ example: "game server", description: "A label to recognise the key by (at most 100 characters).", maxLength: 100 })
+  @ApiPropertyOptional({
+    example: "game server",
+    description: "A label to recognise the key by (at most 100 characters; no control, invisible or direction-changing characters).",
+    maxLength: 100,
+  })
   @IsOmittable()
   @IsString()
   @MaxLength(100)
-  @Matches(PRINTABLE_TEXT, { message: "label must not contain control characters" })
+  @IsDisplayText()
   label?: string;
 }
 

@@ -4,26 +4,35 @@ import { IsBoolean, IsInt, IsString, Matches, Max, MaxLength, Min } from "class-
 
 import { MAX_STORED_INTEGER, OptionalChainId } from "../../common/ids";
 import { PaginationQuery } from "../../common/pagination.dto";
-import { IsOmittable, PRINTABLE_TEXT, ToInteger } from "../../common/validators";
+import { IsDisplayText, IsOmittable, IsRichTextDescription, PRINTABLE_TEXT, ToInteger } from "../../common/validators";
 import { IsCronSchedule } from "./schedule";
 
 export class RaffleSettingsBody {
-  @ApiPropertyOptional({ example: "Friday night raffle", description: "Title shown to players (at most 255 characters).", maxLength: 255 })
+  @ApiPropertyOptional({
+    example: "Friday night raffle",
+    description:
+      "Title shown to players (at most 255 characters): no control, invisible or direction-changing characters (U+061C, U+200B–U+200F, U+202A–U+202E, U+2060–U+2069, U+FEFF), no lone surrogates.",
+    maxLength: 255,
+  })
   @IsOmittable()
   @IsString()
   @MaxLength(255)
-  @Matches(PRINTABLE_TEXT, { message: "title must not contain control characters" })
+  @IsDisplayText()
   title?: string;
 
   @ApiPropertyOptional({
     example: "One winner every hour.",
-    description: "Description shown to players (at most 4,000 characters).",
+    description:
+      "Description shown to players (at most 4,000 characters): plain text, or a serialized rich-text document (spec 2.9) whose blocks (at most 100) have string `text`, " +
+      "a known `type` (`unstyled`, `paragraph`, `header-one` … `header-six`, `unordered-list-item`, `ordered-list-item`, `blockquote`, `code-block`, `atomic`) and well-formed ranges; " +
+      "any JSON object is read as such a document. A fault is reported at its path, e.g. `description.blocks[2].text`.",
     maxLength: 4000,
   })
   @IsOmittable()
   @IsString()
   @MaxLength(4_000)
   @Matches(PRINTABLE_TEXT, { message: "description must not contain control characters" })
+  @IsRichTextDescription()
   description?: string;
 
   @ApiPropertyOptional({

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Matches, MaxLength } from "class-validator";
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength } from "class-validator";
 
 import { PaginationQuery } from "../../common/pagination.dto";
-import { IsOmittable, PRINTABLE_TEXT } from "../../common/validators";
+import { IsDisplayText, IsOmittable } from "../../common/validators";
 
 export class CreateWebhookBody {
   @ApiProperty({
@@ -30,11 +30,16 @@ export class CreateWebhookBody {
   @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
   events?: WebhookEventType[];
 
-  @ApiPropertyOptional({ example: "Game server (production)", description: "Free text for the merchant.", maxLength: 500, default: "" })
+  @ApiPropertyOptional({
+    example: "Game server (production)",
+    description: "Free text for the merchant (no control, invisible or direction-changing characters; tab and line breaks are fine).",
+    maxLength: 500,
+    default: "",
+  })
   @IsOmittable()
   @IsString()
   @MaxLength(500)
-  @Matches(PRINTABLE_TEXT, { message: "description must not contain control characters (tab and line breaks are fine)" })
+  @IsDisplayText()
   description?: string;
 }
 
