@@ -284,7 +284,7 @@ describe("the merchant console's API", () => {
       "lone \uD800 surrogate",
       "reversed \uDC00 pair",
     ].map((text) => JSON.parse(`"Friday ${text}"`) as string);
-    const routes: Array<[string, (text: string) => Promise<import("supertest").Response>]> = [
+    const routes: Array<[string, (text: string) => import("supertest").Test]> = [
       ["title", (title) => harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send({ title })],
       ["label", (label) => harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label })],
       ["description", (description) => harness.http.post("/webhooks").set(auth(aliceSession)).send({ url: receiver.url, description })],
