@@ -1,6 +1,7 @@
 import { Wallet } from "ethers";
 import { createSiweMessage } from "viem/siwe";
 import { RaffleFactory__factory, Raffle__factory, localDevPrivateKey } from "@raffle/chain";
+import { MERCHANT_CONSOLE_SIWE_RESOURCE } from "@raffle/db";
 import { buyTicket, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
@@ -57,8 +58,9 @@ describe("the merchant console's API", () => {
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-  async function siweMessage(wallet: Wallet, expiresInMs = 30 * 60_000): Promise<string> {
-    const { body } = await harness.http.post("/merchant/siwe/nonce").expect(200);
+  /** A message as the console writes it (its nonce, Resources entry and statement), or as the player pages do. */
+  async function siweMessage(wallet: Wallet, expiresInMs = 30 * 60_000, kind: "merchant" | "player" = "merchant", nonceOf = kind): Promise<string> {
+    const { body } = await harness.http.post(`/${nonceOf}/siwe/nonce`).expect(200);
     const now = Date.now();
     return createSiweMessage({
       domain: "127.0.0.1:5173",
@@ -69,7 +71,9 @@ describe("the merchant console's API", () => {
       nonce: body.nonce,
       issuedAt: new Date(now),
       expirationTime: new Date(now + expiresInMs),
-      statement: "Sign in to the merchant console.",
+      ...(kind === "merchant"
+        ? { statement: "Sign in to the merchant console.", resources: [MERCHANT_CONSOLE_SIWE_RESOURCE] }
+        : { statement: "Sign in to buy raffle tickets." }),
     });
   }
 
@@ -101,7 +105,7 @@ describe("the merchant console's API", () => {
       403,
       "notAMerchant",
     );
-    const playerMessage = await siweMessage(player);
+    const playerMessage = await siweMessage(player, undefined, "player");
     const { body: playerSession } = await harness.http
       .post("/player/siwe/verify")
       .send({ message: playerMessage, signature: await player.signMessage(playerMessage) })
@@ -119,6 +123,28 @@ describe("the merchant console's API", () => {
     // An API key cannot manage keys.
     expectProblem(await harness.http.get("/merchant/api-keys").set(auth(aliceKey)), 401, "merchantSessionRequired");
     expectProblem(await harness.http.get("/merchant/api-keys"), 401, "merchantSessionRequired");
+  });
+
+  it("opens a console session only for a console message with a console nonce, and a player session never with either", async () => {
+    const verify = async (route: "merchant" | "player", message: string) =>
+      harness.http.post(`/${route}/siwe/verify`).send({ message, signature: await alice.signMessage(message) });
+    // What the merchant's wallet signed to buy tickets (player statement and nonce) does not open the console.
+    expectProblem(await verify("merchant", await siweMessage(alice, undefined, "player")), 400, "siweMessageInvalid");
+    // Nor a console message quoting a player nonce, nor a player message quoting a console nonce.
+    expectProblem(await verify("merchant", await siweMessage(alice, undefined, "merchant", "player")), 401, "siweNonceInvalid");
+    expectProblem(await verify("player", await siweMessage(alice, undefined, "player", "merchant")), 401, "siweNonceInvalid");
+    // A console message does not open a player session either.
+    expectProblem(await verify("player", await siweMessage(alice)), 400, "siweMessageInvalid");
+    // Without a statement, the wallet's prompt never said "console": refused even with the console's entry.
+    const bare = (await siweMessage(alice)).replace("Sign in to the merchant console.", "");
+    expectProblem(await verify("merchant", bare), 400, "siweMessageInvalid");
+    // A nonce the wrong route refused is still good where it was issued: refusing it consumed nothing.
+    const { body: nonce } = await harness.http.post("/player/siwe/nonce").expect(200);
+    const consoleText = (await siweMessage(alice)).replace(/Nonce: \w+/, `Nonce: ${nonce.nonce}`);
+    expectProblem(await verify("merchant", consoleText), 401, "siweNonceInvalid");
+    const playerText = (await siweMessage(alice, undefined, "player")).replace(/Nonce: \w+/, `Nonce: ${nonce.nonce}`);
+    expect((await verify("player", playerText)).status).toBe(200);
+    expect((await verify("merchant", await siweMessage(alice))).body.token).toMatch(/^ms_/);
   });
 
   it("lets no cache keep an answer that carries a secret or depends on the caller (Cache-Control: no-store)", async () => {

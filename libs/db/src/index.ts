@@ -4,6 +4,7 @@ export * from "./enums";
 export * from "./naming-strategy";
 export * from "./transformers";
 export * from "./rich-text";
+export * from "./siwe";
 export * from "./embedded-pglite";
 export * from "./server-kind";
 export * from "./migrations";

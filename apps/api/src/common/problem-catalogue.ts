@@ -274,7 +274,8 @@ export const PROBLEM_CATALOGUE = {
   }),
   siweMessageInvalid: define({
     status: 400,
-    description: "the Sign-In with Ethereum message cannot be read, or lacks a field the API requires (nonce, issuedAt, expirationTime)",
+    description:
+      "the Sign-In with Ethereum message cannot be read, lacks a field the API requires (nonce, issuedAt, expirationTime), or is for the other sign-in: a console sign-in lists `urn:raffle:merchant-console` under Resources and names the console in its statement, a player's does not list it",
     content: (reason: string) => ({ detail: `The sign-in message is refused: ${reason}.`, errors: [{ field: "message", message: reason }] }),
     example: ["expirationTime is required"],
   }),
@@ -292,7 +293,8 @@ export const PROBLEM_CATALOGUE = {
   }),
   siweNonceInvalid: define({
     status: 401,
-    description: "the sign-in message's nonce was not issued by this API, was already used, or expired; ask for a new one",
+    description:
+      "the sign-in message's nonce was not issued by this API for this sign-in (the player's and the console's routes each issue their own), was already used, or expired; ask for a new one",
     content: () => ({ detail: "The sign-in nonce is unknown, used or expired; ask for a new one." }),
     example: [],
   }),

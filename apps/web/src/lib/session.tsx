@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { createSiweMessage } from "viem/siwe";
+import { MERCHANT_CONSOLE_SIWE_RESOURCE } from "@raffle/db/siwe";
 import { useConfig, useConnection } from "wagmi";
 import { signMessage } from "wagmi/actions";
 
@@ -15,13 +16,18 @@ export interface PlayerSession {
 /** Who signs in: a player (the player pages) or a merchant with its wallet (the console). */
 export type SessionKind = "player" | "merchant";
 
-/** What differs between the two sign-ins: the API's routes, where the tab keeps the session, and what the wallet shows. */
-const KINDS: Record<SessionKind, { storageKey: string; statement: string; minutes: number }> = {
+/**
+ * What differs between the two sign-ins: the API's routes, where the tab keeps the session, and what the wallet shows.
+ * The console's message carries its own Resources entry and names the console in its statement: the API opens a
+ * console session for no other message, and a player session for none with that entry.
+ */
+const KINDS: Record<SessionKind, { storageKey: string; statement: string; minutes: number; resources?: string[] }> = {
   player: { storageKey: "raffle.playerSession", statement: "Sign in to buy raffle tickets and see your tickets. This costs nothing.", minutes: 60 },
   merchant: {
     storageKey: "raffle.merchantSession",
     statement: "Sign in to the merchant console of your raffles. This costs nothing.",
     minutes: 8 * 60,
+    resources: [MERCHANT_CONSOLE_SIWE_RESOURCE],
   },
 };
 
@@ -49,7 +55,7 @@ export function SessionProvider({ children, kind = "player" }: { children: React
   const { api } = useApp();
   const wagmiConfig = useConfig();
   const connection = useConnection();
-  const { storageKey, statement, minutes } = KINDS[kind];
+  const { storageKey, statement, minutes, resources } = KINDS[kind];
   const [saved, setSaved] = useState<PlayerSession | null>(() => stored(storageKey));
 
   useEffect(() => {
@@ -75,13 +81,14 @@ export function SessionProvider({ children, kind = "player" }: { children: React
       issuedAt: now,
       expirationTime: new Date(now.getTime() + minutes * 60_000),
       statement,
+      resources,
     });
     const signature = await signMessage(wagmiConfig, { account: address, message });
     const signedIn = await api.verify(message, signature, kind);
     const next: PlayerSession = { token: signedIn.token, address: signedIn.address, chainId: signedIn.chainId, expiresAt: signedIn.expiresAt };
     setSaved(next);
     return next;
-  }, [api, connection.address, connection.chainId, wagmiConfig, kind, minutes, statement]);
+  }, [api, connection.address, connection.chainId, wagmiConfig, kind, minutes, statement, resources]);
 
   const signOut = useCallback(async () => {
     const token = saved?.token;

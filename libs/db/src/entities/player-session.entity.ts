@@ -1,5 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from "typeorm";
 
+import type { SignInPurpose } from "../siwe";
+
 /**
  * A single-use Sign-In with Ethereum nonce (EIP-4361): issued by the API, consumed by the one sign-in that quotes it.
  * In the database rather than in memory, so any API replica can verify a nonce another one issued.
@@ -18,6 +20,10 @@ export class SiweNonceEntity {
 
   @Column({ type: "timestamptz", nullable: true })
   usedAt!: Date | null;
+
+  /** The route that issued it, the only one that may consume it. */
+  @Column({ type: "varchar", length: 16, default: "player" })
+  purpose!: SignInPurpose;
 }
 
 /**

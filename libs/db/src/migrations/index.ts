@@ -15,6 +15,7 @@ import { TicketRoundIndex1765100000000 } from "./1765100000000-ticket-round-inde
 import { TicketRoundContractKey1765200000000 } from "./1765200000000-ticket-round-contract-key";
 import { RawEventsNaturalKey1765300000000 } from "./1765300000000-raw-events-natural-key";
 import { RawEventsBlockKey1765400000000 } from "./1765400000000-raw-events-block-key";
+import { SiweNoncePurpose1765500000000 } from "./1765500000000-siwe-nonce-purpose";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -36,6 +37,7 @@ export const MIGRATIONS: Function[] = [
   TicketRoundContractKey1765200000000,
   RawEventsNaturalKey1765300000000,
   RawEventsBlockKey1765400000000,
+  SiweNoncePurpose1765500000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

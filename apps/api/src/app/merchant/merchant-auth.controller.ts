@@ -49,7 +49,7 @@ export class MerchantAuthController {
   @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...BODY_PARSING_PROBLEMS, "tooManyRequests", "serviceUnavailable")
   async nonce(@ClientIp() ip: string): Promise<SiweNonceDto> {
     await this.countIp(ip);
-    const { nonce, expiresAt } = await this.siwe.issueNonce();
+    const { nonce, expiresAt } = await this.siwe.issueNonce("merchant");
     return { nonce, expiresAt: expiresAt.toISOString() };
   }
 
@@ -66,7 +66,7 @@ export class MerchantAuthController {
   @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...JSON_BODY_PROBLEMS, ...SIWE_SIGN_IN_PROBLEMS, "notAMerchant", "tooManyRequests", "serviceUnavailable")
   async verify(@ClientIp() ip: string, @Body() body: SiweVerifyBody): Promise<MerchantSignInDto> {
     await this.countIp(ip);
-    const checked = await this.siwe.verifySignIn(body.message, body.signature);
+    const checked = await this.siwe.verifySignIn(body.message, body.signature, "merchant");
     const merchant = await this.merchantOf(checked.address, checked.chainId);
     if (!merchant) throw problems.notAMerchant(checked.address);
     const longest = Date.now() + this.config.player.merchantSessionTtlSeconds * 1000;

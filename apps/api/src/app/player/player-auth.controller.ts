@@ -34,7 +34,7 @@ export class PlayerAuthController {
   @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...BODY_PARSING_PROBLEMS, "tooManyRequests", "serviceUnavailable")
   async nonce(@ClientIp() ip: string): Promise<SiweNonceDto> {
     await this.countIp(ip);
-    const { nonce, expiresAt } = await this.sessions.issueNonce();
+    const { nonce, expiresAt } = await this.sessions.issueNonce("player");
     return { nonce, expiresAt: expiresAt.toISOString() };
   }
 

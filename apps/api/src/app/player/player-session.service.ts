@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Inject, Injectable } from "@nestjs/common";
 import { IsNull, MoreThan, type DataSource } from "typeorm";
-import { PlayerSessionEntity, SiweNonceEntity } from "@raffle/db";
+import { PlayerSessionEntity, SiweNonceEntity, type SignInPurpose } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { problems } from "../../common/problem";
@@ -38,29 +38,30 @@ export class PlayerSessionService {
     private readonly chains: ServedChains,
   ) {}
 
-  async issueNonce(): Promise<{ nonce: string; expiresAt: Date }> {
+  /** A nonce that only the sign-in of `purpose` (the player route's or the console's) can consume. */
+  async issueNonce(purpose: SignInPurpose): Promise<{ nonce: string; expiresAt: Date }> {
     const nonce = randomBytes(16).toString("hex");
     const expiresAt = new Date(Date.now() + NONCE_TTL_MS);
     const repository = this.dataSource.getRepository(SiweNonceEntity);
-    await repository.insert({ nonce, expiresAt, usedAt: null });
+    await repository.insert({ nonce, expiresAt, usedAt: null, purpose });
     // Expired nonces go as new ones come, so the table holds at most a few minutes of them.
     await repository.createQueryBuilder().delete().where("expires_at < now() - interval '1 hour'").execute();
     return { nonce, expiresAt };
   }
 
   /**
-   * Checks the message and signature, its chain, and consumes the nonce (once, whatever replica issued it): what both
-   * a player's and a merchant's sign-in start with.
+   * Checks the message and signature, its chain and purpose, and consumes the nonce (once, whatever replica issued it,
+   * and only if it was issued for `purpose`): what both a player's and a merchant's sign-in start with.
    */
-  async verifySignIn(message: string, signature: string): Promise<CheckedSiweMessage> {
-    const checked = checkSiweMessage(message, signature, this.config.player.webOrigins);
+  async verifySignIn(message: string, signature: string, purpose: SignInPurpose): Promise<CheckedSiweMessage> {
+    const checked = checkSiweMessage(message, signature, this.config.player.webOrigins, purpose);
     this.chains.get(checked.chainId);
     // One UPDATE: of two sign-ins racing with the same nonce, exactly one changes the row.
     const consumed = await this.dataSource
       .createQueryBuilder()
       .update(SiweNonceEntity)
       .set({ usedAt: () => "now()" })
-      .where(`nonce = :nonce AND used_at IS NULL AND expires_at > now()`, { nonce: checked.nonce })
+      .where(`nonce = :nonce AND purpose = :purpose AND used_at IS NULL AND expires_at > now()`, { nonce: checked.nonce, purpose })
       .execute();
     if (!consumed.affected) throw problems.siweNonceInvalid();
     return checked;
@@ -68,7 +69,7 @@ export class PlayerSessionService {
 
   /** Checks the message and signature, consumes the nonce and opens a session for its address. */
   async signIn(message: string, signature: string): Promise<{ token: string; session: PlayerSession }> {
-    const checked = await this.verifySignIn(message, signature);
+    const checked = await this.verifySignIn(message, signature, "player");
     const token = `ps_${randomBytes(32).toString("base64url")}`;
     const longest = Date.now() + this.config.player.sessionTtlSeconds * 1000;
     const expiresAt = new Date(Math.min(checked.expiresAt.getTime(), longest));

@@ -1,6 +1,8 @@
 import { Wallet } from "ethers";
 import { createSiweMessage } from "viem/siwe";
 
+import { MERCHANT_CONSOLE_SIWE_RESOURCE } from "@raffle/db";
+
 import { checkSiweMessage } from "./siwe-message";
 
 const ORIGINS = ["http://127.0.0.1:5173", "https://play.example.com"];
@@ -33,7 +35,7 @@ const codeOf = (run: () => unknown) => {
 describe("checkSiweMessage", () => {
   it("accepts a current message for one of the app's origins, signed by its address", async () => {
     const text = message();
-    expect(checkSiweMessage(text, await player.signMessage(text), ORIGINS, NOW)).toEqual({
+    expect(checkSiweMessage(text, await player.signMessage(text), ORIGINS, "player", NOW)).toEqual({
       address: player.address,
       chainId: 31337,
       nonce: "0123456789abcdef0123456789abcdef",
@@ -55,8 +57,31 @@ describe("checkSiweMessage", () => {
     const codes = [];
     for (const [text, , signer] of cases) {
       const signature = await (signer ?? player).signMessage(text);
-      codes.push(codeOf(() => checkSiweMessage(text, signature, ORIGINS, NOW)));
+      codes.push(codeOf(() => checkSiweMessage(text, signature, ORIGINS, "player", NOW)));
     }
     expect(codes).toEqual(cases.map(([, code]) => code));
+  });
+
+  it("tells a console sign-in from a player's by the console's Resources entry and statement, whatever the statement says", async () => {
+    const consoleSignIn = { resources: [MERCHANT_CONSOLE_SIWE_RESOURCE], statement: "Sign in to the merchant console of your raffles." };
+    const cases: Array<[Partial<Parameters<typeof createSiweMessage>[0]>, "player" | "merchant", string]> = [
+      [consoleSignIn, "merchant", "accepted"],
+      [consoleSignIn, "player", "siweMessageInvalid"],
+      // What a merchant's wallet signed to buy tickets, or a message without a statement, never opens the console.
+      [{ statement: "Sign in to buy raffle tickets and see your tickets." }, "merchant", "siweMessageInvalid"],
+      [{}, "merchant", "siweMessageInvalid"],
+      [{ statement: "Sign in to the merchant console." }, "merchant", "siweMessageInvalid"],
+      // The marker without a prompt that names the console, or among other resources: still the console's.
+      [{ resources: [MERCHANT_CONSOLE_SIWE_RESOURCE] }, "merchant", "siweMessageInvalid"],
+      [{ ...consoleSignIn, resources: ["https://play.example.com/terms", MERCHANT_CONSOLE_SIWE_RESOURCE] }, "player", "siweMessageInvalid"],
+      [{ statement: "Sign in to buy raffle tickets." }, "player", "accepted"],
+    ];
+    const codes = [];
+    for (const [overrides, purpose] of cases) {
+      const text = message(overrides);
+      const signature = await player.signMessage(text);
+      codes.push(codeOf(() => checkSiweMessage(text, signature, ORIGINS, purpose, NOW)));
+    }
+    expect(codes).toEqual(cases.map(([, , code]) => code));
   });
 });

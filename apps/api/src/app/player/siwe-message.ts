@@ -1,5 +1,6 @@
 import { verifyMessage } from "ethers";
 import { parseSiweMessage } from "viem/siwe";
+import { MERCHANT_CONSOLE_SIWE_RESOURCE, type SignInPurpose } from "@raffle/db";
 
 import { problems } from "../../common/problem";
 import type { ProblemCode } from "../../common/problem-catalogue";
@@ -25,18 +26,42 @@ export const SIWE_SIGN_IN_PROBLEMS: ProblemCode[] = [
 /** Clock difference tolerated between the player's machine and the API when reading `issuedAt` and `notBefore`. */
 const CLOCK_SKEW_MS = 60_000;
 
+/** The word a console sign-in's statement must hold, so that the wallet's prompt says what it opens. */
+const CONSOLE_WORD = /\bconsole\b/i;
+
+/**
+ * A console sign-in's message carries the console's `Resources` entry and a statement naming the console; a player's
+ * carries no such entry. Both pages share an origin, so this, not the domain, tells the two apart.
+ */
+function checkPurpose(fields: ReturnType<typeof parseSiweMessage>, purpose: SignInPurpose): void {
+  const forConsole = fields.resources?.includes(MERCHANT_CONSOLE_SIWE_RESOURCE) ?? false;
+  if (purpose === "player" && forConsole)
+    throw problems.siweMessageInvalid(`it signs in to the merchant console (${MERCHANT_CONSOLE_SIWE_RESOURCE}), not as a player`);
+  if (purpose === "merchant" && !(forConsole && CONSOLE_WORD.test(fields.statement ?? "")))
+    throw problems.siweMessageInvalid(
+      `a console sign-in lists ${MERCHANT_CONSOLE_SIWE_RESOURCE} under Resources and names the console in its statement`,
+    );
+}
+
 /**
  * Checks an EIP-4361 message and its signature, without the nonce (the caller consumes it, once): the message is
- * well formed, version 1, for one of the player app's origins (domain = its host, URI under it), current (issued,
- * not expired, not before its start), and signed by its address (EOA `personal_sign`). The chain id is returned for
- * the caller to check against the served chains.
+ * well formed, version 1, for one of the player app's origins (domain = its host, URI under it), for this route's
+ * purpose (checkPurpose), current (issued, not expired, not before its start), and signed by its address (EOA
+ * `personal_sign`). The chain id is returned for the caller to check against the served chains.
  */
-export function checkSiweMessage(message: string, signature: string, webOrigins: string[], now = new Date()): CheckedSiweMessage {
+export function checkSiweMessage(
+  message: string,
+  signature: string,
+  webOrigins: string[],
+  purpose: SignInPurpose,
+  now = new Date(),
+): CheckedSiweMessage {
   const fields = parseSiweMessage(message);
   for (const name of ["domain", "address", "uri", "version", "chainId", "nonce", "issuedAt", "expirationTime"] as const) {
     if (fields[name] === undefined) throw problems.siweMessageInvalid(`${name} is required`);
   }
   if (fields.version !== "1") throw problems.siweMessageInvalid("version must be 1");
+  checkPurpose(fields, purpose);
   const origin = webOrigins.find((candidate) => new URL(candidate).host === fields.domain);
   if (!origin || URL.parse(fields.uri!)?.origin !== origin) throw problems.siweDomainMismatch(String(fields.domain));
   if (fields.expirationTime!.getTime() <= now.getTime()) throw problems.siweExpired(`it expired at ${fields.expirationTime!.toISOString()}`);
