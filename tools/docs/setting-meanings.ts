@@ -45,6 +45,9 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   MERCHANT_SESSION_TTL_SECONDS: "longest life of a merchant's console session token",
   RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: "vouchers per signed-in address per window",
   RATE_LIMIT_PLAYER_PER_IP: "player nonces, sign-ins and vouchers per client IP per window",
+  RATE_LIMIT_CONSOLE_SIGN_IN_PER_IP: "merchant console nonces and sign-ins per client IP per window, counted apart from the players'",
+  RATE_LIMIT_PUBLIC_READS_PER_IP:
+    "public reads (`GET /player/raffles`, `/player/raffles/:id`, `/player/raffles/:id/rounds`) per client IP per window",
   REDIS_URL: "share rate-limit counters across workers and replicas (`redis://` or `rediss://`, with `//` and a host)",
   REDIS_KEY_PREFIX: "prefix of the rate-limit keys, so environments can share one Redis",
   API_KEY_CACHE_SECONDS: "how long a verified key is cached",

@@ -35,7 +35,15 @@ describe("the merchant console's API", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("console", {
-      player: { webOrigins: [WEB_ORIGIN], sessionTtlSeconds: 3600, merchantSessionTtlSeconds: 3600, signPerAddress: 1000, requestsPerIp: 1000 },
+      player: {
+        webOrigins: [WEB_ORIGIN],
+        sessionTtlSeconds: 3600,
+        merchantSessionTtlSeconds: 3600,
+        signPerAddress: 1000,
+        requestsPerIp: 1000,
+        consoleSignInPerIp: 1000,
+        publicReadsPerIp: 1000,
+      },
       webhooks: loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000" }, [31337]),
     });
     await receiver.start();
@@ -476,5 +484,23 @@ describe("the merchant console's API", () => {
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(sessionRoutes.filter((route) => !visited.has(route) && route !== "POST /merchant/logout")).toEqual([]);
+  });
+  it("caps a merchant's active API keys at 20, even for creations sent at once, and counts no revoked key", async () => {
+    const active = async () =>
+      (await harness.http.get("/merchant/api-keys").set(auth(bobSession)).expect(200)).body.rows.filter(
+        (key: { revokedAt: string | null }) => !key.revokedAt,
+      );
+    const create = () => harness.http.post("/merchant/api-keys").set(auth(bobSession)).send({ label: "burst" });
+    for (let count = (await active()).length; count < 18; count += 1) await create().expect(201);
+    const burst = await Promise.all(Array.from({ length: 5 }, create));
+    expect(burst.map((response) => response.status).sort()).toEqual([201, 201, 409, 409, 409]);
+    const refused = expectProblem(await create(), 409, "apiKeyLimitReached");
+    expect(refused.detail).toContain("20");
+    expect(await active()).toHaveLength(20);
+    // Another merchant is not held by Bob's count, and a revoked key frees its place.
+    await harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({}).expect(201);
+    const [newest] = await active();
+    await harness.http.delete(`/merchant/api-keys/${newest.id}`).set(auth(bobSession)).expect(200);
+    await create().expect(201);
   });
 });

@@ -27,7 +27,15 @@ describe("public sale and Sign-In with Ethereum", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("player", {
-      player: { webOrigins: [WEB_ORIGIN], sessionTtlSeconds: 3600, merchantSessionTtlSeconds: 3600, signPerAddress: 1000, requestsPerIp: 1000 },
+      player: {
+        webOrigins: [WEB_ORIGIN],
+        sessionTtlSeconds: 3600,
+        merchantSessionTtlSeconds: 3600,
+        signPerAddress: 1000,
+        requestsPerIp: 1000,
+        consoleSignInPerIp: 1000,
+        publicReadsPerIp: 1000,
+      },
     });
     config = harness.app.get(API_CONFIG);
     key = await harness.apiKey(await harness.world.merchant.getAddress());
@@ -224,9 +232,39 @@ describe("public sale and Sign-In with Ethereum", () => {
     try {
       const limited = expectProblem(await harness.http.post("/player/siwe/nonce"), 429, "tooManyRequests");
       expect(limited.detail).toContain("ip");
+      // Players behind the same address (a merchant's NAT) used up theirs; the console's sign-in has its own budget.
+      await harness.http.post("/merchant/siwe/nonce").expect(200);
     } finally {
       config.player.requestsPerIp = 1000;
     }
+    config.player.consoleSignInPerIp = 0;
+    try {
+      expectProblem(await harness.http.post("/merchant/siwe/nonce"), 429, "tooManyRequests");
+      await harness.http.post("/player/siwe/nonce").expect(200);
+    } finally {
+      config.player.consoleSignInPerIp = 1000;
+    }
+  });
+
+  it("answers the public reads within a budget per client IP, then 429 with Retry-After", async () => {
+    // The reads of the tests before counted too (the window is a minute): a spent budget is one below them.
+    config.player.publicReadsPerIp = 0;
+    try {
+      for (const path of ["/player/raffles", `/player/raffles/${raffles.open.id}`, `/player/raffles/${raffles.open.id}/rounds`]) {
+        const response = await harness.http.get(path);
+        expect(expectProblem(response, 429, "tooManyRequests").detail).toContain("ip");
+        expect(Number(response.headers["retry-after"])).toBeGreaterThan(0);
+      }
+      // A signed-in player's own routes are counted elsewhere: the read budget never locks out a purchase.
+      await harness.http
+        .post("/player/vouchers")
+        .set(auth(await signIn(alice)))
+        .send({ contractId: raffles.open.id })
+        .expect(200);
+    } finally {
+      config.player.publicReadsPerIp = 1000;
+    }
+    await harness.http.get("/player/raffles").expect(200);
   });
 
   it("buys several tickets per voucher and shows each of a round's several winners as WON until its own prize is claimed", async () => {

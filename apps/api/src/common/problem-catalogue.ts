@@ -207,9 +207,10 @@ export const PROBLEM_CATALOGUE = {
   }),
   tooManyRequests: define({
     status: 429,
-    description: "too many signatures for this API key or this account; wait `Retry-After` seconds",
+    description:
+      "too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds",
     content: (retryAfterSeconds: number, scope: string) => ({
-      detail: `Too many signature requests for this ${scope}; retry later.`,
+      detail: `Too many requests for this ${scope}; retry later.`,
       headers: { "Retry-After": String(retryAfterSeconds) },
     }),
     example: [12, "account"],
@@ -326,6 +327,12 @@ export const PROBLEM_CATALOGUE = {
     description: "the address that signed in is not the wallet of any merchant of this platform",
     content: (address: string) => ({ detail: `${address} is not the wallet of a merchant of this platform.` }),
     example: ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8"],
+  }),
+  apiKeyLimitReached: define({
+    status: 409,
+    description: "the merchant already has the most active API keys allowed (20); revoke one first",
+    content: (limit: number) => ({ detail: `A merchant may hold at most ${limit} active API keys; revoke one to make another.` }),
+    example: [20],
   }),
   apiKeyNotFound: define({
     status: 404,

@@ -28,6 +28,7 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   claimNotFound: "Use a claim id from `GET /claims` of the same API key.",
   webhookNotFound: "Use a webhook id from `GET /webhooks` of the same API key.",
   deliveryNotFound: "Use a delivery id from `GET /webhooks/:id/deliveries` of that webhook.",
+  apiKeyLimitReached: "Revoke a key you no longer use in the console (`DELETE /merchant/api-keys/:id`), then make the new one.",
   webhookLimitReached: "Delete an endpoint you no longer use (`DELETE /webhooks/:id`), or subscribe one endpoint to more event types.",
   retryLimited: "Wait `Retry-After` seconds: a delivery may be retried once a minute, an endpoint 10 times a minute.",
   webhookUrlInvalid: "Register an absolute `https://` URL without user name or password in it.",
@@ -44,7 +45,8 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   chainNotServed: "Send a `chainId` this API serves (`GET /ready` lists them), or call the deployment that serves that chain.",
   payloadTooLarge: "Send a body of at most 16 kB.",
   unsupportedMediaType: "Send `Content-Type: application/json` in UTF-8, without `Content-Encoding`.",
-  tooManyRequests: "Wait `Retry-After` seconds before asking again; spread signature requests over time or across accounts.",
+  tooManyRequests:
+    "Wait `Retry-After` seconds before asking again; spread signature requests over time or across accounts, and poll the public reads no faster than the page needs.",
   internalError: "Retry later; if it persists, report the response's `x-request-id` to the platform's operators, whose log holds the details.",
   serviceUnavailable: "Retry after `Retry-After` seconds; operators: check `GET /ready` and the database and Redis it names.",
   notReady: "Operators: fix each dependency `errors` names (the message says which setting to check); callers: retry later.",
@@ -53,10 +55,12 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   chainUnavailable: "Retry after `Retry-After` seconds; operators: check the chain's node (`RPC_URL`) and `GET /ready?chainId=<id>`.",
   sessionRequired:
     "Sign in again with Sign-In with Ethereum (`POST /player/siwe/nonce`, then `POST /player/siwe/verify`) and send the new session token.",
-  siweMessageInvalid: "Build the message with a SIWE library and include `nonce`, `issuedAt` and `expirationTime`.",
+  siweMessageInvalid:
+    "Build the message with a SIWE library and include `nonce`, `issuedAt` and `expirationTime`; for the console, list `urn:raffle:merchant-console` under Resources and name the console in the statement, and send it to `POST /merchant/siwe/verify` only.",
   siweDomainMismatch: "Sign in from the player app's own origin: the message's domain and URI must be one of `WEB_ORIGINS`.",
   siweExpired: "Build a new message that is valid now and expires within the session lifetime (`PLAYER_SESSION_TTL_SECONDS`), and sign it again.",
-  siweNonceInvalid: "Ask `POST /player/siwe/nonce` for a fresh nonce: each is single-use and lasts 5 minutes.",
+  siweNonceInvalid:
+    "Ask the route you sign in with for a fresh nonce (`POST /player/siwe/nonce` for a player, `POST /merchant/siwe/nonce` for the console): each is single-use, lasts 5 minutes and serves that route only.",
   siweSignatureInvalid: "Sign the exact message with the wallet of the address it names (EOA signatures only).",
   publicRaffleNotFound: "Use a raffle id from `GET /player/raffles`: only raffles their merchant put on public sale are listed.",
   merchantSessionRequired:

@@ -15,6 +15,12 @@ export interface PlayerConfig {
   /** Per RATE_LIMIT_WINDOW_SECONDS: vouchers per player address, and player requests (nonces, vouchers) per client IP. */
   signPerAddress: number;
   requestsPerIp: number;
+  /**
+   * Per RATE_LIMIT_WINDOW_SECONDS and client IP, each on a counter of its own: the console's nonces and sign-ins (so
+   * players behind a merchant's NAT cannot use up its sign-in), and the public reads (`GET /player/raffles...`).
+   */
+  consoleSignInPerIp: number;
+  publicReadsPerIp: number;
 }
 
 export const PLAYER_SETTINGS = {
@@ -23,6 +29,8 @@ export const PLAYER_SETTINGS = {
   MERCHANT_SESSION_TTL_SECONDS: setting.integer({ min: 60 }).default(28_800),
   RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: setting.integer({ min: 1 }).default(30),
   RATE_LIMIT_PLAYER_PER_IP: setting.integer({ min: 1 }).default(300),
+  RATE_LIMIT_CONSOLE_SIGN_IN_PER_IP: setting.integer({ min: 1 }).default(60),
+  RATE_LIMIT_PUBLIC_READS_PER_IP: setting.integer({ min: 1 }).default(1_200),
 };
 
 /** An origin as browsers send it: scheme, host and port, no path. */
@@ -45,5 +53,7 @@ export function loadPlayerConfig(env: NodeJS.ProcessEnv): PlayerConfig {
     merchantSessionTtlSeconds: settings.MERCHANT_SESSION_TTL_SECONDS,
     signPerAddress: settings.RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS,
     requestsPerIp: settings.RATE_LIMIT_PLAYER_PER_IP,
+    consoleSignInPerIp: settings.RATE_LIMIT_CONSOLE_SIGN_IN_PER_IP,
+    publicReadsPerIp: settings.RATE_LIMIT_PUBLIC_READS_PER_IP,
   };
 }

@@ -50,6 +50,18 @@ describe("RateLimiter in memory", () => {
     expect((await limiter.countSign(key(8), BOB)).allowed).toBe(true);
   });
 
+  it("keeps each per-IP budget apart: players, the console's sign-in and the public reads of one address", async () => {
+    const limiter = RateLimiter.create({ windowSeconds: 60, signPerKey: 100, signPerAccount: 100, redisKeyPrefix: "unused:" });
+    const ip = "203.0.113.7";
+    for (let i = 0; i < 3; i += 1) expect((await limiter.countPlayer(ip, null, { perIp: 3, perAddress: 0 })).allowed).toBe(true);
+    expect((await limiter.countPlayer(ip, null, { perIp: 3, perAddress: 0 })).allowed).toBe(false);
+    for (let i = 0; i < 2; i += 1) expect((await limiter.countClient("console", ip, 2)).allowed).toBe(true);
+    expect(await limiter.countClient("console", ip, 2)).toEqual({ allowed: false, retryAfterSeconds: 60, scope: "key" });
+    expect((await limiter.countClient("reads", ip, 1)).allowed).toBe(true);
+    expect((await limiter.countClient("reads", ip, 1)).allowed).toBe(false);
+    expect((await limiter.countClient("reads", "203.0.113.8", 1)).allowed).toBe(true);
+  });
+
   it("starts a new window once the old one is over", async () => {
     const limiter = RateLimiter.create({ windowSeconds: 10, signPerKey: 1, signPerAccount: 1, redisKeyPrefix: "unused:" });
     expect((await limiter.countSign(key(1), ALICE)).allowed).toBe(true);

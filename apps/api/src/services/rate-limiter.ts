@@ -130,6 +130,19 @@ export class RateLimiter {
       });
   }
 
+  /**
+   * Counts a request on a per-IP budget of its own, `budget` (the console's sign-in, the public reads), in the same
+   * store and window as the others: what one budget's clients send never uses up another's.
+   */
+  countClient(budget: "console" | "reads", ip: string, perIp: number): Promise<RateLimitDecision> {
+    const counter = `${budget}:ip:${ip}`;
+    return this.store
+      .countSign(counter, `${counter}:passed`, { windowSeconds: this.limits.windowSeconds, signPerKey: perIp, signPerAccount: perIp })
+      .catch((error: unknown) => {
+        throw new DependencyUnavailableError("rateLimiter", { cause: error });
+      });
+  }
+
   ping(): Promise<void> {
     return this.store.ping();
   }

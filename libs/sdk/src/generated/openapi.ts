@@ -590,7 +590,10 @@ export interface paths {
         /** The merchant's API keys, newest first: prefix, label, created, last used, revoked. */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key for the merchant; the whole key is in this answer only. */
+        /**
+         * Create an API key for the merchant; the whole key is in this answer only.
+         * @description A merchant may hold at most 20 keys that are not revoked (409 apiKeyLimitReached).
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -718,7 +721,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyNotFound";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyLimitReached" | "apiKeyNotFound";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -1956,7 +1959,7 @@ export interface components {
              */
             events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
             /**
-             * @description Free text for the merchant.
+             * @description Free text for the merchant (no control, invisible or direction-changing characters; tab and line breaks are fine).
              * @default
              * @example Game server (production)
              */
@@ -2670,7 +2673,7 @@ export interface components {
         };
         CreateApiKeyBody: {
             /**
-             * @description A label to recognise the key by (at most 100 characters).
+             * @description A label to recognise the key by (at most 100 characters; no control, invisible or direction-changing characters).
              * @example game server
              */
             label?: string;
@@ -2769,12 +2772,12 @@ export interface components {
         };
         RaffleSettingsBody: {
             /**
-             * @description Title shown to players (at most 255 characters).
+             * @description Title shown to players (at most 255 characters): no control, invisible or direction-changing characters (U+061C, U+200B–U+200F, U+202A–U+202E, U+2060–U+2069, U+FEFF), no lone surrogates.
              * @example Friday night raffle
              */
             title?: string;
             /**
-             * @description Description shown to players (at most 4,000 characters).
+             * @description Description shown to players (at most 4,000 characters): plain text, or a serialized rich-text document (spec 2.9) whose blocks (at most 100) have string `text`, a known `type` (`unstyled`, `paragraph`, `header-one` … `header-six`, `unordered-list-item`, `ordered-list-item`, `blockquote`, `code-block`, `atomic`) and well-formed ranges; any JSON object is read as such a document. A fault is reported at its path, e.g. `description.blocks[2].text`.
              * @example One winner every hour.
              */
             description?: string;
@@ -3588,7 +3591,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5519,7 +5522,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5595,7 +5598,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerSignInDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `siweMessageInvalid`: the Sign-In with Ethereum message cannot be read, or lacks a field the API requires (nonce, issuedAt, expirationTime). */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `siweMessageInvalid`: the Sign-In with Ethereum message cannot be read, lacks a field the API requires (nonce, issuedAt, expirationTime), or is for the other sign-in: a console sign-in lists `urn:raffle:merchant-console` under Resources and names the console in its statement, a player's does not list it. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,7 +5614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `siweExpired`: the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants. `siweNonceInvalid`: the sign-in message's nonce was not issued by this API, was already used, or expired; ask for a new one. `siweSignatureInvalid`: the signature was not made by the message's address. */
+            /** @description `siweExpired`: the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants. `siweNonceInvalid`: the sign-in message's nonce was not issued by this API for this sign-in (the player's and the console's routes each issue their own), was already used, or expired; ask for a new one. `siweSignatureInvalid`: the signature was not made by the message's address. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5691,7 +5694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5988,6 +5991,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
             /** @description `internalError`: an unexpected error; the details are logged, never answered. */
             500: {
                 headers: {
@@ -6074,6 +6095,24 @@ export interface operations {
                         status: 404;
                         /** @enum {integer} */
                         statusCode: 404;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
                     };
                 };
             };
@@ -6168,6 +6207,24 @@ export interface operations {
                         status: 404;
                         /** @enum {integer} */
                         statusCode: 404;
+                    };
+                };
+            };
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "tooManyRequests";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
                     };
                 };
             };
@@ -6343,7 +6400,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6678,7 +6735,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6754,7 +6811,7 @@ export interface operations {
                     "application/json": components["schemas"]["MerchantSignInDto"];
                 };
             };
-            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `siweMessageInvalid`: the Sign-In with Ethereum message cannot be read, or lacks a field the API requires (nonce, issuedAt, expirationTime). */
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `siweMessageInvalid`: the Sign-In with Ethereum message cannot be read, lacks a field the API requires (nonce, issuedAt, expirationTime), or is for the other sign-in: a console sign-in lists `urn:raffle:merchant-console` under Resources and names the console in its statement, a player's does not list it. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6770,7 +6827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `siweExpired`: the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants. `siweNonceInvalid`: the sign-in message's nonce was not issued by this API, was already used, or expired; ask for a new one. `siweSignatureInvalid`: the signature was not made by the message's address. */
+            /** @description `siweExpired`: the sign-in message has expired, is not valid yet, or asks for a session longer than the API grants. `siweNonceInvalid`: the sign-in message's nonce was not issued by this API for this sign-in (the player's and the console's routes each issue their own), was already used, or expired; ask for a new one. `siweSignatureInvalid`: the signature was not made by the message's address. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,7 +6907,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `tooManyRequests`: too many signatures for this API key or this account; wait `Retry-After` seconds. */
+            /** @description `tooManyRequests`: too many requests in the window: signatures for this API key or this account, or from this client IP player requests, console sign-ins or public reads (RATE_LIMIT_* settings); wait `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7251,6 +7308,22 @@ export interface operations {
                         status: 401;
                         /** @enum {integer} */
                         statusCode: 401;
+                    };
+                };
+            };
+            /** @description `apiKeyLimitReached`: the merchant already has the most active API keys allowed (20); revoke one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "apiKeyLimitReached";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
                     };
                 };
             };

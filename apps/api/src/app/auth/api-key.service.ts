@@ -1,11 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Inject, Injectable } from "@nestjs/common";
 import { ZeroAddress, getAddress, isAddress } from "ethers";
-import type { DataSource } from "typeorm";
+import type { DataSource, EntityManager } from "typeorm";
 import { ApiKeyEntity, MerchantEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { MAX_STORED_INTEGER } from "../../common/ids";
+import { problems } from "../../common/problem";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { MerchantSession } from "./merchant-sessions.service";
 
@@ -27,6 +28,9 @@ export interface IssuedApiKey {
   prefix: string;
   merchantId: number;
 }
+
+/** Keys a merchant may hold at once, not revoked (the console's cap; revoked keys do not count). */
+export const MAX_ACTIVE_API_KEYS = 20;
 
 /** `lastUsedAt` is kept to this precision. */
 const LAST_USED_PRECISION_MS = 60_000;
@@ -65,12 +69,34 @@ export class ApiKeyService {
     this.maxCachedKeys = config.apiKeyCacheMaxEntries ?? 10_000;
   }
 
-  /** Creates a key for a merchant given by id or wallet; a wallet not seen yet becomes a merchant. */
+  /**
+   * Creates a key for a merchant given by id or wallet; a wallet not seen yet becomes a merchant. The operator's
+   * command (`npm run api-key`), not capped: the console's route is createOwn.
+   */
   async create(merchant: string, label = ""): Promise<IssuedApiKey> {
     const merchantId = await this.resolveMerchant(merchant, true);
+    return this.issue(this.dataSource.manager, merchantId, label);
+  }
+
+  /**
+   * The console's Create key: refused with apiKeyLimitReached once the merchant holds MAX_ACTIVE_API_KEYS keys not
+   * revoked. The merchant's row lock makes concurrent creations take turns, so none slips past the cap.
+   */
+  async createOwn(merchantId: number, label: string): Promise<IssuedApiKey> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT id FROM merchant WHERE id = $1 FOR UPDATE`, [merchantId]);
+      const [{ count }] = await manager.query(`SELECT count(*)::int AS count FROM api_key WHERE merchant_id = $1 AND revoked_at IS NULL`, [
+        merchantId,
+      ]);
+      if (count >= MAX_ACTIVE_API_KEYS) throw problems.apiKeyLimitReached(MAX_ACTIVE_API_KEYS);
+      return this.issue(manager, merchantId, label);
+    });
+  }
+
+  private async issue(manager: EntityManager, merchantId: number, label: string): Promise<IssuedApiKey> {
     const prefix = randomBytes(6).toString("hex");
     const secret = randomBytes(32).toString("base64url");
-    const saved = await this.dataSource.getRepository(ApiKeyEntity).save({
+    const saved = await manager.getRepository(ApiKeyEntity).save({
       prefix,
       secretHash: sha256(secret).toString("hex"),
       label,

@@ -5,7 +5,7 @@ import type { ApiKeyEntity } from "@raffle/db";
 import { AnswersProblems, BODY_PARSING_PROBLEMS, JSON_BODY_PROBLEMS, PATH_ID_PROBLEMS, PUBLIC_ROUTE_PROBLEMS } from "../../common/dto/problem.dto";
 import { idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
-import { ApiKeyService, type Caller } from "../auth/api-key.service";
+import { MAX_ACTIVE_API_KEYS, ApiKeyService, type Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { MerchantSessionOnly } from "../auth/merchant-access.decorator";
 import { ApiKeyDto, ApiKeyListDto, CreateApiKeyBody, CreatedApiKeyDto } from "./merchant.dto";
@@ -46,11 +46,15 @@ export class MerchantApiKeysController {
   }
 
   @Post()
-  @ApiOperation({ operationId: "createApiKey", summary: "Create an API key for the merchant; the whole key is in this answer only." })
+  @ApiOperation({
+    operationId: "createApiKey",
+    summary: "Create an API key for the merchant; the whole key is in this answer only.",
+    description: `A merchant may hold at most ${MAX_ACTIVE_API_KEYS} keys that are not revoked (409 apiKeyLimitReached).`,
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyDto, description: "The key, with its secret `key` shown once." })
-  @AnswersProblems(...SESSION_PROBLEMS, ...JSON_BODY_PROBLEMS)
+  @AnswersProblems(...SESSION_PROBLEMS, ...JSON_BODY_PROBLEMS, "apiKeyLimitReached")
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateApiKeyBody): Promise<CreatedApiKeyDto> {
-    const issued = await this.keys.create(String(caller.merchantId), body.label ?? "");
+    const issued = await this.keys.createOwn(caller.merchantId, body.label ?? "");
     const saved = (await this.keys.listOwn(caller.merchantId)).find((key) => key.id === issued.id)!;
     return { ...toApiKeyDto(saved), key: issued.key };
   }

@@ -94,7 +94,8 @@ export class MerchantAuthController {
   }
 
   private async countIp(ip: string): Promise<void> {
-    const limit = await this.rateLimiter.countPlayer(ip, null, { perIp: this.config.player.requestsPerIp, perAddress: 0 });
+    // The console's own budget: players behind the merchant's address (a shared NAT) cannot use it up.
+    const limit = await this.rateLimiter.countClient("console", ip, this.config.player.consoleSignInPerIp);
     if (!limit.allowed) throw problems.tooManyRequests(limit.retryAfterSeconds, "ip");
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from "@nestjs/common";
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, UseGuards } from "@nestjs/common";
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 import { IsNull, type DataSource } from "typeorm";
 import { ContractEntity, ContractModule } from "@raffle/db";
@@ -37,6 +37,7 @@ import {
 import { ClientIp, CurrentPlayer, PlayerRoute } from "./player-session.guard";
 import type { PlayerSession } from "./player-session.service";
 import { PlayerTicketsService } from "./player-tickets.service";
+import { PublicReadBudget } from "./public-read-budget.guard";
 import { PublicRafflesService } from "./public-raffles.service";
 
 const SIGN_PROBLEMS = [
@@ -113,9 +114,13 @@ export class PlayerRafflesController {
   }
 }
 
-/** What anyone may read: raffles on public sale (class-level @Public(), so the document says `security: []`). */
+/**
+ * What anyone may read: raffles on public sale (class-level @Public(), so the document says `security: []`), within a
+ * per-IP budget (PublicReadBudget).
+ */
 @ApiTags("player")
 @Public()
+@UseGuards(PublicReadBudget)
 @Controller("player")
 export class PublicRafflesController {
   constructor(private readonly raffles: PublicRafflesService) {}
@@ -123,7 +128,7 @@ export class PublicRafflesController {
   @Get("raffles")
   @ApiOperation({ operationId: "listPublicRaffles", summary: "Raffles on public sale, with their current round, pot and next draw." })
   @ApiOkResponse({ type: PublicRaffleListDto, description: "The raffles, by id." })
-  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...QUERY_PROBLEMS, "chainNotServed", "serviceUnavailable")
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...QUERY_PROBLEMS, "chainNotServed", "tooManyRequests", "serviceUnavailable")
   async list(@Query() query: PublicRafflesQuery): Promise<PublicRaffleListDto> {
     return { rows: await this.raffles.list(query.chainId) };
   }
@@ -132,7 +137,7 @@ export class PublicRafflesController {
   @ApiOperation({ operationId: "getPublicRaffle", summary: "One raffle on public sale, with its current round, pot and next draw." })
   @ApiParam({ name: "id", description: "The raffle contract id.", example: 3 })
   @ApiOkResponse({ type: PublicRaffleDto, description: "The raffle." })
-  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...PATH_ID_PROBLEMS, "publicRaffleNotFound", "serviceUnavailable")
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...PATH_ID_PROBLEMS, "publicRaffleNotFound", "tooManyRequests", "serviceUnavailable")
   one(@Param("id", idParam(() => problems.publicRaffleNotFound(0))) id: number): Promise<PublicRaffleDto> {
     return this.raffles.one(id);
   }
@@ -148,7 +153,7 @@ export class PublicRafflesController {
   })
   @ApiParam({ name: "id", description: "The raffle contract id.", example: 3 })
   @ApiOkResponse({ type: PublicRoundListDto, description: "One page of the raffle's rounds and their total." })
-  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...PATH_ID_PROBLEMS, ...QUERY_PROBLEMS, "publicRaffleNotFound", "serviceUnavailable")
+  @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...PATH_ID_PROBLEMS, ...QUERY_PROBLEMS, "publicRaffleNotFound", "tooManyRequests", "serviceUnavailable")
   rounds(@Param("id", idParam(() => problems.publicRaffleNotFound(0))) id: number, @Query() query: PublicRoundsQuery): Promise<PublicRoundListDto> {
     return this.raffles.history(id, query.skip, query.take);
   }

@@ -4,6 +4,7 @@ import { RoundsModule } from "../rounds/rounds.module";
 import { TicketSignModule } from "../ticket-sign/ticket-sign.module";
 import { PlayerAuthController, PlayerSessionController } from "./player-auth.controller";
 import { PlayerRafflesController, PublicRafflesController, PublicSaleController } from "./player-raffles.controller";
+import { PublicReadBudget } from "./public-read-budget.guard";
 import { PlayerSessionGuard } from "./player-session.guard";
 import { PlayerSessionService } from "./player-session.service";
 import { PlayerTicketsService } from "./player-tickets.service";
@@ -13,7 +14,7 @@ import { PublicRafflesService } from "./public-raffles.service";
 @Module({
   imports: [RoundsModule, TicketSignModule],
   controllers: [PlayerAuthController, PlayerSessionController, PublicRafflesController, PlayerRafflesController, PublicSaleController],
-  providers: [PlayerSessionService, PlayerSessionGuard, PublicRafflesService, PlayerTicketsService],
+  providers: [PlayerSessionService, PlayerSessionGuard, PublicReadBudget, PublicRafflesService, PlayerTicketsService],
   exports: [PlayerSessionService],
 })
 export class PlayerModule {}
