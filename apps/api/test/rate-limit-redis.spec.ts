@@ -48,6 +48,17 @@ describe("RateLimiter on Redis", () => {
     expect(refused.retryAfterSeconds).toBeLessThanOrEqual(LIMITS.windowSeconds);
   });
 
+  it("shares each per-IP budget between replicas, apart from the others of the same IP", async () => {
+    const [first, second] = [replica(), replica()];
+    const ip = `198.51.100.${randomInt(1, 255)}:${uniqueKeyId()}`;
+    expect((await first.countClient("reads", ip, 2)).allowed).toBe(true);
+    expect((await second.countClient("reads", ip, 2)).allowed).toBe(true);
+    expect((await first.countClient("reads", ip, 2)).allowed).toBe(false);
+    expect((await second.countClient("console", ip, 1)).allowed).toBe(true);
+    expect((await first.countClient("console", ip, 1)).allowed).toBe(false);
+    expect((await first.countPlayer(ip, null, { perIp: 1, perAddress: 0 })).allowed).toBe(true);
+  });
+
   it("shares the per-key count between replicas", async () => {
     const [first, second] = [replica(), replica()];
     const keyId = uniqueKeyId();
