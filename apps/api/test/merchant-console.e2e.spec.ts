@@ -320,6 +320,14 @@ describe("the merchant console's API", () => {
     ].map((text) => JSON.parse(`"Friday ${text}"`) as string);
     const routes: Array<[string, (text: string) => import("supertest").Test]> = [
       ["title", (title) => harness.http.patch(`/raffle/contracts/${aliceRaffle.id}`).set(auth(aliceSession)).send({ title })],
+      [
+        "imageUrl",
+        (text) =>
+          harness.http
+            .patch(`/raffle/contracts/${aliceRaffle.id}`)
+            .set(auth(aliceSession))
+            .send({ imageUrl: `https://cdn.example.com/${text.replaceAll(" ", "-")}` }),
+      ],
       ["label", (label) => harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label })],
       ["description", (description) => harness.http.post("/webhooks").set(auth(aliceSession)).send({ url: receiver.url, description })],
     ];
@@ -328,12 +336,14 @@ describe("the merchant console's API", () => {
     }
     // Text in any script, emoji (a surrogate pair) and tabs and line breaks where they were accepted stay fine.
     const fine = "Rifa del viernes — جائزة 🎉";
-    expect((await routes[0][1](fine).expect(200)).body.title).toBe(fine);
-    const key = (await routes[1][1](fine).expect(201)).body;
+    const send = Object.fromEntries(routes);
+    expect((await send.title(fine).expect(200)).body.title).toBe(fine);
+    await send.imageUrl("r.png").expect(200);
+    const key = (await send.label(fine).expect(201)).body;
     await harness.http.delete(`/merchant/api-keys/${key.id}`).set(auth(aliceSession)).expect(200);
-    const hook = (await routes[2][1](`${fine}\n\tline two`).expect(201)).body;
+    const hook = (await send.description(`${fine}\n\tline two`).expect(201)).body;
     await harness.http.delete(`/webhooks/${hook.id}`).set(auth(aliceSession)).expect(200);
-    await routes[0][1]("Friday raffle").expect(200);
+    await send.title("Friday raffle").expect(200);
   });
 
   it("counts tickets and revenue per day and token from the index, and shows the round's winner", async () => {

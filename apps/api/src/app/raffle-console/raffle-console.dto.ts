@@ -43,6 +43,7 @@ export class RaffleSettingsBody {
   @IsString()
   @MaxLength(1_024)
   @Matches(/^(https?:\/\/[^\s]+)?$/, { message: "imageUrl must be an http:// or https:// URL, or empty" })
+  @IsDisplayText()
   imageUrl?: string;
 
   @ApiPropertyOptional({
