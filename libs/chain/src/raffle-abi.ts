@@ -77,3 +77,14 @@ export enum PrizeStatus {
   Claimed = 2,
   Released = 3,
 }
+
+/** `TicketStatus` of `RaffleTicket.ticketState` (what a ticket stands for now; new states are appended). */
+export enum TicketStatus {
+  Open = 0,
+  Lost = 1,
+  Won = 2,
+  PrizeClaimed = 3,
+  PrizeReleased = 4,
+  Refundable = 5,
+  Refunded = 6,
+}
