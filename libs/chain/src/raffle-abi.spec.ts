@@ -1,7 +1,15 @@
 import { Interface, NamedFragment, type Fragment } from "ethers";
 
-import { RAFFLE_CLIENT_ABI } from "./raffle-abi";
-import { IRaffle__factory, Raffle__factory } from "./typechain";
+import { RAFFLE_CLIENT_ABI, RAFFLE_FACTORY_CLIENT_ABI } from "./raffle-abi";
+import { IRaffle__factory, RaffleFactory__factory, Raffle__factory } from "./typechain";
+
+describe("the factory client ABI", () => {
+  it("is the compiled factory's merchantOf", () => {
+    expect(new Interface(RAFFLE_FACTORY_CLIENT_ABI).getFunction("merchantOf")!.format("full")).toBe(
+      RaffleFactory__factory.createInterface().getFunction("merchantOf").format("full"),
+    );
+  });
+});
 
 describe("the Raffle client ABI", () => {
   const compiled = Raffle__factory.createInterface();

@@ -1,9 +1,11 @@
 import { Wallet, ZeroAddress, parseUnits, type Signer } from "ethers";
 import {
   LOCAL_DEV_KEYS,
+  LookAlikeFactory__factory,
   NonceSequence,
   RAFFLE_PURCHASE_EXTRA,
   Raffle__factory,
+  RaffleFactory__factory,
   RaffleTicket__factory,
   RoundStatus,
   TestToken__factory,
@@ -86,6 +88,38 @@ describe("the SDK against raffle v2 on a Hardhat chain", () => {
       await startNextRound(world, raffle);
     }
   }, 120_000);
+
+  it("readDrawRecord, given the platform's factory, says a look-alike raffle is not genuine however its draw went", async () => {
+    const factory = world.deployment.raffleFactory;
+    const genuine = verifyDraw(await readDrawRecord(raffle.raffle, 1n, node.provider, { factory }));
+    expect(genuine).toMatchObject({ valid: true, genuine: true });
+
+    // The genuine bytecode with an attacker's "factory" (it says the raffle has a merchant) and an Exchange the
+    // attacker plays itself: a lone ticket wins outright, so the draw follows the rule to the letter.
+    const attacker = world.players[world.players.length - 1];
+    const fakeFactory = await new LookAlikeFactory__factory(attacker).deploy();
+    const lookAlike = await new Raffle__factory(attacker).deploy({
+      admin: await attacker.getAddress(),
+      factory: await fakeFactory.getAddress(),
+      exchange: await attacker.getAddress(),
+      ticketDeployer: await RaffleFactory__factory.connect(factory, attacker).ticketDeployer(),
+      commission: 0n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "ERC20 Ticket",
+      ticketSymbol: "TERC20",
+    });
+    const item = { tokenType: TokenType.ERC721, token: await lookAlike.ticketContract(), tokenId: 0n, amount: 1n };
+    const price = { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: 1n };
+    await (await lookAlike.startRound(item, price, 0n)).wait();
+    await (await lookAlike.printTicket(await attacker.getAddress(), item, price, 1n, { value: 1n })).wait();
+    await (await lookAlike.endRound()).wait();
+
+    const record = await readDrawRecord(await lookAlike.getAddress(), 1n, node.provider, { factory });
+    expect(record.genuine).toBe(false);
+    const { randomWord, firstTicketId, ticketCount, winners } = record;
+    expect(verifyDraw({ randomWord, firstTicketId, ticketCount, winners }).valid).toBe(true);
+    expect(verifyDraw(record)).toMatchObject({ valid: false, genuine: false, expected: record.winners.map((w) => w.ticketId) });
+  }, 60_000);
 
   it("claimPrizes claims every prize a player won in one transaction: the pot's shares less commission", async () => {
     const roundId = await currentRoundId();
