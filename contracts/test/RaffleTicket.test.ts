@@ -169,9 +169,11 @@ describe("RaffleTicket", () => {
       const { world, price, alice, bob, carol } = await loadFixture(ticketFixture);
       for (const buyer of [alice, bob, alice]) await buyTicket(world, buyer, price);
       expect(await stateOf(world, 2n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.Open, false, 0n]);
-      let { json, traits } = await metadataOf(world, 2n);
-      expect(json.name).to.equal("Raffle Ticket #2");
-      expect(json.image).to.equal(undefined);
+      const open = await metadataOf(world, 2n);
+      expect(open.json.name).to.equal("Raffle Ticket #2");
+      expect(open.json.description).to.equal(`Ticket 2 of round 1 of raffle ${world.address.toLowerCase()}.`);
+      expect(open.json.image).to.equal(undefined);
+      let { traits } = open;
       expect(traits).to.deep.equal({ Status: "Open", Round: 1, "Price tier": 0, "Price paid": String(price.amount) });
 
       // The draw announces the round's whole range in one event; word 1 makes ticket 1 + (1 mod 3) = 2 the winner.
