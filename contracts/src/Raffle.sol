@@ -404,7 +404,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             address token = round.price.token;
             accruedCommission[token] += commissionAmount;
             emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
-            ticketContract.metadataChanged(ticketId, ticketId);
+            _announce(ticketId, ticketId);
             _pay(token, winner, prize);
         }
     }
@@ -620,13 +620,18 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         round.status = RoundStatus.Drawn;
         round.drawnAt = uint40(block.timestamp);
         emit WinnersDrawn(roundId, round.randomWord, ticketIds);
-        ticketContract.metadataChanged(firstTicketId, firstTicketId + ticketCount - 1);
+        _announce(firstTicketId, firstTicketId + ticketCount - 1);
     }
 
     /// @dev ERC-4906 for every ticket of the round: its outcome changed (refundable, or unclaimed prizes released).
     function _announceRound(Round storage round) private {
         uint256 first = round.firstTicketId;
-        ticketContract.metadataChanged(first, first + round.ticketCount - 1);
+        _announce(first, first + round.ticketCount - 1);
+    }
+
+    /// @dev ERC-4906 for tickets `first` to `last`, emitted by the ticket contract.
+    function _announce(uint256 first, uint256 last) private {
+        ticketContract.metadataChanged(first, last);
     }
 
     /// @dev The request gets a fixed gas allowance and the caller must send enough for it and what follows, so a
