@@ -61,7 +61,7 @@ export const RAFFLE_CLIENT_ABI = [
  * What a client asks the platform's factory: the merchant of a raffle it deployed (the zero address for any other
  * contract). A raffle's own `factory()` is no proof: a look-alike names a "factory" of its own that says what it likes.
  */
-export const RAFFLE_FACTORY_CLIENT_ABI = ["function merchantOf(address raffle) view returns (address)"] as const;
+export const RAFFLE_FACTORY_CLIENT_ABI = ["function merchantOf(address raffle) view returns (address merchant)"] as const;
 
 /** `RoundStatus` of the Raffle (numbers are stored on-chain: new states are appended, never renumbered). */
 export enum RoundStatus {
