@@ -63,6 +63,12 @@ export const RAFFLE_CLIENT_ABI = [
  */
 export const RAFFLE_FACTORY_CLIENT_ABI = ["function merchantOf(address raffle) view returns (address merchant)"] as const;
 
+/** What a client reads of a ticket: its state (`TicketStatus` below) and its on-chain JSON metadata. */
+export const RAFFLE_TICKET_CLIENT_ABI = [
+  "function ticketState(uint256 ticketId) view returns ((uint256 roundId, uint256 tier, uint256 price, uint8 status, bool won, uint256 position) state)",
+  "function tokenURI(uint256 ticketId) view returns (string)",
+] as const;
+
 /** `RoundStatus` of the Raffle (numbers are stored on-chain: new states are appended, never renumbered). */
 export enum RoundStatus {
   None = 0,

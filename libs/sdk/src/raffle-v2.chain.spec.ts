@@ -9,6 +9,7 @@ import {
   RaffleTicket__factory,
   RoundStatus,
   TestToken__factory,
+  TicketStatus,
   TokenType,
   assetFromChain,
   paramsToJson,
@@ -31,6 +32,7 @@ import { RaffleApi, type FetchLike } from "./api-client";
 import { buyTicket } from "./buy-ticket";
 import { readDrawRecord, verifyDraw } from "./draw";
 import { claimPrizes, refundTickets } from "./raffle-calls";
+import { readTicketState } from "./ticket-state";
 
 const GOLD = (amount: string) => parseUnits(amount, 18);
 /** The local stack's demo rules: three winners 50/30/20, at least 3 tickets, 5 for 45 and 10 for 80 at a price of 10. */
@@ -129,10 +131,21 @@ describe("the SDK against raffle v2 on a Hardhat chain", () => {
     const winners = await contract().getWinners(roundId);
     expect(winners.map((winner) => winner.amount)).toEqual([GOLD("40"), GOLD("24"), GOLD("16")]);
 
+    const second = winners[1].ticketId;
+    expect(await readTicketState(raffle.ticket, second, node.provider)).toEqual({
+      roundId,
+      tier: 2n,
+      price: GOLD("8"),
+      status: TicketStatus.Won,
+      won: true,
+      position: 1,
+    });
+
     const token = TestToken__factory.connect(world.token, world.admin);
     const before = await token.balanceOf(await player.getAddress());
     const refs = winners.map((winner) => ({ roundId, ticketId: winner.ticketId }));
     const settled = await claimPrizes(raffle.raffle, refs, player);
+    expect((await readTicketState(raffle.ticket, second, node.provider)).status).toBe(TicketStatus.PrizeClaimed);
     expect(settled.txHashes).toHaveLength(1);
     // Commission of 10% is taken off each prize.
     expect(settled.tickets.map((ticket) => [ticket.ticketId, ticket.amount, ticket.commission])).toEqual(
