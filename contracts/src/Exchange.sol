@@ -33,6 +33,13 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     uint256 public constant MAX_CLAIM_ITEMS = 20;
     /// @notice The role a claim source must hold on a collection to have claims mint from it.
     bytes32 public constant COLLECTION_MINTER_ROLE = keccak256("MINTER_ROLE");
+    /// @notice The platform's factories: each lists here the raffles it deploys.
+    bytes32 public constant FACTORY_ROLE = keccak256("FACTORY_ROLE");
+
+    /// @notice Raffles a platform factory deployed: the only receivers a purchase pays. Anyone can deploy the genuine
+    /// raffle bytecode pointed at this Exchange with a "factory" of their own that starts rounds and answers draws as
+    /// it likes; such a look-alike is never listed, so it never sells, whoever signed its voucher.
+    mapping(address raffle => bool) public isListedRaffle;
 
     /// @notice Tokens each source agreed to have claim vouchers deliver from. Buyers approve this contract for their
     /// purchases and never opt in here, so no voucher can ever move their tokens.
@@ -57,6 +64,7 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         nonReentrant
         whenNotPaused
     {
+        if (!isListedRaffle[params.receiver]) revert RaffleNotListed(params.receiver);
         _useVoucher(params, VoucherHashing.hashPurchase(msg.sender, params, item, price), signature);
 
         if (price.tokenType == TokenType.NATIVE) {
@@ -93,6 +101,12 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
             _deliver(params.receiver, msg.sender, items[i], i);
         }
         emit Claimed(msg.sender, params.nonce, params.externalId, params.receiver);
+    }
+
+    /// @inheritdoc IExchange
+    function listRaffle(address raffle) external onlyRole(FACTORY_ROLE) {
+        isListedRaffle[raffle] = true;
+        emit RaffleListed(msg.sender, raffle);
     }
 
     /// @notice The caller (a merchant) agrees, or stops agreeing, that claim vouchers deliver `token` from it.

@@ -55,7 +55,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     uint256 public constant MAX_TICKETS_PER_PURCHASE = 100;
     /// @notice Most tickets one `claimPrizes` or `refundTickets` call may settle, so a batch always fits in a block.
     uint256 public constant MAX_BATCH = 100;
-    /// @dev What `endRound` needs after a failed request: the refundable state and three events.
+    /// @dev What `endRound` needs after a failed request: the refundable state and four events (one by the tickets).
     uint256 private constant DRAW_SETTLE_GAS = 60_000;
     /// @dev Gas the callback keeps to draw winners itself: a fixed part and a part per winner (hashing, the duplicate
     /// scan and a quarter of a fresh storage slot), with a margin; with less, `finishDraw` draws them.
@@ -285,6 +285,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             emit RoundEnded(roundId, ticketCount, 0);
             emit MinimumNotReached(roundId, ticketCount, required);
             emit RoundRefundable(roundId);
+            _announceRound(round);
         } else if (ticketCount == 1) {
             // One ticket and one prize: nothing to draw. The rule gives the same ticket for any word.
             emit RoundEnded(roundId, 1, 0);
@@ -403,6 +404,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             address token = round.price.token;
             accruedCommission[token] += commissionAmount;
             emit PrizeClaimed(roundId, ticketId, winner, prize, commissionAmount);
+            _announce(ticketId, ticketId);
             _pay(token, winner, prize);
         }
     }
@@ -432,6 +434,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         }
         address to = beneficiary;
         emit PrizeReleased(roundId, to, amount);
+        _announceRound(round);
         _pay(round.price.token, to, amount);
     }
 
@@ -444,6 +447,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (block.timestamp < refundableAt) revert RandomnessNotTimedOut(roundId, refundableAt);
         round.status = RoundStatus.Refundable;
         emit RoundRefundable(roundId);
+        _announceRound(round);
     }
 
     /// @inheritdoc IRaffle
@@ -568,6 +572,11 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     }
 
     /// @inheritdoc IRaffle
+    function ticketPrice(uint256 roundId, uint256 tier) external view returns (uint256) {
+        return _ticketPrice(_rounds[roundId], tier);
+    }
+
+    /// @inheritdoc IRaffle
     function ticketAsset() public view returns (Asset memory) {
         return Asset({tokenType: TokenType.ERC721, token: address(ticketContract), tokenId: 0, amount: 1});
     }
@@ -611,6 +620,18 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         round.status = RoundStatus.Drawn;
         round.drawnAt = uint40(block.timestamp);
         emit WinnersDrawn(roundId, round.randomWord, ticketIds);
+        _announce(firstTicketId, firstTicketId + ticketCount - 1);
+    }
+
+    /// @dev ERC-4906 for every ticket of the round: its outcome changed (refundable, or unclaimed prizes released).
+    function _announceRound(Round storage round) private {
+        uint256 first = round.firstTicketId;
+        _announce(first, first + round.ticketCount - 1);
+    }
+
+    /// @dev ERC-4906 for tickets `first` to `last`, emitted by the ticket contract.
+    function _announce(uint256 first, uint256 last) private {
+        ticketContract.metadataChanged(first, last);
     }
 
     /// @dev The request gets a fixed gas allowance and the caller must send enough for it and what follows, so a
@@ -632,6 +653,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             emit RoundEnded(roundId, ticketCount, 0);
             emit DrawRefused(roundId, reason);
             emit RoundRefundable(roundId);
+            _announceRound(round);
         }
     }
 

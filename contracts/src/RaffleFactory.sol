@@ -5,6 +5,7 @@ import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IVRFCoordinatorV2Plus} from "@chainlink/contracts/src/v0.8/vrf/dev/interfaces/IVRFCoordinatorV2Plus.sol";
 import {VRFV2PlusClient} from "@chainlink/contracts/src/v0.8/vrf/dev/libraries/VRFV2PlusClient.sol";
 
+import {IExchange} from "./interfaces/IExchange.sol";
 import {IRaffleFactory, RaffleConfig} from "./interfaces/IRaffleFactory.sol";
 import {IRaffle, RaffleSettings, VrfConfig} from "./interfaces/IRaffle.sol";
 import {RaffleDeployer} from "./RaffleDeployer.sol";
@@ -119,6 +120,8 @@ contract RaffleFactory is IRaffleFactory, AccessControl {
         ticket = address(IRaffle(raffle).ticketContract());
         merchantOf[raffle] = msg.sender;
         raffleCount += 1;
+        // The Exchange sells only listed raffles, so a look-alike deployed by any other route never sells.
+        IExchange(exchange).listRaffle(raffle);
         emit RaffleDeployed(msg.sender, raffle, ticket, config.commission, config.timeLagBeforeRelease);
     }
 

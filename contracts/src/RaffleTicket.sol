@@ -4,13 +4,18 @@ pragma solidity 0.8.30;
 import {ERC721A} from "erc721a/contracts/ERC721A.sol";
 import {IERC721A} from "erc721a/contracts/IERC721A.sol";
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
-import {IRaffleTicket} from "./interfaces/IRaffleTicket.sol";
+import {Base64} from "@openzeppelin/contracts/utils/Base64.sol";
+import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
+import {IRaffle, RoundStatus, Winner} from "./interfaces/IRaffle.sol";
+import {IRaffleTicket, PrizeStatus, TicketState, TicketStatus} from "./interfaces/IRaffleTicket.sol";
 
 /// @notice The ERC721 tickets of one raffle. Only that raffle mints and burns them.
 /// @dev ERC721A: a purchase of many tickets writes one ownership slot, so each further ticket costs about 2k gas (its
 /// Transfer event) instead of two fresh storage slots. The 24 bits of extra data ERC721A keeps per ownership slot hold
 /// the ticket's price tier; `_extraData` passes it on through transfers and burns. The raffle has this contract
 /// created in its own constructor, so `raffle` is immutable on both sides and the mint path reads no role.
+/// A ticket tells its own state (`ticketState`, and `tokenURI` as self-contained on-chain JSON), read from its raffle,
+/// which keeps every fact of it; the raffle has this contract emit ERC-4906 events whenever that state changes.
 contract RaffleTicket is IRaffleTicket, ERC721A {
     /// @notice The raffle that owns this ticket contract.
     address public immutable raffle;
@@ -39,16 +44,100 @@ contract RaffleTicket is IRaffleTicket, ERC721A {
     /// @inheritdoc IRaffleTicket
     function burn(uint256 ticketId) external onlyRaffle {
         _burn(ticketId);
+        emit MetadataUpdate(ticketId);
     }
 
     /// @inheritdoc IRaffleTicket
-    function tierOf(uint256 ticketId) external view returns (uint256) {
+    function metadataChanged(uint256 fromTicketId, uint256 toTicketId) external onlyRaffle {
+        if (fromTicketId == toTicketId) emit MetadataUpdate(fromTicketId);
+        else emit BatchMetadataUpdate(fromTicketId, toTicketId);
+    }
+
+    /// @inheritdoc IRaffleTicket
+    function tierOf(uint256 ticketId) public view returns (uint256) {
         return _ownershipOf(ticketId).extraData;
     }
 
     /// @inheritdoc IRaffleTicket
     function nextTicketId() external view returns (uint256) {
         return _nextTokenId();
+    }
+
+    /// @inheritdoc IRaffleTicket
+    /// @dev Only the raffle burns, and only to refund, so a burned ticket is a refunded one; ERC721A keeps a burned
+    /// ticket's slot, price tier included.
+    function ticketState(uint256 ticketId) public view returns (TicketState memory state) {
+        if (ticketId < _startTokenId() || ticketId >= _nextTokenId()) revert TicketDoesNotExist(ticketId);
+        IRaffle source = IRaffle(raffle);
+        TokenOwnership memory slot = _ownershipAt(ticketId);
+        state.roundId = source.roundOfTicket(ticketId);
+        state.tier = slot.burned ? slot.extraData : tierOf(ticketId);
+        state.price = source.ticketPrice(state.roundId, state.tier);
+        RoundStatus round = source.getRound(state.roundId).status;
+        if (slot.burned) {
+            state.status = TicketStatus.Refunded;
+        } else if (round == RoundStatus.Refundable) {
+            state.status = TicketStatus.Refundable;
+        } else if (round == RoundStatus.Drawn || round == RoundStatus.Claimed || round == RoundStatus.Released) {
+            state.status = TicketStatus.Lost;
+            Winner[] memory winners = source.getWinners(state.roundId);
+            for (uint256 position; position < winners.length; ++position) {
+                if (winners[position].ticketId != ticketId) continue;
+                PrizeStatus prize = winners[position].status;
+                state.won = true;
+                state.position = position;
+                state.status = prize == PrizeStatus.Claimed
+                    ? TicketStatus.PrizeClaimed
+                    : (prize == PrizeStatus.Released ? TicketStatus.PrizeReleased : TicketStatus.Won);
+                break;
+            }
+        }
+    }
+
+    /// @notice ERC721 metadata as a self-contained `data:` URI of JSON (no server needed): the ticket's status, round,
+    /// price tier, price paid and winner position (1 = first) as attributes, so a marketplace shows whether a
+    /// ticket is open, lost, won with its prize unclaimed, won with its prize paid, refundable or refunded. The base
+    /// URI, if the merchant set one, gives its image. A refunded (burned) ticket still answers, as "Refunded".
+    function tokenURI(uint256 ticketId) public view override(ERC721A, IERC721A) returns (string memory) {
+        TicketState memory state = ticketState(ticketId);
+        string memory id = Strings.toString(ticketId);
+        string memory round = Strings.toString(state.roundId);
+        string memory image = bytes(_baseTokenURI).length == 0
+            ? ""
+            : string.concat(",\"image\":\"", Strings.escapeJSON(_baseTokenURI), id, "\"");
+        string memory position = state.won
+            ? string.concat(
+                ",{\"trait_type\":\"Winner position\",\"display_type\":\"number\",\"value\":",
+                Strings.toString(state.position + 1),
+                "}"
+            )
+            : "";
+        bytes memory json = abi.encodePacked(
+            "{\"name\":\"",
+            Strings.escapeJSON(name()),
+            " #",
+            id,
+            "\",\"description\":\"Ticket ",
+            id,
+            " of round ",
+            round,
+            " of raffle ",
+            Strings.toHexString(raffle),
+            ".\"",
+            image,
+            ",\"attributes\":[{\"trait_type\":\"Status\",\"value\":\"",
+            _statusLabel(state.status),
+            "\"},{\"trait_type\":\"Round\",\"display_type\":\"number\",\"value\":",
+            round,
+            "},{\"trait_type\":\"Price tier\",\"display_type\":\"number\",\"value\":",
+            Strings.toString(state.tier),
+            "},{\"trait_type\":\"Price paid\",\"value\":\"",
+            Strings.toString(state.price),
+            "\"}",
+            position,
+            "]}"
+        );
+        return string.concat("data:application/json;base64,", Base64.encode(json));
     }
 
     /// @notice Sets the metadata base URI. Only an admin of the raffle may call it.
@@ -67,8 +156,14 @@ contract RaffleTicket is IRaffleTicket, ERC721A {
         return 1;
     }
 
-    function _baseURI() internal view override returns (string memory) {
-        return _baseTokenURI;
+    function _statusLabel(TicketStatus status) private pure returns (string memory) {
+        if (status == TicketStatus.Open) return "Open";
+        if (status == TicketStatus.Lost) return "Lost";
+        if (status == TicketStatus.Won) return "Won, prize unclaimed";
+        if (status == TicketStatus.PrizeClaimed) return "Prize claimed";
+        if (status == TicketStatus.PrizeReleased) return "Prize released";
+        if (status == TicketStatus.Refundable) return "Refundable";
+        return "Refunded";
     }
 
     /// @dev Keeps the price tier with the ticket whoever holds it.

@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { ethers, network } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-toolbox/network-helpers";
-import { Signature } from "ethers";
+import { Signature, ZeroAddress } from "ethers";
 
-import { PURCHASE_TYPES, ReentrantToken__factory, exchangeDomain, type AssetStruct } from "@raffle/chain";
-import { erc20Price, listPriceToken } from "./support/fixtures";
+import { LookAlikeFactory__factory, PURCHASE_TYPES, Raffle__factory, ReentrantToken__factory, exchangeDomain, type AssetStruct } from "@raffle/chain";
+import { ONE_DAY, erc20Price, listPriceToken, ticketAsset } from "./support/fixtures";
 import {
   approveExchange,
   deployWorld,
@@ -78,6 +78,37 @@ describe("attacks on the purchase path (reliability catalogue)", () => {
     await refused("tampered params (expiresAt)", purchase(w, buyer, later), w.exchange, "InvalidSigner");
     const referred = { ...voucher, params: { ...voucher.params, referrer: w.players[3].address } };
     await refused("tampered referrer", purchase(w, buyer, referred), w.exchange, "InvalidSigner");
+  });
+
+  it("a look-alike raffle: the genuine bytecode and the real Exchange, answered by an attacker's factory", async () => {
+    const w = await loadFixture(world);
+    const attacker = w.players[5];
+    const fakeFactory = await new LookAlikeFactory__factory(attacker).deploy();
+    const lookAlike = await new Raffle__factory(attacker).deploy({
+      admin: attacker.address,
+      factory: await fakeFactory.getAddress(),
+      exchange: await w.exchange.getAddress(),
+      ticketDeployer: await w.factory.ticketDeployer(),
+      commission: 0n,
+      timeLagBeforeRelease: ONE_DAY,
+      ticketName: "Raffle Ticket",
+      ticketSymbol: "TICKET",
+    });
+    const address = await lookAlike.getAddress();
+    const item = ticketAsset(await lookAlike.ticketContract());
+    // Its own factory lets it sell at the genuine raffle's price; even a voucher the platform's key signed for it
+    // (a fooled or compromised API) buys nothing.
+    await (await lookAlike.startRound(item, w.price, 0n)).wait();
+    const buyer = w.players[0];
+    const voucher = await voucherFor({ ...w, raffle: lookAlike, address, item }, buyer, w.price);
+    await expect(purchase(w, buyer, voucher))
+      .to.be.revertedWithCustomError(w.exchange, "RaffleNotListed")
+      .withArgs(address);
+    report.push({ attack: "look-alike raffle", refusedWith: "RaffleNotListed" });
+    expect(await w.factory.merchantOf(address)).to.equal(ZeroAddress);
+    expect(await w.exchange.isListedRaffle(address)).to.equal(false);
+    expect(await w.exchange.isListedRaffle(w.address)).to.equal(true);
+    expect(await w.token.balanceOf(address)).to.equal(0n);
   });
 
   it("an expired voucher", async () => {

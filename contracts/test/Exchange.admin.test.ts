@@ -16,6 +16,30 @@ async function exchangeFixture() {
 }
 
 describe("Exchange administration", () => {
+  describe("listed raffles", () => {
+    it("lists each raffle its factory deploys, and lets nobody but a holder of FACTORY_ROLE list one", async () => {
+      const { world, alice } = await loadFixture(exchangeFixture);
+      const { exchange, factory, admin, merchant } = world;
+      expect(await exchange.FACTORY_ROLE()).to.equal(id("FACTORY_ROLE"));
+      expect(await exchange.hasRole(id("FACTORY_ROLE"), await factory.getAddress())).to.equal(true);
+      const tx = factory.connect(merchant).deployRaffle({ commission: 0n, timeLagBeforeRelease: 86_400n, ticketName: "T", ticketSymbol: "T" });
+      const receipt = await (await tx).wait();
+      const deployed = receipt!.logs.map((log) => factory.interface.parseLog(log)).find((parsed) => parsed?.name === "RaffleDeployed");
+      const raffle = deployed!.args.raffle as string;
+      await expect(tx)
+        .to.emit(exchange, "RaffleListed")
+        .withArgs(await factory.getAddress(), raffle);
+      expect(await exchange.isListedRaffle(raffle)).to.equal(true);
+
+      // Not even the Exchange's admin lists a raffle by hand: only a factory does, as it deploys one.
+      for (const caller of [alice, admin, merchant]) {
+        await expect(exchange.connect(caller).listRaffle(caller.address))
+          .to.be.revertedWithCustomError(exchange, "AccessControlUnauthorizedAccount")
+          .withArgs(caller.address, id("FACTORY_ROLE"));
+      }
+    });
+  });
+
   describe("deployment", () => {
     it("gives the admin DEFAULT_ADMIN_ROLE and PAUSER_ROLE, and the signer only SIGNER_ROLE", async () => {
       const { world } = await loadFixture(exchangeFixture);

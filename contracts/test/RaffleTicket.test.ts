@@ -1,22 +1,43 @@
 import { expect } from "chai";
-import { loadFixture } from "@nomicfoundation/hardhat-toolbox/network-helpers";
-import { Interface, MaxUint256, ZeroAddress } from "ethers";
+import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
+import { Interface, MaxUint256, ZeroAddress, parseUnits } from "ethers";
 
-import { RaffleTicketDeployer__factory, RaffleTicket__factory } from "@raffle/chain";
+import { RaffleTicketDeployer__factory, RaffleTicket__factory, TicketStatus } from "@raffle/chain";
 
+import { ONE_DAY } from "./support/fixtures";
 import {
   PrizeStatus,
   approveExchange,
+  buyBundle,
   buyTicket,
   claimPrizes,
   deployWorld,
   endRound,
   purchase,
+  refundTickets,
+  setRules,
   startErc20Round,
   voucherFor,
+  type RaffleWorld,
 } from "./support/scenario";
 
 const MAX_UINT120 = 2n ** 120n - 1n;
+
+/** The JSON of an on-chain `data:` token URI, and its attributes by trait type. */
+async function metadataOf(world: RaffleWorld, ticketId: bigint) {
+  const uri = await world.ticket.tokenURI(ticketId);
+  const prefix = "data:application/json;base64,";
+  expect(uri.startsWith(prefix), uri).to.equal(true);
+  const json = JSON.parse(Buffer.from(uri.slice(prefix.length), "base64").toString("utf8"));
+  const traits = Object.fromEntries(json.attributes.map((a: { trait_type: string; value: unknown }) => [a.trait_type, a.value]));
+  return { json, traits };
+}
+
+/** `ticketState` as [roundId, tier, price, status, won, position]. */
+async function stateOf(world: RaffleWorld, ticketId: bigint) {
+  const state = await world.ticket.ticketState(ticketId);
+  return [state.roundId, state.tier, state.price, Number(state.status), state.won, state.position];
+}
 
 async function ticketFixture() {
   const world = await deployWorld();
@@ -52,6 +73,7 @@ describe("RaffleTicket", () => {
           .to.be.revertedWithCustomError(ticket, "CallerNotRaffle")
           .withArgs(caller.address);
         await expect(ticket.burn(1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
+        await expect(ticket.metadataChanged(1n, 1n)).to.be.revertedWithCustomError(ticket, "CallerNotRaffle").withArgs(caller.address);
         for (const data of [
           v1.encodeFunctionData("mintTicket", [caller.address, 99n, 1n, 1n, 1n]),
           v1.encodeFunctionData("setPrizeStatus", [1n, PrizeStatus.Unclaimed]),
@@ -142,17 +164,109 @@ describe("RaffleTicket", () => {
     });
   });
 
-  describe("metadata", () => {
-    it("has no token URI until the raffle admin sets a base URI", async () => {
+  describe("state and metadata (ERC-4906)", () => {
+    it("tells open, won with the prize unclaimed, lost and prize claimed, in its view, its JSON and its events", async () => {
+      const { world, price, alice, bob, carol } = await loadFixture(ticketFixture);
+      for (const buyer of [alice, bob, alice]) await buyTicket(world, buyer, price);
+      expect(await stateOf(world, 2n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.Open, false, 0n]);
+      const open = await metadataOf(world, 2n);
+      expect(open.json.name).to.equal("Raffle Ticket #2");
+      expect(open.json.description).to.equal(`Ticket 2 of round 1 of raffle ${world.address.toLowerCase()}.`);
+      expect(open.json.image).to.equal(undefined);
+      let { traits } = open;
+      expect(traits).to.deep.equal({ Status: "Open", Round: 1, "Price tier": 0, "Price paid": String(price.amount) });
+
+      // The draw announces the round's whole range in one event; word 1 makes ticket 1 + (1 mod 3) = 2 the winner.
+      const requestId = await endRound(world);
+      await expect(world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [1n]))
+        .to.emit(world.ticket, "BatchMetadataUpdate")
+        .withArgs(1n, 3n);
+      expect(await stateOf(world, 2n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.Won, true, 0n]);
+      ({ traits } = await metadataOf(world, 2n));
+      expect([traits.Status, traits["Winner position"]]).to.deep.equal(["Won, prize unclaimed", 1]);
+      for (const loser of [1n, 3n]) {
+        expect(await stateOf(world, loser)).to.deep.equal([1n, 0n, price.amount, TicketStatus.Lost, false, 0n]);
+        ({ traits } = await metadataOf(world, loser));
+        expect([traits.Status, traits["Winner position"]]).to.deep.equal(["Lost", undefined]);
+      }
+
+      // Sold on, the winning ticket keeps its state: the prize goes with it, and its claim shows on the ticket.
+      await (await world.ticket.connect(bob).transferFrom(bob.address, carol.address, 2n)).wait();
+      expect(await stateOf(world, 2n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.Won, true, 0n]);
+      await expect(claimPrizes(world, bob, [1n, 2n])).to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved");
+      const claim = claimPrizes(world, carol, [1n, 2n]);
+      await expect(claim).to.emit(world.ticket, "MetadataUpdate").withArgs(2n);
+      await expect(claim).not.to.emit(world.ticket, "BatchMetadataUpdate");
+      expect(await stateOf(world, 2n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.PrizeClaimed, true, 0n]);
+      ({ traits } = await metadataOf(world, 2n));
+      expect([traits.Status, traits["Winner position"]]).to.deep.equal(["Prize claimed", 1]);
+    });
+
+    it("tells refundable and refunded, with the bundle tier and price a refund pays, after a draw that timed out", async () => {
+      const { world, price, alice, bob } = await loadFixture(ticketFixture);
+      await endRound(world);
+      const bundlePrice = parseUnits("27", 18);
+      await setRules(world, { bundles: [[3n, bundlePrice]] });
+      await startErc20Round(world);
+      const bundleFirst = await buyBundle(world, alice, 3n);
+      const single = await buyTicket(world, bob, price);
+      await endRound(world);
+      await time.increase(ONE_DAY);
+      // The round turns refundable as a whole: one event over its range.
+      await expect(world.raffle.enableRefunds(2n)).to.emit(world.ticket, "BatchMetadataUpdate").withArgs(bundleFirst, single);
+      const perTicket = bundlePrice / 3n;
+      expect(await stateOf(world, bundleFirst + 1n)).to.deep.equal([2n, 1n, perTicket, TicketStatus.Refundable, false, 0n]);
+      expect((await metadataOf(world, single)).traits.Status).to.equal("Refundable");
+
+      // A refund burns the ticket and announces it; the view and the JSON still answer, with what was paid back.
+      const refund = refundTickets(world, alice, [2n, bundleFirst + 1n]);
+      await expect(refund)
+        .to.emit(world.ticket, "MetadataUpdate")
+        .withArgs(bundleFirst + 1n);
+      await expect(refund)
+        .to.emit(world.raffle, "TicketRefunded")
+        .withArgs(2n, bundleFirst + 1n, alice.address, perTicket);
+      expect(await stateOf(world, bundleFirst + 1n)).to.deep.equal([2n, 1n, perTicket, TicketStatus.Refunded, false, 0n]);
+      const { traits } = await metadataOf(world, bundleFirst + 1n);
+      expect(traits).to.deep.equal({ Status: "Refunded", Round: 2, "Price tier": 1, "Price paid": String(perTicket) });
+      expect(await stateOf(world, single)).to.deep.equal([2n, 0n, price.amount, TicketStatus.Refundable, false, 0n]);
+    });
+
+    it("announces a round below its minimum and a release of unclaimed prizes over the round's range", async () => {
+      const { world, price, alice, bob } = await loadFixture(ticketFixture);
+      // Round 1: two tickets, one drawn winner left unclaimed until the merchant releases the prize.
+      await buyTicket(world, alice, price);
+      await buyTicket(world, bob, price);
+      const requestId = await endRound(world);
+      await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [0n])).wait();
+      await time.increase(ONE_DAY);
+      await expect(world.raffle.releasePrize(1n)).to.emit(world.ticket, "BatchMetadataUpdate").withArgs(1n, 2n);
+      expect(await stateOf(world, 1n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.PrizeReleased, true, 0n]);
+      expect((await metadataOf(world, 1n)).traits.Status).to.equal("Prize released");
+      expect(await stateOf(world, 2n)).to.deep.equal([1n, 0n, price.amount, TicketStatus.Lost, false, 0n]);
+
+      // Round 2 needs three tickets and sells one: ending it makes the round refundable, announced at once.
+      await setRules(world, { minTickets: 3 });
+      await startErc20Round(world);
+      const lone = await buyTicket(world, alice, price);
+      await expect(world.raffle.endRound()).to.emit(world.ticket, "MetadataUpdate").withArgs(lone);
+      expect(await stateOf(world, lone)).to.deep.equal([2n, 0n, price.amount, TicketStatus.Refundable, false, 0n]);
+    });
+
+    it("builds valid JSON from a hostile base URI, and answers nothing for a ticket never minted", async () => {
       const { world, price, alice } = await loadFixture(ticketFixture);
       const ticketId = await buyTicket(world, alice, price);
-      expect(await world.ticket.tokenURI(ticketId)).to.equal("");
+      const hostile = 'https://x.test/"},{"trait_type":"Status","value":"Won, prize unclaimed"}],"a":"\\\n/';
+      await expect(world.ticket.connect(world.merchant).setBaseURI(hostile)).to.emit(world.ticket, "BatchMetadataUpdate").withArgs(1n, MaxUint256);
+      const { json, traits } = await metadataOf(world, ticketId);
+      expect(json.image).to.equal(`${hostile}${ticketId}`);
+      expect(traits.Status).to.equal("Open");
+      expect(json.attributes).to.have.length(4);
 
-      await expect(world.ticket.connect(world.merchant).setBaseURI("https://example.test/tickets/"))
-        .to.emit(world.ticket, "BatchMetadataUpdate")
-        .withArgs(1n, MaxUint256);
-      expect(await world.ticket.tokenURI(ticketId)).to.equal(`https://example.test/tickets/${ticketId}`);
-      await expect(world.ticket.tokenURI(42n)).to.be.revertedWithCustomError(world.ticket, "URIQueryForNonexistentToken");
+      for (const missing of [0n, 42n]) {
+        await expect(world.ticket.ticketState(missing)).to.be.revertedWithCustomError(world.ticket, "TicketDoesNotExist").withArgs(missing);
+        await expect(world.ticket.tokenURI(missing)).to.be.revertedWithCustomError(world.ticket, "TicketDoesNotExist").withArgs(missing);
+      }
     });
 
     it("rejects setBaseURI from anyone who is not a raffle admin, including a round manager", async () => {

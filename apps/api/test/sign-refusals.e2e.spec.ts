@@ -1,6 +1,6 @@
 import { Wallet, ZeroAddress } from "ethers";
 import type { DataSource } from "typeorm";
-import { Exchange__factory, Raffle__factory } from "@raffle/chain";
+import { Exchange__factory, LogEmitter__factory, LookAlikeFactory__factory, RaffleFactory__factory, Raffle__factory } from "@raffle/chain";
 import { buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
 
@@ -146,6 +146,46 @@ describe("refusals of the sign endpoint", () => {
     expect(body.rows.map((row: { id: number }) => row.id)).not.toContain(id);
     expect(body.count).toBe(body.rows.length);
     expect(await vouchersOf(id)).toBe(0);
+  });
+
+  it("never indexes, lists or signs for a look-alike raffle announced by anything but the platform's factory", async () => {
+    const { world } = harness;
+    const attacker = world.players[world.players.length - 1];
+    const merchant = await world.merchant.getAddress();
+    // The genuine bytecode pointed at the real Exchange, with the attacker's own "factory" behind it.
+    const fakeFactory = await new LookAlikeFactory__factory(attacker).deploy();
+    const lookAlike = await new Raffle__factory(attacker).deploy({
+      admin: merchant,
+      factory: await fakeFactory.getAddress(),
+      exchange: world.deployment.exchange,
+      ticketDeployer: world.deployment.ticketDeployer,
+      commission: 0n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "NATIVE Ticket",
+      ticketSymbol: "TNATIVE",
+    });
+    const address = await lookAlike.getAddress();
+    // Announced with the factory's own event, word for word, naming this merchant, from an address that is not it.
+    const emitter = await new LogEmitter__factory(attacker).deploy();
+    const log = RaffleFactory__factory.createInterface().encodeEventLog("RaffleDeployed", [
+      merchant,
+      address,
+      await lookAlike.ticketContract(),
+      0n,
+      86_400n,
+    ]);
+    await (await emitter.emitLog(log.topics, log.data)).wait();
+
+    // A raffle the factory deploys afterwards is indexed, so the indexer has read past the look-alike's events.
+    const later = await deployTestRaffle(world, "NATIVE");
+    const laterId = await indexedRaffleId(harness, key, later.raffle, false);
+    const rows = await dataSource.getRepository(ContractEntity).find({ select: { id: true, address: true } });
+    expect(rows.map((row) => row.address)).toContain(later.raffle);
+    expect(rows.map((row) => row.address)).not.toContain(address);
+    const { body } = await harness.http.get("/raffle/contracts").query({ take: 100 }).set(auth()).expect(200);
+    expect(body.rows.map((row: { address: string }) => row.address)).not.toContain(address);
+    // Nothing names it, so there is nothing to sign for: every id the API knows is a raffle of the factory or a token.
+    expectProblem(await sign(Math.max(laterId, ...rows.map((row) => row.id)) + 1), 404, "contractNotFound");
   });
 
   it("answers 404 contractNotFound for another merchant's raffle and for an unknown id, never 403", async () => {

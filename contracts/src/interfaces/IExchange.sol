@@ -11,6 +11,8 @@ interface IExchange {
     event Claimed(address indexed account, bytes32 indexed nonce, uint256 indexed externalId, address source);
     /// @notice `source` agreed (or stopped agreeing) that claim vouchers deliver `token` from it.
     event ClaimSourceSet(address indexed source, address indexed token, bool allowed);
+    /// @notice `factory` deployed `raffle`: purchases may pay it from now on.
+    event RaffleListed(address indexed factory, address indexed raffle);
 
     /// @notice `expiresAt` is zero: a voucher must always expire.
     error ExpiryMissing();
@@ -31,6 +33,9 @@ interface IExchange {
     error BalanceUnreadable(address token);
     /// @notice Only NATIVE and ERC20 prices can be paid.
     error UnsupportedPriceType(TokenType tokenType);
+    /// @notice A purchase named a receiver no platform factory listed (see `listRaffle`): not one of the platform's
+    /// raffles, whatever its bytecode.
+    error RaffleNotListed(address receiver);
     /// @notice A claim carries 1 to MAX_CLAIM_ITEMS items.
     error InvalidClaimItemCount(uint256 count);
     /// @notice A claim item is not an ERC20 amount, an ERC721 token id, or one ERC721 to mint.
@@ -49,6 +54,9 @@ interface IExchange {
     /// transferred. ERC721 with token id 0: minted (the merchant is a minter of the collection and granted this
     /// contract the minter role too).
     function claim(Params calldata params, Asset[] calldata items, bytes calldata signature) external;
+
+    /// @notice Lists a raffle the caller, a holder of FACTORY_ROLE, just deployed, so purchases may pay it.
+    function listRaffle(address raffle) external;
 
     /// @notice Whether a voucher nonce has been used.
     function isNonceUsed(bytes32 nonce) external view returns (bool);

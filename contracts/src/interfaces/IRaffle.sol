@@ -307,6 +307,9 @@ interface IRaffle {
     /// @notice The round a ticket id was sold in (0 if it was never sold).
     function roundOfTicket(uint256 ticketId) external view returns (uint256);
 
+    /// @notice What one ticket of round `roundId` bought at price tier `tier` paid, and what its refund pays back.
+    function ticketPrice(uint256 roundId, uint256 tier) external view returns (uint256);
+
     // ---------------------------------------------------------------- purchases
 
     /// @notice Mints `item.amount` tickets of the active round to `account`; the Exchange calls it after taking

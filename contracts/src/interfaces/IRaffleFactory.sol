@@ -80,7 +80,8 @@ interface IRaffleFactory {
     /// @notice The subscription is the one draws use now; it cannot be cancelled.
     error VrfSubscriptionInUse(uint256 subscriptionId);
 
-    /// @notice Deploys a raffle administered by the caller, wired to the platform's Exchange and randomness.
+    /// @notice Deploys a raffle administered by the caller, wired to the platform's Exchange and randomness, and lists
+    /// it on the Exchange (the factory holds the Exchange's FACTORY_ROLE), which sells tickets of listed raffles only.
     function deployRaffle(RaffleConfig calldata config) external returns (address raffle, address ticket);
 
     /// @notice Called by a raffle's `startRound`: refuses a raffle of a merchant that lost `MERCHANT_ROLE` and an

@@ -66,6 +66,7 @@ export async function deployPlatform(): Promise<Platform> {
     await ticketDeployer.getAddress(),
     await raffleDeployer.getAddress(),
   );
+  await (await exchange.grantRole(await exchange.FACTORY_ROLE(), await factory.getAddress())).wait();
   await (await factory.proposeVrfConfig({ ...DEFAULT_VRF, coordinator: await vrf.getAddress() })).wait();
   await (await factory.createVrfSubscription()).wait();
   const { subscriptionId } = await factory.vrfConfig();

@@ -1,7 +1,25 @@
 import { Interface, NamedFragment, type Fragment } from "ethers";
 
-import { RAFFLE_CLIENT_ABI } from "./raffle-abi";
-import { IRaffle__factory, Raffle__factory } from "./typechain";
+import { RAFFLE_CLIENT_ABI, RAFFLE_FACTORY_CLIENT_ABI, RAFFLE_TICKET_CLIENT_ABI } from "./raffle-abi";
+import { IRaffle__factory, RaffleFactory__factory, RaffleTicket__factory, Raffle__factory } from "./typechain";
+
+describe("the ticket client ABI", () => {
+  it("is the compiled ticket's ticketState and tokenURI", () => {
+    const compiled = RaffleTicket__factory.createInterface();
+    const client = new Interface(RAFFLE_TICKET_CLIENT_ABI);
+    for (const name of ["ticketState", "tokenURI"] as const) {
+      expect(client.getFunction(name)!.format("full")).toBe(compiled.getFunction(name).format("full"));
+    }
+  });
+});
+
+describe("the factory client ABI", () => {
+  it("is the compiled factory's merchantOf", () => {
+    expect(new Interface(RAFFLE_FACTORY_CLIENT_ABI).getFunction("merchantOf")!.format("full")).toBe(
+      RaffleFactory__factory.createInterface().getFunction("merchantOf").format("full"),
+    );
+  });
+});
 
 describe("the Raffle client ABI", () => {
   const compiled = Raffle__factory.createInterface();

@@ -57,6 +57,18 @@ export const RAFFLE_CLIENT_ABI = [
   "error RandomnessNotTimedOut(uint256 roundId, uint256 refundableAt)",
 ] as const;
 
+/**
+ * What a client asks the platform's factory: the merchant of a raffle it deployed (the zero address for any other
+ * contract). A raffle's own `factory()` is no proof: a look-alike names a "factory" of its own that says what it likes.
+ */
+export const RAFFLE_FACTORY_CLIENT_ABI = ["function merchantOf(address raffle) view returns (address merchant)"] as const;
+
+/** What a client reads of a ticket: its state (`TicketStatus` below) and its on-chain JSON metadata. */
+export const RAFFLE_TICKET_CLIENT_ABI = [
+  "function ticketState(uint256 ticketId) view returns ((uint256 roundId, uint256 tier, uint256 price, uint8 status, bool won, uint256 position) state)",
+  "function tokenURI(uint256 ticketId) view returns (string)",
+] as const;
+
 /** `RoundStatus` of the Raffle (numbers are stored on-chain: new states are appended, never renumbered). */
 export enum RoundStatus {
   None = 0,
@@ -76,4 +88,15 @@ export enum PrizeStatus {
   Unclaimed = 1,
   Claimed = 2,
   Released = 3,
+}
+
+/** `TicketStatus` of `RaffleTicket.ticketState` (what a ticket stands for now; new states are appended). */
+export enum TicketStatus {
+  Open = 0,
+  Lost = 1,
+  Won = 2,
+  PrizeClaimed = 3,
+  PrizeReleased = 4,
+  Refundable = 5,
+  Refunded = 6,
 }

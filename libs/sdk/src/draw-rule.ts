@@ -18,6 +18,12 @@ export interface DrawRecord {
   firstTicketId: Integer;
   ticketCount: Integer;
   winners: ReadonlyArray<{ ticketId: Integer; position?: number }>;
+  /**
+   * Whether the raffle is one of the platform's (its factory names a merchant for it), when known: `readDrawRecord`
+   * sets it when given the platform's factory address. A look-alike raffle's draw can follow the rule and still be
+   * worthless: its own "factory" answers its draws as it likes.
+   */
+  genuine?: boolean;
 }
 
 export interface DrawVerification {
@@ -27,6 +33,9 @@ export interface DrawVerification {
   expected: bigint[];
   /** The winners as recorded, first position first. */
   recorded: bigint[];
+  /** The record's `genuine` when it has one: false for a raffle the platform's factory does not list (then `valid`
+   * is false too, whatever its winners). */
+  genuine?: boolean;
 }
 
 const WORD_LIMIT = 1n << 256n;
@@ -58,14 +67,16 @@ export function drawWinners(randomWord: Integer, firstTicketId: Integer, ticketC
  * Recomputes a drawn round's winners from its recorded word and tickets, and compares them with the recorded ones:
  * anyone can check that the winners follow from the VRF word alone. Pass a round of the API (with its
  * `firstTicketId`, which `readDrawRecord` reads from the chain if the resource lacks it) or a record read from chain.
+ * A record read with the platform's factory address also says whether the raffle is the platform's (`genuine`).
  */
 export function verifyDraw(round: DrawRecord): DrawVerification {
+  const genuine = round.genuine === undefined ? {} : { genuine: round.genuine };
   const ordered = round.winners.every((winner) => winner.position !== undefined)
     ? [...round.winners].sort((a, b) => a.position! - b.position!)
     : [...round.winners];
   const recorded = ordered.map((winner) => BigInt(winner.ticketId));
-  if (recorded.length === 0) return { valid: false, expected: [], recorded };
+  if (recorded.length === 0) return { valid: false, expected: [], recorded, ...genuine };
   const expected = drawWinners(round.randomWord, round.firstTicketId, round.ticketCount, recorded.length);
-  const valid = expected.every((ticketId, index) => ticketId === recorded[index]);
-  return { valid, expected, recorded };
+  const valid = round.genuine !== false && expected.every((ticketId, index) => ticketId === recorded[index]);
+  return { valid, expected, recorded, ...genuine };
 }

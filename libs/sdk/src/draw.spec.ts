@@ -69,4 +69,12 @@ describe("verifyDraw", () => {
     );
     expect(verifyDraw({ randomWord: word, firstTicketId: 1n, ticketCount: 50n, winners: [] }).valid).toBe(false);
   });
+
+  it("says whether the raffle is the platform's when the record knows, and never accepts one that is not", () => {
+    const record = { randomWord: word, firstTicketId: 1n, ticketCount: 50n, winners: winners.map((ticketId) => ({ ticketId })) };
+    expect(verifyDraw({ ...record, genuine: true })).toEqual({ valid: true, expected: winners, recorded: winners, genuine: true });
+    // A look-alike's winners can follow the rule exactly: the draw still proves nothing.
+    expect(verifyDraw({ ...record, genuine: false })).toEqual({ valid: false, expected: winners, recorded: winners, genuine: false });
+    expect(verifyDraw(record)).not.toHaveProperty("genuine");
+  });
 });

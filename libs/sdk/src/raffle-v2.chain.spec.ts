@@ -1,12 +1,15 @@
 import { Wallet, ZeroAddress, parseUnits, type Signer } from "ethers";
 import {
   LOCAL_DEV_KEYS,
+  LookAlikeFactory__factory,
   NonceSequence,
   RAFFLE_PURCHASE_EXTRA,
   Raffle__factory,
+  RaffleFactory__factory,
   RaffleTicket__factory,
   RoundStatus,
   TestToken__factory,
+  TicketStatus,
   TokenType,
   assetFromChain,
   paramsToJson,
@@ -29,6 +32,7 @@ import { RaffleApi, type FetchLike } from "./api-client";
 import { buyTicket } from "./buy-ticket";
 import { readDrawRecord, verifyDraw } from "./draw";
 import { claimPrizes, refundTickets } from "./raffle-calls";
+import { readTicketState } from "./ticket-state";
 
 const GOLD = (amount: string) => parseUnits(amount, 18);
 /** The local stack's demo rules: three winners 50/30/20, at least 3 tickets, 5 for 45 and 10 for 80 at a price of 10. */
@@ -87,6 +91,38 @@ describe("the SDK against raffle v2 on a Hardhat chain", () => {
     }
   }, 120_000);
 
+  it("readDrawRecord, given the platform's factory, says a look-alike raffle is not genuine however its draw went", async () => {
+    const factory = world.deployment.raffleFactory;
+    const genuine = verifyDraw(await readDrawRecord(raffle.raffle, 1n, node.provider, { factory }));
+    expect(genuine).toMatchObject({ valid: true, genuine: true });
+
+    // The genuine bytecode with an attacker's "factory" (it says the raffle has a merchant) and an Exchange the
+    // attacker plays itself: a lone ticket wins outright, so the draw follows the rule to the letter.
+    const attacker = world.players[world.players.length - 1];
+    const fakeFactory = await new LookAlikeFactory__factory(attacker).deploy();
+    const lookAlike = await new Raffle__factory(attacker).deploy({
+      admin: await attacker.getAddress(),
+      factory: await fakeFactory.getAddress(),
+      exchange: await attacker.getAddress(),
+      ticketDeployer: await RaffleFactory__factory.connect(factory, attacker).ticketDeployer(),
+      commission: 0n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "ERC20 Ticket",
+      ticketSymbol: "TERC20",
+    });
+    const item = { tokenType: TokenType.ERC721, token: await lookAlike.ticketContract(), tokenId: 0n, amount: 1n };
+    const price = { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: 1n };
+    await (await lookAlike.startRound(item, price, 0n)).wait();
+    await (await lookAlike.printTicket(await attacker.getAddress(), item, price, 1n, { value: 1n })).wait();
+    await (await lookAlike.endRound()).wait();
+
+    const record = await readDrawRecord(await lookAlike.getAddress(), 1n, node.provider, { factory });
+    expect(record.genuine).toBe(false);
+    const { randomWord, firstTicketId, ticketCount, winners } = record;
+    expect(verifyDraw({ randomWord, firstTicketId, ticketCount, winners }).valid).toBe(true);
+    expect(verifyDraw(record)).toMatchObject({ valid: false, genuine: false, expected: record.winners.map((w) => w.ticketId) });
+  }, 60_000);
+
   it("claimPrizes claims every prize a player won in one transaction: the pot's shares less commission", async () => {
     const roundId = await currentRoundId();
     const player = world.players[3];
@@ -95,10 +131,21 @@ describe("the SDK against raffle v2 on a Hardhat chain", () => {
     const winners = await contract().getWinners(roundId);
     expect(winners.map((winner) => winner.amount)).toEqual([GOLD("40"), GOLD("24"), GOLD("16")]);
 
+    const second = winners[1].ticketId;
+    expect(await readTicketState(raffle.ticket, second, node.provider)).toEqual({
+      roundId,
+      tier: 2n,
+      price: GOLD("8"),
+      status: TicketStatus.Won,
+      won: true,
+      position: 1,
+    });
+
     const token = TestToken__factory.connect(world.token, world.admin);
     const before = await token.balanceOf(await player.getAddress());
     const refs = winners.map((winner) => ({ roundId, ticketId: winner.ticketId }));
     const settled = await claimPrizes(raffle.raffle, refs, player);
+    expect((await readTicketState(raffle.ticket, second, node.provider)).status).toBe(TicketStatus.PrizeClaimed);
     expect(settled.txHashes).toHaveLength(1);
     // Commission of 10% is taken off each prize.
     expect(settled.tickets.map((ticket) => [ticket.ticketId, ticket.amount, ticket.commission])).toEqual(

@@ -46,6 +46,7 @@ export interface PlatformPlan {
 
 export const SIGNER_ROLE = id("SIGNER_ROLE");
 export const MERCHANT_ROLE = id("MERCHANT_ROLE");
+export const FACTORY_ROLE = id("FACTORY_ROLE");
 /** Base fee 0.1 LINK, gas price 1 gwei, 0.004 LINK per wei of native: the mock's usual test values. */
 export const VRF_MOCK_ARGS = [parseEther("0.1"), 1_000_000_000n, parseEther("0.004")];
 export const VRF_MOCK_FUNDING = parseEther("1000000");
@@ -70,6 +71,14 @@ export function platformPlan(admin: string, settings: DeployPlatformOptions): Pl
     args: [admin, new PlanAddress("Exchange"), new PlanAddress("RaffleTicketDeployer"), new PlanAddress("RaffleDeployer")],
   });
   call("GrantSignerRole", "Exchange", "grantRole", [SIGNER_ROLE, settings.signer], `SIGNER_ROLE granted to ${settings.signer}`);
+  // The Exchange sells only raffles the factory lists there, as it deploys them.
+  call(
+    "GrantFactoryRole",
+    "Exchange",
+    "grantRole",
+    [FACTORY_ROLE, new PlanAddress("RaffleFactory")],
+    "the factory lists its raffles on the Exchange",
+  );
   // No raffle exists yet, so the settings apply at once; later changes wait out the factory's VRF_CONFIG_DELAY.
   // The subscription comes after: the factory only accepts one it is a consumer of (it becomes one when it creates
   // or accepts it).

@@ -41,6 +41,7 @@ describe("platform settings: dev defaults only on dev chains", () => {
       "RaffleDeployer",
       "RaffleFactory",
       "GrantSignerRole",
+      "GrantFactoryRole",
       "ProposeVrfConfig",
       "CreateVrfSubscription",
       "FundMockSubscription",
@@ -56,6 +57,7 @@ describe("platform settings: dev defaults only on dev chains", () => {
     expect(steps.some((step) => step.kind === "deploy" && step.contract === "VRFCoordinatorV2_5Mock")).toBe(false);
     expect(steps.map((step) => (step.kind === "call" ? step.id : "")).filter(Boolean)).toEqual([
       "GrantSignerRole",
+      "GrantFactoryRole",
       "ProposeVrfConfig",
       "RequestSubscriptionTransfer",
       "AcceptVrfSubscription",
