@@ -28,6 +28,8 @@ export class OperationsWatch implements OnApplicationBootstrap, OnApplicationShu
   private timer: NodeJS.Timeout | null = null;
   private failing: { at: number; read: ReturnType<OperationsMetricsSource["failingWebhookEndpoints"]> } | null = null;
   private reading: Promise<void> | null = null;
+  /** Chains whose balance could not be read at the last check (logged once until it is read again). */
+  private readonly unreadable = new Set<number>();
 
   constructor(
     @Inject(API_CONFIG) private readonly config: ApiConfig,
@@ -68,9 +70,13 @@ export class OperationsWatch implements OnApplicationBootstrap, OnApplicationShu
           const coordinator = new Contract(vrfCoordinator, COORDINATOR_ABI, chain.provider);
           const [link, native] = (await coordinator.getSubscription(vrfSubscriptionId)) as [bigint, bigint];
           this.metrics.vrfSubscriptionBalance(chainId, { chainId, subscriptionId: vrfSubscriptionId, link, native });
+          this.unreadable.delete(chainId);
         } catch (error) {
           // The node's failures count in raffle_rpc_errors_total already; a stale balance would hide a drained one.
           this.metrics.vrfSubscriptionBalance(chainId, null);
+          // Once per outage, not at every check.
+          if (this.unreadable.has(chainId)) continue;
+          this.unreadable.add(chainId);
           jsonLog("warn", "could not read the VRF subscription's balance", {
             component: "metrics",
             chainId,
