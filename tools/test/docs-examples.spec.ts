@@ -48,8 +48,8 @@ describe("the guides' examples against npm start", () => {
       .map((block) => ({ file, code: block.code })),
   );
 
-  it("reads contract ids from the stack or the API's list, never as a literal (the indexer gives them)", () => {
-    const literal = /contractId(?:=|"\s*:\s*|:\s*)\d+/;
+  it("reads contract, round, claim and webhook ids from the stack or the API's answers, never as a literal (the API gives them)", () => {
+    const literal = /contractId(?:=|"\s*:\s*|:\s*)\d+|\/(?:rounds|claims|webhooks)\/\d+/;
     expect(runnable.filter(({ code }) => literal.test(code)).map(({ file, code }) => `${file}: ${literal.exec(code)![0]}`)).toEqual([]);
   });
 
