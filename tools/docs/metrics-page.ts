@@ -29,6 +29,10 @@ function rowsOf(registry: Registry): MetricRow[] {
 export function apiMetricRows(): MetricRow[] {
   const metrics = new ApiMetrics(true);
   metrics.observeIndexers({ chainIds: () => [], status: () => null });
+  metrics.observeOperations({
+    failingWebhookEndpoints: async () => ({ retrying: 0, disabled: 0, oldestRetryingSeconds: 0 }),
+    roundsAwaitingRandomness: async () => [],
+  });
   return rowsOf(metrics.registry);
 }
 
@@ -55,7 +59,8 @@ Both apps serve Prometheus metrics at \`GET /metrics\` (the API on its port, wit
 \`METRICS_ENABLED=false\`; the worker beside \`/health\` on \`HEALTH_PORT\`). Besides the metrics below, each also serves
 prom-client's default series (\`process_cpu_*\`, \`process_resident_memory_bytes\`, \`process_open_fds\`, \`nodejs_heap_*\`,
 \`nodejs_eventloop_lag_*\`, \`nodejs_gc_duration_seconds\`, \`nodejs_active_handles\`, ...). Labels are few and bounded:
-route templates (never raw URLs), status codes, chain ids and, for the worker, the merchant's own raffles. The alerts
+route templates (never raw URLs), status codes, chain ids, a webhook endpoint's state, a VRF subscription and its
+currency, merchant ids (never a key) and, for the worker, the merchant's own raffles. The alerts
 built on them are in the [operator guide](../guides/operator.md#operations-metrics-status-and-logs) and, as Prometheus
 rules, in \`deploy/prometheus/alerts.yml\`.
 

@@ -23,7 +23,7 @@ import { RaffleApi } from "@raffle/sdk";
 import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 
 import { serveWebApp } from "../../apps/web/server/serve-web-app";
-import { STACK_DIR, removeStackFile, writeStackFile, type StackChain, type StackFile, type StackRaffle } from "./stack-file";
+import { STACK_DIR, STACK_PLAYER_INDEXES, removeStackFile, writeStackFile, type StackChain, type StackFile, type StackRaffle } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 
 export interface LocalStackOptions {
@@ -45,8 +45,6 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-/** Player accounts: Hardhat's default accounts #5 to #9, funded with ETH by the node and with GOLD here. */
-const PLAYER_INDEXES = [5, 6, 7, 8, 9];
 const STEPS = 8;
 /** The stack's two chains: one API, one database and one worker serve both, as in a multi-chain deployment. */
 const STACK_CHAIN_IDS = [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID];
@@ -174,7 +172,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       priceToken: chain.priceToken,
       raffles: chain.raffles,
     }));
-    const players = PLAYER_INDEXES.map((index) => new Wallet(localDevPrivateKey(index)));
+    const players = STACK_PLAYER_INDEXES.map((index) => new Wallet(localDevPrivateKey(index)));
     step(8, `serving the player app on ${webUrl}`);
     const web = await serveWebApp({
       port: options.webPort,
@@ -270,7 +268,7 @@ async function startChain(
   await token.waitForDeployment();
   const priceToken = await token.getAddress();
   await allowPriceToken(await provider.getSigner(0), deployment.raffleFactory, priceToken);
-  for (const index of PLAYER_INDEXES) await (await token.mint(new Wallet(localDevPrivateKey(index)).address, parseUnits("10000", 18))).wait();
+  for (const index of STACK_PLAYER_INDEXES) await (await token.mint(new Wallet(localDevPrivateKey(index)).address, parseUnits("10000", 18))).wait();
 
   const kinds: Array<StackRaffle["kind"]> = withThreeWinners ? ["ERC20", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"];
   log(`deploying the demo merchant's raffles (${kinds.join(", ")}) with their first rounds`);

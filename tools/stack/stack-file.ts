@@ -58,6 +58,9 @@ export interface StackFile {
   players: Array<{ address: string; privateKey: string }>;
 }
 
+/** The stack's players: Hardhat's default accounts #5 to #9, funded with ETH by the node and with GOLD by the stack. */
+export const STACK_PLAYER_INDEXES = [5, 6, 7, 8, 9];
+
 /** Where the stack keeps its database and facts: `.local/` at the repository root unless STACK_DIR says otherwise. */
 export const STACK_DIR = path.resolve(process.env.STACK_DIR ?? path.join(__dirname, "../../.local"));
 export const STACK_FILE = path.join(STACK_DIR, "stack.json");

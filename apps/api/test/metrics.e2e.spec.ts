@@ -1,13 +1,17 @@
 import request from "supertest";
-import { Wallet, ZeroAddress } from "ethers";
+import { Wallet, ZeroAddress, parseEther } from "ethers";
+import { Raffle__factory, VRFCoordinatorV2_5Mock__factory } from "@raffle/chain";
+import { VRF_FULFILMENT_GAS, buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import type { TestDatabase } from "@raffle/db/testing";
 import { eventually, prometheusSample as sample } from "@raffle/testing";
 
+import { ApiKeyService } from "../src/app/auth/api-key.service";
 import { createApp } from "../src/app/create-app";
 import { loadApiConfig, type ApiConfig } from "../src/config/api-config";
 import { expectProblem } from "./support/problem";
 import { captureOutput } from "./support/output-capture";
 import { startTwoChainApi, type TestChain as Chain, type TwoChainApi } from "./support/two-chain-api";
+import { WebhookReceiver } from "./support/webhook-receiver";
 
 /**
  * The operator's view of one API serving two chains (issue #21): Prometheus metrics at /metrics and the indexers'
@@ -28,7 +32,14 @@ describe("metrics, status and logs", () => {
   };
 
   beforeAll(async () => {
-    served = await startTwoChainApi("metrics");
+    served = await startTwoChainApi("metrics", {
+      // The VRF balance is read each chain check; webhooks to the test's receiver on 127.0.0.1, retried quickly.
+      CHAIN_CHECK_INTERVAL_SECONDS: "1",
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      WEBHOOK_POLL_INTERVAL_MS: "50",
+      WEBHOOK_RETRY_BASE_MS: "100",
+      WEBHOOK_RETRY_MAX_DELAY_MS: "200",
+    });
     chains.push(...served.chains);
     ({ database, config, http, key } = served);
   }, 90_000);
@@ -117,6 +128,87 @@ describe("metrics, status and logs", () => {
       expect(line.toLowerCase()).not.toContain("bearer");
       for (const privateKey of privateKeys) expect(line).not.toContain(privateKey);
     }
+  });
+
+  describe("what needs attention", () => {
+    const receiver = new WebhookReceiver();
+    afterAll(() => receiver.close());
+
+    it("counts calls with a revoked key per merchant when the secret is right, never a guessed secret, and never shows the key", async () => {
+      const keys = served.app.get(ApiKeyService);
+      const issued = await keys.create(await chains[0].world.merchant.getAddress(), "revoked in metrics");
+      await keys.revoke(issued.prefix);
+      const merchant = { merchantId: String(issued.merchantId) };
+      const before = sample(await metrics(), "raffle_api_revoked_key_calls_total", merchant) ?? 0;
+      for (let call = 0; call < 3; call += 1)
+        expectProblem(await http.get("/raffle/contracts").set({ Authorization: `Bearer ${issued.key}` }), 401, "unauthorized");
+      // A hostile caller who knows the public prefix but not the secret moves nothing.
+      const guessed = `rk_${issued.prefix}_${"A".repeat(43)}`;
+      expectProblem(await http.get("/raffle/contracts").set({ Authorization: `Bearer ${guessed}` }), 401, "unauthorized");
+      const after = await metrics();
+      expect(sample(after, "raffle_api_revoked_key_calls_total", merchant)).toBe(before + 3);
+      expect(after).not.toContain(issued.prefix);
+      // The whole secret (base64url: it may hold "_" itself).
+      expect(after).not.toContain(issued.key.slice(`rk_${issued.prefix}_`.length));
+    });
+
+    it("shows each chain's VRF subscription balance as its coordinator holds it, read by the leader", async () => {
+      const [chain] = chains;
+      const labels = { chainId: String(chain.chainId), subscriptionId: chain.world.deployment.vrfSubscriptionId, currency: "LINK" };
+      const before = await eventually(async () => {
+        const value = sample(await metrics(), "raffle_vrf_subscription_balance", labels);
+        expect(value).toEqual(expect.any(Number));
+        return value!;
+      });
+      const coordinator = VRFCoordinatorV2_5Mock__factory.connect(chain.world.deployment.vrfCoordinator, chain.world.admin);
+      await (await coordinator.fundSubscription(chain.world.deployment.vrfSubscriptionId, parseEther("5"))).wait();
+      await eventually(async () => expect(sample(await metrics(), "raffle_vrf_subscription_balance", labels)).toBeCloseTo(before + 5, 6));
+      // Every served chain, each with its own subscription, in both currencies.
+      const text = await metrics();
+      for (const other of chains) {
+        const own = { chainId: String(other.chainId), subscriptionId: other.world.deployment.vrfSubscriptionId };
+        expect(sample(text, "raffle_vrf_subscription_balance", { ...own, currency: "native" })).toEqual(expect.any(Number));
+        expect(sample(text, "raffle_vrf_subscription_balance", { ...own, currency: "LINK" })).toEqual(expect.any(Number));
+      }
+    });
+
+    it("counts failing webhook endpoints and rounds waiting on randomness, and drops both once fixed", async () => {
+      const chain = chains[1];
+      const chainId = String(chain.chainId);
+      receiver.respond = () => 500;
+      await receiver.start();
+      const { body: endpoint } = await http.post("/webhooks").set(auth()).send({ url: receiver.url }).expect(201);
+      receiver.secrets = [endpoint.secret];
+
+      // Two players buy, the round ends and asks VRF for its word, which does not come yet.
+      const raffle = await deployTestRaffle(chain.world, "NATIVE");
+      await buyTicket(chain.world, raffle, chain.world.players[0]);
+      await buyTicket(chain.world, raffle, chain.world.players[1]);
+      const contract = Raffle__factory.connect(raffle.raffle, chain.world.merchant);
+      await (await contract.endRound()).wait();
+      await eventually(async () => {
+        const text = await metrics();
+        expect(sample(text, "raffle_rounds_awaiting_randomness", { chainId })).toBe(1);
+        expect(sample(text, "raffle_rounds_awaiting_randomness_oldest_seconds", { chainId })).toBeGreaterThanOrEqual(0);
+        expect(sample(text, "raffle_rounds_awaiting_randomness", { chainId: String(chains[0].chainId) })).toBe(0);
+        expect(sample(text, "raffle_webhook_endpoints_failing", { state: "retrying" })).toBe(1);
+        expect(sample(text, "raffle_webhook_endpoints_failing", { state: "disabled" })).toBe(0);
+      }, 20_000);
+      await eventually(async () => expect(sample(await metrics(), "raffle_webhook_endpoint_failing_seconds")).toBeGreaterThanOrEqual(1), 20_000);
+
+      // The word arrives and the endpoint answers again: nothing needs attention any more.
+      const round = await contract.getRound((await contract.getCurrentRoundInfo()).roundId);
+      const coordinator = VRFCoordinatorV2_5Mock__factory.connect(chain.world.deployment.vrfCoordinator, chain.world.admin);
+      await (await coordinator.fulfillRandomWords(round.vrfRequestId, chain.world.deployment.raffleFactory, { gasLimit: VRF_FULFILMENT_GAS })).wait();
+      receiver.respond = () => 204;
+      await eventually(async () => {
+        const text = await metrics();
+        expect(sample(text, "raffle_rounds_awaiting_randomness", { chainId })).toBe(0);
+        expect(sample(text, "raffle_rounds_awaiting_randomness_oldest_seconds", { chainId })).toBe(0);
+        expect(sample(text, "raffle_webhook_endpoints_failing", { state: "retrying" })).toBe(0);
+        expect(sample(text, "raffle_webhook_endpoint_failing_seconds")).toBe(0);
+      }, 20_000);
+    }, 60_000);
   });
 
   it("records nothing and answers 404 at /metrics with METRICS_ENABLED=false", async () => {

@@ -46,10 +46,20 @@ describe("operations", () => {
   }
 
   describe("OpenAPI at /docs-json", () => {
-    let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> }; security: unknown[] };
+    let document: {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, Schema> };
+      security: unknown[];
+      servers: { url: string }[];
+    };
 
     beforeAll(async () => {
       document = (await harness.http.get("/docs-json").expect(200)).body;
+    });
+
+    it("names the origin it is served from as its server (a relative URL), so /docs calls this API on whatever host and port", () => {
+      const servedFrom = "http://api.example.test:8123/docs-json";
+      expect(document.servers.map((server) => new URL(server.url, servedFrom).origin)).toEqual(["http://api.example.test:8123"]);
     });
 
     it("describes every property of every schema (a bare $ref is described by its target)", () => {

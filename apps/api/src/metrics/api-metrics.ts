@@ -1,3 +1,4 @@
+import { formatEther } from "ethers";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { FastifyInstance } from "fastify";
 import type { IndexerStatus } from "@raffle/indexer";
@@ -10,6 +11,22 @@ const REORG_DEPTH_BUCKETS = [1, 2, 3, 5, 8, 13, 21, 34, 64, 128, 256];
 export interface IndexerMetricsSource {
   chainIds(): number[];
   status(chainId: number): IndexerStatus | null;
+}
+
+/** What needs an operator's attention, read from the database at each scrape (see OperationsWatch). */
+export interface OperationsMetricsSource {
+  /** Webhook endpoints failing now: still retried, or disabled after failing too long; and how long the oldest still retried has failed. */
+  failingWebhookEndpoints(): Promise<{ retrying: number; disabled: number; oldestRetryingSeconds: number }>;
+  /** Per served chain, rounds ended and waiting for their VRF word (DRAWING), and the age of the oldest since it ended. */
+  roundsAwaitingRandomness(): Promise<Array<{ chainId: number; count: number; oldestSeconds: number }>>;
+}
+
+/** A VRF subscription's balances as last read from its coordinator, in the smallest unit (juels of LINK, wei). */
+export interface VrfSubscriptionBalance {
+  chainId: number;
+  subscriptionId: string;
+  link: bigint;
+  native: bigint;
 }
 
 /**
@@ -63,6 +80,14 @@ export class ApiMetrics {
     buckets: REORG_DEPTH_BUCKETS,
     registers: [this.registry],
   });
+  private readonly revokedKeyCalls = new Counter({
+    name: "raffle_api_revoked_key_calls_total",
+    help: "Calls made with a merchant's revoked API key (the right secret, refused 401), by merchant id: a client still using a key it lost.",
+    labelNames: ["merchantId"] as const,
+    registers: [this.registry],
+  });
+  /** The VRF subscriptions' balances by chain, set by OperationsWatch on the process that leads the chain's indexer. */
+  private readonly vrfBalances = new Map<number, VrfSubscriptionBalance>();
   /** Children of the request histogram by `route` then status, made once each. */
   private readonly signedChildren = new Map<number, { inc(): void }>();
   private readonly requestChildren = new Map<string, Map<number, { observe(value: number): void }>>();
@@ -125,6 +150,82 @@ export class ApiMetrics {
       "Indexer steps that failed (node or database errors); each is retried.",
       (status) => status.failedSteps,
     );
+  }
+
+  /**
+   * Gauges of what needs attention: failing webhook endpoints and rounds waiting on randomness (read from the database
+   * at each scrape: two small aggregate queries; a failed read leaves them out of that scrape rather than failing it),
+   * and each chain's VRF subscription balance as last read (see vrfSubscriptionBalance).
+   */
+  observeOperations(source: OperationsMetricsSource): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "raffle_webhook_endpoints_failing",
+      help: "Webhook endpoints whose deliveries fail: state retrying (failing since their last success) or disabled (failed too long; the merchant re-enables them).",
+      labelNames: ["state"] as const,
+      registers,
+      async collect() {
+        this.reset();
+        const failing = await source.failingWebhookEndpoints().catch(() => null);
+        if (!failing) return;
+        this.set({ state: "retrying" }, failing.retrying);
+        this.set({ state: "disabled" }, failing.disabled);
+      },
+    });
+    new Gauge({
+      name: "raffle_webhook_endpoint_failing_seconds",
+      help: "How long the longest-failing webhook endpoint that is still retried has failed (0 when none fails).",
+      registers,
+      async collect() {
+        this.reset();
+        const failing = await source.failingWebhookEndpoints().catch(() => null);
+        if (failing) this.set(failing.oldestRetryingSeconds);
+      },
+    });
+    const drawing = (name: string, help: string, read: (row: { count: number; oldestSeconds: number }) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["chainId"] as const,
+        registers,
+        async collect() {
+          this.reset();
+          for (const row of (await source.roundsAwaitingRandomness().catch(() => null)) ?? []) this.set({ chainId: String(row.chainId) }, read(row));
+        },
+      });
+    drawing("raffle_rounds_awaiting_randomness", "Rounds ended and waiting for their VRF word (DRAWING), by chain.", (row) => row.count);
+    drawing(
+      "raffle_rounds_awaiting_randomness_oldest_seconds",
+      "Seconds since the oldest round still waiting for its VRF word ended, by chain (0 when none waits).",
+      (row) => row.oldestSeconds,
+    );
+    const balances = this.vrfBalances;
+    new Gauge({
+      name: "raffle_vrf_subscription_balance",
+      help: "The VRF subscription's balance on its coordinator, by chain, subscription and currency (LINK or native), in whole tokens; read by the chain's indexing leader every CHAIN_CHECK_INTERVAL_SECONDS.",
+      labelNames: ["chainId", "subscriptionId", "currency"] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const balance of balances.values()) {
+          const labels = { chainId: String(balance.chainId), subscriptionId: balance.subscriptionId };
+          this.set({ ...labels, currency: "LINK" }, Number(formatEther(balance.link)));
+          this.set({ ...labels, currency: "native" }, Number(formatEther(balance.native)));
+        }
+      },
+    });
+  }
+
+  /** A chain's VRF subscription balance as just read, or null when this process no longer reads it (not the leader). */
+  vrfSubscriptionBalance(chainId: number, balance: VrfSubscriptionBalance | null): void {
+    if (!this.enabled) return;
+    if (balance) this.vrfBalances.set(chainId, balance);
+    else this.vrfBalances.delete(chainId);
+  }
+
+  /** A call with a revoked key of `merchantId`, the secret right: its client still has the key. */
+  revokedKeyUsed(merchantId: number): void {
+    if (this.enabled) this.revokedKeyCalls.inc({ merchantId: String(merchantId) });
   }
 
   /** Times every request by its route template and status; counts 429 and 503 answers. */

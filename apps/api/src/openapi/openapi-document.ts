@@ -25,7 +25,12 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .setVersion("1.0.0")
     .setLicense("UNLICENSED", "https://choosealicense.com/no-permission/")
-    .addServer("http://127.0.0.1:3000", "The local stack (`npm start`); a deployment serves the same paths at its own base URL.")
+    // Relative: the docs page and any client that reads the document call the origin that served it, whatever its
+    // host and port (a deployment, a proxy, a stack on another port), never a hard-wired local address.
+    .addServer(
+      "/",
+      "The origin that serves this document. On the local stack (`npm start`) that is http://127.0.0.1:3000; a deployment serves the same paths at its own base URL.",
+    )
     .addBearerAuth(
       {
         type: "http",

@@ -4,3 +4,4 @@ export * from "./node-process";
 export * from "./hardhat-node";
 export * from "./anvil-node";
 export * from "./local-world";
+export * from "./rehearsal";

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { Inject, Injectable } from "@nestjs/common";
+import { Inject, Injectable, Optional } from "@nestjs/common";
 import { ZeroAddress, getAddress, isAddress } from "ethers";
 import type { DataSource, EntityManager } from "typeorm";
 import { ApiKeyEntity, MerchantEntity } from "@raffle/db";
@@ -8,6 +8,7 @@ import type { ApiConfig } from "../../config/api-config";
 import { MAX_STORED_INTEGER } from "../../common/ids";
 import { problems } from "../../common/problem";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import { ApiMetrics } from "../../metrics/api-metrics";
 import type { MerchantSession } from "./merchant-sessions.service";
 
 /** Who is calling: the merchant behind a valid API key, or behind its console session. */
@@ -65,6 +66,8 @@ export class ApiKeyService {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     @Inject(API_CONFIG) private readonly config: Pick<ApiConfig, "apiKeyCacheSeconds"> & { apiKeyCacheMaxEntries?: number },
+    // Absent where keys are managed outside the API (the api-key command).
+    @Optional() private readonly metrics?: ApiMetrics,
   ) {
     this.maxCachedKeys = config.apiKeyCacheMaxEntries ?? 10_000;
   }
@@ -158,7 +161,13 @@ export class ApiKeyService {
     }
     const [, prefix, secret] = match;
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
-    if (!key || key.revokedAt || !timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) return null;
+    if (!key || !timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) return null;
+    if (key.revokedAt) {
+      // The right secret of a revoked key: its client was never told. Counted per merchant (never per key or secret);
+      // a guessed secret with a known prefix counts nothing.
+      this.metrics?.revokedKeyUsed(key.merchantId);
+      return null;
+    }
     const caller: Caller = { merchantId: key.merchantId, apiKeyId: key.id };
     this.touch(key.id, now);
     if (this.config.apiKeyCacheSeconds > 0) {
