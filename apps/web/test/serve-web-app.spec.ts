@@ -1,8 +1,11 @@
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 
+import { DEPLOY_HEADERS_FILE, nginxSecurityHeaders } from "../server/deploy-headers";
+import { connectSources } from "../server/security-headers";
 import { serveWebApp, type ServedWebApp } from "../server/serve-web-app";
 
 interface RawAnswer {
@@ -125,6 +128,64 @@ describe("the web server", () => {
       expect(headers["x-frame-options"]).toBe("DENY");
       expect(headers["x-content-type-options"]).toBe("nosniff");
       expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    }
+  });
+});
+
+/** The deploy kit's nginx service (deploy/web/) sends what the Node server sends: one definition, security-headers.ts. */
+describe("the deploy kit's web service headers", () => {
+  const script = path.resolve(__dirname, "../../../deploy/web/40-security-headers.sh");
+
+  it("has the generated include file (npm run headers:generate -w apps/web)", () => {
+    expect(fs.readFileSync(DEPLOY_HEADERS_FILE, "utf8")).toBe(nginxSecurityHeaders());
+  });
+
+  it("sets connect-src at start to the origins connectSources() finds in config.json, and refuses to start without one", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "web-headers-"));
+    const run = (config: string | null) => {
+      const configFile = path.join(dir, "config.json");
+      fs.rmSync(configFile, { force: true });
+      if (config !== null) fs.writeFileSync(configFile, config);
+      const env = {
+        ...process.env,
+        WEB_CONFIG_FILE: configFile,
+        WEB_HEADERS_TEMPLATE: DEPLOY_HEADERS_FILE,
+        WEB_HEADERS_FILE: path.join(dir, "out.conf"),
+      };
+      return spawnSync("sh", [script], { env, encoding: "utf8" });
+    };
+    try {
+      const config = {
+        apiUrl: "https://api.example.com/",
+        chains: [
+          { id: 1, name: "Mainnet", rpcUrl: "https://user:secret@rpc.example.org:8443/v3/provider-key?x=1" },
+          { id: 2, name: "Other", rpcUrl: "https://api.example.com/rpc" },
+          { id: 3, name: "Local", rpcUrl: "http://127.0.0.1:8545" },
+        ],
+      };
+      const started = run(JSON.stringify(config, null, 2));
+      expect(started.status).toBe(0);
+      const written = fs.readFileSync(path.join(dir, "out.conf"), "utf8");
+      expect(connectSources(config)).toEqual(["https://api.example.com", "https://rpc.example.org:8443", "http://127.0.0.1:8545"]);
+      expect(written.split("\n").filter((line) => line.startsWith("add_header"))).toEqual(
+        nginxSecurityHeaders(connectSources(config))
+          .split("\n")
+          .filter((line) => line.startsWith("add_header")),
+      );
+      expect(written).not.toContain("secret");
+
+      const missing = run(null);
+      expect({ status: missing.status, stderr: missing.stderr }).toEqual({
+        status: 1,
+        stderr: expect.stringContaining("mount the deployment's config.json"),
+      });
+      const relative = run(JSON.stringify({ apiUrl: "/api", chains: [] }));
+      expect({ status: relative.status, stderr: relative.stderr }).toEqual({
+        status: 1,
+        stderr: expect.stringContaining("names no absolute apiUrl or rpcUrl"),
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
