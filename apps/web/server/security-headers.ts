@@ -8,10 +8,10 @@
  * runtime config.json, so the policy is computed from the same config.
  */
 
-/** What the policy needs of config.json (see src/lib/runtime-config.ts). */
+/** What the policy needs of config.json (see src/lib/runtime-config.ts for all of it). */
 export interface WebConfigOrigins {
   apiUrl: string;
-  chains: Array<{ rpcUrl: string }>;
+  chains: Array<{ rpcUrl: string; [other: string]: unknown }>;
 }
 
 /**

@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 import { DEPLOY_HEADERS_FILE, nginxSecurityHeaders } from "../server/deploy-headers";
-import { connectSources } from "../server/security-headers";
+import { connectSources, securityHeaders } from "../server/security-headers";
 import { serveWebApp, type ServedWebApp } from "../server/serve-web-app";
 
 interface RawAnswer {
@@ -136,8 +136,10 @@ describe("the web server", () => {
 describe("the deploy kit's web service headers", () => {
   const script = path.resolve(__dirname, "../../../deploy/web/40-security-headers.sh");
 
-  it("has the generated include file (npm run headers:generate -w apps/web)", () => {
+  it("has the generated include file (npm run headers:generate -w apps/web), and the player-app guide lists the same headers", () => {
     expect(fs.readFileSync(DEPLOY_HEADERS_FILE, "utf8")).toBe(nginxSecurityHeaders());
+    const guide = fs.readFileSync(path.resolve(__dirname, "../../../docs/guides/player-app.md"), "utf8");
+    for (const [name, value] of Object.entries(securityHeaders(["<origins>"]))) expect(guide).toContain(`\n${name}: ${value}\n`);
   });
 
   it("sets connect-src at start to the origins connectSources() finds in config.json, and refuses to start without one", () => {
