@@ -231,14 +231,7 @@ describe("the player app in a browser", () => {
       await restore();
     }
     await page.goto(raffleUrl("native"));
-    await page
-      .getByRole("heading", { level: 1 })
-      .locator("bdi")
-      .waitFor({ timeout: 20_000 })
-      .catch(async (error) => {
-        await page.screenshot({ path: "/tmp/bdi-debug.png", fullPage: true });
-        throw error;
-      });
+    await page.getByRole("heading", { level: 1 }).locator("bdi").waitFor(WAIT);
     expect(await page.getByRole("heading", { level: 1 }).locator("bdi").textContent()).toBe("Friday Night Jackpot");
   });
 
