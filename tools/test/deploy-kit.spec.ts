@@ -231,7 +231,7 @@ describe("deploy/compose.production.yml and deploy/.env.example", () => {
   const exampleValues = new Map([...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 
   it("restarts every service and checks the health of every long-running one, Redis and the worker included", () => {
-    expect(Object.keys(services).sort()).toEqual(["api", "merchant-worker", "migrate", "postgres", "redis"]);
+    expect(Object.keys(services).sort()).toEqual(["api", "merchant-worker", "migrate", "postgres", "redis", "web"]);
     for (const [name, service] of Object.entries(services)) {
       expect({ name, restart: service.restart }).toEqual({ name, restart: name === "migrate" ? "on-failure" : "unless-stopped" });
       if (name !== "migrate") expect({ name, healthcheck: service.healthcheck?.test?.length }).toEqual({ name, healthcheck: expect.any(Number) });
@@ -239,6 +239,7 @@ describe("deploy/compose.production.yml and deploy/.env.example", () => {
     expect(services.redis.healthcheck!.test).toEqual(["CMD", "redis-cli", "ping"]);
     expect(services["merchant-worker"].healthcheck!.test.join(" ")).toMatch(/127\.0\.0\.1:8080\/health/);
     expect(services.api.healthcheck!.test.join(" ")).toMatch(/\/ready/);
+    expect(services.web.healthcheck!.test.join(" ")).toMatch(/127\.0\.0\.1:8080\//);
     // The order of first start: migrations, then the API, then (its key made) the worker.
     expect(services.migrate.command).toEqual(["node", "dist/libs/db/src/cli/migrate.js"]);
     expect(services.api.depends_on!.migrate).toEqual({ condition: "service_completed_successfully" });

@@ -8,6 +8,7 @@ import { endAndDraw } from "@raffle/chain/testing";
 import { RaffleApi, RaffleApiError, buyTicket } from "@raffle/sdk";
 
 import { InjectedWallet } from "./support/injected-wallet";
+import { alterApiAnswer, frameFromForeignSite, watchCspViolations } from "./support/page-security";
 import { startWebStack, type WebStack } from "./support/web-stack";
 
 const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
@@ -48,14 +49,16 @@ describe("the merchant console in a browser", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let apiKey: string;
   let raffle: { id: number; address: string };
+  let cspViolations: string[];
 
   beforeAll(async () => {
     stack = await startWebStack({ raffles: [] });
     receiver = await startReceiver();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    // A locale as every real browser reports one (this machine's LANG would give "en-US@posix", which Intl refuses).
-    context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+    // No locale of its own: the browser's, "en-US@posix" under the suite's LANG=C.UTF-8, which Intl refuses.
+    context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
+    cspViolations = watchCspViolations(page);
     await new InjectedWallet(stack.merchant, stack.node.provider, stack.world.deployment.chainId).install(page);
   }, 180_000);
 
@@ -216,12 +219,50 @@ describe("the merchant console in a browser", () => {
 
     // Players find it once it is on public sale.
     const renamed = page.getByRole("region", { name: "Moonlight Raffle" });
+    // The merchant's title in <bdi>: its direction marks cannot reorder the text around it.
+    expect(await renamed.getByRole("heading", { level: 2 }).locator("bdi").textContent()).toBe("Moonlight Raffle");
     await renamed.getByRole("button", { name: "Put on public sale" }).click();
     await renamed.getByRole("button", { name: "Take off public sale" }).waitFor(WAIT);
     await page.goto(`${stack.web.url}/#/raffle/${raffle.id}`);
     await page.getByRole("heading", { level: 1, name: "Moonlight Raffle" }).waitFor(WAIT);
     await page.getByText("Paid in ether, straight to the winner's wallet.").waitFor(WAIT);
     await page.screenshot({ path: path.join(SCREENSHOTS, "console-player-page-1280.png"), fullPage: true });
+  });
+
+  it("edits a stored description whose blocks are not text as the text they hold, never [object Object]", async () => {
+    const hostile = JSON.stringify({ blocks: [{ text: { html: "x" } }, { text: 42, type: "header-two" }, null, { text: "Kept.", type: "blink" }] });
+    const restore = await alterApiAnswer<{ rows: Array<{ id: number; description: string }> }>(
+      page,
+      `${stack.apiUrl}/raffle/contracts?take=100`,
+      (body) => ({
+        ...body,
+        rows: body.rows.map((row) => (row.id === raffle.id ? { ...row, description: hostile } : row)),
+      }),
+    );
+    try {
+      await page.goto(consoleUrl("#/raffles"));
+      const card = page.getByRole("region", { name: "Moonlight Raffle" });
+      await card.getByRole("button", { name: "Edit player page" }).click();
+      expect(await card.getByLabel("Description").inputValue()).toBe("\n42\nKept.");
+    } finally {
+      await restore();
+    }
+  });
+
+  it("shows a sentence and a way back, never a blank page, when a page fails to render", async () => {
+    const restore = await alterApiAnswer<object>(page, `${stack.apiUrl}/merchant/overview`, (body) => ({ ...body, chains: "not a list" }));
+    await page.goto(consoleUrl("#/"));
+    await page.getByRole("alert").filter({ hasText: "Something went wrong while showing this page. Nothing was sent or signed." }).waitFor(WAIT);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-page-failed-1280.png"), fullPage: true });
+    await restore();
+    await page.getByRole("link", { name: "Back to the overview" }).click();
+    await heading("Overview").waitFor(WAIT);
+  });
+
+  it("cannot be framed by another site: the browser refuses, the frame shows nothing of the console", async () => {
+    const framed = await frameFromForeignSite(context, `${stack.web.url}/console/`);
+    // Chromium puts its error page in place of a frame the page's frame-ancestors refuses.
+    expect(framed).toEqual({ frameUrl: "chrome-error://chromewebdata/", appInFrame: false });
   });
 
   it("revokes the key, and the API refuses it", async () => {
@@ -269,5 +310,9 @@ describe("the merchant console in a browser", () => {
     await page.reload();
     await heading("Merchant console").waitFor(WAIT);
     await button("Sign in with Ethereum").waitFor(WAIT);
+  });
+
+  it("ran every journey under the pages' Content-Security-Policy without a violation", () => {
+    expect(cspViolations).toEqual([]);
   });
 });

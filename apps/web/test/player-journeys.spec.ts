@@ -6,6 +6,7 @@ import { RaffleTicket__factory, Raffle__factory, TestToken__factory } from "@raf
 import { buyTicket, endAndDraw } from "@raffle/chain/testing";
 
 import { InjectedWallet } from "./support/injected-wallet";
+import { alterApiAnswer, frameFromForeignSite, watchCspViolations } from "./support/page-security";
 import { startWebStack, type WebStack } from "./support/web-stack";
 
 const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
@@ -21,12 +22,14 @@ describe("the player app in a browser", () => {
   let context: BrowserContext;
   let page: Page;
   let wallet: InjectedWallet;
+  let cspViolations: string[];
 
   beforeAll(async () => {
     stack = await startWebStack();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
     context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
+    cspViolations = watchCspViolations(page);
     // Starts on a chain the site does not serve, so connecting shows the switch offer.
     wallet = new InjectedWallet(stack.player, stack.node.provider, 1);
     await wallet.install(page);
@@ -172,6 +175,91 @@ describe("the player app in a browser", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, "raffle-refused-1280.png"), fullPage: true });
   });
 
+  it("renders a description whose blocks have non-string text or unknown types, never [object Object]", async () => {
+    const hostile = JSON.stringify({
+      blocks: [
+        { key: "a", text: { html: "<b>x</b>" }, type: "unstyled" },
+        { key: "b", text: 42, type: "header-two" },
+        { key: "c", text: "Shown although its type is unknown.", type: "blink" },
+        null,
+        "a bare string",
+        { key: "d", text: ["a", "list"], type: "unordered-list-item" },
+      ],
+      entityMap: {},
+    });
+    const url = `${stack.apiUrl}/player/raffles/${stack.raffles.native.id}`;
+    const restore = await alterApiAnswer<{ raffle: { description: string } }>(page, url, (body) => ({
+      ...body,
+      raffle: { ...body.raffle, description: hostile },
+    }));
+    try {
+      await page.goto(raffleUrl("native"));
+      await page.getByText("Shown although its type is unknown.").waitFor(WAIT);
+      await page.getByRole("heading", { level: 3, name: "42" }).waitFor(WAIT);
+      await button("Buy").waitFor(WAIT);
+      expect(await page.locator("main").innerText()).not.toContain("[object Object]");
+    } finally {
+      await restore();
+    }
+  });
+
+  it("shows a sentence and a way back, never a blank page, when a page fails to render", async () => {
+    const url = `${stack.apiUrl}/player/raffles/${stack.raffles.native.id}`;
+    const restore = await alterApiAnswer<object>(page, url, (body) => ({ ...body, raffle: null }));
+    try {
+      await page.goto(raffleUrl("native"));
+      await alert().filter({ hasText: "Something went wrong while showing this page. Nothing was sent or signed." }).waitFor(WAIT);
+      await page.screenshot({ path: path.join(SCREENSHOTS, "page-failed-1280.png"), fullPage: true });
+      await page.getByRole("link", { name: "Back to the raffles" }).click();
+      await page.getByRole("link", { name: "Friday Night Jackpot" }).waitFor(WAIT);
+    } finally {
+      await restore();
+    }
+  });
+
+  it("shows merchant-written titles in <bdi>, so a right-to-left override cannot reorder the text around them", async () => {
+    const spoof = "\u202eEvil Raffle";
+    const restore = await alterApiAnswer<{ rows: Array<{ raffle: { id: number; title: string } }> }>(page, /\/player\/raffles(\?.*)?$/, (body) => ({
+      rows: body.rows.map((row) => (row.raffle.id === stack.raffles.native.id ? { ...row, raffle: { ...row.raffle, title: spoof } } : row)),
+    }));
+    try {
+      await page.goto(`${stack.web.url}/#/`);
+      const link = page.locator(`a[href="#/raffle/${stack.raffles.native.id}"]`);
+      await link.locator("bdi", { hasText: "Evil Raffle" }).waitFor(WAIT);
+      expect(await link.locator("bdi").textContent()).toBe(spoof);
+    } finally {
+      await restore();
+    }
+    await page.goto(raffleUrl("native"));
+    await page.getByRole("heading", { level: 1 }).locator("bdi").waitFor(WAIT);
+    expect(await page.getByRole("heading", { level: 1 }).locator("bdi").textContent()).toBe("Friday Night Jackpot");
+  });
+
+  it("cannot be framed by another site: the browser refuses, the frame shows nothing of the app", async () => {
+    const framed = await frameFromForeignSite(context, `${stack.web.url}/`);
+    // Chromium puts its error page in place of a frame the page's frame-ancestors refuses.
+    expect(framed).toEqual({ frameUrl: "chrome-error://chromewebdata/", appInFrame: false });
+  });
+
+  it("renders under an ordinary locale as well (the suite's browser runs under LANG=C.UTF-8)", async () => {
+    // A page of its own with the locale set over CDP, as Playwright's context option does (a second context would cost
+    // this single-process Chromium more than a page).
+    const ordinary = await context.newPage();
+    try {
+      const cdp = await context.newCDPSession(ordinary);
+      await cdp.send("Emulation.setLocaleOverride", { locale: "de-DE" });
+      await cdp.send("Emulation.setUserAgentOverride", { userAgent: await ordinary.evaluate(() => navigator.userAgent), acceptLanguage: "de-DE" });
+      await ordinary.goto(`${stack.web.url}/#/raffle/${stack.raffles.native.id}/rounds`);
+      await ordinary.getByRole("heading", { level: 1, name: /Round history/ }).waitFor(WAIT);
+      expect(await ordinary.evaluate(() => [navigator.language, new Intl.NumberFormat(navigator.language).format(1234.5)])).toEqual([
+        "de-DE",
+        "1.234,5",
+      ]);
+    } finally {
+      await ordinary.close();
+    }
+  });
+
   it("passes axe-core on every page, at 1280 and 375 px, and captures each", async () => {
     const pages = { raffles: `${stack.web.url}/#/`, raffle: raffleUrl("late"), tickets: `${stack.web.url}/#/tickets` };
     for (const width of [1280, 375]) {
@@ -193,5 +281,9 @@ describe("the player app in a browser", () => {
         });
       }
     }
+  });
+
+  it("ran every journey under the pages' Content-Security-Policy without a violation", () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { StrictMode, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 import { WagmiProvider } from "wagmi";
 
+import { PageErrorBoundary } from "../components/PageErrorBoundary";
 import { PlayerApi } from "./api";
 import { AppContext } from "./app-context";
 import { loadRuntimeConfig } from "./runtime-config";
@@ -11,10 +12,17 @@ import { createWagmiConfig } from "./wagmi-config";
 
 /**
  * Starts one of the app's pages (the player app, the merchant console): loads the deployment's config.json, then
- * renders `page` inside the wallet, data, app and session providers. A config that cannot load is a sentence under
- * the page's `title`.
+ * renders `page` inside the wallet, data, app and session providers. A config that cannot load, or a page that fails to
+ * render, is a sentence under the page's `title`.
  */
-export function mountPage(options: { title: string; configUrl?: string; session: SessionKind; page: ReactNode }): void {
+export function mountPage(options: {
+  title: string;
+  /** Where the error sentence's way back goes (see PageErrorBoundary). */
+  home: { href: string; label: string };
+  configUrl?: string;
+  session: SessionKind;
+  page: ReactNode;
+}): void {
   const root = createRoot(document.getElementById("root")!);
   loadRuntimeConfig(options.configUrl).then(
     (config) => {
@@ -22,13 +30,15 @@ export function mountPage(options: { title: string; configUrl?: string; session:
       const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
       root.render(
         <StrictMode>
-          <WagmiProvider config={wagmiConfig}>
-            <QueryClientProvider client={queryClient}>
-              <AppContext.Provider value={{ config, api: new PlayerApi(config.apiUrl) }}>
-                <SessionProvider kind={options.session}>{options.page}</SessionProvider>
-              </AppContext.Provider>
-            </QueryClientProvider>
-          </WagmiProvider>
+          <PageErrorBoundary title={options.title} home={options.home} onRetry={() => queryClient.clear()}>
+            <WagmiProvider config={wagmiConfig}>
+              <QueryClientProvider client={queryClient}>
+                <AppContext.Provider value={{ config, api: new PlayerApi(config.apiUrl) }}>
+                  <SessionProvider kind={options.session}>{options.page}</SessionProvider>
+                </AppContext.Provider>
+              </QueryClientProvider>
+            </WagmiProvider>
+          </PageErrorBoundary>
         </StrictMode>,
       );
     },

@@ -104,7 +104,10 @@ function TicketRow({ ticket, token }: { ticket: PlayerTicket; token: string }) {
   return (
     <li className="ticket">
       <div>
-        <strong>{title}</strong> · ticket #{ticket.serial} · round {ticket.roundId}
+        <strong>
+          <bdi>{title}</bdi>
+        </strong>{" "}
+        · ticket #{ticket.serial} · round {ticket.roundId}
         <span className="hint"> · {chainName(config, ticket.chainId)}</span>
       </div>
       <div className={`state state-${ticket.state.toLowerCase()}`}>
@@ -123,7 +126,7 @@ function TicketRow({ ticket, token }: { ticket: PlayerTicket; token: string }) {
         </button>
       )}
       <span id={`ticket-${ticket.raffle}-${ticket.tokenId}`} className="visually-hidden">
-        {title} ticket #{ticket.serial}
+        <bdi>{title}</bdi> ticket #{ticket.serial}
       </span>
       {status && (
         <p role={status.failed ? "alert" : "status"} className={status.failed ? "error" : "status"}>

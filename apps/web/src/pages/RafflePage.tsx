@@ -29,7 +29,9 @@ export function RafflePage({ id }: { id: number }) {
       <p>
         <a href="#/">← All raffles</a>
       </p>
-      <h1>{contract.title || `Raffle ${contract.id}`}</h1>
+      <h1>
+        <bdi>{contract.title || `Raffle ${contract.id}`}</bdi>
+      </h1>
       {contract.imageUrl && <img src={contract.imageUrl} alt="" className="hero" />}
       <RichText source={contract.description} unlessOnly={contract.title} />
       <section aria-labelledby="round-title" className="panel">

@@ -24,7 +24,9 @@ export function RafflesPage() {
                 <li key={row.raffle.id} className="card">
                   {row.raffle.imageUrl && <img src={row.raffle.imageUrl} alt="" className="thumb" />}
                   <h3>
-                    <a href={`#/raffle/${row.raffle.id}`}>{row.raffle.title || `Raffle ${row.raffle.id}`}</a>
+                    <a href={`#/raffle/${row.raffle.id}`}>
+                      <bdi>{row.raffle.title || `Raffle ${row.raffle.id}`}</bdi>
+                    </a>
                   </h3>
                   <RoundFacts raffle={row} />
                 </li>

@@ -9,6 +9,7 @@ import { chainName, useApp } from "../lib/app-context";
 import { checkDraw, prizeName, readDrawRecordFromChain, type DrawCheck } from "../lib/draw-check";
 import { formatAmount, shortAddress } from "../lib/format";
 import { explain } from "../lib/messages";
+import { formatDateTime } from "../lib/locale";
 
 /** Rounds per page of the history. */
 const PAGE_SIZE = 10;
@@ -40,7 +41,7 @@ const CLAIM_LABELS: Record<string, string> = {
 const DRAWN = new Set<PublicRound["status"]>(["DRAWN", "CLAIMED", "RELEASED"]);
 
 function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "not yet";
+  return iso ? formatDateTime(iso, { dateStyle: "medium", timeStyle: "short" }) : "not yet";
 }
 
 /** Round history: every round of a public-sale raffle, newest first, with its winners, its draw record and a check of it. */
@@ -62,7 +63,9 @@ export function RoundHistoryPage({ id }: { id: number }) {
       <p>
         <a href={`#/raffle/${id}`}>← Back to the raffle</a>
       </p>
-      <h1>Round history: {title}</h1>
+      <h1>
+        Round history: <bdi>{title}</bdi>
+      </h1>
       <p className="hint">
         Newest round first. Winners are drawn on chain from a Chainlink VRF random word; <strong>Verify this draw</strong> reads that word from the
         chain and recomputes the winners in your browser.

@@ -169,7 +169,9 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
     });
     closers.push(() => web.close());
     const { executablePath, args } = sparticuzChromium();
-    const browser = await playwright.launch({ executablePath, args, headless: true });
+    // The whole suite runs under LANG=C.UTF-8, where Chromium reports the locale "en-US@posix" that Intl refuses: the
+    // pages must not depend on the machine's locale (one journey opens a context with an ordinary locale as well).
+    const browser = await playwright.launch({ executablePath, args, headless: true, env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } });
     closers.push(() => browser.close());
     return {
       node,

@@ -1,7 +1,8 @@
-import { richText, richTextPlain } from "@raffle/db/rich-text";
+import { richText } from "@raffle/db/rich-text";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { descriptionPlain } from "../../lib/description";
 import { explain } from "../../lib/messages";
 import type { Raffle } from "../console-api";
 import { useConsole } from "../console-context";
@@ -14,7 +15,7 @@ export function PlayerPageForm({ raffle, idPrefix }: { raffle: Raffle; idPrefix:
   const { client } = useConsole();
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(raffle.title);
-  const [description, setDescription] = useState(richTextPlain(raffle.description));
+  const [description, setDescription] = useState(descriptionPlain(raffle.description));
   const [imageUrl, setImageUrl] = useState(raffle.imageUrl ?? "");
   const save = useMutation({
     mutationFn: () =>

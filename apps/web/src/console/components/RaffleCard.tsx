@@ -12,6 +12,7 @@ import { useConsole } from "../console-context";
 import { PlayerPageForm } from "./PlayerPageForm";
 import { StartRoundForm } from "./StartRoundForm";
 import { ScrollBox } from "./ScrollBox";
+import { formatDateTime } from "../../lib/locale";
 
 const ROUND_STATUS: Record<string, string> = {
   ACTIVE: "Selling",
@@ -88,7 +89,9 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
 
   return (
     <section className="panel" aria-labelledby={heading}>
-      <h2 id={heading}>{raffle.title || `Raffle ${raffle.id}`}</h2>
+      <h2 id={heading}>
+        <bdi>{raffle.title || `Raffle ${raffle.id}`}</bdi>
+      </h2>
       <p className="muted">
         <span title={raffle.address}>{shortAddress(raffle.address)}</span> · {raffle.isPaused ? <strong>Paused</strong> : "Running"} ·{" "}
         {raffle.publicSale ? "On public sale" : "Not on public sale"}
@@ -178,7 +181,9 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
       {rounds.data && rounds.data.rows.length > 0 && (
         <ScrollBox label={`Round history of ${raffle.title || `raffle ${raffle.id}`}`}>
           <table>
-            <caption>Latest rounds of {raffle.title || `raffle ${raffle.id}`}</caption>
+            <caption>
+              Latest rounds of <bdi>{raffle.title || `raffle ${raffle.id}`}</bdi>
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Round</th>
@@ -204,7 +209,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
                             Winner <span title={winner.account}>{shortAddress(winner.account)}</span> (ticket {winner.ticketId}):{" "}
                             {amount(winner.prize, round)}, {CLAIM_STATUS[winner.claimStatus] ?? winner.claimStatus}
                             {winner.claimStatus === "UNCLAIMED" && winner.releasableAt
-                              ? `; releasable to you from ${new Date(winner.releasableAt).toLocaleString()}`
+                              ? `; releasable to you from ${formatDateTime(winner.releasableAt)}`
                               : ""}
                           </div>
                         ))}

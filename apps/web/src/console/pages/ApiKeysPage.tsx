@@ -5,8 +5,9 @@ import { explain } from "../../lib/messages";
 import type { CreatedApiKey } from "../console-api";
 import { useConsole } from "../console-context";
 import { ScrollBox } from "../components/ScrollBox";
+import { formatDateTime } from "../../lib/locale";
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : "never");
+const when = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : "never");
 
 /** API keys: create one (its secret is shown once, with a copy button), see each key's last use, revoke. */
 export function ApiKeysPage() {
@@ -51,7 +52,17 @@ export function ApiKeysPage() {
       {created && (
         <div className="panel secret" role="status">
           <p>
-            <strong>Your new key {created.label ? `“${created.label}”` : ""}</strong>: copy it now. It is shown only once.
+            <strong>
+              Your new key{" "}
+              {created.label ? (
+                <>
+                  “<bdi>{created.label}</bdi>”
+                </>
+              ) : (
+                ""
+              )}
+            </strong>
+            : copy it now. It is shown only once.
           </p>
           <code data-testid="new-api-key">{created.key}</code>
           <button
@@ -87,7 +98,9 @@ export function ApiKeysPage() {
                   <td>
                     <code className="nowrap">rk_{key.prefix}_…</code>
                   </td>
-                  <td>{key.label || "—"}</td>
+                  <td>
+                    <bdi>{key.label || "—"}</bdi>
+                  </td>
                   <td>{when(key.createdAt)}</td>
                   <td>{when(key.lastUsedAt)}</td>
                   <td>

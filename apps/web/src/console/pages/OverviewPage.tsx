@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { formatUnits, type Address } from "viem";
 import { useReadContracts } from "wagmi";
 
@@ -8,6 +9,7 @@ import { FACTORY_ABI } from "../console-abi";
 import type { Attention, Raffle, SalesRow } from "../console-api";
 import { useConsole } from "../console-context";
 import { SalesChart, type ChartSeries } from "../components/SalesChart";
+import { formatDateTime } from "../../lib/locale";
 
 const COLORS = ["#0b57d0", "#116329", "#a40e26", "#8250df", "#bc4c00"];
 /** Draws used at or above this share of the day's budget need attention. */
@@ -22,19 +24,29 @@ function tokenKey(row: SalesRow): string {
   return `${row.token.symbol} (${row.token.token.slice(0, 6)}…)`;
 }
 
-export function attentionSentence(item: Attention, title: string): string {
-  const since = item.since ? ` since ${new Date(item.since).toLocaleString()}` : "";
+/** What needs a look, as a sentence; the merchant's title in <bdi>, so its direction marks cannot reorder the rest. */
+export function attentionSentence(item: Attention, title: string): ReactNode {
+  const since = item.since ? ` since ${formatDateTime(item.since)}` : "";
+  const name = <bdi>{title}</bdi>;
   switch (item.kind) {
     case "DRAW_WAITING":
-      return `${title}: round ${item.roundId} has waited for its randomness${since}, longer than expected.`;
+      return (
+        <>
+          {name}: round {item.roundId} has waited for its randomness{since}, longer than expected.
+        </>
+      );
     case "ROTATION_MISSED":
-      return `${title}: the scheduled rotation${since} did not happen. Check that the merchant worker is running.`;
+      return (
+        <>
+          {name}: the scheduled rotation{since} did not happen. Check that the merchant worker is running.
+        </>
+      );
     case "RAFFLE_PAUSED":
-      return `${title} is paused: no ticket sells until you resume it.`;
+      return <>{name} is paused: no ticket sells until you resume it.</>;
     case "NO_ROUND":
-      return `${title} has no round yet: it sells nothing until its first round starts.`;
+      return <>{name} has no round yet: it sells nothing until its first round starts.</>;
     default:
-      return `${title} needs a look.`;
+      return <>{name} needs a look.</>;
   }
 }
 
@@ -116,8 +128,8 @@ export function OverviewPage() {
               <p>Nothing needs your attention on this network.</p>
             ) : (
               <ul className="attention">
-                {attention.map((sentence) => (
-                  <li key={sentence}>{sentence}</li>
+                {attention.map((sentence, index) => (
+                  <li key={index}>{sentence}</li>
                 ))}
               </ul>
             )}
@@ -161,7 +173,9 @@ export function OverviewPage() {
                     {rows.map((row) => (
                       <tr key={`${row.day}-${row.contractId}-${row.token.token}`}>
                         <td>{row.day}</td>
-                        <td>{titleOf(row.contractId)}</td>
+                        <td>
+                          <bdi>{titleOf(row.contractId)}</bdi>
+                        </td>
                         <td>{row.tickets}</td>
                         <td>
                           {formatUnits(BigInt(row.revenue), row.token.decimals)} {row.token.symbol}

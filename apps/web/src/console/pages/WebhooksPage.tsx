@@ -5,6 +5,7 @@ import { explain } from "../../lib/messages";
 import type { Delivery, Webhook } from "../console-api";
 import { useConsole } from "../console-context";
 import { ScrollBox } from "../components/ScrollBox";
+import { formatDateTime } from "../../lib/locale";
 
 const STATUS_TEXT: Record<Delivery["status"], string> = { PENDING: "Retrying", DELIVERED: "Delivered", FAILED: "Failed" };
 
@@ -142,7 +143,7 @@ function Endpoint({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret: 
                   <td>{delivery.attempts}</td>
                   <td>{delivery.latencyMs === null ? "—" : `${delivery.latencyMs} ms`}</td>
                   <td>{delivery.lastStatusCode ?? delivery.lastError ?? "—"}</td>
-                  <td>{new Date(delivery.createdAt).toLocaleString()}</td>
+                  <td>{formatDateTime(delivery.createdAt)}</td>
                   <td>
                     <button
                       type="button"
