@@ -61,7 +61,7 @@ contract RaffleInvariants {
 
         vm.startPrank(p.admin);
         p.exchange.grantRole(p.exchange.SIGNER_ROLE(), vm.addr(p.signerKeys[0]));
-        p.exchange.grantRole(p.exchange.FACTORY_ROLE(), address(p.factory));
+        p.exchange.grantRole(keccak256("FACTORY_ROLE"), address(p.factory));
         p.factory.proposeVrfConfig(
             VrfConfig({
                 coordinator: address(p.coordinators[0]),
