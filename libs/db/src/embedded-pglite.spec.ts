@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "pg";
@@ -42,6 +43,27 @@ describe("embedded PGlite served over the PostgreSQL protocol", () => {
       } finally {
         await other.end();
       }
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it("closes a connection that does not speak the PostgreSQL protocol at once, and goes on serving", async () => {
+    const dataSource = await openDatabase({ pgliteDir: dataDir });
+    try {
+      const { hostname, port } = new URL((dataSource.options as { url: string }).url);
+      // What a web page can make a browser send to any loopback port: an HTTP request with a large body.
+      const socket = net.connect(Number(port), hostname);
+      socket.on("error", () => undefined);
+      const closed = new Promise<boolean>((resolve) => {
+        socket.once("close", () => resolve(true));
+        setTimeout(() => resolve(false), 3_000);
+      });
+      socket.write(`POST / HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: 100000000\r\n\r\n`);
+      socket.write(Buffer.alloc(64 * 1024, 0x41));
+      expect(await closed).toBe(true);
+      socket.destroy();
+      expect(await dataSource.query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
     } finally {
       await dataSource.destroy();
     }

@@ -4,6 +4,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { freePort } from "@raffle/config";
 
 import { keepQueriesTogether } from "./pglite-query-order";
+import { refuseMalformedConnections } from "./pglite-wire-guard";
 
 export interface EmbeddedPglite {
   /** A PostgreSQL URL served by the embedded database on 127.0.0.1. */
@@ -19,6 +20,7 @@ export interface EmbeddedPglite {
  */
 export async function startEmbeddedPglite(dataDir: string, port?: number): Promise<EmbeddedPglite> {
   fs.mkdirSync(dataDir, { recursive: true });
+  refuseMalformedConnections();
   const db = await PGlite.create({ dataDir });
   const listenPort = port ?? (await freePort());
   const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: listenPort, maxConnections: 100 });
