@@ -21,7 +21,7 @@ contract SmartWallet is IERC721Receiver {
     error WalletRefusesTicket(uint256 ticketId);
 
     OnReceive public onReceive;
-    address public target;
+    address public callee;
     bytes public callData;
     bool public swallowFailure;
 
@@ -41,7 +41,7 @@ contract SmartWallet is IERC721Receiver {
     /// @notice What to do with the next ticket that arrives. `to` is the receiver of `MoveTo` or the callee of `Call`.
     function setOnReceive(OnReceive mode, address to, bytes calldata data, bool swallow) external {
         onReceive = mode;
-        target = to;
+        callee = to;
         callData = data;
         swallowFailure = swallow;
     }
@@ -54,9 +54,9 @@ contract SmartWallet is IERC721Receiver {
         if (mode == OnReceive.MoveToSelf) {
             IERC721(msg.sender).transferFrom(address(this), address(this), ticketId);
         } else if (mode == OnReceive.MoveTo) {
-            IERC721(msg.sender).transferFrom(address(this), target, ticketId);
+            IERC721(msg.sender).transferFrom(address(this), callee, ticketId);
         } else if (mode == OnReceive.Call) {
-            (bool ok, bytes memory result) = target.call(callData);
+            (bool ok, bytes memory result) = callee.call(callData);
             if (ok) {
                 callsSucceeded += 1;
             } else {
