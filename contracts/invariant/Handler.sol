@@ -3,14 +3,14 @@ pragma solidity 0.8.30;
 
 import {FakeCoordinator, IRaffleTicketX, ITokenX} from "./utils/Interfaces.sol";
 import {Platform, RoundG} from "./HandlerBase.sol";
-import {PlatformActions} from "./PlatformActions.sol";
+import {WalletActions} from "./WalletActions.sol";
 import {vm} from "./utils/Vm.sol";
 
 /// @notice The actors of the platform, as one fuzz target: players, merchants (honest and hostile), the VRF
 /// coordinators, the platform admin, anyone, and time. Every action predicts its outcome from the model (ghost
 /// state), performs the call as its actor, and records any disagreement as a violation that the invariants report.
 /// Nothing here reverts on purpose: the suite runs with fail_on_revert, so a revert is a harness bug.
-contract Handler is PlatformActions {
+contract Handler is WalletActions {
     constructor(Platform memory p) {
         admin = p.admin;
         exchange = p.exchange;
@@ -179,5 +179,9 @@ contract Handler is PlatformActions {
         for (uint256 i = 0; i < counterNames.length; i++) {
             line = string.concat(line, ";", counterNames[i], "=", vm.toString(counters[keccak256(bytes(counterNames[i]))]));
         }
+        // The tickets the contract wallets hold when the sequence ends (settlement then pays them like any other).
+        uint256 held;
+        for (uint256 r = 0; r < 2; r++) held += tickets[r].balanceOf(players[2]) + tickets[r].balanceOf(players[3]);
+        line = string.concat(line, ";wallet.ticketsHeld=", vm.toString(held));
     }
 }

@@ -26,6 +26,7 @@ struct Platform {
     address[2] merchants;
     address[2] hotKeys;
     uint256[3] signerKeys;
+    /// @dev Players 0 and 1 are plain accounts; players 2 and 3 are contract wallets (SmartWallet, see HandlerBase).
     address[4] players;
     address stranger;
     address[2] beneficiaries;
@@ -134,10 +135,11 @@ abstract contract HandlerBase {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_ROUND_DURATION = 30 days;
     uint256 internal constant VRF_CONFIG_DELAY = 2 days;
-    /// @dev Too little for the callback to record the word, whatever the state: the factory's routing and the Raffle's
-    /// checks alone cost more. (25,000 was not: recording a word into a warm, non-zero slot fits in about 23,200, and a
-    /// fuzzed sequence found it.) The round then waits for its randomness timeout and becomes refundable.
+    /// @dev Too little for the callback to record the word: the factory refuses such settings (VrfCallbackGasTooLow),
+    /// since VRF v2.5 never retries a callback that reverted.
     uint32 internal constant LOW_CALLBACK_GAS = 5_000;
+    /// @dev The lowest callback gas limit the factory accepts: enough to record any word, rarely to draw.
+    uint32 internal constant MIN_CALLBACK_GAS = 100_000;
     /// @dev Enough for the callback to record the word but, for more than a few winners, not to draw them.
     uint32 internal constant TIGHT_CALLBACK_GAS = 150_000;
     uint256 internal constant MAX_WINNERS = 20;
@@ -161,6 +163,23 @@ abstract contract HandlerBase {
     bytes4 internal constant UNAUTHORIZED = bytes4(keccak256("AccessControlUnauthorizedAccount(address,bytes32)"));
     bytes4 internal constant NONEXISTENT_TOKEN = bytes4(keccak256("OwnerQueryForNonexistentToken()"));
     bytes4 internal constant ANY_ERROR = bytes4(0);
+    bytes4 internal constant REENTRANT_CALL = bytes4(keccak256("ReentrancyGuardReentrantCall()"));
+    bytes4 internal constant WALLET_REFUSES = bytes4(keccak256("WalletRefusesTicket(uint256)"));
+
+    // ------------------------------------------------------------------ contract wallets
+    /// @dev What a contract wallet player (players 2 and 3, SmartWallet) does when its tickets arrive, chosen per
+    /// purchase: accept them, move the first to itself or to someone else, refuse them, or call back into the handler,
+    /// which then acts as the wallet (or its merchant) in the middle of the purchase: buy again, claim a prize the wallet
+    /// holds, refund a ticket it holds, or release a pot.
+    uint8 internal constant ON_ACCEPT = 0;
+    uint8 internal constant ON_MOVE_TO_SELF = 1;
+    uint8 internal constant ON_MOVE_TO = 2;
+    uint8 internal constant ON_CALL = 3;
+    uint8 internal constant ON_REFUSE = 4;
+    uint8 internal constant REENTER_PURCHASE = 0;
+    uint8 internal constant REENTER_CLAIM = 1;
+    uint8 internal constant REENTER_REFUND = 2;
+    uint8 internal constant REENTER_RELEASE = 3;
 
     // ------------------------------------------------------------------ the platform
     address internal admin;
@@ -244,6 +263,14 @@ abstract contract HandlerBase {
     uint256 internal nonceCounter;
     Voucher[] internal stash;
 
+    /// @dev The purchase a wallet's callback re-enters from: its raffle, what the callback should do, its seed, and
+    /// what the callback's payouts took out of that raffle in the purchase's token (the purchase's books allow for it).
+    uint256 internal callbackRaffle;
+    uint8 internal callbackPlan;
+    uint256 internal callbackSeed;
+    uint256 internal callbackOutflow;
+    bool internal inPurchase;
+
     uint256[CATEGORIES] internal violations;
     string[CATEGORIES] internal firstViolation;
 
@@ -258,13 +285,17 @@ abstract contract HandlerBase {
     bool internal counting;
 
     function _count(string memory name) internal {
-        if (!counting) return;
+        _countBy(name, 1);
+    }
+
+    function _countBy(string memory name, uint256 amount) internal {
+        if (!counting || amount == 0) return;
         bytes32 key = keccak256(bytes(name));
         if (counters[key] == 0 && !_known[key]) {
             _known[key] = true;
             counterNames.push(name);
         }
-        counters[key] += 1;
+        counters[key] += amount;
     }
 
     mapping(bytes32 => bool) private _known;
@@ -366,6 +397,10 @@ abstract contract HandlerBase {
         if (i < 4) return players[i];
         if (i == 4) return stranger;
         return beneficiaries[i - 5];
+    }
+
+    function _isWallet(address account) internal view returns (bool) {
+        return account == players[2] || account == players[3];
     }
 
     function _isManager(uint256 r, address caller) internal view returns (bool) {

@@ -25,7 +25,9 @@ abstract contract PlatformActions is CoordinatorActions {
         address caller = gasSeed % 10 == 0 ? merchants[gasSeed % 2] : admin;
         uint32 timeout = uint32(_bound(timeoutSeed, 1 hours, 7 days));
         if (timeoutSeed % 13 == 0) timeout = uint32(timeoutSeed % 2 == 0 ? 1 hours - 1 : 7 days + 1);
-        uint32 gas = gasSeed % 8 == 1 ? LOW_CALLBACK_GAS : gasSeed % 8 == 2 ? TIGHT_CALLBACK_GAS : 500_000;
+        uint256 gasPick = gasSeed % 8;
+        uint32 gas = gasPick == 1 ? LOW_CALLBACK_GAS : gasPick == 2 ? TIGHT_CALLBACK_GAS : gasPick == 3 ? MIN_CALLBACK_GAS : 500_000;
+        if (gasPick == 4) gas = MIN_CALLBACK_GAS - 1;
         _proposeVrf(caller, c, timeout, gas);
     }
 
@@ -41,8 +43,11 @@ abstract contract PlatformActions is CoordinatorActions {
         bytes4 expectErr;
         if (caller != admin) expectErr = UNAUTHORIZED;
         else if (timeout < 1 hours || timeout > 7 days) expectErr = IRaffleFactory.InvalidVrfConfig.selector;
+        else if (gas < MIN_CALLBACK_GAS) expectErr = IRaffleFactory.VrfCallbackGasTooLow.selector;
         (bool ok, bytes4 err) = _call(caller, address(factory), 0, abi.encodeCall(IRaffleFactoryX.proposeVrfConfig, (cfg)));
         _count(ok ? "vrfConfig.proposed" : "vrfConfig.proposalRejected");
+        if (err == IRaffleFactory.VrfCallbackGasTooLow.selector) _count("vrfConfig.callbackGasTooLowRefused");
+        if (ok && gas == MIN_CALLBACK_GAS) _count("vrfConfig.minimumCallbackGas");
         _checkOutcome(ACCESS, "proposeVrfConfig", expectErr == bytes4(0), expectErr, ok, err);
         if (ok && expectErr == bytes4(0)) {
             pendingVrf = VrfG({coordinator: c, timeout: timeout, gas: gas});

@@ -8,6 +8,7 @@ import {IExchange} from "../src/interfaces/IExchange.sol";
 import {IRaffle, TicketRef} from "../src/interfaces/IRaffle.sol";
 import {ITokenX} from "./utils/Interfaces.sol";
 import {RoundG, TicketG, Voucher} from "./HandlerBase.sol";
+import {SmartWallet} from "../src/test/SmartWallet.sol";
 import {vm} from "./utils/Vm.sol";
 
 /// @notice What players do: buy with vouchers (valid and misused), move tickets, claim prizes, ask refunds.
@@ -109,20 +110,67 @@ abstract contract PlayerActions is Checks {
 
     function _purchase(Voucher memory v, address sender, uint256 value, string memory what, uint256 mode) internal {
         (bool expectOk, bytes4 expectErr, uint256 category) = _expectPurchase(v, sender, value);
+        address firstHolder = sender;
+        bool walletCalls;
+        if (_isWallet(sender)) {
+            uint8 onReceive;
+            (onReceive, firstHolder, walletCalls) = _armWallet(sender, uint256(keccak256(abi.encode(v.params.nonce, "wallet"))));
+            if (expectOk && onReceive == ON_REFUSE) (expectOk, expectErr) = (false, WALLET_REFUSES);
+        }
         uint256 before = _balance(v.price.token, address(raffles[v.raffle]));
-        (bool ok, bytes4 err) = _call(sender, address(exchange), value, _purchaseData(v));
-        _count(ok ? "buy.ok" : _buyFailureName(expectErr, mode));
+        (bool ok, bytes4 err) = _send(v, sender, value, walletCalls);
+        _count(ok ? "buy.ok" : expectErr == WALLET_REFUSES ? "wallet.refusedTickets" : _buyFailureName(expectErr, mode));
         _checkOutcome(category, what, expectOk, expectErr, ok, err);
-        if (ok) _bookPurchase(v, sender, before);
+        if (ok) _bookPurchase(v, sender, before, firstHolder);
+    }
+
+    /// @dev Sends the purchase, as `sender` or (a contract wallet asked by its owner) by `sender` itself.
+    function _send(Voucher memory v, address sender, uint256 value, bool walletCalls) internal returns (bool ok, bytes4 err) {
+        (callbackRaffle, callbackOutflow, inPurchase) = (v.raffle, 0, true);
+        (ok, err) = walletCalls
+            ? _walletCall(sender, address(exchange), value, _purchaseData(v))
+            : _call(sender, address(exchange), value, _purchaseData(v));
+        inPurchase = false;
+    }
+
+    /// @dev Tells contract wallet `wallet` what to do with the tickets of its next purchase (see HandlerBase), and
+    /// whether it submits the purchase itself (its owner asks it) or the handler sends it as the wallet. Returns who
+    /// must hold the purchase's first ticket afterwards.
+    function _armWallet(address wallet, uint256 seed)
+        internal
+        returns (uint8 onReceive, address firstHolder, bool walletCalls)
+    {
+        uint256 pick = seed % 8;
+        onReceive = pick < 2 ? ON_ACCEPT : pick == 2 ? ON_MOVE_TO_SELF : pick == 3 ? ON_MOVE_TO : pick < 7 ? ON_CALL : ON_REFUSE;
+        firstHolder = wallet;
+        if (onReceive == ON_MOVE_TO) {
+            address[4] memory others = [players[0], players[1], stranger, wallet == players[2] ? players[3] : players[2]];
+            firstHolder = others[(seed >> 8) % 4];
+        }
+        callbackPlan = uint8((seed >> 16) % 4);
+        callbackSeed = seed >> 24;
+        walletCalls = (seed >> 12) % 2 == 0;
+        bytes memory callback = abi.encodeWithSignature("onWalletCallback()");
+        address target = onReceive == ON_CALL ? address(this) : firstHolder;
+        SmartWallet(payable(wallet)).setOnReceive(SmartWallet.OnReceive(onReceive), target, callback, false);
+        _count(walletCalls ? "wallet.boughtItself" : "wallet.bought");
+    }
+
+    /// @dev Contract wallet `wallet` makes a call itself, from its own balance, as its owner asked it to.
+    function _walletCall(address wallet, address to, uint256 value, bytes memory data) internal returns (bool ok, bytes4 err) {
+        bytes memory ret;
+        (ok, ret) = wallet.call(abi.encodeCall(SmartWallet.execute, (to, value, data)));
+        if (!ok && ret.length >= 4) err = bytes4(ret);
     }
 
     function _purchaseData(Voucher memory v) internal pure returns (bytes memory) {
         return abi.encodeCall(IExchange.purchaseRaffle, (v.params, v.item, v.price, v.signature));
     }
 
-    /// @dev Bought: the next `quantity` ticket ids of this raffle, owned by the buyer, of the active round, each at
-    /// the price its rules give, paid in full.
-    function _bookPurchase(Voucher memory v, address sender, uint256 before) internal {
+    /// @dev Bought: the next `quantity` ticket ids of this raffle, owned by the buyer (the first by `firstHolder`, whom a
+    /// contract wallet gave it in its callback), of the active round, each at the price its rules give, paid in full
+    /// (less what the wallet's callback had the raffle pay out).
+    function _bookPurchase(Voucher memory v, address sender, uint256 before, address firstHolder) internal {
         uint256 r = v.raffle;
         bytes32 nonce = v.params.nonce;
         nonceUses[nonce] += 1;
@@ -143,10 +191,11 @@ abstract contract PlayerActions is Checks {
         boughtG[r][roundId][sender] += quantity;
         owed[r][g.token] += perTicket * quantity;
         if (quantity > 1) _count("buy.manyTickets");
-        if (tickets[r].ownerOf(first) != sender || tickets[r].ownerOf(first + quantity - 1) != sender) {
+        if (_isWallet(sender)) _countBy("wallet.ticketsBought", quantity);
+        if (tickets[r].ownerOf(first) != firstHolder || (quantity > 1 && tickets[r].ownerOf(first + quantity - 1) != sender)) {
             _violate(TICKETS, "the tickets minted are not the buyer's");
         }
-        if (_balance(g.token, address(raffles[r])) != before + perTicket * quantity) {
+        if (_balance(g.token, address(raffles[r])) != before + perTicket * quantity - callbackOutflow) {
             _violate(SOLVENCY, "the raffle did not receive exactly the price");
         }
     }

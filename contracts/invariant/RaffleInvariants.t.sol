@@ -35,7 +35,10 @@ contract RaffleInvariants {
         p.signerKeys = [uint256(0x5161), 0x5162, 0x5163];
         p.merchants = [vm.addr(0x3E1), vm.addr(0x3E2)];
         p.hotKeys = [vm.addr(0x407), vm.addr(0x408)];
-        for (uint256 i = 0; i < 4; i++) p.players[i] = vm.addr(0x9100 + i);
+        // Two plain accounts and two contract wallets (a Safe, a smart account): the wallets get the ERC721 mint
+        // callback, in which the handler has them move tickets, re-enter or refuse (see HandlerBase).
+        for (uint256 i = 0; i < 2; i++) p.players[i] = vm.addr(0x9100 + i);
+        for (uint256 i = 2; i < 4; i++) p.players[i] = _deploy("test/SmartWallet.sol/SmartWallet.json", "");
         p.stranger = vm.addr(0xBAD);
         p.beneficiaries = [vm.addr(0xBE1), vm.addr(0xBE2)];
 
@@ -140,6 +143,8 @@ contract RaffleInvariants {
         vm.label(address(p.raffles[1]), "Raffle1");
         vm.label(address(p.coordinators[0]), "Coordinator0");
         vm.label(address(p.coordinators[1]), "Coordinator1");
+        vm.label(p.players[2], "Wallet2");
+        vm.label(p.players[3], "Wallet3");
     }
 
     // ------------------------------------------------------------------ what forge fuzzes

@@ -78,6 +78,18 @@ const REQUIRED = [
   "draw.finished",
   "claim.batch",
   "refund.batch",
+  // Contract wallet players (see HandlerBase): the mint callback moves tickets, re-enters, refuses.
+  "wallet.bought",
+  "wallet.boughtItself",
+  "wallet.callback",
+  "wallet.reentered.purchaseRefused",
+  "wallet.reentered.claim",
+  "wallet.reentered.refund",
+  "wallet.reentered.release",
+  "wallet.refusedTickets",
+  "wallet.ticketsHeld",
+  "vrfConfig.callbackGasTooLowRefused",
+  "vrfConfig.minimumCallbackGas",
 ];
 
 function parseArgs(argv) {
@@ -293,6 +305,13 @@ async function main() {
           .join("   "),
     );
   }
+  const reentries = ["purchaseRefused", "claim", "refund", "release"].map((k) => `${k} ${fmt(summary[`wallet.reentered.${k}`] ?? 0)}`);
+  console.log("");
+  console.log(
+    `Contract wallets: ${fmt(summary["wallet.callback"] ?? 0)} mint callbacks re-entered (${reentries.join(", ")}); ` +
+      `${fmt(summary["wallet.ticketsBought"] ?? 0)} tickets bought, ${fmt(summary["wallet.ticketsHeld"] ?? 0)} held at settlement; ` +
+      `${fmt(summary["wallet.refusedTickets"] ?? 0)} purchases refused by the wallet.`,
+  );
   console.log("");
   console.log("Handler calls by action (forge metrics, all campaigns):");
   const actions = Object.keys(metrics).sort();

@@ -82,11 +82,11 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
             revert UnsupportedPriceType(price.tokenType);
         }
 
-        IRaffle(params.receiver).printTicket{value: msg.value}(msg.sender, item, price, params.externalId);
-
         if (params.referrer != address(0) && params.referrer != msg.sender) {
             emit Referral(params.referrer, msg.sender, params.receiver, price);
         }
+        // Last: the raffle ends the purchase with the buyer's ERC721 receiver check, a call into the buyer's code.
+        IRaffle(params.receiver).printTicket{value: msg.value}(msg.sender, item, price, params.externalId);
     }
 
     /// @inheritdoc IExchange

@@ -57,10 +57,14 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     uint256 public constant MAX_BATCH = 100;
     /// @dev What `endRound` needs after a failed request: the refundable state and four events (one by the tickets).
     uint256 private constant DRAW_SETTLE_GAS = 60_000;
-    /// @dev Gas the callback keeps to draw winners itself: a fixed part and a part per winner (hashing, the duplicate
-    /// scan and a quarter of a fresh storage slot), with a margin; with less, `finishDraw` draws them.
-    uint256 private constant DRAW_BASE_GAS = 60_000;
+    /// @dev Gas the callback must have left to try drawing the winners itself: a fixed part (with room for the ticket
+    /// contract's metadata event) and a part per winner (hashing, the duplicate scan and a quarter of a fresh storage
+    /// slot), with a margin; with less, `finishDraw` draws them.
+    uint256 private constant DRAW_BASE_GAS = 70_000;
     uint256 private constant DRAW_GAS_PER_WINNER = 12_000;
+    /// @dev Gas `fulfillDraw` keeps back from its inline draw, so that it returns even when the draw runs out: the
+    /// failed call's return and the factory's, with a wide margin.
+    uint256 private constant DRAW_EXIT_GAS = 10_000;
     uint256 private constant BASIS_POINTS = 10_000;
 
     address public immutable exchange;
@@ -126,6 +130,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev Commission earned on claimed prizes, per price token (address(0) for native), until the merchant withdraws
     /// it. Pulled, not pushed, so a beneficiary that refuses payment can never block a winner's claim.
     mapping(address token => uint256 amount) public accruedCommission;
+
+    /// @notice `drawInCallback` was called by someone other than the raffle itself.
+    error CallerNotSelf(address caller);
 
     constructor(RaffleSettings memory settings) {
         if (
@@ -310,7 +317,21 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         round.status = RoundStatus.WinnersPending;
         round.randomWord = randomWord;
         emit RandomnessReceived(roundId, randomWord);
-        if (gasleft() >= DRAW_BASE_GAS + DRAW_GAS_PER_WINNER * round.winnersCount) _drawWinners(roundId, round);
+        // The word is kept whatever follows. The inline draw runs in a call of this raffle to itself, capped so that
+        // DRAW_EXIT_GAS stays here: a draw that needs more re-hashes than the gas left pays for is undone alone, the
+        // round stays WinnersPending for `finishDraw`, and the callback still returns. A draw the estimate says the
+        // gas cannot afford is not tried, so the subscription pays for no failing attempt.
+        uint256 available = gasleft();
+        if (available >= DRAW_BASE_GAS + DRAW_GAS_PER_WINNER * round.winnersCount + DRAW_EXIT_GAS) {
+            // solhint-disable-next-line no-empty-blocks
+            try this.drawInCallback{gas: available - DRAW_EXIT_GAS}(roundId) {} catch {}
+        }
+    }
+
+    /// @notice The inline draw of `fulfillDraw`, as a call of the raffle to itself (see there). The raffle only.
+    function drawInCallback(uint256 roundId) external {
+        if (msg.sender != address(this)) revert CallerNotSelf(msg.sender);
+        _drawWinners(roundId, _rounds[roundId]);
     }
 
     /// @inheritdoc IRaffle
@@ -323,7 +344,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     // ---------------------------------------------------------------- purchases
 
     /// @inheritdoc IRaffle
-    /// @dev Re-checks everything a buyer controls, so a stale voucher can never buy at a stale price or quantity.
+    /// @dev Re-checks everything a buyer controls, so a stale voucher can never buy at a stale price or quantity. The
+    /// mint, which ends with the buyer's ERC721 receiver check, is the purchase's last step.
     function printTicket(address account, Asset calldata item, Asset calldata price, uint256 externalId)
         external
         payable
@@ -354,12 +376,16 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (quantity > left) revert RoundFull(current.maxTicket, left);
         if (current.hasWalletCap) _countTowardsWalletCap(current.roundId, account, quantity);
 
+        // Rounds hold consecutive ticket ids and only this raffle mints, so the new tickets follow the round's last.
+        firstTicketId = _rounds[current.roundId].firstTicketId + current.ticketCount;
         current.ticketCount += uint32(quantity);
         current.pot += uint128(amount);
         _current = current;
-
-        firstTicketId = ticketContract.mintTickets(account, quantity, tier);
         emit TicketsPurchased(current.roundId, account, firstTicketId, quantity, amount, externalId);
+
+        // Last, once the purchase is complete (checks-effects-interactions): the mint ends with a contract buyer's
+        // `onERC721Received`, which may move tickets, re-enter or revert, and finds every tier and book final.
+        ticketContract.mintTickets(account, quantity, tier);
     }
 
     /// @inheritdoc IRaffle

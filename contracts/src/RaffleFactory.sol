@@ -41,6 +41,8 @@ contract RaffleFactory is IRaffleFactory, AccessControl {
     uint256 public constant COORDINATOR_REQUEST_GAS = 300_000;
     /// @notice Chainlink VRF v2.5's own upper bound on request confirmations.
     uint16 public constant MAX_REQUEST_CONFIRMATIONS = 200;
+    /// @notice Lowest `callbackGasLimit` the settings may have (`VrfCallbackGasTooLow`).
+    uint32 public constant MIN_CALLBACK_GAS_LIMIT = VrfConfigs.MIN_CALLBACK_GAS_LIMIT;
 
     address public immutable exchange;
     address public immutable ticketDeployer;
@@ -363,6 +365,10 @@ contract RaffleFactory is IRaffleFactory, AccessControl {
     /// subscription id of 0 (not created yet) is only accepted before the first raffle.
     function _requireUsable(VrfConfig memory vrf) private view {
         if (!VrfConfigs.isValid(vrf)) revert InvalidVrfConfig();
+        // Below it the callback could revert before the word is recorded, and VRF v2.5 never retries.
+        if (vrf.callbackGasLimit < VrfConfigs.MIN_CALLBACK_GAS_LIMIT) {
+            revert VrfCallbackGasTooLow(vrf.callbackGasLimit, VrfConfigs.MIN_CALLBACK_GAS_LIMIT);
+        }
         if (vrf.coordinator.code.length == 0) revert NotAContract(vrf.coordinator);
         (uint16 minConfirmations, uint32 maxGasLimit,,,,,,,) = IVrfCoordinatorBounds(vrf.coordinator).s_config();
         if (vrf.requestConfirmations < minConfirmations || vrf.requestConfirmations > MAX_REQUEST_CONFIRMATIONS) {

@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {ERC721A} from "erc721a/contracts/ERC721A.sol";
 import {IERC721A} from "erc721a/contracts/IERC721A.sol";
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
+import {IERC721Receiver} from "@openzeppelin/contracts/token/ERC721/IERC721Receiver.sol";
 import {Base64} from "@openzeppelin/contracts/utils/Base64.sol";
 import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 import {IRaffle, RoundStatus, Winner} from "./interfaces/IRaffle.sol";
@@ -16,6 +17,9 @@ import {IRaffleTicket, PrizeStatus, TicketState, TicketStatus} from "./interface
 /// created in its own constructor, so `raffle` is immutable on both sides and the mint path reads no role.
 /// A ticket tells its own state (`ticketState`, and `tokenURI` as self-contained on-chain JSON), read from its raffle,
 /// which keeps every fact of it; the raffle has this contract emit ERC-4906 events whenever that state changes.
+/// A mint writes the tickets and their tier before it calls anything (`_mint`, then ERC721A's receiver check of its
+/// own): the raffle calls `mintTickets` as the purchase's last step, so whatever a buyer's `onERC721Received` does
+/// (move a ticket, re-enter, revert), every ticket's tier and the round's books are already final.
 contract RaffleTicket is IRaffleTicket, ERC721A {
     /// @notice The raffle that owns this ticket contract.
     address public immutable raffle;
@@ -37,8 +41,9 @@ contract RaffleTicket is IRaffleTicket, ERC721A {
     /// @inheritdoc IRaffleTicket
     function mintTickets(address to, uint256 quantity, uint24 tier) external onlyRaffle returns (uint256 firstTicketId) {
         firstTicketId = _nextTokenId();
-        _safeMint(to, quantity);
+        _mint(to, quantity);
         if (tier != 0) _setExtraDataAt(firstTicketId, tier);
+        if (to.code.length != 0) _checkReceiver(to, firstTicketId, firstTicketId + quantity);
     }
 
     /// @inheritdoc IRaffleTicket
@@ -164,6 +169,22 @@ contract RaffleTicket is IRaffleTicket, ERC721A {
         if (status == TicketStatus.PrizeReleased) return "Prize released";
         if (status == TicketStatus.Refundable) return "Refundable";
         return "Refunded";
+    }
+
+    /// @dev ERC721A's safe-mint check, after the mint instead of inside it (its own is private): each ticket's
+    /// `onERC721Received` (operator: the raffle, from: zero) must return its selector; a revert with data is passed on.
+    function _checkReceiver(address to, uint256 firstTicketId, uint256 end) private {
+        for (uint256 ticketId = firstTicketId; ticketId < end; ++ticketId) {
+            try IERC721Receiver(to).onERC721Received(msg.sender, address(0), ticketId, "") returns (bytes4 answer) {
+                if (answer != IERC721Receiver.onERC721Received.selector) revert TransferToNonERC721ReceiverImplementer();
+            } catch (bytes memory reason) {
+                if (reason.length == 0) revert TransferToNonERC721ReceiverImplementer();
+                // solhint-disable-next-line no-inline-assembly
+                assembly ("memory-safe") {
+                    revert(add(reason, 0x20), mload(reason))
+                }
+            }
+        }
     }
 
     /// @dev Keeps the price tier with the ticket whoever holds it.

@@ -168,8 +168,10 @@ describe("Raffle administration", () => {
       // Every way to change a raffle. A new one must be added here on purpose, after asking what it lets a merchant do.
       // v2 added finishDraw (anyone; it draws from the word already recorded, so it chooses nothing) and
       // setRoundRules (admin; prize shares, minimum, wallet cap and bundles of rounds started later: no VRF setting).
+      // drawInCallback is the VRF callback's capped inline draw, callable by the raffle itself only (CallerNotSelf).
       expect(writes).to.deep.equal([
         "claimPrizes",
+        "drawInCallback",
         "enableRefunds",
         "endRound",
         "finishDraw",

@@ -4,7 +4,7 @@ import { anyValue } from "@nomicfoundation/hardhat-chai-matchers/withArgs";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import { keccak256, toBeHex } from "ethers";
 
-import { COMMISSION_BPS, DEFAULT_VRF, TICKET_PRICE } from "./support/fixtures";
+import { COMMISSION_BPS, DEFAULT_VRF, TICKET_PRICE, deployPlatform, deployRaffle, ticketAsset } from "./support/fixtures";
 import {
   PrizeStatus,
   RoundStatus,
@@ -51,6 +51,48 @@ async function podiumRoundFixture() {
   const price = await startErc20Round(world);
   return { world, price };
 }
+
+/** A world whose VRF settings have `callbackGasLimit` (set before its raffle exists, so at once), with twenty prizes
+ * and twenty tickets sold, ended: the VRF request id. */
+async function twentyOfTwentyAt(gas: bigint | "minimum") {
+  const platform = await deployPlatform();
+  const current = await platform.factory.vrfConfig();
+  const callbackGasLimit = gas === "minimum" ? await platform.factory.MIN_CALLBACK_GAS_LIMIT() : gas;
+  await (
+    await platform.factory.proposeVrfConfig({
+      coordinator: current.coordinator,
+      keyHash: current.keyHash,
+      subscriptionId: current.subscriptionId,
+      callbackGasLimit,
+      requestConfirmations: current.requestConfirmations,
+      randomnessTimeout: current.randomnessTimeout,
+    })
+  ).wait();
+  const deployed = await deployRaffle(platform);
+  const world: RaffleWorld = { ...platform, ...deployed, item: ticketAsset(deployed.ticketAddress) };
+  await approveExchange(world, world.players.slice(0, 2));
+  await setRules(world, { prizeShares: Array(20).fill(500) as number[] });
+  await startErc20Round(world);
+  for (const buyer of world.players.slice(0, 2)) await buyBundle(world, buyer, 10n);
+  return { world, requestId: await endRound(world) };
+}
+
+/** The VRF v2.5 mock's own report of whether the consumer's callback succeeded. */
+async function callbackSucceeded(world: RaffleWorld, requestId: bigint, word: bigint): Promise<boolean> {
+  const receipt = await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word])).wait();
+  for (const log of receipt!.logs) {
+    const parsed = world.vrf.interface.parseLog(log);
+    if (parsed?.name === "RandomWordsFulfilled") return parsed.args.success as boolean;
+  }
+  throw new Error("no RandomWordsFulfilled event");
+}
+
+/** A word whose twenty-of-twenty draw takes 252 candidates (most words take about 72; each costs about 1,900 gas):
+ * the costliest of the first 20,000 words. */
+const SLOW_WORD = 14_020n;
+const atMinimumCallbackGas = () => twentyOfTwentyAt("minimum");
+/** Enough gas by the per-winner estimate for a usual word, not for SLOW_WORD's re-hashes. */
+const at400kCallbackGas = () => twentyOfTwentyAt(400_000n);
 
 async function fulfil(world: RaffleWorld, requestId: bigint, word: bigint) {
   await (await world.vrf.fulfillRandomWordsWithOverride(requestId, await world.factory.getAddress(), [word])).wait();
@@ -538,6 +580,79 @@ describe("Raffle round rules and several winners", () => {
       await fulfil(world, requestId, 2n ** 255n + 1n);
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
       expect((await world.raffle.getWinners(1n)).map((winner) => winner.ticketId)).to.deep.equal(drawWinners(2n ** 255n + 1n, 1n, 20n, 20));
+    });
+  });
+
+  describe("a word that arrived is always recorded", () => {
+    it("keeps the word at the lowest callback gas limit allowed, twenty winners over twenty tickets, for finishDraw", async () => {
+      const { world, requestId } = await loadFixture(atMinimumCallbackGas);
+      expect(await callbackSucceeded(world, requestId, SLOW_WORD)).to.equal(true);
+      const round = await world.raffle.getRound(1n);
+      expect(round.status).to.equal(RoundStatus.WinnersPending);
+      expect(round.randomWord).to.equal(SLOW_WORD);
+      await expect(world.raffle.connect(world.players[7]).finishDraw(1n)).to.emit(world.raffle, "WinnersDrawn");
+      const ids = (await world.raffle.getWinners(1n)).map((winner) => winner.ticketId);
+      expect(ids).to.deep.equal(drawWinners(SLOW_WORD, 1n, 20n, 20));
+    });
+
+    it("keeps the word when the inline draw runs out of gas: the draw alone is undone, finishDraw draws", async () => {
+      const { world, requestId } = await loadFixture(at400kCallbackGas);
+      expect(await callbackSucceeded(world, requestId, SLOW_WORD)).to.equal(true);
+      const round = await world.raffle.getRound(1n);
+      expect(round.status).to.equal(RoundStatus.WinnersPending);
+      expect(round.randomWord).to.equal(SLOW_WORD);
+      await time.increase(DEFAULT_VRF.randomnessTimeout);
+      await expect(world.raffle.enableRefunds(1n)).to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus");
+      await (await world.raffle.finishDraw(1n)).wait();
+      expect((await world.raffle.getWinners(1n)).map((winner) => winner.ticketId)).to.deep.equal(drawWinners(SLOW_WORD, 1n, 20n, 20));
+    });
+
+    it("never reverts once the word is recorded, whatever gas the callback gets from the minimum up", async () => {
+      const { world } = await loadFixture(at400kCallbackGas);
+      const minimum = await world.factory.MIN_CALLBACK_GAS_LIMIT();
+      for (let gas = minimum; gas <= 700_000n; gas += 25_000n) {
+        const { world: fresh, requestId } = await loadFixture(at400kCallbackGas);
+        const coordinator = await impersonate(await fresh.vrf.getAddress());
+        // The callback's own gas is what the coordinator forwards; the transaction adds its intrinsic cost.
+        await (await fresh.factory.connect(coordinator).rawFulfillRandomWords(requestId, [SLOW_WORD], { gasLimit: gas + 25_000n })).wait();
+        const round = await fresh.raffle.getRound(1n);
+        expect(round.randomWord, `callback gas ${gas}`).to.equal(SLOW_WORD);
+        expect([RoundStatus.WinnersPending, RoundStatus.Drawn]).to.include(Number(round.status));
+      }
+    });
+
+    it("draws a usual word inline at the same gas", async () => {
+      const { world, requestId } = await loadFixture(at400kCallbackGas);
+      expect(await callbackSucceeded(world, requestId, 777n)).to.equal(true);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
+      expect((await world.raffle.getWinners(1n)).map((winner) => winner.ticketId)).to.deep.equal(drawWinners(777n, 1n, 20n, 20));
+    });
+
+    it("lets only the raffle itself run the inline draw", async () => {
+      const { world } = await loadFixture(at400kCallbackGas);
+      const [alice] = world.players;
+      await expect(world.raffle.connect(alice).drawInCallback(1n))
+        .to.be.revertedWithCustomError(world.raffle, "CallerNotSelf")
+        .withArgs(alice.address);
+    });
+
+    it("refuses VRF settings with a callback gas limit too low to record a word", async () => {
+      const { factory } = await loadFixture(deployPlatform);
+      const minimum = await factory.MIN_CALLBACK_GAS_LIMIT();
+      const current = await factory.vrfConfig();
+      const settings = {
+        coordinator: current.coordinator,
+        keyHash: current.keyHash,
+        subscriptionId: current.subscriptionId,
+        requestConfirmations: current.requestConfirmations,
+        randomnessTimeout: current.randomnessTimeout,
+      };
+      for (const low of [1n, 5_000n, minimum - 1n]) {
+        await expect(factory.proposeVrfConfig({ ...settings, callbackGasLimit: low }))
+          .to.be.revertedWithCustomError(factory, "VrfCallbackGasTooLow")
+          .withArgs(low, minimum);
+      }
+      await expect(factory.proposeVrfConfig({ ...settings, callbackGasLimit: minimum })).to.emit(factory, "VrfConfigSet");
     });
   });
 

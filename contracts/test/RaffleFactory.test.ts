@@ -266,7 +266,7 @@ describe("RaffleFactory", () => {
       const { factory } = platform;
       await deployRaffle(platform);
       await expect(factory.cancelVrfConfigProposal()).to.be.revertedWithCustomError(factory, "NoVrfConfigProposal");
-      await (await factory.proposeVrfConfig(await vrfWith(factory, { callbackGasLimit: 1n }))).wait();
+      await (await factory.proposeVrfConfig(await vrfWith(factory, { callbackGasLimit: 123_456n }))).wait();
       await expect(factory.cancelVrfConfigProposal()).to.emit(factory, "VrfConfigProposalCanceled");
       await time.increase(await factory.VRF_CONFIG_DELAY());
       await expect(factory.applyVrfConfig()).to.be.revertedWithCustomError(factory, "NoVrfConfigProposal");

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import type { ContractTransactionResponse } from "ethers";
 
-import type { AssetStruct } from "@raffle/chain";
+import { SmartWallet__factory, type AssetStruct } from "@raffle/chain";
 import { deployPlatform, deployRaffle, erc20Price, nativePrice, ticketAsset, type DeployedRaffle, type Platform } from "./support/fixtures";
 import { signVoucher } from "./support/vouchers";
 
@@ -115,6 +115,31 @@ async function measure(): Promise<Figures> {
   const bundleOfTen = { ...price, amount: price.amount * 8n };
   await (await token.connect(players[5]).approve(exchangeAddress, bundleOfTen.amount)).wait();
   figures["purchaseRaffle.erc20.tenTickets.bundle"] = await buy(platform, bundleRaffle, players[5], bundleOfTen, nonceOfRun(3, 1), 10n);
+
+  // The same bundle bought by a contract wallet (new to the ticket contract), which gets one ERC721 receiver callback
+  // per ticket, submitting the purchase itself: the figure includes the wallet's own forwarding.
+  const wallet = await new SmartWallet__factory(players[6]).deploy();
+  const walletAddress = await wallet.getAddress();
+  await (await token.mint(walletAddress, bundleOfTen.amount)).wait();
+  await (
+    await wallet.execute(await token.getAddress(), 0n, token.interface.encodeFunctionData("approve", [exchangeAddress, bundleOfTen.amount]))
+  ).wait();
+  const walletVoucher = await signVoucher({
+    exchange: platform.exchange,
+    signer: platform.signer,
+    account: walletAddress,
+    receiver: bundleRaffle.address,
+    item: { ...ticketAsset(bundleRaffle.ticketAddress), amount: 10n },
+    price: bundleOfTen,
+    nonce: nonceOfRun(3, 2),
+  });
+  const purchaseCall = platform.exchange.interface.encodeFunctionData("purchaseRaffle", [
+    walletVoucher.params,
+    walletVoucher.item,
+    walletVoucher.price,
+    walletVoucher.signature,
+  ]);
+  figures["purchaseRaffle.erc20.tenTickets.bundle.contractWallet"] = await gasOf(wallet.execute(exchangeAddress, 0n, purchaseCall));
 
   // NATIVE raffle, same shape.
   const nativeRaffle = await deployRaffle(platform);

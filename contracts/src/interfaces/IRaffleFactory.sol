@@ -51,6 +51,8 @@ interface IRaffleFactory {
     error VrfConfirmationsOutOfRange(uint16 requestConfirmations, uint16 min, uint16 max);
     /// @notice `callbackGasLimit` above the coordinator's maximum.
     error VrfCallbackGasTooHigh(uint32 callbackGasLimit, uint32 max);
+    /// @notice `callbackGasLimit` below what the callback needs to record a word (`MIN_CALLBACK_GAS_LIMIT`).
+    error VrfCallbackGasTooLow(uint32 callbackGasLimit, uint32 min);
     /// @notice The subscription does not exist on the coordinator, or this factory is not its consumer.
     error VrfSubscriptionUnusable(uint256 subscriptionId);
     /// @notice The VRF settings were never set: no raffle can be deployed yet.

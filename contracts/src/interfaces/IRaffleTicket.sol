@@ -52,7 +52,9 @@ interface IRaffleTicket is IERC721A {
     event BatchMetadataUpdate(uint256 _fromTokenId, uint256 _toTokenId);
 
     /// @notice Mints `quantity` consecutive tickets to `to` and returns the first id. `tier` says which price per ticket
-    /// they paid (0 = the round's price, i = its i-th bundle), so a refund pays back exactly that. Raffle only.
+    /// they paid (0 = the round's price, i = its i-th bundle), so a refund pays back exactly that. The tickets and
+    /// their tier are written first; then, for a contract `to`, each ticket's `onERC721Received` must return its
+    /// selector (else ERC721A's `TransferToNonERC721ReceiverImplementer`, or the receiver's own revert). Raffle only.
     function mintTickets(address to, uint256 quantity, uint24 tier) external returns (uint256 firstTicketId);
 
     /// @notice Burns a refunded ticket. Raffle only.
