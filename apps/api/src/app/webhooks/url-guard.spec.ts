@@ -2,7 +2,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
 import { checkWebhookUrl, isPrivateAddress } from "./url-guard";
-import { MAX_RESPONSE_BYTES, sendWebhook } from "./webhook-sender";
+import { MAX_RESPONSE_BYTES, RESPONSE_EXCERPT_BYTES, sendWebhook } from "./webhook-sender";
 
 describe("webhook URL guard", () => {
   it("knows loopback, private, link-local, metadata and reserved addresses", () => {
@@ -125,8 +125,15 @@ describe("webhook sender", () => {
     const huge = await sendWebhook(`${base}/huge`, {}, "{}", options);
     expect(huge).toMatchObject({ ok: false, statusCode: 500 });
     expect(huge.error!.length).toBeLessThan(MAX_RESPONSE_BYTES);
+    // The attempt keeps the answer's first KiB, no more.
+    expect(huge.responseExcerpt).toBe("x".repeat(RESPONSE_EXCERPT_BYTES));
     const started = Date.now();
-    expect(await sendWebhook(`${base}/slow`, {}, "{}", options)).toMatchObject({ ok: false, statusCode: null, error: "timeout after 500 ms" });
+    expect(await sendWebhook(`${base}/slow`, {}, "{}", options)).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: "timeout after 500 ms",
+      responseExcerpt: null,
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
