@@ -196,6 +196,7 @@ describe("the merchant console in a browser", () => {
     await page.getByRole("checkbox", { name: /^raffle\.paused/ }).uncheck();
     await button("Add endpoint").click();
     await page.getByText(/Signing secret of endpoint/).waitFor(WAIT);
+    const webhookId = Number((await page.getByText(/Signing secret of endpoint/).textContent())!.match(/endpoint (\d+)/)![1]);
     await button("Copy secret").click();
     await button("Copied").waitFor(WAIT);
     const endpoint = page.getByRole("region", { name: receiver.url });
@@ -225,6 +226,17 @@ describe("the merchant console in a browser", () => {
     await failed.getByText("orders database is down", { exact: true }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, "console-webhook-failing-375.png"), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
+    ).toEqual([]);
+
+    // The merchant narrows what the endpoint receives.
+    await endpoint.getByRole("button", { name: `Edit the event types sent to ${receiver.url}` }).click();
+    await endpoint.getByRole("checkbox", { name: /^ticket\.purchased/ }).uncheck();
+    await endpoint.getByRole("button", { name: "Save event types" }).click();
+    await endpoint.getByText("Event types saved: they apply to events from now on.").waitFor(WAIT);
+    expect((await sdk().getWebhook(webhookId)).events).not.toContain("ticket.purchased");
 
     // Overview names the failing endpoint under "What needs attention" and links to its log.
     await page.goto(consoleUrl("#/"));

@@ -125,7 +125,7 @@ function Message({ webhook, delivery, onResend, resending }: { webhook: Webhook;
           aria-label={`${open ? "Hide" : "Show"} attempts and payload of ${name}`}
           onClick={() => setOpen(!open)}
         >
-          {open ? "Hide details" : "Show attempts and payload"}
+          {open ? "Hide attempts and payload" : "Show attempts and payload"}
         </button>
         <button type="button" disabled={resending} onClick={onResend} aria-label={`Resend ${name}`}>
           Resend

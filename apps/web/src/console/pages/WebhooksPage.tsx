@@ -146,7 +146,7 @@ function Endpoint({ webhook, onSecret }: { webhook: Webhook; onSecret: (secret: 
       ) : (
         <p>
           Event types: {webhook.events.length === WEBHOOK_EVENT_TYPES.length ? "all" : webhook.events.join(", ")}{" "}
-          <button type="button" onClick={() => setEditing(webhook.events)} aria-label={`Choose the event types sent to ${webhook.url}`}>
+          <button type="button" onClick={() => setEditing(webhook.events)} aria-label={`Edit the event types sent to ${webhook.url}`}>
             Edit
           </button>
         </p>
