@@ -15,6 +15,14 @@ export const MAX_RESPONSE_BYTES = 4_096;
 /** Bytes of the answer kept with each attempt, for the merchant to read why it failed. */
 export const RESPONSE_EXCERPT_BYTES = 1_024;
 
+/**
+ * The receiver's bytes as text PostgreSQL can store: a NUL byte (which a text column refuses, failing the statement
+ * that records the attempt, so the message would be sent again and again) becomes U+FFFD, as invalid UTF-8 does.
+ */
+function storableText(bytes: Buffer): string {
+  return bytes.toString("utf8").replaceAll("\u0000", "\uFFFD");
+}
+
 export interface SendOutcome {
   /** The receiver's HTTP status, or null when none came (timeout, connection error, refused address). */
   statusCode: number | null;
@@ -81,12 +89,12 @@ export function sendWebhook(
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
           const answer = Buffer.concat(chunks);
-          const text = answer.subarray(0, 200).toString("utf8");
+          const text = storableText(answer.subarray(0, 200));
           finish({
             statusCode: status,
             ok,
             error: ok ? null : `HTTP ${status}${text ? `: ${text}` : ""}`,
-            responseExcerpt: answer.subarray(0, RESPONSE_EXCERPT_BYTES).toString("utf8"),
+            responseExcerpt: storableText(answer.subarray(0, RESPONSE_EXCERPT_BYTES)),
           });
         };
         response.on("end", done);
