@@ -460,6 +460,12 @@ describe("the merchant console's API", () => {
       expectProblem(await call("post", "/webhooks/{id}/secret", `/webhooks/${hook}/secret`)(token), 404, "webhookNotFound");
       expectProblem(await call("get", "/webhooks/{id}/deliveries", `/webhooks/${hook}/deliveries`)(token), 404, "webhookNotFound");
       expectProblem(
+        await call("get", "/webhooks/{id}/deliveries/{deliveryId}", `/webhooks/${hook}/deliveries/${delivery}`)(token),
+        404,
+        "webhookNotFound",
+      );
+      expectProblem(await call("patch", "/webhooks/{id}", `/webhooks/${hook}`)(token).send({ events: ["round.drawn"] }), 404, "webhookNotFound");
+      expectProblem(
         await call("post", "/webhooks/{id}/deliveries/{deliveryId}/retry", `/webhooks/${hook}/deliveries/${delivery}/retry`)(token),
         404,
         "webhookNotFound",
@@ -482,7 +488,11 @@ describe("the merchant console's API", () => {
       expect((await call("get", "/merchant/session")(token).expect(200)).body.address).toBe(bob.address);
     }
     // Alice's things are as they were.
-    await harness.http.get(`/webhooks/${hook}`).set(auth(aliceSession)).expect(200);
+    const { body: aliceHook } = await harness.http.get(`/webhooks/${hook}`).set(auth(aliceSession)).expect(200);
+    expect(aliceHook.events).toEqual(aliceWebhooks.rows[0].events);
+    // Her own delivery opens to its attempts and payload.
+    const { body: detail } = await harness.http.get(`/webhooks/${hook}/deliveries/${delivery}`).set(auth(aliceSession)).expect(200);
+    expect(detail).toMatchObject({ id: delivery, payload: { id: aliceDeliveries.rows[0].messageId } });
     expect((await harness.http.get(`/raffle/contracts/${a}`).set(auth(aliceSession)).expect(200)).body.title).toBe("Friday raffle");
     await harness.http.get("/raffle/contracts").set(auth(aliceKey)).expect(200);
 

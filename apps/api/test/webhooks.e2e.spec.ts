@@ -200,6 +200,7 @@ describe("webhooks", () => {
     const created = await register(flaky.url, { events: ["raffle.deployed", "round.started", "ticket.purchased"] });
     flaky.secrets = [created.secret];
     flaky.respond = (_body, attempt) => (attempt <= 2 ? 500 : 200);
+    flaky.answer = (status) => (status === 500 ? `orders database is down ${"x".repeat(2_000)}` : "ok");
 
     const raffle = await deployTestRaffle(world, "ERC20");
     await indexedRaffleId(harness, key, raffle.raffle);
@@ -210,6 +211,21 @@ describe("webhooks", () => {
     }, 20_000);
     expect(new Set(first.map((message) => message.id)).size).toBe(1);
     expect(first.every((message) => message.verified)).toBe(true);
+
+    // The log tells why: each attempt, newest first, with its status and the answer's first KiB, and the payload sent.
+    const detailOf = async (deliveryId: string) =>
+      (await harness.http.get(`/webhooks/${created.id}/deliveries/${deliveryId}`).set(auth()).expect(200)).body;
+    const listOf = async (query: Record<string, string>) =>
+      (await harness.http.get(`/webhooks/${created.id}/deliveries`).query(query).set(auth()).expect(200)).body;
+    const deployedRows = await listOf({ type: "raffle.deployed" });
+    expect(deployedRows.count).toBe(1);
+    const deployed = await detailOf(deployedRows.rows[0].id);
+    expect(deployed).toMatchObject({ type: "raffle.deployed", status: "DELIVERED", attempts: 3, payload: JSON.parse(first[0].raw) });
+    expect(deployed.attemptLog.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([200, 500, 500]);
+    const failedAttempt = deployed.attemptLog[1];
+    expect(failedAttempt).toMatchObject({ error: null, manual: false, durationMs: expect.any(Number) });
+    expect(failedAttempt.responseExcerpt).toBe(`orders database is down ${"x".repeat(1_024 - 24)}`);
+    expect(Date.parse(deployed.attemptLog[0].attemptedAt)).toBeGreaterThanOrEqual(Date.parse(failedAttempt.attemptedAt));
 
     // Down: connection refused for a while; every message arrives once it listens again on the same port.
     const port = Number(new URL(flaky.url).port);
@@ -226,7 +242,18 @@ describe("webhooks", () => {
       expect(pending.attempts).toBeGreaterThanOrEqual(2);
     }, 20_000);
     const { body: failing } = await harness.http.get(`/webhooks/${created.id}`).set(auth()).expect(200);
-    expect(failing).toMatchObject({ disabled: false, failingSince: expect.any(String) });
+    expect(failing).toMatchObject({ disabled: false, failingSince: expect.any(String), health: "failing" });
+    // No answer came: the attempt holds the network error, no status and no excerpt; filters find the message.
+    const waiting = await eventually(async () => {
+      const page = await listOf({ type: "ticket.purchased", status: "PENDING" });
+      expect(page.count).toBe(2);
+      return page;
+    });
+    expect((await listOf({ type: "ticket.purchased", status: "DELIVERED" })).count).toBe(0);
+    expect((await listOf({ status: "DELIVERED" })).rows.map((row: { type: string }) => row.type)).toEqual(["round.started", "raffle.deployed"]);
+    const refused = await detailOf(waiting.rows[1].id);
+    expect(refused.attemptLog[0]).toMatchObject({ statusCode: null, responseExcerpt: null, error: expect.stringContaining("ECONNREFUSED") });
+    expect(refused.payload).toMatchObject({ id: refused.messageId, type: "ticket.purchased", data: { externalId: "1" } });
     await flaky.start(port);
     const purchases = await eventually(async () => {
       const delivered = flaky.delivered().filter((message) => message.body.type === "ticket.purchased");
@@ -236,7 +263,7 @@ describe("webhooks", () => {
     expect(purchases.map((message) => message.body.data.externalId)).toEqual(["1", "2"]);
     await eventually(async () => {
       const { body } = await harness.http.get(`/webhooks/${created.id}`).set(auth()).expect(200);
-      expect(body.failingSince).toBeNull();
+      expect(body).toMatchObject({ failingSince: null, health: "healthy" });
     });
 
     // A manual retry sends a delivered message again now, with the same id.
@@ -245,6 +272,20 @@ describe("webhooks", () => {
     const { body: retried } = await harness.http.post(`/webhooks/${created.id}/deliveries/${last.id}/retry`).set(auth()).expect(200);
     expect(retried).toMatchObject({ id: last.id, status: "DELIVERED", attempts: last.attempts + 1, lastStatusCode: 200 });
     expect(flaky.received.filter((message) => message.id === last.messageId).length).toBeGreaterThanOrEqual(2);
+    expect((await detailOf(last.id)).attemptLog[0]).toMatchObject({ statusCode: 200, responseExcerpt: "ok", manual: true });
+
+    // Choosing the types it receives: a purchase is no longer written for it, while an endpoint that chose it gets it.
+    const { body: narrowed } = await harness.http
+      .patch(`/webhooks/${created.id}`)
+      .set(auth())
+      .send({ events: ["raffle.deployed"] })
+      .expect(200);
+    expect(narrowed).toMatchObject({ events: ["raffle.deployed"], description: "", health: "healthy" });
+    const witness = await register(receiver.url, { events: ["ticket.purchased"] });
+    await buyTicket(world, raffle, world.players[2], 3n);
+    await eventually(async () => expect((await harness.http.get(`/webhooks/${witness.id}/deliveries`).set(auth()).expect(200)).body.count).toBe(1));
+    expect((await listOf({ type: "ticket.purchased" })).count).toBe(2);
+    await harness.http.delete(`/webhooks/${witness.id}`).set(auth()).expect(200);
     await harness.http.delete(`/webhooks/${created.id}`).set(auth()).expect(200);
     await flaky.close();
   }, 90_000);
@@ -279,12 +320,24 @@ describe("webhooks", () => {
     expectProblem(await harness.http.post(`/webhooks/${created.id}/secret`).set(auth(otherKey)), 404, "webhookNotFound");
     expectProblem(await harness.http.get(`/webhooks/${created.id}/deliveries`).set(auth(otherKey)), 404, "webhookNotFound");
     expectProblem(await harness.http.post(`/webhooks/${created.id}/deliveries/1/retry`).set(auth(otherKey)), 404, "webhookNotFound");
+    expectProblem(await harness.http.get(`/webhooks/${created.id}/deliveries/1`).set(auth(otherKey)), 404, "webhookNotFound");
+    expectProblem(
+      await harness.http
+        .patch(`/webhooks/${created.id}`)
+        .set(auth(otherKey))
+        .send({ events: ["round.drawn"] }),
+      404,
+      "webhookNotFound",
+    );
+    expect((await harness.http.get(`/webhooks/${created.id}`).set(auth()).expect(200)).body.events).toEqual(["round.started"]);
     expect((await harness.http.get("/webhooks").set(auth(otherKey)).expect(200)).body).toEqual({ rows: [], count: 0 });
     const { body: mine } = await harness.http.get("/webhooks").set(auth()).expect(200);
     expect(mine.rows.map((row: { id: number }) => row.id)).toContain(created.id);
     expect(mine.rows.every((row: Record<string, unknown>) => !("secret" in row))).toBe(true);
     expectProblem(await harness.http.get("/webhooks/abc").set(auth()), 404, "webhookNotFound");
     expectProblem(await harness.http.post(`/webhooks/${created.id}/deliveries/999999/retry`).set(auth()), 404, "deliveryNotFound");
+    expectProblem(await harness.http.get(`/webhooks/${created.id}/deliveries/999999`).set(auth()), 404, "deliveryNotFound");
+    expectProblem(await harness.http.get(`/webhooks/${created.id}/deliveries/1%20OR%201=1`).set(auth()), 404, "deliveryNotFound");
     await harness.http.get("/webhooks").expect(401);
   });
 
@@ -310,6 +363,14 @@ describe("webhooks", () => {
       "validationFailed",
     );
     expectProblem(await harness.http.get("/webhooks").query({ take: 1000 }).set(auth()), 400, "validationFailed");
+    const { body: endpoint } = await harness.http.get("/webhooks").set(auth()).expect(200);
+    const id = endpoint.rows[0].id;
+    for (const query of [{ type: "ticket.sold" }, { status: "RETRYING" }, { status: ["PENDING", "FAILED"] }, { take: 101 }]) {
+      expectProblem(await harness.http.get(`/webhooks/${id}/deliveries`).query(query).set(auth()), 400, "validationFailed");
+    }
+    for (const body of [{ events: ["ticket.sold"] }, { events: [] }, { events: "round.drawn" }, { description: "a\u202Eb" }]) {
+      expectProblem(await harness.http.patch(`/webhooks/${id}`).set(auth()).send(body), 400, "validationFailed");
+    }
   });
 
   it("without WEBHOOK_ALLOW_PRIVATE_URLS, refuses http and hosts resolving to loopback, private, link-local or metadata addresses", async () => {

@@ -14,15 +14,21 @@ import { startWebStack, type WebStack } from "./support/web-stack";
 const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
 const WAIT = { timeout: 20_000 };
 
-/** A game backend's webhook endpoint on this machine: counts what it is sent, answers 200. */
-async function startReceiver(): Promise<{ url: string; received: Array<{ type: string }>; close(): Promise<void> }> {
+/** A game backend's webhook endpoint on this machine: keeps what it is sent, answers `answer` (200 "ok" at first). */
+async function startReceiver(): Promise<{
+  url: string;
+  received: Array<{ type: string }>;
+  answer: { status: number; body: string };
+  close(): Promise<void>;
+}> {
   const received: Array<{ type: string }> = [];
+  const answer = { status: 200, body: "ok" };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      response.writeHead(200).end("ok");
+      response.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -30,6 +36,7 @@ async function startReceiver(): Promise<{ url: string; received: Array<{ type: s
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    answer,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -184,18 +191,65 @@ describe("the merchant console in a browser", () => {
     await card.getByRole("button", { name: "Pause" }).waitFor(WAIT);
   });
 
-  it("sends a test webhook and sees it delivered in the log", async () => {
+  it("finds why a webhook endpoint fails from the console alone: its health, the attempt's status and answer, the payload", async () => {
     await page.goto(consoleUrl("#/webhooks"));
     await heading("Webhooks").waitFor(WAIT);
     await page.getByLabel("Endpoint URL").fill(receiver.url);
+    // Every type is chosen by default; the merchant leaves out one.
+    await page.getByRole("checkbox", { name: /^raffle\.paused/ }).uncheck();
     await button("Add endpoint").click();
     await page.getByText(/Signing secret of endpoint/).waitFor(WAIT);
+    const webhookId = Number((await page.getByText(/Signing secret of endpoint/).textContent())!.match(/endpoint (\d+)/)![1]);
+    await button("Copy secret").click();
+    await button("Copied").waitFor(WAIT);
+    const endpoint = page.getByRole("region", { name: receiver.url });
+    await endpoint.getByText(/^Event types: raffle\.deployed, .*raffle\.unpaused/).waitFor(WAIT);
+    expect(await endpoint.getByText(/^Event types:/).textContent()).not.toContain("raffle.paused,");
+    await endpoint.getByText(/^Healthy/).waitFor(WAIT);
     await button("Send test event").click();
     await page.getByText("Test event delivered.").waitFor(WAIT);
-    const row = page.getByRole("row", { name: /webhook\.test/ });
-    await row.waitFor(WAIT);
-    expect(await row.textContent()).toMatch(/webhook\.testDelivered1\d+ ms200/);
-    expect(receiver.received.map((message) => message.type)).toContain("webhook.test");
+    const log = endpoint.getByRole("list", { name: `Messages sent to ${receiver.url}` });
+    await log.getByText("webhook.test · Delivered · 1 attempt · last answer: HTTP 200", { exact: false }).waitFor(WAIT);
+
+    // The game server breaks: the next message is answered 500 with a reason the merchant can read in the console.
+    receiver.answer.status = 500;
+    receiver.answer.body = "orders database is down";
+    await button("Send test event").click();
+    await page.getByText(/The test event was not accepted/).waitFor(WAIT);
+    await endpoint.getByText(/^Failing since /).waitFor(WAIT);
+    await endpoint.getByLabel("State").selectOption({ label: "Retrying" });
+    await endpoint.getByText("1 message.").waitFor(WAIT);
+    const failed = log.getByRole("listitem").filter({ hasText: "last answer: HTTP 500" });
+    await failed.getByRole("button", { name: /^Show attempts and payload of webhook\.test message/ }).click();
+    await failed.getByText("HTTP 500", { exact: true }).waitFor(WAIT);
+    await failed.getByText("orders database is down", { exact: true }).waitFor(WAIT);
+    expect(await failed.getByLabel(/^Payload of webhook\.test message/).textContent()).toContain('"type": "webhook.test"');
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-webhook-failing-1280.png"), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await failed.getByText("orders database is down", { exact: true }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-webhook-failing-375.png"), fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(
+      axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical").map((violation) => violation.id),
+    ).toEqual([]);
+
+    // The merchant narrows what the endpoint receives.
+    await endpoint.getByRole("button", { name: `Edit the event types sent to ${receiver.url}` }).click();
+    await endpoint.getByRole("checkbox", { name: /^ticket\.purchased/ }).uncheck();
+    await endpoint.getByRole("button", { name: "Save event types" }).click();
+    await endpoint.getByText("Event types saved: they apply to events from now on.").waitFor(WAIT);
+    expect((await sdk().getWebhook(webhookId)).events).not.toContain("ticket.purchased");
+
+    // Overview names the failing endpoint under "What needs attention" and links to its log.
+    await page.goto(consoleUrl("#/"));
+    const attention = page.getByRole("region", { name: "What needs attention: webhooks" });
+    await attention.getByText(new RegExp(`Webhook endpoint ${receiver.url.replace(/[./]/g, "\\$&")} is failing since`)).waitFor(WAIT);
+    await attention.getByRole("link", { name: "See why in its message log" }).click();
+    await heading("Webhooks").waitFor(WAIT);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Only test messages were sent to it (the delivery loop retries the failed one meanwhile).
+    expect(new Set(receiver.received.map((message) => message.type))).toEqual(new Set(["webhook.test"]));
   });
 
   it("sets what players see (title, description) and the raffle's page shows it", async () => {

@@ -50,7 +50,10 @@ describe("RaffleApi", () => {
     await api.listWebhooks({ take: 10 });
     await api.getWebhook(7);
     await api.rotateWebhookSecret(7);
+    await api.updateWebhook(7, { events: ["round.drawn"] });
     await api.listWebhookDeliveries(7, { skip: 25 });
+    await api.listWebhookDeliveries(7, { type: "ticket.purchased", status: "PENDING" });
+    await api.getWebhookDelivery(7, "42");
     await api.retryWebhookDelivery(7, "42");
     await api.deleteWebhook(7);
     await api.health();
@@ -69,13 +72,17 @@ describe("RaffleApi", () => {
       "GET /webhooks?take=10",
       "GET /webhooks/7",
       "POST /webhooks/7/secret",
+      "PATCH /webhooks/7",
       "GET /webhooks/7/deliveries?skip=25",
+      "GET /webhooks/7/deliveries?type=ticket.purchased&status=PENDING",
+      "GET /webhooks/7/deliveries/42",
       "POST /webhooks/7/deliveries/42/retry",
       "DELETE /webhooks/7",
       "GET /health",
       "GET /ready",
     ]);
     expect(calls.filter((call) => call.body !== undefined).map((call) => call.headers["content-type"])).toEqual([
+      "application/json",
       "application/json",
       "application/json",
       "application/json",

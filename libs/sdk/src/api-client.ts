@@ -16,8 +16,11 @@ import type {
   SignTicketRequest,
   RotatedWebhookSecret,
   TicketSignature,
+  UpdateWebhookRequest,
   Webhook,
+  WebhookDeliveriesQuery,
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookWithSecret,
 } from "./types";
 
@@ -152,6 +155,11 @@ export class RaffleApi {
     return this.request("GET", `/webhooks/${encodeURIComponent(id)}`);
   }
 
+  /** Chooses the message types an endpoint receives, or its description; omitted fields stay [updateWebhook]. */
+  updateWebhook(id: number, body: UpdateWebhookRequest): Promise<Webhook> {
+    return this.request("PATCH", `/webhooks/${encodeURIComponent(id)}`, undefined, body);
+  }
+
   /** Deletes an endpoint and its pending deliveries [deleteWebhook]. */
   deleteWebhook(id: number): Promise<Webhook> {
     return this.request("DELETE", `/webhooks/${encodeURIComponent(id)}`);
@@ -162,9 +170,14 @@ export class RaffleApi {
     return this.request("POST", `/webhooks/${encodeURIComponent(id)}/secret`);
   }
 
-  /** One page of an endpoint's deliveries, newest first [listWebhookDeliveries]. */
-  listWebhookDeliveries(id: number, query: { skip?: number; take?: number } = {}): Promise<List<WebhookDelivery>> {
+  /** One page of an endpoint's deliveries, newest first, of one message type or state when asked [listWebhookDeliveries]. */
+  listWebhookDeliveries(id: number, query: WebhookDeliveriesQuery = {}): Promise<List<WebhookDelivery>> {
     return this.request("GET", `/webhooks/${encodeURIComponent(id)}/deliveries`, query);
+  }
+
+  /** One delivery with its attempts (status, the answer's start or the network error) and its payload [getWebhookDelivery]. */
+  getWebhookDelivery(id: number, deliveryId: string): Promise<WebhookDeliveryDetail> {
+    return this.request("GET", `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}`);
   }
 
   /** Sends one delivery again now and answers it after the attempt [retryWebhookDelivery]. */

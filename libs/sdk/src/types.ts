@@ -28,6 +28,9 @@ export type Webhook = Schemas["WebhookDto"];
 export type WebhookWithSecret = Schemas["WebhookWithSecretDto"];
 export type RotatedWebhookSecret = Schemas["RotatedSecretDto"];
 export type WebhookDelivery = Schemas["DeliveryDto"];
+/** A delivery with its attempts, newest first, and the message it carries. */
+export type WebhookDeliveryDetail = Schemas["DeliveryDetailDto"];
+export type WebhookAttempt = Schemas["AttemptDto"];
 /** One of the message types (`ticket.purchased`, `round.drawn`, ...). */
 export type WebhookEventType = Schemas["WebhookMessageDto"]["type"];
 /** The JSON body of a webhook request; its `id` equals the `webhook-id` header. */
@@ -71,3 +74,5 @@ export type ClaimsQuery = QueryOf<"listClaims">;
 export type SignTicketRequest = JsonBodyOf<"signTicket">;
 export type CreateClaimRequest = JsonBodyOf<"createClaim">;
 export type CreateWebhookRequest = JsonBodyOf<"createWebhook">;
+export type UpdateWebhookRequest = JsonBodyOf<"updateWebhook">;
+export type WebhookDeliveriesQuery = QueryOf<"listWebhookDeliveries">;

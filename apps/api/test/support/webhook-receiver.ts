@@ -29,6 +29,8 @@ export class WebhookReceiver {
   readonly received: ReceivedMessage[] = [];
   secrets: string[] = [];
   respond: (body: ReceivedMessage["body"], attempt: number) => number = () => 200;
+  /** The body of its answer of that status. */
+  answer: (status: number) => string = (status) => (status < 300 ? "ok" : "no");
   private server: http.Server | null = null;
   private port = 0;
 
@@ -51,7 +53,7 @@ export class WebhookReceiver {
         const attempt = this.received.filter((message) => message.id === headers["webhook-id"]).length + 1;
         const status = this.respond(body, attempt);
         this.received.push({ id: headers["webhook-id"], headers, raw, body, status, verified });
-        response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "no");
+        response.writeHead(status, { "content-type": "text/plain" }).end(this.answer(status));
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));

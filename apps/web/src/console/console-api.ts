@@ -14,6 +14,30 @@ export type CreatedApiKey = Schemas["CreatedApiKeyDto"];
 export type Webhook = Schemas["WebhookDto"];
 export type WebhookWithSecret = Schemas["WebhookWithSecretDto"];
 export type Delivery = Schemas["DeliveryDto"];
+export type DeliveryDetail = Schemas["DeliveryDetailDto"];
+export type Attempt = Schemas["AttemptDto"];
+export type WebhookEventType = Webhook["events"][number];
+export type DeliveryFilter = { type?: Delivery["type"]; status?: Delivery["status"] };
+
+/**
+ * What each message type tells, in the order of a raffle's life. A Record over the API's type: a type added to the
+ * catalogue fails the typecheck until it is named here.
+ */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
+  "raffle.deployed": "a raffle is deployed",
+  "round.started": "a round starts",
+  "ticket.purchased": "a ticket is bought",
+  "round.ended": "a round ends",
+  "round.drawn": "winners are drawn",
+  "round.refundable": "a round becomes refundable",
+  "ticket.refunded": "a ticket is refunded",
+  "prize.claimed": "a prize is claimed",
+  "prize.released": "a prize is released",
+  "claim.redeemed": "a claim voucher is redeemed",
+  "raffle.paused": "a raffle is paused",
+  "raffle.unpaused": "a raffle is resumed",
+};
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
 export type RaffleSettings = Schemas["RaffleSettingsBody"];
 
 /** The console's calls to the API, all with the merchant's session token (same client as the player pages). */
@@ -35,7 +59,15 @@ export function consoleApi(api: PlayerApi, token: string) {
     createWebhook: (url: string, events?: string[]) => send<WebhookWithSecret>("POST", "/webhooks", events ? { url, events } : { url }),
     deleteWebhook: (id: number) => send<Webhook>("DELETE", `/webhooks/${id}`),
     rotateSecret: (id: number) => send<WebhookWithSecret>("POST", `/webhooks/${id}/secret`),
-    deliveries: (id: number) => get<{ rows: Delivery[] }>(`/webhooks/${id}/deliveries?take=20`).then((body) => body.rows),
+    updateWebhookEvents: (id: number, events: WebhookEventType[]) => send<Webhook>("PATCH", `/webhooks/${id}`, { events }),
+    /** The newest 20 deliveries, of one type and in one state when the filter names them. */
+    deliveries: (id: number, filter: DeliveryFilter = {}) => {
+      const query = new URLSearchParams({ take: "20" });
+      if (filter.type) query.set("type", filter.type);
+      if (filter.status) query.set("status", filter.status);
+      return get<{ rows: Delivery[]; count: number }>(`/webhooks/${id}/deliveries?${query}`);
+    },
+    delivery: (id: number, delivery: string) => get<DeliveryDetail>(`/webhooks/${id}/deliveries/${delivery}`),
     resend: (id: number, delivery: string) => send<Delivery>("POST", `/webhooks/${id}/deliveries/${delivery}/retry`),
     sendTest: (id: number) => send<Delivery>("POST", `/webhooks/${id}/test`),
   };

@@ -12,7 +12,7 @@ import { TemplateEntity } from "./template.entity";
 import { TicketVoucherEntity } from "./ticket-voucher.entity";
 import { TicketEntity } from "./ticket.entity";
 import { TokenEntity } from "./token.entity";
-import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookMessageEntity } from "./webhook.entity";
+import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity, WebhookMessageEntity } from "./webhook.entity";
 
 export * from "./api-key.entity";
 export * from "./base.entity";
@@ -50,6 +50,7 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookMessageEntity,
   WebhookDeliveryEntity,
+  WebhookAttemptEntity,
   SiweNonceEntity,
   PlayerSessionEntity,
   MerchantSessionEntity,

@@ -169,3 +169,41 @@ export class WebhookDeliveryEntity {
   @Column({ type: "integer", nullable: true })
   lastLatencyMs!: number | null;
 }
+
+/**
+ * One attempt of a delivery: when it started, the receiver's HTTP status (null when none came), the start of its answer
+ * (its first KiB) or the network error, and how long it took. What a merchant reads to see
+ * why an endpoint fails.
+ */
+@Entity({ name: "webhook_attempt" })
+@Index(["deliveryId", "id"])
+export class WebhookAttemptEntity {
+  @PrimaryGeneratedColumn({ type: "bigint" })
+  id!: string;
+
+  @Column({ type: "bigint" })
+  deliveryId!: string;
+
+  @ManyToOne(() => WebhookDeliveryEntity, { onDelete: "CASCADE" })
+  @JoinColumn({ name: "delivery_id" })
+  delivery?: WebhookDeliveryEntity;
+
+  @Column({ type: "timestamptz" })
+  attemptedAt!: Date;
+
+  @Column({ type: "integer", nullable: true })
+  statusCode!: number | null;
+
+  @Column({ type: "text", nullable: true })
+  responseExcerpt!: string | null;
+
+  @Column({ type: "varchar", length: 300, nullable: true })
+  error!: string | null;
+
+  @Column({ type: "integer" })
+  durationMs!: number;
+
+  /** Made by hand (a manual retry or a test message), not by the delivery loop. */
+  @Column({ type: "boolean", default: false })
+  manual!: boolean;
+}

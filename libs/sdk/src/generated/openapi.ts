@@ -250,7 +250,11 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Choose which message types the endpoint receives, or change its description; omitted fields stay as they are.
+         * @description Applies to messages written from now on: a message of a type the endpoint does not receive is never written for it.
+         */
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/webhooks/{id}/secret": {
@@ -280,8 +284,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's deliveries, newest first: attempts, last answer, next attempt. */
+        /** The endpoint's deliveries, newest first: attempts, last answer, next attempt; of one message type or state when asked. */
         get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with each of its attempts (time, status, the answer's start or the network error, duration) and the message sent. */
+        get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2013,6 +2034,12 @@ export interface components {
              */
             failingSince: string | null;
             /**
+             * @description `healthy` (its last attempt got a 2xx, or none was made), `failing` (since `failingSince`, still retried) or `disabled`.
+             * @example healthy
+             * @enum {string}
+             */
+            health: "healthy" | "failing" | "disabled";
+            /**
              * @description Signing secret (Standard Webhooks form). Shown only in this answer; store it to verify `webhook-signature`.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
@@ -2065,6 +2092,12 @@ export interface components {
              * @example null
              */
             failingSince: string | null;
+            /**
+             * @description `healthy` (its last attempt got a 2xx, or none was made), `failing` (since `failingSince`, still retried) or `disabled`.
+             * @example healthy
+             * @enum {string}
+             */
+            health: "healthy" | "failing" | "disabled";
         };
         WebhookListDto: {
             /** @description The merchant's webhooks, newest first (no secrets). */
@@ -2074,6 +2107,20 @@ export interface components {
              * @example 1
              */
             count: number;
+        };
+        UpdateWebhookBody: {
+            /**
+             * @description Message types to receive from now on (at least one); unchanged when omitted. Messages already written keep being delivered.
+             * @example [
+             *       "round.drawn"
+             *     ]
+             */
+            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            /**
+             * @description Free text, as on create; unchanged when omitted.
+             * @example Game server (production)
+             */
+            description?: string;
         };
         RotatedSecretDto: {
             /**
@@ -2122,6 +2169,12 @@ export interface components {
              * @example null
              */
             failingSince: string | null;
+            /**
+             * @description `healthy` (its last attempt got a 2xx, or none was made), `failing` (since `failingSince`, still retried) or `disabled`.
+             * @example healthy
+             * @enum {string}
+             */
+            health: "healthy" | "failing" | "disabled";
             /**
              * @description Signing secret (Standard Webhooks form). Shown only in this answer; store it to verify `webhook-signature`.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -2224,6 +2277,127 @@ export interface components {
              * @example 12
              */
             count: number;
+        };
+        AttemptDto: {
+            /**
+             * Format: date-time
+             * @description When the attempt started.
+             * @example 2026-11-23T16:00:01.000Z
+             */
+            attemptedAt: string;
+            /**
+             * @description The receiver's HTTP status; null when none came.
+             * @example 500
+             */
+            statusCode: number | null;
+            /**
+             * @description The start of the receiver's answer (its first KiB, as UTF-8); null when none came.
+             * @example database is down
+             */
+            responseExcerpt: string | null;
+            /**
+             * @description Why no answer came (connection refused, timeout, refused address); null when one came.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description How long the attempt took, in milliseconds.
+             * @example 84
+             */
+            durationMs: number;
+            /**
+             * @description Made by hand (a retry or a test message), not by the delivery schedule.
+             * @example false
+             */
+            manual: boolean;
+        };
+        DeliveryDetailDto: {
+            /**
+             * @description Delivery id (decimal string).
+             * @example 42
+             */
+            id: string;
+            /**
+             * @description Message id: the body's `id` and the `webhook-id` header.
+             * @example msg_5f0c1e2d3c4b5a69788796a5b4c3d2e1
+             */
+            messageId: string;
+            /**
+             * @description Message type (`webhook.test` for a test message).
+             * @example ticket.purchased
+             * @enum {string}
+             */
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "webhook.test";
+            /**
+             * @description True for a retraction (a reorg removed the event).
+             * @example false
+             */
+            removed: boolean;
+            /**
+             * @description The chain event (chain, tx, log index); the same for its retraction.
+             * @example 31337:0x5c50...9a1e:3
+             */
+            eventId: string;
+            /**
+             * @description PENDING (retrying), DELIVERED (a 2xx answer) or FAILED (retries exhausted).
+             * @example DELIVERED
+             * @enum {string}
+             */
+            status: "PENDING" | "DELIVERED" | "FAILED";
+            /**
+             * @description Attempts made.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * @description HTTP status of the last attempt; null if none came (timeout, connection error).
+             * @example 200
+             */
+            lastStatusCode: number | null;
+            /**
+             * @description Why the last attempt failed, shortened.
+             * @example null
+             */
+            lastError: string | null;
+            /**
+             * @description How long the last attempt took to be answered (or to fail), in milliseconds.
+             * @example 84
+             */
+            latencyMs: number | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null once delivered or failed.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /**
+             * @description A 2xx answer was received.
+             * @example true
+             */
+            delivered: boolean;
+            /**
+             * Format: date-time
+             * @description When it was delivered.
+             * @example 2026-11-23T16:00:01.000Z
+             */
+            deliveredAt: string | null;
+            /**
+             * @description Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h).
+             * @example false
+             */
+            failed: boolean;
+            /**
+             * Format: date-time
+             * @description When the message was written.
+             * @example 2026-11-23T16:00:00.000Z
+             */
+            createdAt: string;
+            /** @description Its attempts, newest first (at most 100). Attempts made before attempts were kept are not listed. */
+            attemptLog: components["schemas"]["AttemptDto"][];
+            /** @description The message exactly as it is POSTed (the `WebhookMessage` schema; a test message's `type` is `webhook.test`). */
+            payload: {
+                [key: string]: unknown;
+            };
         };
         SiweNonceDto: {
             /**
@@ -4889,6 +5063,149 @@ export interface operations {
             };
         };
     };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "validationFailed" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -5035,6 +5352,10 @@ export interface operations {
                 skip?: number;
                 /** @description Records to return. */
                 take?: number;
+                /** @description Only deliveries of this message type. */
+                type?: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "webhook.test";
+                /** @description Only deliveries in this state. */
+                status?: "PENDING" | "DELIVERED" | "FAILED";
             };
             header?: never;
             path: {
@@ -5097,6 +5418,115 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"] & {
                         /** @enum {string} */
                         code: "webhookNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id. */
+                id: number;
+                /** @description Delivery id; another endpoint's is a 404 deliveryNotFound. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, its attempts and its payload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryDetailDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `webhookNotFound`: the webhook endpoint is unknown or another merchant's. `deliveryNotFound`: the delivery is unknown or not of this webhook. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "webhookNotFound" | "deliveryNotFound";
                         /** @enum {integer} */
                         status: 404;
                         /** @enum {integer} */

@@ -34,8 +34,30 @@ export interface ManualRetryRefusal {
   reason: string;
 }
 
-/** An attempt's outcome and how long it took, in milliseconds. */
-type TimedOutcome = SendOutcome & { latencyMs: number };
+/** An attempt's outcome, when it started and how long it took, in milliseconds. */
+type TimedOutcome = SendOutcome & { attemptedAt: Date; latencyMs: number };
+
+/**
+ * The attempt rows of outcomes, as the arrays of one `INSERT ... SELECT FROM unnest(...)` (parameters $first..$first+5):
+ * every attempt is kept in the statement that records its delivery, no extra round trip. The error is the network's
+ * (an HTTP answer is told by its status and excerpt).
+ */
+function attemptColumns(done: Array<{ delivery: ClaimedDelivery; outcome: TimedOutcome }>): unknown[] {
+  return [
+    done.map(({ delivery }) => delivery.id),
+    done.map(({ outcome }) => outcome.attemptedAt),
+    done.map(({ outcome }) => outcome.statusCode),
+    done.map(({ outcome }) => outcome.responseExcerpt),
+    done.map(({ outcome }) => (outcome.statusCode === null ? (outcome.error?.slice(0, 300) ?? null) : null)),
+    done.map(({ outcome }) => outcome.latencyMs),
+  ];
+}
+
+const INSERT_ATTEMPTS = (first: number, manual: string) =>
+  `INSERT INTO webhook_attempt (delivery_id, attempted_at, status_code, response_excerpt, error, duration_ms, manual)
+   SELECT a.delivery_id, a.attempted_at, a.status_code, a.excerpt, a.error, a.duration, ${manual}
+     FROM unnest($${first}::bigint[], $${first + 1}::timestamptz[], $${first + 2}::int[], $${first + 3}::text[], $${first + 4}::text[], $${first + 5}::int[])
+       AS a(delivery_id, attempted_at, status_code, excerpt, error, duration)`;
 
 /** Event-loop utilization above which the process counts as busy serving requests (see `busy`)... */
 const BUSY_UTILIZATION = 0.5;
@@ -360,7 +382,7 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
     if (taken === false || "retryAfterSeconds" in taken) return taken;
     const outcome = await this.send(taken, this.signerOf(taken));
     if (outcome.ok) await this.recordDelivered([{ delivery: taken, outcome }], true);
-    else await this.recordFailure(taken, outcome);
+    else await this.recordFailure(taken, outcome, true);
     return true;
   }
 
@@ -375,18 +397,20 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** One attempt, and how long it took (the delivery log's latency). */
   private async send(delivery: ClaimedDelivery, signer: MessageSigner): Promise<TimedOutcome> {
-    const headers = signer.headers(delivery.message_id, new Date(), delivery.body);
+    const attemptedAt = new Date();
+    const headers = signer.headers(delivery.message_id, attemptedAt, delivery.body);
     const started = performance.now();
     const outcome = await sendWebhook(delivery.url, headers, delivery.body, {
       timeoutMs: this.config.timeoutMs,
       allowPrivate: this.config.allowPrivateUrls,
     });
-    return { ...outcome, latencyMs: Math.round(performance.now() - started) };
+    return { ...outcome, attemptedAt, latencyMs: Math.round(performance.now() - started) };
   }
 
   /**
    * Marks deliveries DELIVERED and, in the same statement, ends their endpoints' failure streaks (a 2xx proves the
-   * endpoint works again); a manual retry's success also re-enables a disabled endpoint.
+   * endpoint works again); a manual retry's success also re-enables a disabled endpoint. The attempts are kept by the
+   * same statement.
    */
   private async recordDelivered(done: Array<{ delivery: ClaimedDelivery; outcome: TimedOutcome }>, manual = false): Promise<void> {
     if (done.length === 0) return;
@@ -395,24 +419,42 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
          UPDATE webhook_delivery d SET status = 'DELIVERED', delivered_at = now(), failed_at = NULL, last_status_code = v.code, last_error = NULL,
                 last_latency_ms = v.latency
            FROM unnest($1::bigint[], $2::int[], $4::int[]) AS v(id, code, latency) WHERE d.id = v.id
-         RETURNING d.endpoint_id)
+         RETURNING d.endpoint_id),
+       attempt AS (${INSERT_ATTEMPTS(5, "$3")})
        UPDATE webhook_endpoint SET failing_since = NULL, disabled_at = CASE WHEN $3 THEN NULL ELSE disabled_at END
         WHERE id IN (SELECT endpoint_id FROM delivered) AND (failing_since IS NOT NULL OR disabled_at IS NOT NULL)`,
-      [done.map(({ delivery }) => delivery.id), done.map(({ outcome }) => outcome.statusCode), manual, done.map(({ outcome }) => outcome.latencyMs)],
+      [
+        done.map(({ delivery }) => delivery.id),
+        done.map(({ outcome }) => outcome.statusCode),
+        manual,
+        done.map(({ outcome }) => outcome.latencyMs),
+        ...attemptColumns(done),
+      ],
     );
   }
 
-  private async recordFailure(delivery: ClaimedDelivery, outcome: TimedOutcome): Promise<void> {
+  /** Records a failed attempt (kept with the delivery's last answer, in one statement) and the endpoint's failure streak. */
+  private async recordFailure(delivery: ClaimedDelivery, outcome: TimedOutcome, manual = false): Promise<void> {
     const expired = Date.now() - new Date(delivery.created_at).getTime() >= this.config.retryHorizonMs;
     const delayMs = retryDelayMs(delivery.attempts, this.config.retryBaseMs, this.config.retryMaxDelayMs);
     await this.dataSource.query(
-      `UPDATE webhook_delivery
+      `WITH attempt AS (${INSERT_ATTEMPTS(8, "$7")})
+       UPDATE webhook_delivery
           SET last_status_code = $2, last_error = $3, last_latency_ms = $6,
               status = CASE WHEN $4 THEN 'FAILED' ELSE status END,
               failed_at = CASE WHEN $4 THEN now() ELSE failed_at END,
               next_attempt_at = now() + $5 * interval '1 millisecond'
         WHERE id = $1 AND status <> 'DELIVERED'`,
-      [delivery.id, outcome.statusCode, outcome.error?.slice(0, 300) ?? null, expired, delayMs, outcome.latencyMs],
+      [
+        delivery.id,
+        outcome.statusCode,
+        outcome.error?.slice(0, 300) ?? null,
+        expired,
+        delayMs,
+        outcome.latencyMs,
+        manual,
+        ...attemptColumns([{ delivery, outcome }]),
+      ],
     );
     const [endpoint] = unwrapRows<{ disabled: boolean }>(
       await this.dataSource.query(

@@ -2,7 +2,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
 import { checkWebhookUrl, isPrivateAddress } from "./url-guard";
-import { MAX_RESPONSE_BYTES, sendWebhook } from "./webhook-sender";
+import { MAX_RESPONSE_BYTES, RESPONSE_EXCERPT_BYTES, sendWebhook } from "./webhook-sender";
 
 describe("webhook URL guard", () => {
   it("knows loopback, private, link-local, metadata and reserved addresses", () => {
@@ -117,6 +117,7 @@ describe("webhook sender", () => {
     handler = (request, response) => {
       if (request.url === "/redirect") return response.writeHead(302, { location: "/elsewhere" }).end();
       if (request.url === "/huge") return response.writeHead(500).end("x".repeat(5 * 1024 * 1024));
+      if (request.url === "/nul") return response.writeHead(500).end(Buffer.from([0x61, 0x00, 0x62, 0xff]));
       // /slow: never answers
     };
     const options = { timeoutMs: 500, allowPrivate: true };
@@ -125,8 +126,18 @@ describe("webhook sender", () => {
     const huge = await sendWebhook(`${base}/huge`, {}, "{}", options);
     expect(huge).toMatchObject({ ok: false, statusCode: 500 });
     expect(huge.error!.length).toBeLessThan(MAX_RESPONSE_BYTES);
+    // The attempt keeps the answer's first KiB, no more.
+    expect(huge.responseExcerpt).toBe("x".repeat(RESPONSE_EXCERPT_BYTES));
+    // A NUL byte, which PostgreSQL's text refuses, is stored as U+FFFD, like invalid UTF-8.
+    const nul = await sendWebhook(`${base}/nul`, {}, "{}", options);
+    expect(nul).toMatchObject({ statusCode: 500, responseExcerpt: "a\uFFFDb\uFFFD", error: "HTTP 500: a\uFFFDb\uFFFD" });
     const started = Date.now();
-    expect(await sendWebhook(`${base}/slow`, {}, "{}", options)).toMatchObject({ ok: false, statusCode: null, error: "timeout after 500 ms" });
+    expect(await sendWebhook(`${base}/slow`, {}, "{}", options)).toMatchObject({
+      ok: false,
+      statusCode: null,
+      error: "timeout after 500 ms",
+      responseExcerpt: null,
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

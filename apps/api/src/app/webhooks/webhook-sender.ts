@@ -12,11 +12,23 @@ const AGENTS = { "http:": new http.Agent({ keepAlive: true, maxSockets: 16 }), "
 
 /** Bytes of a receiver's answer that are read (and kept, shortened, as the last error): the rest is dropped. */
 export const MAX_RESPONSE_BYTES = 4_096;
+/** Bytes of the answer kept with each attempt, for the merchant to read why it failed. */
+export const RESPONSE_EXCERPT_BYTES = 1_024;
+
+/**
+ * The receiver's bytes as text PostgreSQL can store: a NUL byte (which a text column refuses, failing the statement
+ * that records the attempt, so the message would be sent again and again) becomes U+FFFD, as invalid UTF-8 does.
+ */
+function storableText(bytes: Buffer): string {
+  return bytes.toString("utf8").replaceAll("\u0000", "\uFFFD");
+}
 
 export interface SendOutcome {
   /** The receiver's HTTP status, or null when none came (timeout, connection error, refused address). */
   statusCode: number | null;
   error: string | null;
+  /** The start of the receiver's answer (RESPONSE_EXCERPT_BYTES at most), or null when none came. */
+  responseExcerpt: string | null;
   ok: boolean;
 }
 
@@ -44,12 +56,12 @@ export function sendWebhook(
     try {
       url = new URL(rawUrl);
     } catch {
-      return finish({ statusCode: null, error: "invalid url", ok: false });
+      return finish({ statusCode: null, error: "invalid url", responseExcerpt: null, ok: false });
     }
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
     // A literal IP is connected to without a lookup: check it here.
     if (!options.allowPrivate && isIP(host) && isPrivateAddress(host))
-      return finish({ statusCode: null, error: "refused: private address", ok: false });
+      return finish({ statusCode: null, error: "refused: private address", responseExcerpt: null, ok: false });
     const client = url.protocol === "https:" ? https : http;
     const request = client.request(
       url,
@@ -76,8 +88,14 @@ export function sendWebhook(
         const done = () => {
           const status = response.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          const text = Buffer.concat(chunks).subarray(0, 200).toString("utf8");
-          finish({ statusCode: status, ok, error: ok ? null : `HTTP ${status}${text ? `: ${text}` : ""}` });
+          const answer = Buffer.concat(chunks);
+          const text = storableText(answer.subarray(0, 200));
+          finish({
+            statusCode: status,
+            ok,
+            error: ok ? null : `HTTP ${status}${text ? `: ${text}` : ""}`,
+            responseExcerpt: storableText(answer.subarray(0, RESPONSE_EXCERPT_BYTES)),
+          });
         };
         response.on("end", done);
         response.on("close", done);
@@ -86,10 +104,10 @@ export function sendWebhook(
     );
     timer = setTimeout(() => {
       request.destroy();
-      finish({ statusCode: null, error: `timeout after ${options.timeoutMs} ms`, ok: false });
+      finish({ statusCode: null, error: `timeout after ${options.timeoutMs} ms`, responseExcerpt: null, ok: false });
     }, options.timeoutMs);
     request.on("error", (error: NodeJS.ErrnoException) =>
-      finish({ statusCode: null, error: (error.code ? `${error.code}: ` : "") + error.message, ok: false }),
+      finish({ statusCode: null, error: (error.code ? `${error.code}: ` : "") + error.message, responseExcerpt: null, ok: false }),
     );
     request.end(body);
   });

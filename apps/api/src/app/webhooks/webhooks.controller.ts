@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from "@nestjs/common";
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from "@nestjs/common";
 import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from "@nestjs/swagger";
 
 import {
@@ -19,9 +19,11 @@ import { WebhookDelivery } from "./delivery.service";
 import {
   CreateWebhookBody,
   DeliveriesQuery,
+  DeliveryDetailDto,
   DeliveryDto,
   DeliveryListDto,
   RotatedSecretDto,
+  UpdateWebhookBody,
   WebhookDto,
   WebhookListDto,
   WebhookMessageDto,
@@ -31,6 +33,11 @@ import { WebhooksService } from "./webhooks.service";
 
 /** A malformed `:id` is the same 404 as an unknown webhook. */
 const webhookId = idParam(() => problems.webhookNotFound());
+
+/** A delivery id is a positive 64-bit integer; anything else is the same 404 as an unknown one. */
+function checkDeliveryId(webhook: number, delivery: string): void {
+  if (!/^[1-9]\d{0,17}$/.test(delivery)) throw problems.deliveryNotFound(webhook);
+}
 
 const SIGNING =
   "Each message is POSTed as JSON (the `WebhookMessage` schema) with the Standard Webhooks headers `webhook-id` (the message id), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret); verify with the SDK's `verifyWebhook` or the `standardwebhooks` package.";
@@ -74,6 +81,19 @@ export class WebhooksController {
     return this.webhooks.get(caller.merchantId, id);
   }
 
+  @Patch(":id")
+  @ApiOperation({
+    operationId: "updateWebhook",
+    summary: "Choose which message types the endpoint receives, or change its description; omitted fields stay as they are.",
+    description: "Applies to messages written from now on: a message of a type the endpoint does not receive is never written for it.",
+  })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiOkResponse({ type: WebhookDto, description: "The endpoint as it is now." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...JSON_BODY_PROBLEMS, "webhookNotFound")
+  update(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Body() body: UpdateWebhookBody): Promise<WebhookDto> {
+    return this.webhooks.update(caller.merchantId, id, body);
+  }
+
   @Delete(":id")
   @HttpCode(200)
   @ApiOperation({ operationId: "deleteWebhook", summary: "Delete an endpoint: nothing more is sent to it, its pending deliveries are dropped." })
@@ -99,12 +119,33 @@ export class WebhooksController {
   }
 
   @Get(":id/deliveries")
-  @ApiOperation({ operationId: "listWebhookDeliveries", summary: "The endpoint's deliveries, newest first: attempts, last answer, next attempt." })
+  @ApiOperation({
+    operationId: "listWebhookDeliveries",
+    summary: "The endpoint's deliveries, newest first: attempts, last answer, next attempt; of one message type or state when asked.",
+  })
   @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
   @ApiOkResponse({ type: DeliveryListDto, description: "One page of deliveries and their total count." })
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...QUERY_PROBLEMS, "webhookNotFound")
   deliveries(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Query() query: DeliveriesQuery): Promise<DeliveryListDto> {
-    return this.webhooks.deliveries(caller.merchantId, id, query.skip, query.take);
+    return this.webhooks.deliveries(caller.merchantId, id, query);
+  }
+
+  @Get(":id/deliveries/:deliveryId")
+  @ApiOperation({
+    operationId: "getWebhookDelivery",
+    summary: "One delivery with each of its attempts (time, status, the answer's start or the network error, duration) and the message sent.",
+  })
+  @ApiParam({ name: "id", description: "Webhook id.", type: Number, example: 7 })
+  @ApiParam({ name: "deliveryId", description: "Delivery id; another endpoint's is a 404 deliveryNotFound.", type: String, example: "42" })
+  @ApiOkResponse({ type: DeliveryDetailDto, description: "The delivery, its attempts and its payload." })
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, "webhookNotFound", "deliveryNotFound")
+  async deliveryDetail(
+    @CurrentCaller() caller: Caller,
+    @Param("id", webhookId) id: number,
+    @Param("deliveryId") delivery: string,
+  ): Promise<DeliveryDetailDto> {
+    checkDeliveryId(id, delivery);
+    return this.webhooks.deliveryDetail(caller.merchantId, id, delivery);
   }
 
   @Post(":id/test")
@@ -143,8 +184,7 @@ export class WebhooksController {
   @AnswersProblems(...AUTHENTICATED_PROBLEMS, ...PATH_ID_PROBLEMS, ...BODY_PARSING_PROBLEMS, "webhookNotFound", "deliveryNotFound", "retryLimited")
   async retry(@CurrentCaller() caller: Caller, @Param("id", webhookId) id: number, @Param("deliveryId") delivery: string): Promise<DeliveryDto> {
     await this.webhooks.row(caller.merchantId, id);
-    // A delivery id is a positive 64-bit integer; anything else is the same 404 as an unknown one.
-    if (!/^[1-9]\d{0,17}$/.test(delivery)) throw problems.deliveryNotFound(id);
+    checkDeliveryId(id, delivery);
     const retried = await this.delivery.retryNow(id, delivery);
     if (retried === false) throw problems.deliveryNotFound(id, delivery);
     if (retried !== true) throw problems.retryLimited(retried.retryAfterSeconds, retried.reason);

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength } from "class-validator";
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength } from "class-validator";
 
 import { PaginationQuery } from "../../common/pagination.dto";
 import { IsDisplayText, IsOmittable } from "../../common/validators";
@@ -43,6 +43,33 @@ export class CreateWebhookBody {
   description?: string;
 }
 
+/** Events an update may choose, with the same rules as on create. */
+export class UpdateWebhookBody {
+  @ApiPropertyOptional({
+    enum: WEBHOOK_EVENT_TYPES,
+    isArray: true,
+    example: ["round.drawn"],
+    description: "Message types to receive from now on (at least one); unchanged when omitted. Messages already written keep being delivered.",
+  })
+  @IsOmittable()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  events?: WebhookEventType[];
+
+  @ApiPropertyOptional({ example: "Game server (production)", description: "Free text, as on create; unchanged when omitted.", maxLength: 500 })
+  @IsOmittable()
+  @IsString()
+  @MaxLength(500)
+  @IsDisplayText()
+  description?: string;
+}
+
+export const WEBHOOK_HEALTHS = ["healthy", "failing", "disabled"] as const;
+export type WebhookHealth = (typeof WEBHOOK_HEALTHS)[number];
+
 export class WebhookDto {
   @ApiProperty({ example: 7, description: "Webhook id." }) id!: number;
   @ApiProperty({ example: "https://game.example.com/raffle/webhooks", description: "Where messages are POSTed." }) url!: string;
@@ -61,6 +88,12 @@ export class WebhookDto {
     description: "First failed attempt since the last successful one; null while it answers 2xx.",
   })
   failingSince!: string | null;
+  @ApiProperty({
+    enum: WEBHOOK_HEALTHS,
+    example: "healthy",
+    description: "`healthy` (its last attempt got a 2xx, or none was made), `failing` (since `failingSince`, still retried) or `disabled`.",
+  })
+  health!: WebhookHealth;
 }
 
 export class WebhookWithSecretDto extends WebhookDto {
@@ -144,7 +177,56 @@ export class DeliveryListDto {
   @ApiProperty({ example: 12, description: "Total count." }) count!: number;
 }
 
-export class DeliveriesQuery extends PaginationQuery {}
+export class DeliveriesQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_TYPES, example: "ticket.purchased", description: "Only deliveries of this message type." })
+  @IsOptional()
+  @IsIn(DELIVERY_TYPES)
+  type?: DeliveryType;
+
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, example: "PENDING", description: "Only deliveries in this state." })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: (typeof DELIVERY_STATUSES)[number];
+}
+
+/** Attempts listed with a delivery, newest first; older ones are counted by the delivery's `attempts`. */
+export const MAX_LISTED_ATTEMPTS = 100;
+
+export class AttemptDto {
+  @ApiProperty({ example: "2026-11-23T16:00:01.000Z", format: "date-time", description: "When the attempt started." }) attemptedAt!: string;
+  @ApiProperty({ example: 500, nullable: true, type: Number, description: "The receiver's HTTP status; null when none came." })
+  statusCode!: number | null;
+  @ApiProperty({
+    example: "database is down",
+    nullable: true,
+    type: String,
+    description: "The start of the receiver's answer (its first KiB, as UTF-8); null when none came.",
+  })
+  responseExcerpt!: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "Why no answer came (connection refused, timeout, refused address); null when one came.",
+  })
+  error!: string | null;
+  @ApiProperty({ example: 84, description: "How long the attempt took, in milliseconds." }) durationMs!: number;
+  @ApiProperty({ example: false, description: "Made by hand (a retry or a test message), not by the delivery schedule." }) manual!: boolean;
+}
+
+export class DeliveryDetailDto extends DeliveryDto {
+  @ApiProperty({
+    type: [AttemptDto],
+    description: `Its attempts, newest first (at most ${MAX_LISTED_ATTEMPTS}). Attempts made before attempts were kept are not listed.`,
+  })
+  attemptLog!: AttemptDto[];
+  @ApiProperty({
+    type: "object",
+    additionalProperties: true,
+    description: "The message exactly as it is POSTed (the `WebhookMessage` schema; a test message's `type` is `webhook.test`).",
+  })
+  payload!: Record<string, unknown>;
+}
 
 /** Body of every message (`data` holds the event's facts: amounts as decimal strings, addresses checksummed). */
 export class WebhookMessageDto {

@@ -11,11 +11,16 @@ import { unwrapRows } from "./delivery.service";
 import { SecretBox, newWebhookSecret } from "./secret-box";
 import { WebhookUrlError, checkWebhookUrl } from "./url-guard";
 import {
+  MAX_LISTED_ATTEMPTS,
   WEBHOOK_TEST_TYPE,
+  type AttemptDto,
   type CreateWebhookBody,
+  type DeliveriesQuery,
+  type DeliveryDetailDto,
   type DeliveryDto,
   type DeliveryType,
   type RotatedSecretDto,
+  type UpdateWebhookBody,
   type WebhookDto,
   type WebhookWithSecretDto,
 } from "./webhooks.dto";
@@ -48,6 +53,18 @@ interface DeliveryRow {
   created_at: Date;
 }
 
+const DELIVERY_COLUMNS = `d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error,
+  d.last_latency_ms, d.next_attempt_at, d.delivered_at, d.created_at`;
+
+interface AttemptRow {
+  attempted_at: Date;
+  status_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+  duration_ms: number;
+  manual: boolean;
+}
+
 const iso = (value: Date | null): string | null => (value ? new Date(value).toISOString() : null);
 
 export function toWebhookDto(row: EndpointRow): WebhookDto {
@@ -60,6 +77,18 @@ export function toWebhookDto(row: EndpointRow): WebhookDto {
     disabled: row.disabled_at !== null,
     disabledAt: iso(row.disabled_at),
     failingSince: iso(row.failing_since),
+    health: row.disabled_at !== null ? "disabled" : row.failing_since !== null ? "failing" : "healthy",
+  };
+}
+
+function toAttemptDto(row: AttemptRow): AttemptDto {
+  return {
+    attemptedAt: new Date(row.attempted_at).toISOString(),
+    statusCode: row.status_code,
+    responseExcerpt: row.response_excerpt,
+    error: row.error,
+    durationMs: row.duration_ms,
+    manual: row.manual,
   };
 }
 
@@ -149,30 +178,64 @@ export class WebhooksService {
     return { ...toWebhookDto(row), secret, previousSecretExpiresAt: until.toISOString() };
   }
 
-  async deliveries(merchantId: number, id: number, skip: number, take: number): Promise<{ rows: DeliveryDto[]; count: number }> {
-    await this.row(merchantId, id);
-    const rows: DeliveryRow[] = await this.dataSource.query(
-      `SELECT d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error, d.last_latency_ms,
-              d.next_attempt_at, d.delivered_at, d.created_at
-         FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id
-        WHERE d.endpoint_id = $1 ORDER BY d.seq DESC OFFSET $2 LIMIT $3`,
-      [id, skip, take],
+  /** Chooses the message types an endpoint receives from now on, or its description; omitted fields stay. */
+  async update(merchantId: number, id: number, body: UpdateWebhookBody): Promise<WebhookDto> {
+    const [row] = unwrapRows<EndpointRow>(
+      await this.dataSource.query(
+        `UPDATE webhook_endpoint SET events = COALESCE($3, events), description = COALESCE($4, description), updated_at = now()
+          WHERE id = $1 AND merchant_id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+        [id, merchantId, body.events ?? null, body.description ?? null],
+      ),
     );
-    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM webhook_delivery WHERE endpoint_id = $1`, [id]);
+    if (!row) throw problems.webhookNotFound(id);
+    return toWebhookDto(row);
+  }
+
+  /** A page of the endpoint's deliveries, newest first, of one message type and in one state when asked. */
+  async deliveries(
+    merchantId: number,
+    id: number,
+    query: Pick<DeliveriesQuery, "skip" | "take" | "type" | "status">,
+  ): Promise<{ rows: DeliveryDto[]; count: number }> {
+    await this.row(merchantId, id);
+    const where = `d.endpoint_id = $1 AND ($2::text IS NULL OR m.type = $2) AND ($3::text IS NULL OR d.status = $3)`;
+    const filters = [id, query.type ?? null, query.status ?? null];
+    const rows: DeliveryRow[] = await this.dataSource.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id
+        WHERE ${where} ORDER BY d.seq DESC OFFSET $4 LIMIT $5`,
+      [...filters, query.skip, query.take],
+    );
+    const [{ count }] = await this.dataSource.query(
+      `SELECT count(*)::int AS count FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id WHERE ${where}`,
+      filters,
+    );
     return { rows: rows.map(toDeliveryDto), count };
   }
 
   async delivery(merchantId: number, id: number, deliveryId: string): Promise<DeliveryDto> {
     await this.row(merchantId, id);
     const [row] = await this.dataSource.query(
-      `SELECT d.id, d.message_id, m.type, m.removed, m.event_id, d.status, d.attempts, d.last_status_code, d.last_error, d.last_latency_ms,
-              d.next_attempt_at, d.delivered_at, d.created_at
-         FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id
-        WHERE d.endpoint_id = $1 AND d.id = $2`,
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id WHERE d.endpoint_id = $1 AND d.id = $2`,
       [id, deliveryId],
     );
     if (!row) throw problems.deliveryNotFound(id, deliveryId);
     return toDeliveryDto(row);
+  }
+
+  /** One delivery with its attempts (newest first) and the message it carries. */
+  async deliveryDetail(merchantId: number, id: number, deliveryId: string): Promise<DeliveryDetailDto> {
+    await this.row(merchantId, id);
+    const [row] = await this.dataSource.query(
+      `SELECT ${DELIVERY_COLUMNS}, m.body FROM webhook_delivery d JOIN webhook_message m ON m.id = d.message_id WHERE d.endpoint_id = $1 AND d.id = $2`,
+      [id, deliveryId],
+    );
+    if (!row) throw problems.deliveryNotFound(id, deliveryId);
+    const attempts: AttemptRow[] = await this.dataSource.query(
+      `SELECT attempted_at, status_code, response_excerpt, error, duration_ms, manual FROM webhook_attempt
+        WHERE delivery_id = $1 ORDER BY id DESC LIMIT $2`,
+      [deliveryId, MAX_LISTED_ATTEMPTS],
+    );
+    return { ...toDeliveryDto(row), attemptLog: attempts.map(toAttemptDto), payload: JSON.parse(row.body) };
   }
 
   /**

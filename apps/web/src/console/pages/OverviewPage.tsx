@@ -6,7 +6,7 @@ import { useReadContracts } from "wagmi";
 import { useApp } from "../../lib/app-context";
 import { explain } from "../../lib/messages";
 import { FACTORY_ABI } from "../console-abi";
-import type { Attention, Raffle, SalesRow } from "../console-api";
+import type { Attention, Raffle, SalesRow, Webhook } from "../console-api";
 import { useConsole } from "../console-context";
 import { SalesChart, type ChartSeries } from "../components/SalesChart";
 import { formatDateTime } from "../../lib/locale";
@@ -22,6 +22,18 @@ function lastDays(count: number, now = Date.now()): string[] {
 
 function tokenKey(row: SalesRow): string {
   return `${row.token.symbol} (${row.token.token.slice(0, 6)}…)`;
+}
+
+/** A failing or disabled webhook endpoint, as an item of "What needs attention" linking to its message log. */
+function WebhookAttention({ webhook }: { webhook: Webhook }) {
+  const since = formatDateTime((webhook.health === "disabled" ? webhook.disabledAt : webhook.failingSince) ?? webhook.createdAt);
+  return (
+    <li>
+      Webhook endpoint <span className="break">{webhook.url}</span>{" "}
+      {webhook.health === "disabled" ? `was disabled on ${since} after failing for days` : `is failing since ${since}`}: your game server misses
+      events. <a href="#/webhooks">See why in its message log</a>.
+    </li>
+  );
 }
 
 /** What needs a look, as a sentence; the merchant's title in <bdi>, so its direction marks cannot reorder the rest. */
@@ -57,6 +69,8 @@ export function OverviewPage() {
   const overview = useQuery({ queryKey: ["console", "overview"], queryFn: client.overview, refetchInterval: 5_000 });
   const sales = useQuery({ queryKey: ["console", "sales"], queryFn: () => client.sales(30), refetchInterval: 5_000 });
   const raffles = useQuery({ queryKey: ["console", "raffles"], queryFn: client.raffles, refetchInterval: 5_000 });
+  const webhooks = useQuery({ queryKey: ["console", "webhooks"], queryFn: client.webhooks, refetchInterval: 5_000 });
+  const failingWebhooks = (webhooks.data ?? []).filter((webhook) => webhook.health !== "healthy");
   const withFactory = config.chains.filter((chain) => chain.factory);
   const budgets = useReadContracts({
     contracts: withFactory.flatMap((chain) => [
@@ -79,6 +93,16 @@ export function OverviewPage() {
       <h1>Overview</h1>
       {(overview.error || sales.error) && <p role="alert">{explain(overview.error ?? sales.error)}</p>}
       {overview.isPending && <p role="status">Loading…</p>}
+      {failingWebhooks.length > 0 && (
+        <section aria-labelledby="attention-webhooks" className="panel">
+          <h2 id="attention-webhooks">What needs attention: webhooks</h2>
+          <ul className="attention">
+            {failingWebhooks.map((webhook) => (
+              <WebhookAttention key={webhook.id} webhook={webhook} />
+            ))}
+          </ul>
+        </section>
+      )}
       {overview.data?.chains.map((chainOverview) => {
         const chain = config.chains.find((entry) => entry.id === chainOverview.chainId);
         const name = chain?.name ?? `Chain ${chainOverview.chainId}`;
