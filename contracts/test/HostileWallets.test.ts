@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-helpers";
 import { MaxUint256, ZeroAddress } from "ethers";
 
-import { SmartWallet__factory, type SmartWallet } from "@raffle/chain";
+import { SmartWallet__factory, WalletWithWrongAnswer__factory, WalletWithoutReceiver__factory, type SmartWallet } from "@raffle/chain";
 import { TICKET_PRICE } from "./support/fixtures";
 import {
   RoundStatus,
@@ -204,6 +204,29 @@ describe("contract wallets as players", () => {
       expect(await world.exchange.isNonceUsed(voucher.params.nonce)).to.equal(false);
       expect(await world.token.balanceOf(world.address)).to.equal(0n);
       expect((await world.raffle.getRound(1n)).ticketCount).to.equal(0n);
+    });
+  });
+
+  describe("a contract that cannot take tickets", () => {
+    it("cannot buy when it has no onERC721Received, or answers it with another value: nothing is paid", async () => {
+      const world = await walletWorld();
+      await startErc20Round(world);
+      const exchange = await world.exchange.getAddress();
+      for (const factory of [new WalletWithoutReceiver__factory(world.players[7]), new WalletWithWrongAnswer__factory(world.players[7])]) {
+        const contract = await factory.deploy();
+        const account = await contract.getAddress();
+        await (await world.token.connect(world.admin).mint(account, GOLD)).wait();
+        const approve = world.token.interface.encodeFunctionData("approve", [exchange, MaxUint256]);
+        await (await contract.execute(await world.token.getAddress(), approve)).wait();
+        const price = plainAsset(await world.raffle.priceOf(1n));
+        const voucher = await voucherFor(world, world.players[7], price, { account, item: { ...world.item, amount: 1n } });
+        await expect(contract.execute(exchange, purchaseCall(world, voucher))).to.be.revertedWithCustomError(
+          world.ticket,
+          "TransferToNonERC721ReceiverImplementer",
+        );
+        expect(await world.token.balanceOf(account)).to.equal(GOLD);
+        expect(await world.ticket.balanceOf(account)).to.equal(0n);
+      }
     });
   });
 
