@@ -16,6 +16,7 @@ import { TicketRoundContractKey1765200000000 } from "./1765200000000-ticket-roun
 import { RawEventsNaturalKey1765300000000 } from "./1765300000000-raw-events-natural-key";
 import { RawEventsBlockKey1765400000000 } from "./1765400000000-raw-events-block-key";
 import { SiweNoncePurpose1765500000000 } from "./1765500000000-siwe-nonce-purpose";
+import { ApiKeyRejectedUse1765620000000 } from "./1765620000000-api-key-rejected-use";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -38,6 +39,7 @@ export const MIGRATIONS: Function[] = [
   RawEventsNaturalKey1765300000000,
   RawEventsBlockKey1765400000000,
   SiweNoncePurpose1765500000000,
+  ApiKeyRejectedUse1765620000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };
