@@ -7,6 +7,7 @@ import { explain } from "../../lib/messages";
 import { FACTORY_ABI } from "../console-abi";
 import type { Attention, Raffle, SalesRow } from "../console-api";
 import { useConsole } from "../console-context";
+import { RevokedKeyNotice } from "../components/RevokedKeyNotice";
 import { SalesChart, type ChartSeries } from "../components/SalesChart";
 
 const COLORS = ["#0b57d0", "#116329", "#a40e26", "#8250df", "#bc4c00"];
@@ -66,6 +67,7 @@ export function OverviewPage() {
     <>
       <h1>Overview</h1>
       {(overview.error || sales.error) && <p role="alert">{explain(overview.error ?? sales.error)}</p>}
+      <RevokedKeyNotice />
       {overview.isPending && <p role="status">Loading…</p>}
       {overview.data?.chains.map((chainOverview) => {
         const chain = config.chains.find((entry) => entry.id === chainOverview.chainId);
