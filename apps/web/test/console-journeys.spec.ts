@@ -263,7 +263,9 @@ describe("the merchant console in a browser", () => {
     const rolled = (await page.getByTestId("new-api-key").textContent())!;
     expect(rolled).toMatch(/^rk_[0-9a-f]{12}_/);
     expect(rolled).not.toBe(apiKey);
-    await page.getByRole("button", { name: "Copy key" }).waitFor(WAIT);
+    const copy = page.getByRole("button", { name: "Copy key" });
+    await copy.waitFor(WAIT);
+    expect(await copy.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.getByText(/^Rolled: works until /).waitFor(WAIT);
     expect((await sign(rolled)).signature).toMatch(/^0x/);
     expect((await sign(apiKey)).signature).toMatch(/^0x/);
@@ -313,6 +315,35 @@ describe("the merchant console in a browser", () => {
           violations: [],
         });
       }
+    }
+  });
+
+  it("draws a month of sales as bars that fit a phone's screen", async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const token = { token: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 };
+    const days = Array.from({ length: 5 }, (_, index) => new Date(Date.now() - index * 86_400_000).toISOString().slice(0, 10));
+    const rows = days.map((day, index) => ({
+      day,
+      chainId: stack.world.deployment.chainId,
+      contractId: raffle.id,
+      token,
+      tickets: index + 1,
+      revenue: `${BigInt(index + 1) * 20_000_000_000_000_000n}`,
+    }));
+    await page.route("**/raffle/sales?*", (route) => route.fulfill({ json: { rows } }));
+    try {
+      await page.goto(consoleUrl("#/"));
+      const charts = page.getByRole("region", { name: "Local chain" }).locator(".chart canvas");
+      await charts.first().waitFor(WAIT);
+      expect(await charts.count()).toBe(2);
+      for (const chart of await charts.all()) {
+        const box = (await chart.boundingBox())!;
+        expect({ left: box.x >= 0, right: box.x + box.width <= 375 }).toEqual({ left: true, right: true });
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: path.join(SCREENSHOTS, "console-overview-chart-375.png"), fullPage: true });
+    } finally {
+      await page.unroute("**/raffle/sales?*");
     }
   });
 

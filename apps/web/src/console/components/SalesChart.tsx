@@ -35,7 +35,11 @@ export function SalesChart({ days, series, title }: { days: string[]; series: Ch
         width,
         height: 220,
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC"),
-        scales: { x: { time: true }, y: { range: (_, min, max) => [0, Math.max(1, max)] } },
+        // Half a day of room at each end, so the first and last bars are whole; bars stand on zero.
+        scales: {
+          x: { time: true, range: (_, min, max) => [min - 43_200, max + 43_200] },
+          y: { range: (_, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         series: [
           {},
           ...series.map((line) => ({ label: line.label, stroke: line.color, fill: line.color, width: 1, paths: bars, points: { show: false } })),

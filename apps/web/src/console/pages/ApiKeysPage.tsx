@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 
 import { explain } from "../../lib/messages";
 import type { ApiKey, CreatedApiKey } from "../console-api";
@@ -33,6 +33,9 @@ function stateText(key: ApiKey): string {
 /** The new key's secret, shown once with a Copy button (after Create or Roll). */
 function NewKey({ created }: { created: CreatedApiKey }) {
   const [copied, setCopied] = useState(false);
+  const copy = useRef<HTMLButtonElement>(null);
+  // Focus lands on Copy: after a roll, the button that opened the dialog is gone with the rolled key's actions.
+  useEffect(() => copy.current?.focus(), []);
   return (
     <div className="panel secret" role="status">
       <p>
@@ -40,6 +43,7 @@ function NewKey({ created }: { created: CreatedApiKey }) {
       </p>
       <code data-testid="new-api-key">{created.key}</code>
       <button
+        ref={copy}
         type="button"
         onClick={async () => {
           await navigator.clipboard?.writeText(created.key).catch(() => undefined);
