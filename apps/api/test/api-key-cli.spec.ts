@@ -96,13 +96,18 @@ describe("api-key CLI", () => {
     const key = created.stdout.match(KEY)![0]!;
     const prefix = key.slice(3, 15);
     expect(await keys.authenticate(key)).toMatchObject({ merchantId: merchant.id });
+    // Rolled in the console: it works through its grace period, and the list says until when.
+    const { issued } = (await keys.rollOwn(merchant.id, (await keys.list(wallet)).find((row) => row.prefix === prefix)!.id, 3_600))!;
+    expect(await keys.authenticate(key)).toMatchObject({ merchantId: merchant.id });
 
     const listed = await cli(database.url, "list", "--merchant", wallet);
     expect(listed.code).toBe(0);
     expect(listed.stdout.match(KEY)).toBeNull();
-    expect(listed.stdout).toMatch(new RegExp(`\\t${prefix}\\t.*\\tactive`));
-    expect(listed.stdout.trim().split("\n")).toHaveLength(2);
+    expect(listed.stdout).toMatch(new RegExp(`\\t${prefix}\\t.*\\trolled, works until \\d{4}-`));
+    expect(listed.stdout).toMatch(new RegExp(`\\t${issued.prefix}\\t.*\\tactive`));
+    expect(listed.stdout.trim().split("\n")).toHaveLength(3);
 
+    // Revoking a rolled key ends its grace period now.
     const revoked = await cli(database.url, "revoke", prefix);
     expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`revoked ${prefix}`) });
     expect(await keys.authenticate(key)).toBeNull();

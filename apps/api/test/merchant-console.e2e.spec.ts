@@ -218,6 +218,55 @@ describe("the merchant console's API", () => {
     expectProblem(await harness.http.delete("/merchant/api-keys/abc").set(auth(aliceSession)), 404, "apiKeyNotFound");
   });
 
+  it("rolls a key: the new one works at once, the old one until its grace period ends, then its refused use is listed", async () => {
+    const list = async () =>
+      (await harness.http.get("/merchant/api-keys").set(auth(aliceSession)).expect(200)).body.rows as Array<Record<string, unknown>>;
+    const { body: old } = await harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label: "worker" }).expect(201);
+    for (const graceSeconds of [-1, 604_801, 1.5, "60", null]) {
+      const refused = expectProblem(
+        await harness.http.post(`/merchant/api-keys/${old.id}/roll`).set(auth(aliceSession)).send({ graceSeconds }),
+        400,
+        "validationFailed",
+      );
+      expect(fieldsOf(refused)).toEqual(["graceSeconds"]);
+    }
+    const rolled = await harness.http.post(`/merchant/api-keys/${old.id}/roll`).set(auth(aliceSession)).send({ graceSeconds: 3 }).expect(201);
+    expect(rolled.headers["cache-control"]).toBe("no-store");
+    const { created, rolled: previous } = rolled.body;
+    expect(created).toMatchObject({ label: "worker", revokedAt: null, key: expect.stringMatching(`^rk_${created.prefix}_`) });
+    expect(new Date(previous.revokedAt).getTime()).toBeGreaterThan(Date.now());
+    await harness.http.get("/raffle/contracts").set(auth(created.key)).expect(200);
+    await harness.http.get("/raffle/contracts").set(auth(old.key)).expect(200);
+    // Rolled twice, two successors would live on: refused, as is another merchant's key.
+    expectProblem(
+      await harness.http.post(`/merchant/api-keys/${old.id}/roll`).set(auth(aliceSession)).send({ graceSeconds: 0 }),
+      409,
+      "apiKeyRevoked",
+    );
+    expectProblem(
+      await harness.http.post(`/merchant/api-keys/${created.id}/roll`).set(auth(bobSession)).send({ graceSeconds: 0 }),
+      404,
+      "apiKeyNotFound",
+    );
+    expect((await list()).find((key) => key.id === old.id)).toMatchObject({ lastRejectedAt: null, lastUsedAt: expect.any(String) });
+
+    // The grace period ends: the old key is refused (even from the verified-key cache), and its refused use is listed.
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    expectProblem(await harness.http.get("/raffle/contracts").set(auth(old.key)), 401, "unauthorized");
+    const stale = await eventually(async () => {
+      const row = (await list()).find((key) => key.id === old.id)!;
+      if (!row.lastRejectedAt) throw new Error("refused use not recorded yet");
+      return row;
+    });
+    expect(Date.now() - new Date(stale.lastRejectedAt as string).getTime()).toBeLessThan(60_000);
+    // A guessed secret behind the known prefix records nothing.
+    const guessed = await harness.http.post(`/merchant/api-keys/${created.id}/roll`).set(auth(aliceSession)).send({ graceSeconds: 0 }).expect(201);
+    await harness.http.delete(`/merchant/api-keys/${guessed.body.created.id}`).set(auth(aliceSession)).expect(200);
+    expectProblem(await harness.http.get("/raffle/contracts").set(auth(`rk_${created.prefix}_${"A".repeat(43)}`)), 401, "unauthorized");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await list()).find((key) => key.id === created.id)?.lastRejectedAt).toBeNull();
+  });
+
   it("saves raffle settings, validates the schedule and shows its next five runs", async () => {
     const { body: preview } = await harness.http
       .post("/raffle/schedule/preview")
@@ -481,6 +530,11 @@ describe("the merchant console's API", () => {
       const keys = (await call("get", "/merchant/api-keys")(token).expect(200)).body.rows.map((row: { id: number }) => row.id);
       expect(keys).not.toContain(aliceKeyId);
       expectProblem(await call("delete", "/merchant/api-keys/{id}", `/merchant/api-keys/${aliceKeyId}`)(token), 404, "apiKeyNotFound");
+      expectProblem(
+        await call("post", "/merchant/api-keys/{id}/roll", `/merchant/api-keys/${aliceKeyId}/roll`)(token).send({ graceSeconds: 0 }),
+        404,
+        "apiKeyNotFound",
+      );
       const { body: created } = await call("post", "/merchant/api-keys")(token).send({}).expect(201);
       expect((await harness.http.get("/raffle/contracts").set(auth(created.key)).expect(200)).body.rows.map((row: { id: number }) => row.id)).toEqual(
         [bobRaffle.id],
@@ -522,5 +576,9 @@ describe("the merchant console's API", () => {
     const [newest] = await active();
     await harness.http.delete(`/merchant/api-keys/${newest.id}`).set(auth(bobSession)).expect(200);
     await create().expect(201);
+    // At the cap a key can still be rolled (the rolled key is on its way out), and it holds its place until it stops.
+    const [latest] = await active();
+    await harness.http.post(`/merchant/api-keys/${latest.id}/roll`).set(auth(bobSession)).send({ graceSeconds: 60 }).expect(201);
+    expectProblem(await create(), 409, "apiKeyLimitReached");
   });
 });

@@ -138,7 +138,10 @@ describe("the merchant console in a browser", () => {
     await figures.getByRole("table", { name: "Sales per day, raffle and token on Local chain" }).waitFor(WAIT);
     await figures.getByRole("cell", { name: "Console Ticket raffle" }).waitFor(WAIT);
     await figures.getByRole("cell", { name: "0.02 ETH" }).waitFor(WAIT);
-    expect(await figures.locator(".chart canvas").count()).toBeGreaterThan(0);
+    // One day of sales is a written figure, not a lone dot at a chart's edge.
+    await figures.getByText("Tickets sold per day on Local chain").waitFor(WAIT);
+    expect(await figures.locator(".chart-figure").first().textContent()).toBe("1");
+    expect(await figures.locator(".chart canvas").count()).toBe(0);
     await page.screenshot({ path: path.join(SCREENSHOTS, "console-overview-sales-1280.png"), fullPage: true });
     // The key's use shows in the list.
     await page.goto(consoleUrl("#/keys"));
@@ -168,7 +171,10 @@ describe("the merchant console in a browser", () => {
     const card = page.getByRole("region", { name: "Console Ticket raffle" });
     await card.getByLabel("Schedule (cron, UTC)").fill("every hour");
     await card.getByRole("button", { name: "Preview" }).click();
-    await card.getByText("Some of what you entered is not valid. Check the fields and try again.").waitFor(WAIT);
+    // The API's sentence under the field, not a generic "not valid".
+    await card.getByText('Schedule must be a cron expression like "0 * * * *" (minute hour day month weekday, UTC)').waitFor(WAIT);
+    expect(await card.getByLabel("Schedule (cron, UTC)").getAttribute("aria-invalid")).toBe("true");
+    expect(await card.getByText(/is not valid/).count()).toBe(0);
     await card.getByLabel("Schedule (cron, UTC)").fill("15 3 * * *");
     await card.getByRole("button", { name: "Preview" }).click();
     await card.getByText("Next five runs:").waitFor(WAIT);
@@ -256,6 +262,15 @@ describe("the merchant console in a browser", () => {
     await page.goto(consoleUrl("#/raffles"));
     const card = page.getByRole("region", { name: "Console Ticket raffle" });
     await card.getByRole("button", { name: "Edit player page" }).click();
+    // A title that would flip the page's text direction: the API's sentence shows under the field, tied to it.
+    await card.getByLabel("Title").fill("Moonlight \u202eelffaR");
+    await card.getByRole("button", { name: "Save player page" }).click();
+    const title = card.getByRole("textbox", { name: "Title" });
+    await card.getByText("Title must not contain control characters, invisible or direction-changing characters", { exact: false }).waitFor(WAIT);
+    expect(await title.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await title.getAttribute("aria-describedby"))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toMatch(/^Title must not contain control characters/);
+    expect(await card.getByText(/is not valid/).count()).toBe(0);
     await card.getByLabel("Title").fill("Moonlight Raffle");
     await card.getByLabel("Description").fill("One winner a night.\n\nPaid in ether, straight to the winner's wallet.");
     await card.getByRole("button", { name: "Save player page" }).click();
@@ -319,16 +334,51 @@ describe("the merchant console in a browser", () => {
     expect(framed).toEqual({ frameUrl: "chrome-error://chromewebdata/", appInFrame: false });
   });
 
-  it("revokes the key, and the API refuses it", async () => {
+  it("asks before revoking a key used a minute ago (Escape keeps it), rolls it, revokes the old one, and Overview names it", async () => {
+    const sign = (key: string) =>
+      new RaffleApi({ baseUrl: stack.apiUrl, apiKey: key }).signTicket({ account: stack.player.address, contractId: raffle.id });
     await page.goto(consoleUrl("#/keys"));
     const row = page.getByRole("row", { name: /game server/ });
-    await row.getByRole("button", { name: "Revoke" }).click();
-    await row.getByText(/^Revoked /).waitFor(WAIT);
-    const refused = await sdk()
-      .signTicket({ account: stack.player.address, contractId: raffle.id })
-      .catch((error: unknown) => error);
+    const revoke = row.getByRole("button", { name: "Revoke" });
+    await revoke.click();
+    const dialog = page.getByRole("dialog", { name: /^Revoke “game server”/ });
+    await dialog.getByText(/This key is in use: it was last used (less than a minute|1 minute|\d+ minutes) ago\./).waitFor(WAIT);
+    expect(await dialog.getByRole("button", { name: "Cancel" }).evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached", ...WAIT });
+    expect(await revoke.evaluate((element) => element === document.activeElement)).toBe(true);
+    await row.getByText("Active").waitFor(WAIT);
+    expect((await sign(apiKey)).signature).toMatch(/^0x/);
+
+    // Roll: a new key shown once, the old one working through the hour chosen.
+    await row.getByRole("button", { name: "Roll" }).click();
+    const roll = page.getByRole("dialog", { name: /^Roll “game server”/ });
+    await roll.getByLabel("Keep the old key working for").selectOption({ label: "1 hour" });
+    await roll.getByRole("button", { name: "Roll key" }).click();
+    const rolled = (await page.getByTestId("new-api-key").textContent())!;
+    expect(rolled).toMatch(/^rk_[0-9a-f]{12}_/);
+    expect(rolled).not.toBe(apiKey);
+    const copy = page.getByRole("button", { name: "Copy key" });
+    await copy.waitFor(WAIT);
+    expect(await copy.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.getByText(/^Rolled: works until /).waitFor(WAIT);
+    expect((await sign(rolled)).signature).toMatch(/^0x/);
+    expect((await sign(apiKey)).signature).toMatch(/^0x/);
+
+    // Revoked after confirming: the old key is refused, and Overview says so rather than blaming the worker.
+    const old = page.locator("tbody tr", { hasText: `rk_${apiKey.slice(3, 15)}_` });
+    await old.getByRole("button", { name: "Revoke" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+    await old.getByText(/^Revoked /).waitFor(WAIT);
+    const refused = await sign(apiKey).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(RaffleApiError);
     expect({ status: (refused as RaffleApiError).status, code: (refused as RaffleApiError).code }).toEqual({ status: 401, code: "unauthorized" });
+    apiKey = rolled;
+    await page.goto(consoleUrl("#/"));
+    await page
+      .getByText(/Your API key “game server” \(rk_[0-9a-f]{12}_…\) was revoked and is still being used: a call with it was refused/)
+      .waitFor(WAIT);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-overview-revoked-key-1280.png"), fullPage: true });
   });
 
   it("passes axe-core on every console page, at 1280 and 375 px, and captures each", async () => {
@@ -344,6 +394,14 @@ describe("the merchant console in a browser", () => {
         // Nothing wider than the screen: a phone scrolls the page down, never sideways (wide tables scroll in their box).
         const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         expect({ page: name, width, fits: pageWidth <= width }).toEqual({ page: name, width, fits: true });
+        if (name === "keys") {
+          // Each key's Last used, State and actions stay on screen at either width: on a phone the rows are cards.
+          const live = page.locator("tbody tr", { hasText: "Active" }).first();
+          for (const part of [live.locator('td[data-label="Last used"]'), live.getByText("Active"), live.getByRole("button", { name: "Revoke" })]) {
+            const box = (await part.boundingBox())!;
+            expect({ width, inside: box.x >= 0 && box.x + box.width <= width }).toEqual({ width, inside: true });
+          }
+        }
         const results = await new AxeBuilder({ page }).analyze();
         const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
         expect({ page: name, width, violations: serious.map((violation) => `${violation.id}: ${violation.help}`) }).toEqual({
@@ -352,6 +410,35 @@ describe("the merchant console in a browser", () => {
           violations: [],
         });
       }
+    }
+  });
+
+  it("draws a month of sales as bars that fit a phone's screen", async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    const token = { token: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 };
+    const days = Array.from({ length: 5 }, (_, index) => new Date(Date.now() - index * 86_400_000).toISOString().slice(0, 10));
+    const rows = days.map((day, index) => ({
+      day,
+      chainId: stack.world.deployment.chainId,
+      contractId: raffle.id,
+      token,
+      tickets: index + 1,
+      revenue: `${BigInt(index + 1) * 20_000_000_000_000_000n}`,
+    }));
+    await page.route("**/raffle/sales?*", (route) => route.fulfill({ json: { rows } }));
+    try {
+      await page.goto(consoleUrl("#/"));
+      const charts = page.getByRole("region", { name: "Local chain" }).locator(".chart canvas");
+      await charts.first().waitFor(WAIT);
+      expect(await charts.count()).toBe(2);
+      for (const chart of await charts.all()) {
+        const box = (await chart.boundingBox())!;
+        expect({ left: box.x >= 0, right: box.x + box.width <= 375 }).toEqual({ left: true, right: true });
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: path.join(SCREENSHOTS, "console-overview-chart-375.png"), fullPage: true });
+    } finally {
+      await page.unroute("**/raffle/sales?*");
     }
   });
 

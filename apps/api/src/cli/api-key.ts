@@ -6,10 +6,16 @@
  *   npm run api-key -- revoke <prefix|id>
  *   npm run api-key -- list --merchant <id|wallet>
  */
-import { openDatabase } from "@raffle/db";
+import { openDatabase, type ApiKeyEntity } from "@raffle/db";
 
-import { ApiKeyService } from "../app/auth/api-key.service";
+import { ApiKeyService, isRevoked } from "../app/auth/api-key.service";
 import { resolveCliDatabase } from "./cli-database";
+
+/** active, revoked, or (rolled in the console) working until the end of its grace period. */
+function state(key: ApiKeyEntity): string {
+  if (!key.revokedAt) return "active";
+  return isRevoked(key, Date.now()) ? "revoked" : `rolled, works until ${key.revokedAt.toISOString()}`;
+}
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(`--${name}`);
@@ -52,7 +58,7 @@ async function main(): Promise<number> {
         const merchant = option(args, "merchant");
         if (!merchant) throw new Error("list needs --merchant <id|wallet>");
         for (const key of await keys.list(merchant)) {
-          console.log(`${key.id}\t${key.prefix}\t${key.label}\t${key.createdAt.toISOString()}\t${key.revokedAt ? "revoked" : "active"}`);
+          console.log(`${key.id}\t${key.prefix}\t${key.label}\t${key.createdAt.toISOString()}\t${state(key)}`);
         }
         return 0;
       }

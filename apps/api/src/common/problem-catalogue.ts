@@ -340,6 +340,12 @@ export const PROBLEM_CATALOGUE = {
     content: (id: number) => ({ detail: `No API key ${id} of this merchant.` }),
     example: [4],
   }),
+  apiKeyRevoked: define({
+    status: 409,
+    description: "the API key is revoked, or already rolled (its successor exists and its grace period is running)",
+    content: (id: number) => ({ detail: `API key ${id} is revoked or already rolled; roll a key that still works.` }),
+    example: [4],
+  }),
 };
 
 export type ProblemCode = keyof typeof PROBLEM_CATALOGUE;

@@ -28,6 +28,7 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   claimNotFound: "Use a claim id from `GET /claims` of the same API key.",
   webhookNotFound: "Use a webhook id from `GET /webhooks` of the same API key.",
   deliveryNotFound: "Use a delivery id from `GET /webhooks/:id/deliveries` of that webhook.",
+  apiKeyRevoked: "Roll the key that replaced it (the newest key with the same label), or create a new key.",
   apiKeyLimitReached: "Revoke a key you no longer use in the console (`DELETE /merchant/api-keys/:id`), then make the new one.",
   webhookLimitReached: "Delete an endpoint you no longer use (`DELETE /webhooks/:id`), or subscribe one endpoint to more event types.",
   retryLimited: "Wait `Retry-After` seconds: a delivery may be retried once a minute, an endpoint 10 times a minute.",

@@ -112,6 +112,7 @@ describe("the OpenAPI document", () => {
         "listApiKeys",
         "createApiKey",
         "revokeApiKey",
+        "rollApiKey",
         "getMerchantOverview",
         "getRaffleContract",
         "updateRaffleSettings",
@@ -137,7 +138,7 @@ describe("the OpenAPI document", () => {
     // The console: its sign-in needs nothing; key management needs the merchant's session; the routes it shares with
     // API keys take either; the rest (signing, claims) stay API-key only.
     for (const id of ["createMerchantSiweNonce", "verifyMerchantSiwe"]) expect(byId[id].operation.security).toEqual([]);
-    const sessionOnly = ["getMerchantSession", "logoutMerchant", "listApiKeys", "createApiKey", "revokeApiKey"];
+    const sessionOnly = ["getMerchantSession", "logoutMerchant", "listApiKeys", "createApiKey", "revokeApiKey", "rollApiKey"];
     for (const id of sessionOnly) expect(byId[id].operation.security).toEqual([{ [MERCHANT_SESSION_SCHEME]: [] }]);
     const keyOnly = ["signTicket", "listClaims", "getClaim", "createClaim", "cancelClaim"];
     const merchantRoutes = Object.entries(byId).filter(

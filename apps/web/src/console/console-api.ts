@@ -11,6 +11,7 @@ export type Overview = Schemas["OverviewDto"];
 export type Attention = Schemas["AttentionDto"];
 export type ApiKey = Schemas["ApiKeyDto"];
 export type CreatedApiKey = Schemas["CreatedApiKeyDto"];
+export type RolledApiKey = Schemas["RolledApiKeyDto"];
 export type Webhook = Schemas["WebhookDto"];
 export type WebhookWithSecret = Schemas["WebhookWithSecretDto"];
 export type Delivery = Schemas["DeliveryDto"];
@@ -54,6 +55,7 @@ export function consoleApi(api: PlayerApi, token: string) {
     apiKeys: () => get<{ rows: ApiKey[] }>("/merchant/api-keys").then((body) => body.rows),
     createApiKey: (label: string) => send<CreatedApiKey>("POST", "/merchant/api-keys", { label }),
     revokeApiKey: (id: number) => send<ApiKey>("DELETE", `/merchant/api-keys/${id}`),
+    rollApiKey: (id: number, graceSeconds: number) => send<RolledApiKey>("POST", `/merchant/api-keys/${id}/roll`, { graceSeconds }),
     webhooks: () => get<{ rows: Webhook[] }>("/webhooks?take=100").then((body) => body.rows),
     /** Every event type unless `events` names some. */
     createWebhook: (url: string, events?: string[]) => send<WebhookWithSecret>("POST", "/webhooks", events ? { url, events } : { url }),

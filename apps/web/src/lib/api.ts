@@ -6,15 +6,28 @@ export type PlayerVoucher = components["schemas"]["PlayerVoucherDto"];
 export type PlayerSignIn = components["schemas"]["PlayerSignInDto"];
 export type PublicRound = components["schemas"]["PublicRoundDto"];
 
-/** A refusal of the API: its stable `code` (problem+json), which the page turns into a sentence. */
+/** One bad field of a validationFailed problem: its path (`title`, `description.blocks[2].text`) and the API's sentence. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** A refusal of the API: its stable `code` (problem+json), which the page turns into a sentence, and any bad fields. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     detail: string,
+    readonly fields: FieldError[] = [],
   ) {
     super(detail);
   }
+}
+
+function fieldErrorsIn(body: unknown): FieldError[] {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.filter((error): error is FieldError => typeof error?.field === "string" && typeof error?.message === "string");
 }
 
 /** The API's client for the page: JSON in and out, problems as ApiError, the session token when given. */
@@ -37,7 +50,7 @@ export class PlayerApi {
     }
     if (response.status === 204) return undefined as T;
     const body = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText);
+    if (!response.ok) throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText, fieldErrorsIn(body));
     return body as T;
   }
 

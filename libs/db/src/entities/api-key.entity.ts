@@ -31,8 +31,13 @@ export class ApiKeyEntity {
   @JoinColumn({ name: "merchant_id" })
   merchant?: MerchantEntity;
 
+  /** When the key stops working; in the future while a rolled key's grace period runs. */
   @Column({ type: "timestamptz", nullable: true })
   revokedAt!: Date | null;
+
+  /** When the key's right secret was last refused after revocation (to the minute, like `lastUsedAt`). */
+  @Column({ type: "timestamptz", nullable: true })
+  lastRejectedAt!: Date | null;
 
   /** When the key last authenticated a request (to the minute: written at most once a minute per key and process). */
   @Column({ type: "timestamptz", nullable: true })

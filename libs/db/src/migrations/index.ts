@@ -17,6 +17,7 @@ import { RawEventsNaturalKey1765300000000 } from "./1765300000000-raw-events-nat
 import { RawEventsBlockKey1765400000000 } from "./1765400000000-raw-events-block-key";
 import { SiweNoncePurpose1765500000000 } from "./1765500000000-siwe-nonce-purpose";
 import { WebhookAttempts1765600000000 } from "./1765600000000-webhook-attempts";
+import { ApiKeyRejectedUse1765620000000 } from "./1765620000000-api-key-rejected-use";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -40,6 +41,7 @@ export const MIGRATIONS: Function[] = [
   RawEventsBlockKey1765400000000,
   SiweNoncePurpose1765500000000,
   WebhookAttempts1765600000000,
+  ApiKeyRejectedUse1765620000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

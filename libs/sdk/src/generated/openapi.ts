@@ -639,6 +639,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/api-keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace one of the merchant's API keys: a new key with its label, the old one working for `graceSeconds` more.
+         * @description The new key's secret is in this answer only. The grace period is 0 to 604800 seconds (7 days); the rolled key counts toward the key cap until it ends, but a roll needs no free place. A revoked or already rolled key is a 409 apiKeyRevoked; revoking the rolled key ends its grace period at once.
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/overview": {
         parameters: {
             query?: never;
@@ -742,7 +762,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyLimitReached" | "apiKeyNotFound";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyLimitReached" | "apiKeyNotFound" | "apiKeyRevoked";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -2831,10 +2851,16 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description When the key was revoked; null while it works.
+             * @description When the key was revoked; null while it works. In the future for a rolled key: it works until then.
              * @example null
              */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a call with this key's right secret was last refused because the key is revoked, to the minute; null if never.
+             * @example null
+             */
+            lastRejectedAt: string | null;
         };
         ApiKeyListDto: {
             /** @description The merchant's keys, newest first, revoked ones included. */
@@ -2882,15 +2908,34 @@ export interface components {
             lastUsedAt: string | null;
             /**
              * Format: date-time
-             * @description When the key was revoked; null while it works.
+             * @description When the key was revoked; null while it works. In the future for a rolled key: it works until then.
              * @example null
              */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a call with this key's right secret was last refused because the key is revoked, to the minute; null if never.
+             * @example null
+             */
+            lastRejectedAt: string | null;
             /**
              * @description The whole key, shown only here: it is stored hashed.
              * @example rk_3f9a0c1d2e4b_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
              */
             key: string;
+        };
+        RollApiKeyBody: {
+            /**
+             * @description How long the rolled key keeps working, in seconds: 0 (revoked now) to 604800 (7 days).
+             * @example 86400
+             */
+            graceSeconds: number;
+        };
+        RolledApiKeyDto: {
+            /** @description The new key, with its secret `key` shown once. */
+            created: components["schemas"]["CreatedApiKeyDto"];
+            /** @description The rolled key: `revokedAt` says until when it keeps working. */
+            rolled: components["schemas"]["ApiKeyDto"];
         };
         AttentionDto: {
             /**
@@ -7893,6 +7938,165 @@ export interface operations {
                         status: 404;
                         /** @enum {integer} */
                         statusCode: 404;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API key id; another merchant's is a 404 apiKeyNotFound. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The new key (its secret shown once) and the rolled key. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolledApiKeyDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest" | "validationFailed" | "invalidJson";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `merchantSessionRequired`: no valid merchant console session: `Authorization: Bearer <ms_ session token>` is missing, unknown, expired or logged out (API keys cannot manage keys). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "merchantSessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `apiKeyNotFound`: no API key with this id belongs to the calling merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "apiKeyNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `apiKeyRevoked`: the API key is revoked, or already rolled (its successor exists and its grace period is running). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "apiKeyRevoked";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
                     };
                 };
             };

@@ -3,6 +3,7 @@ import { Wallet } from "ethers";
 import type { DataSource } from "typeorm";
 import { openDatabase } from "@raffle/db";
 import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
+import { eventually } from "@raffle/testing";
 
 import { ApiKeyService } from "./api-key.service";
 
@@ -44,5 +45,34 @@ describe("ApiKeyService's cache", () => {
     await dataSource.query("UPDATE api_key SET revoked_at = now()");
     expect(await keys.authenticate(issued[0].key)).toBeNull();
     for (const key of issued.slice(1)) expect(await keys.authenticate(key.key)).toMatchObject({ apiKeyId: key.id });
+  });
+
+  it("records a revoked key's refused use with one write a minute, however many calls come", async () => {
+    const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 60 });
+    const issued = await keys.create(Wallet.createRandom().address);
+    await keys.revoke(String(issued.id));
+    const updates: unknown[] = [];
+    const repository = dataSource.getRepository("ApiKeyEntity");
+    const update = repository.update.bind(repository);
+    jest.spyOn(dataSource, "getRepository").mockReturnValue(
+      Object.assign(Object.create(repository), {
+        update: (...args: Parameters<typeof update>) => {
+          updates.push(args[1]);
+          return update(...args);
+        },
+      }),
+    );
+    try {
+      for (let call = 0; call < 50; call += 1) expect(await keys.authenticate(issued.key)).toBeNull();
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(updates).toEqual([{ lastRejectedAt: expect.any(Date) }]);
+    const row = await eventually(async () => {
+      const [found] = await dataSource.query(`SELECT last_rejected_at, last_used_at FROM api_key WHERE id = $1`, [issued.id]);
+      if (!found.last_rejected_at) throw new Error("refused use not written yet");
+      return found;
+    });
+    expect(row.last_used_at).toBeNull();
   });
 });

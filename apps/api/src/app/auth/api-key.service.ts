@@ -30,8 +30,14 @@ export interface IssuedApiKey {
   merchantId: number;
 }
 
-/** Keys a merchant may hold at once, not revoked (the console's cap; revoked keys do not count). */
+/**
+ * Keys a merchant may hold at once that still work (the console's cap): revoked keys do not count, a rolled key in its
+ * grace period does. Rolling itself needs no free place, since the rolled key is on its way out.
+ */
 export const MAX_ACTIVE_API_KEYS = 20;
+
+/** The longest grace period a rolled key may keep working: a week covers a weekly deploy of the game server. */
+export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 60 * 60;
 
 /** `lastUsedAt` is kept to this precision. */
 const LAST_USED_PRECISION_MS = 60_000;
@@ -44,6 +50,11 @@ function storedId(raw: string, name: string): number {
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_STORED_INTEGER)
     throw new Error(`${name} must be an id from 1 to ${MAX_STORED_INTEGER}, got ${raw}`);
   return id;
+}
+
+/** Whether the key no longer works at `now` (a rolled key works until its grace period ends). */
+export function isRevoked(key: Pick<ApiKeyEntity, "revokedAt">, now: number): boolean {
+  return key.revokedAt !== null && key.revokedAt.getTime() <= now;
 }
 
 function sha256(text: string): Buffer {
@@ -60,6 +71,8 @@ export class ApiKeyService {
   private readonly cache = new Map<string, { caller: Caller; until: number }>();
   /** When each key's `lastUsedAt` was last written by this process. */
   private readonly touched = new Map<number, number>();
+  /** When each revoked key's `lastRejectedAt` was last written by this process. */
+  private readonly rejected = new Map<number, number>();
   /** Verified keys kept at most (about 200 bytes each): far more than one API's merchants use at once. */
   private readonly maxCachedKeys: number;
 
@@ -88,12 +101,33 @@ export class ApiKeyService {
   async createOwn(merchantId: number, label: string): Promise<IssuedApiKey> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT id FROM merchant WHERE id = $1 FOR UPDATE`, [merchantId]);
-      const [{ count }] = await manager.query(`SELECT count(*)::int AS count FROM api_key WHERE merchant_id = $1 AND revoked_at IS NULL`, [
-        merchantId,
-      ]);
+      const [{ count }] = await manager.query(
+        `SELECT count(*)::int AS count FROM api_key WHERE merchant_id = $1 AND (revoked_at IS NULL OR revoked_at > now())`,
+        [merchantId],
+      );
       if (count >= MAX_ACTIVE_API_KEYS) throw problems.apiKeyLimitReached(MAX_ACTIVE_API_KEYS);
       return this.issue(manager, merchantId, label);
     });
+  }
+
+  /**
+   * The console's Roll: a new key with the old one's label, while the old key `id` keeps working for `graceSeconds`
+   * more (0 revokes it now). A key already revoked, or already rolled, cannot be rolled: null when it is not one of the
+   * merchant's keys. Under the merchant's row lock, like createOwn, so two rolls of one key make one new key.
+   */
+  async rollOwn(merchantId: number, id: number, graceSeconds: number): Promise<{ issued: IssuedApiKey; old: ApiKeyEntity } | null> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT id FROM merchant WHERE id = $1 FOR UPDATE`, [merchantId]);
+      const repository = manager.getRepository(ApiKeyEntity);
+      const old = await repository.findOneBy({ id, merchantId });
+      if (!old) return null;
+      if (old.revokedAt) throw problems.apiKeyRevoked(id);
+      old.revokedAt = new Date(Date.now() + graceSeconds * 1000);
+      await repository.update({ id }, { revokedAt: old.revokedAt });
+      return { issued: await this.issue(manager, merchantId, old.label), old };
+    });
+    this.cache.clear();
+    return result;
   }
 
   private async issue(manager: EntityManager, merchantId: number, label: string): Promise<IssuedApiKey> {
@@ -113,18 +147,21 @@ export class ApiKeyService {
   async revoke(prefixOrId: string): Promise<boolean> {
     const where = /^\d+$/.test(prefixOrId) ? { id: storedId(prefixOrId, "a key id") } : { prefix: prefixOrId };
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy(where);
-    if (!key || key.revokedAt) return false;
+    if (!key || isRevoked(key, Date.now())) return false;
     await this.dataSource.getRepository(ApiKeyEntity).update({ id: key.id }, { revokedAt: new Date() });
     this.cache.clear();
     return true;
   }
 
-  /** The merchant's own key `id`, revoked now (the console's Revoke); null when it is not one of the merchant's keys. */
+  /**
+   * The merchant's own key `id`, revoked now (the console's Revoke; a rolled key's grace period ends now); null when it
+   * is not one of the merchant's keys.
+   */
   async revokeOwn(merchantId: number, id: number): Promise<ApiKeyEntity | null> {
     const repository = this.dataSource.getRepository(ApiKeyEntity);
     const key = await repository.findOneBy({ id, merchantId });
     if (!key) return null;
-    if (!key.revokedAt) {
+    if (!isRevoked(key, Date.now())) {
       key.revokedAt = new Date();
       await repository.update({ id }, { revokedAt: key.revokedAt });
       this.cache.clear();
@@ -162,10 +199,11 @@ export class ApiKeyService {
     const [, prefix, secret] = match;
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOneBy({ prefix });
     if (!key || !timingSafeEqual(Buffer.from(key.secretHash, "hex"), sha256(secret))) return null;
-    if (key.revokedAt) {
+    if (isRevoked(key, now)) {
       // The right secret of a revoked key: its client was never told. Counted per merchant (never per key or secret);
-      // a guessed secret with a known prefix counts nothing.
+      // a guessed secret with a known prefix counts nothing. Recorded on the key for the console's Overview.
       this.metrics?.revokedKeyUsed(key.merchantId);
+      this.touch(key.id, now, "lastRejectedAt");
       return null;
     }
     const caller: Caller = { merchantId: key.merchantId, apiKeyId: key.id };
@@ -173,23 +211,27 @@ export class ApiKeyService {
     if (this.config.apiKeyCacheSeconds > 0) {
       // Full: the entry cached longest ago goes (a Map keeps insertion order), never the whole cache.
       if (this.cache.size >= this.maxCachedKeys) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(token, { caller, until: now + this.config.apiKeyCacheSeconds * 1000 });
+      // A rolled key leaves the cache when its grace period ends, not up to API_KEY_CACHE_SECONDS later.
+      const until = Math.min(now + this.config.apiKeyCacheSeconds * 1000, key.revokedAt?.getTime() ?? Infinity);
+      this.cache.set(token, { caller, until });
     }
     return caller;
   }
 
   /**
-   * Records that a key was used, at most once a minute per key and process, off the request's path: the console shows
-   * "last used" to the minute, and the sign endpoint's hot path never waits for this write.
+   * Records that a key was used (or, revoked, refused), at most once a minute per key, column and process, off the
+   * request's path: the console shows both to the minute, the sign endpoint's hot path never waits for this write, and
+   * a flood of calls with a revoked key costs one write a minute.
    */
-  private touch(apiKeyId: number, now: number): void {
-    if ((this.touched.get(apiKeyId) ?? 0) > now - LAST_USED_PRECISION_MS) return;
-    if (this.touched.size >= this.maxCachedKeys) this.touched.clear();
-    this.touched.set(apiKeyId, now);
+  private touch(apiKeyId: number, now: number, column: "lastUsedAt" | "lastRejectedAt" = "lastUsedAt"): void {
+    const touched = column === "lastUsedAt" ? this.touched : this.rejected;
+    if ((touched.get(apiKeyId) ?? 0) > now - LAST_USED_PRECISION_MS) return;
+    if (touched.size >= this.maxCachedKeys) touched.clear();
+    touched.set(apiKeyId, now);
     this.dataSource
       .getRepository(ApiKeyEntity)
-      .update({ id: apiKeyId }, { lastUsedAt: new Date(now) })
-      .catch(() => this.touched.delete(apiKeyId));
+      .update({ id: apiKeyId }, { [column]: new Date(now) })
+      .catch(() => touched.delete(apiKeyId));
   }
 
   /** How many verified keys are cached now. */

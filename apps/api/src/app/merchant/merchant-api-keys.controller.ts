@@ -5,10 +5,10 @@ import type { ApiKeyEntity } from "@raffle/db";
 import { AnswersProblems, BODY_PARSING_PROBLEMS, JSON_BODY_PROBLEMS, PATH_ID_PROBLEMS, PUBLIC_ROUTE_PROBLEMS } from "../../common/dto/problem.dto";
 import { idParam } from "../../common/ids";
 import { problems } from "../../common/problem";
-import { MAX_ACTIVE_API_KEYS, ApiKeyService, type Caller } from "../auth/api-key.service";
+import { MAX_ACTIVE_API_KEYS, MAX_ROLL_GRACE_SECONDS, ApiKeyService, type Caller } from "../auth/api-key.service";
 import { CurrentCaller } from "../auth/current-caller.decorator";
 import { MerchantSessionOnly } from "../auth/merchant-access.decorator";
-import { ApiKeyDto, ApiKeyListDto, CreateApiKeyBody, CreatedApiKeyDto } from "./merchant.dto";
+import { ApiKeyDto, ApiKeyListDto, CreateApiKeyBody, CreatedApiKeyDto, RollApiKeyBody, RolledApiKeyDto } from "./merchant.dto";
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 
@@ -20,6 +20,7 @@ function toApiKeyDto(key: ApiKeyEntity): ApiKeyDto {
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: iso(key.lastUsedAt),
     revokedAt: iso(key.revokedAt),
+    lastRejectedAt: iso(key.lastRejectedAt),
   };
 }
 
@@ -72,5 +73,28 @@ export class MerchantApiKeysController {
     const key = await this.keys.revokeOwn(caller.merchantId, id);
     if (!key) throw problems.apiKeyNotFound(id);
     return toApiKeyDto(key);
+  }
+
+  @Post(":id/roll")
+  @ApiOperation({
+    operationId: "rollApiKey",
+    summary: "Replace one of the merchant's API keys: a new key with its label, the old one working for `graceSeconds` more.",
+    description:
+      `The new key's secret is in this answer only. The grace period is 0 to ${MAX_ROLL_GRACE_SECONDS} seconds (7 days); the ` +
+      "rolled key counts toward the key cap until it ends, but a roll needs no free place. A revoked or already rolled key " +
+      "is a 409 apiKeyRevoked; revoking the rolled key ends its grace period at once.",
+  })
+  @ApiParam({ name: "id", description: "API key id; another merchant's is a 404 apiKeyNotFound.", type: Number, example: 4 })
+  @ApiCreatedResponse({ type: RolledApiKeyDto, description: "The new key (its secret shown once) and the rolled key." })
+  @AnswersProblems(...SESSION_PROBLEMS, ...PATH_ID_PROBLEMS, ...JSON_BODY_PROBLEMS, "apiKeyNotFound", "apiKeyRevoked")
+  async roll(
+    @CurrentCaller() caller: Caller,
+    @Param("id", idParam(() => problems.apiKeyNotFound(0))) id: number,
+    @Body() body: RollApiKeyBody,
+  ): Promise<RolledApiKeyDto> {
+    const result = await this.keys.rollOwn(caller.merchantId, id, body.graceSeconds);
+    if (!result) throw problems.apiKeyNotFound(id);
+    const saved = (await this.keys.listOwn(caller.merchantId)).find((key) => key.id === result.issued.id)!;
+    return { created: { ...toApiKeyDto(saved), key: result.issued.key }, rolled: toApiKeyDto(result.old) };
   }
 }

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
-import { IsString, MaxLength } from "class-validator";
+import { IsInt, IsString, Max, MaxLength, Min } from "class-validator";
 
 import { IsDisplayText, IsOmittable } from "../../common/validators";
+import { MAX_ROLL_GRACE_SECONDS } from "../auth/api-key.service";
 
 export class MerchantSessionDto {
   @ApiProperty({ example: 1, description: "The merchant the session acts for." }) merchantId!: number;
@@ -29,13 +30,45 @@ export class ApiKeyDto {
     description: "When the key last authenticated a request, to the minute; null if never.",
   })
   lastUsedAt!: string | null;
-  @ApiProperty({ example: null, format: "date-time", nullable: true, type: String, description: "When the key was revoked; null while it works." })
+  @ApiProperty({
+    example: null,
+    format: "date-time",
+    nullable: true,
+    type: String,
+    description: "When the key was revoked; null while it works. In the future for a rolled key: it works until then.",
+  })
   revokedAt!: string | null;
+  @ApiProperty({
+    example: null,
+    format: "date-time",
+    nullable: true,
+    type: String,
+    description: "When a call with this key's right secret was last refused because the key is revoked, to the minute; null if never.",
+  })
+  lastRejectedAt!: string | null;
 }
 
 export class CreatedApiKeyDto extends ApiKeyDto {
   @ApiProperty({ example: `rk_3f9a0c1d2e4b_${"A".repeat(43)}`, description: "The whole key, shown only here: it is stored hashed." })
   key!: string;
+}
+
+export class RolledApiKeyDto {
+  @ApiProperty({ type: CreatedApiKeyDto, description: "The new key, with its secret `key` shown once." }) created!: CreatedApiKeyDto;
+  @ApiProperty({ type: ApiKeyDto, description: "The rolled key: `revokedAt` says until when it keeps working." }) rolled!: ApiKeyDto;
+}
+
+export class RollApiKeyBody {
+  @ApiProperty({
+    example: 86_400,
+    description: `How long the rolled key keeps working, in seconds: 0 (revoked now) to ${MAX_ROLL_GRACE_SECONDS} (7 days).`,
+    minimum: 0,
+    maximum: MAX_ROLL_GRACE_SECONDS,
+  })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_ROLL_GRACE_SECONDS)
+  graceSeconds!: number;
 }
 
 export class ApiKeyListDto {

@@ -6,6 +6,7 @@ import { descriptionPlain } from "../../lib/description";
 import { explain } from "../../lib/messages";
 import type { Raffle } from "../console-api";
 import { useConsole } from "../console-context";
+import { fieldErrorsOf, invalidProps } from "../field-errors";
 
 /**
  * What players see of a raffle on its page: title, description (paragraphs, stored as the spec's rich-text document)
@@ -34,6 +35,14 @@ export function PlayerPageForm({ raffle, idPrefix }: { raffle: Raffle; idPrefix:
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["console", "raffles"] }),
   });
 
+  const errors = fieldErrorsOf(save.error);
+  const fieldError = (field: string) =>
+    errors[field] && (
+      <span id={`${idPrefix}-${field}-error`} className="field-error">
+        {errors[field]}
+      </span>
+    );
+
   return (
     <form
       className="stacked"
@@ -44,7 +53,14 @@ export function PlayerPageForm({ raffle, idPrefix }: { raffle: Raffle; idPrefix:
     >
       <label>
         Title
-        <input value={title} maxLength={255} required onChange={(event) => setTitle(event.target.value)} />
+        <input
+          value={title}
+          maxLength={255}
+          required
+          onChange={(event) => setTitle(event.target.value)}
+          {...invalidProps(errors, "title", `${idPrefix}-title-error`)}
+        />
+        {fieldError("title")}
       </label>
       <label>
         Description
@@ -53,15 +69,24 @@ export function PlayerPageForm({ raffle, idPrefix }: { raffle: Raffle; idPrefix:
           rows={4}
           maxLength={3_000}
           onChange={(event) => setDescription(event.target.value)}
-          aria-describedby={`${idPrefix}-description-help`}
+          {...invalidProps(errors, "description", `${idPrefix}-description-error`, `${idPrefix}-description-help`)}
         />
+        {fieldError("description")}
       </label>
       <p id={`${idPrefix}-description-help`} className="muted">
         One paragraph per line. Players see it under the title.
       </p>
       <label>
         Picture URL (optional)
-        <input value={imageUrl} type="url" inputMode="url" placeholder="https://" onChange={(event) => setImageUrl(event.target.value)} />
+        <input
+          value={imageUrl}
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+          onChange={(event) => setImageUrl(event.target.value)}
+          {...invalidProps(errors, "imageUrl", `${idPrefix}-imageUrl-error`)}
+        />
+        {fieldError("imageUrl")}
       </label>
       <div className="actions">
         <button type="submit" className="primary" disabled={save.isPending}>
@@ -69,7 +94,9 @@ export function PlayerPageForm({ raffle, idPrefix }: { raffle: Raffle; idPrefix:
         </button>
       </div>
       {save.isSuccess && <p role="status">Saved: players see it on the raffle's page within a few seconds.</p>}
-      {save.error && <p role="alert">{explain(save.error)}</p>}
+      {save.error && (
+        <p role="alert">{Object.keys(errors).length > 0 ? "The player page was not saved: fix the fields marked above." : explain(save.error)}</p>
+      )}
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { explain } from "../../lib/messages";
 import { CONSOLE_RAFFLE_ABI } from "../console-abi";
 import type { Raffle, RoundHistory } from "../console-api";
 import { useConsole } from "../console-context";
+import { fieldErrorsOf, invalidProps } from "../field-errors";
 import { PlayerPageForm } from "./PlayerPageForm";
 import { StartRoundForm } from "./StartRoundForm";
 import { ScrollBox } from "./ScrollBox";
@@ -83,6 +84,8 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
     },
   });
   const error = preview.error ?? save.error ?? pause.error ?? rounds.error;
+  // The API's sentence for a schedule it refuses goes under the field, not in the card's generic alert.
+  const fieldErrors = fieldErrorsOf(preview.error ?? save.error);
   const current = rounds.data?.rows[0];
   const heading = `raffle-${raffle.id}`;
   const releaseDays = Math.round(Number(parameters.timeLagBeforeRelease ?? 0) / 86_400);
@@ -152,7 +155,16 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
       >
         <label>
           Schedule (cron, UTC)
-          <input value={schedule} onChange={(event) => setSchedule(event.target.value)} aria-describedby={`${heading}-schedule-help`} />
+          <input
+            value={schedule}
+            onChange={(event) => setSchedule(event.target.value)}
+            {...invalidProps(fieldErrors, "schedule", `${heading}-schedule-error`, `${heading}-schedule-help`)}
+          />
+          {fieldErrors.schedule && (
+            <span id={`${heading}-schedule-error`} className="field-error">
+              {fieldErrors.schedule}
+            </span>
+          )}
         </label>
         <button type="button" onClick={() => preview.mutate()} disabled={preview.isPending}>
           Preview
@@ -175,7 +187,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
         </div>
       )}
       {notice && <p role="status">{notice}</p>}
-      {error && <p role="alert">{explain(error)}</p>}
+      {error && !fieldErrors.schedule && <p role="alert">{explain(error)}</p>}
       <h3>Round history</h3>
       {rounds.data?.rows.length === 0 && <p>No round yet.</p>}
       {rounds.data && rounds.data.rows.length > 0 && (

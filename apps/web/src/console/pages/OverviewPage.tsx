@@ -8,6 +8,7 @@ import { explain } from "../../lib/messages";
 import { FACTORY_ABI } from "../console-abi";
 import type { Attention, Raffle, SalesRow, Webhook } from "../console-api";
 import { useConsole } from "../console-context";
+import { RevokedKeyNotice } from "../components/RevokedKeyNotice";
 import { SalesChart, type ChartSeries } from "../components/SalesChart";
 import { formatDateTime } from "../../lib/locale";
 
@@ -92,6 +93,7 @@ export function OverviewPage() {
     <>
       <h1>Overview</h1>
       {(overview.error || sales.error) && <p role="alert">{explain(overview.error ?? sales.error)}</p>}
+      <RevokedKeyNotice />
       {overview.isPending && <p role="status">Loading…</p>}
       {failingWebhooks.length > 0 && (
         <section aria-labelledby="attention-webhooks" className="panel">
