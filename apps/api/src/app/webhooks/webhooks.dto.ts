@@ -1,9 +1,22 @@
+import { applyDecorators } from "@nestjs/common";
 import { ApiProperty, ApiPropertyOptional } from "@nestjs/swagger";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@raffle/indexer";
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional, IsString, MaxLength } from "class-validator";
 
 import { PaginationQuery } from "../../common/pagination.dto";
 import { IsDisplayText, IsOmittable } from "../../common/validators";
+
+/** An endpoint's choice of event types, the same on create and on update: at least one, each known, none twice. */
+function IsEventTypeList(): PropertyDecorator {
+  return applyDecorators(
+    IsOmittable(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(WEBHOOK_EVENT_TYPES.length),
+    ArrayUnique(),
+    IsIn(WEBHOOK_EVENT_TYPES, { each: true }),
+  );
+}
 
 export class CreateWebhookBody {
   @ApiProperty({
@@ -22,12 +35,7 @@ export class CreateWebhookBody {
     example: ["ticket.purchased", "round.drawn"],
     description: "Message types to receive; all types when omitted.",
   })
-  @IsOmittable()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @IsEventTypeList()
   events?: WebhookEventType[];
 
   @ApiPropertyOptional({
@@ -51,12 +59,7 @@ export class UpdateWebhookBody {
     example: ["round.drawn"],
     description: "Message types to receive from now on (at least one); unchanged when omitted. Messages already written keep being delivered.",
   })
-  @IsOmittable()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @IsEventTypeList()
   events?: WebhookEventType[];
 
   @ApiPropertyOptional({ example: "Game server (production)", description: "Free text, as on create; unchanged when omitted.", maxLength: 500 })
