@@ -175,6 +175,11 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
         <button type="button" onClick={() => switchChain.mutate({ chainId })}>
           Switch to {chainName(config, chainId)}
         </button>
+        {switchChain.error && (
+          <p role="alert" className="error">
+            {explain(switchChain.error)}
+          </p>
+        )}
       </div>
     );
   }
@@ -222,7 +227,11 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
           {funds.shortfall}
         </p>
       )}
-      <button type="submit" className="primary" disabled={busy || quantity === null || Boolean(funds.shortfall) || raffle.round?.endTimestamp != null}>
+      <button
+        type="submit"
+        className="primary"
+        disabled={busy || quantity === null || Boolean(funds.shortfall) || raffle.round?.endTimestamp != null}
+      >
         Buy
       </button>
       <PurchaseStatus purchase={purchase} />
@@ -280,7 +289,11 @@ function useFunds(raffle: PublicRaffle, account: Address | undefined, total: big
     shortfall: shortfallOf(native.data?.value, token.data, gasPrice.data),
     /** Reads the balances and gas price again; the shortfall sentence, or null when the wallet can pay. */
     async recheck(): Promise<string | null> {
-      const [nativeNow, tokenNow, gasNow] = await Promise.all([native.refetch(), erc20 ? token.refetch() : Promise.resolve(undefined), gasPrice.refetch()]);
+      const [nativeNow, tokenNow, gasNow] = await Promise.all([
+        native.refetch(),
+        erc20 ? token.refetch() : Promise.resolve(undefined),
+        gasPrice.refetch(),
+      ]);
       return shortfallOf(nativeNow.data?.value, tokenNow?.data, gasNow.data);
     },
   };

@@ -28,6 +28,27 @@ const GROUPS_PER_PAGE = 20;
 /** The Raffle's most tickets in one claimPrizes or refundTickets call (`MAX_BATCH`). */
 const MAX_BATCH = 100;
 
+/** What a step of Claim all or Refund all says; the last one stays on the page once its tickets are no longer open. */
+interface ActionStatus {
+  text: string;
+  hash?: Hex;
+  failed?: boolean;
+}
+
+function StatusLine({ status }: { status: ActionStatus }) {
+  return (
+    <p role={status.failed ? "alert" : "status"} className={status.failed ? "error" : "status"}>
+      {status.text}
+      {status.hash && (
+        <>
+          {" "}
+          Transaction <code>{status.hash}</code>
+        </>
+      )}
+    </p>
+  );
+}
+
 interface TicketGroup {
   key: string;
   raffle: string;
@@ -45,7 +66,15 @@ function groupTickets(tickets: PlayerTicket[]): TicketGroup[] {
     const key = `${ticket.chainId}:${ticket.raffle}:${ticket.roundId}`;
     let group = groups.get(key);
     if (!group) {
-      group = { key, raffle: ticket.raffle, contractId: ticket.contractId, chainId: ticket.chainId, title: ticket.title || `Raffle ${ticket.contractId}`, roundId: ticket.roundId, tickets: [] };
+      group = {
+        key,
+        raffle: ticket.raffle,
+        contractId: ticket.contractId,
+        chainId: ticket.chainId,
+        title: ticket.title || `Raffle ${ticket.contractId}`,
+        roundId: ticket.roundId,
+        tickets: [],
+      };
       groups.set(key, group);
     }
     group.tickets.push(ticket);
@@ -67,6 +96,7 @@ export function MyTicketsPage() {
   const { session, signIn, forget } = useSession();
   const [error, setError] = useState<string | null>(null);
   const [skip, setSkip] = useState(0);
+  const [done, setDone] = useState<ActionStatus | null>(null);
   const tickets = useQuery({
     queryKey: ["tickets", session?.token],
     queryFn: () => api.tickets(session!.token),
@@ -104,7 +134,8 @@ export function MyTicketsPage() {
       )}
       {session && tickets.data && tickets.data.length > 0 && (
         <>
-          <BatchActions tickets={tickets.data} token={session.token} />
+          {done && <StatusLine status={done} />}
+          <BatchActions tickets={tickets.data} token={session.token} onDone={setDone} />
           <ul className="ticket-groups" aria-label="Your tickets by round">
             {shown.map((group) => (
               <li key={group.key}>
@@ -169,7 +200,7 @@ function RoundGroup({ group }: { group: TicketGroup }) {
 }
 
 /** Per raffle with prizes or refunds open: one button that claims (or refunds) them all, across its rounds, in one transaction. */
-function BatchActions({ tickets, token }: { tickets: PlayerTicket[]; token: string }) {
+function BatchActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; token: string; onDone: (status: ActionStatus) => void }) {
   const byRaffle = new Map<string, PlayerTicket[]>();
   for (const ticket of tickets) {
     if (ticket.state !== "WON" && ticket.state !== "REFUNDABLE") continue;
@@ -182,20 +213,20 @@ function BatchActions({ tickets, token }: { tickets: PlayerTicket[]; token: stri
       <h2 id="open-actions-title">Waiting for you</h2>
       <ul className="batch-actions">
         {[...byRaffle.entries()].map(([key, open]) => (
-          <RaffleActions key={key} tickets={open} token={token} />
+          <RaffleActions key={key} tickets={open} token={token} onDone={onDone} />
         ))}
       </ul>
     </section>
   );
 }
 
-function RaffleActions({ tickets, token }: { tickets: PlayerTicket[]; token: string }) {
+function RaffleActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; token: string; onDone: (status: ActionStatus) => void }) {
   const { api } = useApp();
   const wagmiConfig = useConfig();
   const connection = useConnection();
   const queryClient = useQueryClient();
   const money = useMoney(tickets[0]);
-  const [status, setStatus] = useState<{ text: string; hash?: Hex; failed?: boolean } | null>(null);
+  const [status, setStatus] = useState<ActionStatus | null>(null);
   const [busy, setBusy] = useState(false);
   const won = tickets.filter((ticket) => ticket.state === "WON");
   const refundable = tickets.filter((ticket) => ticket.state === "REFUNDABLE");
@@ -235,7 +266,9 @@ function RaffleActions({ tickets, token }: { tickets: PlayerTicket[]; token: str
           action === "claim"
             ? `${batch.length === 1 ? "Prize" : `${batch.length} prizes`} claimed: ${money(sum(batch, (ticket) => ticket.prize ?? "0"))} is in your wallet.`
             : `${batch.length === 1 ? "Ticket" : `${batch.length} tickets`} refunded: ${money(sum(batch, (ticket) => ticket.price))} is back in your wallet.`;
-        setStatus({ text, hash });
+        // Said by the page, not this row: once its tickets are paid, the row is gone.
+        setStatus(null);
+        onDone({ text, hash });
       }
       await queryClient.invalidateQueries({ queryKey: ["tickets"] });
     } catch (failure) {
@@ -257,23 +290,14 @@ function RaffleActions({ tickets, token }: { tickets: PlayerTicket[]; token: str
       )}
       {refundable.length > 0 && (
         <p>
-          {refundable.length === 1 ? "1 ticket" : `${refundable.length} tickets`} to refund, {money(sum(refundable, (ticket) => ticket.price))} in all.{" "}
+          {refundable.length === 1 ? "1 ticket" : `${refundable.length} tickets`} to refund, {money(sum(refundable, (ticket) => ticket.price))} in
+          all.{" "}
           <button type="button" className="primary" disabled={busy} aria-describedby={describedBy} onClick={() => void act("refund")}>
             Refund all
           </button>
         </p>
       )}
-      {status && (
-        <p role={status.failed ? "alert" : "status"} className={status.failed ? "error" : "status"}>
-          {status.text}
-          {status.hash && (
-            <>
-              {" "}
-              Transaction <code>{status.hash}</code>
-            </>
-          )}
-        </p>
-      )}
+      {status && <StatusLine status={status} />}
     </li>
   );
 }
