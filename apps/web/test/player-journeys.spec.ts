@@ -292,6 +292,8 @@ describe("the player app in a browser", () => {
     await stack.node.provider.send("evm_mine", []);
     await (await raffle.enableRefunds(1n)).wait();
 
+    // Afresh, on the first page (a goto to the URL the page is on does not reload it).
+    await page.goto("about:blank");
     await page.goto(`${stack.web.url}/#/tickets`);
     await button("Refund all").waitFor(WAIT);
     await button("Refund all").click();
@@ -317,6 +319,8 @@ describe("the player app in a browser", () => {
       for (const [name, url] of Object.entries(pages)) {
         await page.goto(url);
         await page.getByRole("heading", { level: 1 }).first().waitFor(WAIT);
+        // The raffles' cards, not "Loading…", in the capture.
+        if (name === "raffles") await page.getByRole("link", { name: "Bundle Bonanza" }).waitFor(WAIT);
         await page.waitForLoadState("networkidle");
         await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
         // Nothing wider than the screen: a phone scrolls the page down, never sideways (wide tables scroll in their box).
