@@ -122,6 +122,7 @@ describe("the player app in a browser", () => {
       // The raffle cards say what sets a raffle apart; an unknown raffle has a way back.
       await other.goto(stack.web.url);
       const bundles = other.getByRole("listitem").filter({ has: other.getByRole("link", { name: "Bundle Bonanza" }) });
+      await bundles.getByRole("list", { name: "Features" }).waitFor(WAIT);
       expect(await bundles.getByRole("list", { name: "Features" }).getByRole("listitem").allTextContents()).toEqual(["3 winners", "Bundles"]);
       await other.goto(`${stack.web.url}/#/raffle/999999`);
       await other.getByRole("heading", { level: 1, name: "Raffle not found" }).waitFor(WAIT);
