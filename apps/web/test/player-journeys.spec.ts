@@ -1,9 +1,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
+import { Wallet, parseEther, parseUnits } from "ethers";
 import type { BrowserContext, Page } from "playwright-core";
 import { RaffleTicket__factory, Raffle__factory, TestToken__factory } from "@raffle/chain";
-import { buyTicket, endAndDraw } from "@raffle/chain/testing";
+import { buyTicket, endAndDraw, startNextRound } from "@raffle/chain/testing";
 
 import { InjectedWallet } from "./support/injected-wallet";
 import { alterApiAnswer, frameFromForeignSite, watchCspViolations } from "./support/page-security";
@@ -11,6 +12,8 @@ import { startWebStack, type WebStack } from "./support/web-stack";
 
 const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
 const WAIT = { timeout: 20_000 };
+/** What a wallet is asked for when the player signs or pays: none of these may reach a wallet that cannot pay. */
+const SIGNING = ["personal_sign", "eth_sign", "eth_signTypedData_v4", "eth_sendTransaction", "eth_sendRawTransaction"];
 
 /**
  * A player's journeys through the built app in a real Chromium, with an injected EIP-6963 wallet, against a real chain,
@@ -79,6 +82,104 @@ describe("the player app in a browser", () => {
     await page.getByText("1 / 100 sold", { exact: true }).waitFor(WAIT);
   });
 
+  it("refuses a quantity of 0, 101, 2.5, -1 or nothing inline with the reason, leaves it as typed and keeps Buy disabled", async () => {
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto(raffleUrl("native"));
+      const quantity = page.getByLabel("Quantity");
+      await page.getByText("1 / 100 sold", { exact: true }).waitFor(WAIT);
+      const refusals: Record<string, string> = {
+        "0": "Buy at least 1 ticket.",
+        "101": "At most 99 tickets in one purchase here: only 99 tickets are left.",
+        "2.5": "Tickets are bought whole: enter a whole number, such as 1 or 2.",
+        "-1": "Tickets are bought whole: enter a whole number, such as 1 or 2.",
+        "": "Enter how many tickets to buy.",
+      };
+      for (const [typed, reason] of Object.entries(refusals)) {
+        await quantity.fill(typed);
+        await alert().filter({ hasText: reason }).waitFor(WAIT);
+        expect({ typed, value: await quantity.inputValue(), buy: await button("Buy").isDisabled() }).toEqual({ typed, value: typed, buy: true });
+        expect(await quantity.getAttribute("aria-invalid")).toBe("true");
+        if (typed === "101") await page.screenshot({ path: path.join(SCREENSHOTS, `raffle-quantity-${width}.png`), fullPage: true });
+      }
+      await quantity.fill("3");
+      await page.getByText("Total: 0.03 ETH", { exact: true }).waitFor(WAIT);
+      expect(await button("Buy").isEnabled()).toBe(true);
+      expect(await alert().count()).toBe(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("shows the balance before Buy, and tells a wallet short of GOLD or of ETH for the price or for gas before any signature or approval", async () => {
+    // The same page (the test Chromium runs one process), on a phone, with an empty account of the same wallet.
+    const poor = new Wallet(Wallet.createRandom().privateKey);
+    const other = page;
+    await other.setViewportSize({ width: 375, height: 812 });
+    await button("Disconnect").click();
+    wallet.useAccount(poor);
+    const firstRequest = wallet.requests.length;
+    const otherButton = (name: string) => other.getByRole("button", { name, exact: true });
+    const shortfall = (text: string | RegExp) => other.getByRole("alert").filter({ hasText: text });
+    const gold = TestToken__factory.connect(stack.raffles.erc20.deployed.price.token, stack.world.players[1]);
+    try {
+      // The raffle cards say what sets a raffle apart; an unknown raffle has a way back.
+      await other.goto(stack.web.url);
+      const bundles = other.getByRole("listitem").filter({ has: other.getByRole("link", { name: "Bundle Bonanza" }) });
+      await bundles.getByRole("list", { name: "Features" }).waitFor(WAIT);
+      expect(await bundles.getByRole("list", { name: "Features" }).getByRole("listitem").allTextContents()).toEqual(["3 winners", "Bundles"]);
+      await other.goto(`${stack.web.url}/#/raffle/999999`);
+      await other.getByRole("heading", { level: 1, name: "Raffle not found" }).waitFor(WAIT);
+      await other.getByRole("link", { name: "See the raffles on sale" }).click();
+      await other.getByRole("heading", { level: 1, name: "Raffles" }).waitFor(WAIT);
+
+      // "Connect your wallet to buy" opens the wallet menu.
+      await other.goto(raffleUrl("erc20"));
+      await otherButton("Connect your wallet to buy").click();
+      await otherButton("Test Wallet").click();
+      await shortfall("Insufficient GOLD: this purchase costs 10 GOLD and your wallet holds 0 GOLD.").waitFor(WAIT);
+      await other.getByText("Your wallet holds 0 GOLD and 0 ETH for network fees.").waitFor(WAIT);
+      expect(await otherButton("Buy").isDisabled()).toBe(true);
+      await other.screenshot({ path: path.join(SCREENSHOTS, "raffle-insufficient-375.png"), fullPage: true });
+
+      await other.goto(raffleUrl("native"));
+      await shortfall("Insufficient ETH: this purchase costs 0.01 ETH and your wallet holds 0 ETH.").waitFor(WAIT);
+      expect(await otherButton("Buy").isDisabled()).toBe(true);
+
+      // The price in GOLD but nothing for gas.
+      await (await gold.transfer(poor.address, parseUnits("10", 18))).wait();
+      await other.goto(raffleUrl("erc20"));
+      await shortfall(/^Not enough ETH for gas: the network fee needs up to [\d.]+ ETH and your wallet has 0 ETH\.$/).waitFor(WAIT);
+      expect(await otherButton("Buy").isDisabled()).toBe(true);
+
+      // Exactly the ticket's price in ETH, nothing left for gas.
+      await (await stack.world.players[1].sendTransaction({ to: poor.address, value: parseEther("0.01") })).wait();
+      await other.goto(raffleUrl("native"));
+      await shortfall(/^Not enough ETH for gas: .* your wallet has 0 ETH left after the ticket price\.$/).waitFor(WAIT);
+      expect(await otherButton("Buy").isDisabled()).toBe(true);
+
+      // Nothing was signed, approved or sent, and the chain agrees.
+      expect(wallet.requests.slice(firstRequest).filter((method) => SIGNING.includes(method))).toEqual([]);
+      expect(await gold.allowance(poor.address, stack.world.deployment.exchange)).toBe(0n);
+      expect(await stack.node.provider.getTransactionCount(poor.address)).toBe(0);
+
+      // A wallet without tickets is pointed to the raffles.
+      await other.goto(`${stack.web.url}/#/tickets`);
+      await otherButton("Sign in").first().click();
+      await other.getByText("You have no tickets yet.").waitFor(WAIT);
+      await other.getByRole("link", { name: "See the raffles on sale" }).waitFor(WAIT);
+    } finally {
+      // Back to the funded player, signed in, at 1280 px.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      // Not waited for: a failure above keeps its own message.
+      if (await button("Disconnect").isVisible()) await button("Disconnect").click();
+      wallet.useAccount(stack.player);
+      await button("Connect wallet").click();
+      await button("Test Wallet").click();
+      await button("Sign in").first().click();
+      await page.getByText("Signed in", { exact: true }).waitFor(WAIT);
+    }
+  });
+
   it("buys at an ERC20 price after approving exactly the price, never an unlimited amount", async () => {
     await page.goto(raffleUrl("erc20"));
     await buyAndExpect(/Ticket bought!/);
@@ -106,11 +207,11 @@ describe("the player app in a browser", () => {
     await buyAndExpect("This round is sold out. Try the next round.");
   });
 
-  it("lists the player's tickets in My tickets", async () => {
+  it("lists the player's tickets in My tickets, grouped by raffle and round", async () => {
     await page.goto(`${stack.web.url}/#/tickets`);
-    const items = myTickets().getByRole("listitem");
-    await items.nth(1).waitFor(WAIT);
-    expect(await items.count()).toBe(2);
+    const groups = myTickets().getByRole("article");
+    await groups.nth(1).waitFor(WAIT);
+    expect(await groups.getByRole("heading", { level: 2 }).allTextContents()).toEqual(["Token Treasure · round 1", "Friday Night Jackpot · round 1"]);
     expect(await myTickets().getByText("Active: waiting for the draw").count()).toBe(2);
   });
 
@@ -135,18 +236,53 @@ describe("the player app in a browser", () => {
     expect(await ticket.balanceOf(stack.player.address)).toBe(5n);
   });
 
-  it("claims a prize after the draw and shows it claimed", async () => {
-    await endAndDraw(stack.world, stack.raffles.native.deployed);
+  it("claims the prizes of two rounds with one wallet prompt (Claim all), each prize labelled with the commission", async () => {
+    const { deployed } = stack.raffles.native;
+    await endAndDraw(stack.world, deployed);
+    await startNextRound(stack.world, deployed);
+    await buyTicket(stack.world, deployed, stack.world.players[0]);
+    await endAndDraw(stack.world, deployed);
     await page.goto(`${stack.web.url}/#/tickets`);
-    await myTickets()
-      .getByText(/^Won · prize 0\.009 ETH$/)
-      .waitFor(WAIT);
+    const won = myTickets().getByText("Won · prize paid to you 0.009 ETH (after the organiser's 10% commission)", { exact: true });
+    await won.nth(1).waitFor(WAIT);
+    expect(await won.count()).toBe(2);
+    await myTickets().getByText("2 prizes to claim, 0.018 ETH in all.").waitFor(WAIT);
     await page.screenshot({ path: path.join(SCREENSHOTS, "tickets-won-1280.png"), fullPage: true });
-    await button("Claim").click();
-    await myTickets().getByText("Prize claimed: it is in your wallet.").waitFor(WAIT);
+
+    const sentBefore = wallet.requests.filter((method) => method === "eth_sendTransaction").length;
+    await button("Claim all").click();
     await myTickets()
-      .getByText(/^Prize claimed · prize 0\.009 ETH$/)
+      .getByText(/^2 prizes claimed: 0\.018 ETH is in your wallet\. Transaction 0x[0-9a-f]{64}$/)
       .waitFor(WAIT);
+    expect(wallet.requests.filter((method) => method === "eth_sendTransaction").length - sentBefore).toBe(1);
+    const raffle = Raffle__factory.connect(deployed.raffle, stack.node.provider);
+    const claims = await raffle.queryFilter(raffle.filters.PrizeClaimed());
+    expect(new Set(claims.map((event) => event.transactionHash)).size).toBe(1);
+    expect(claims.map((event) => event.args.prize)).toEqual([parseEther("0.009"), parseEther("0.009")]);
+    await myTickets()
+      .getByText("Prize claimed · prize paid to you 0.009 ETH (after the organiser's 10% commission)", { exact: true })
+      .nth(1)
+      .waitFor(WAIT);
+  });
+
+  it("pages My tickets at 20 rounds a page, and says a losing ticket did not win", async () => {
+    const { deployed } = stack.raffles.native;
+    // 19 more rounds of two tickets each, one of them the player's: 23 rounds in all with the other raffles'.
+    for (let round = 0; round < 19; round++) {
+      await startNextRound(stack.world, deployed);
+      await buyTicket(stack.world, deployed, stack.world.players[0]);
+      await buyTicket(stack.world, deployed, stack.world.players[1]);
+      await endAndDraw(stack.world, deployed);
+    }
+    await page.goto(`${stack.web.url}/#/tickets`);
+    await myTickets().getByText("Rounds 1–20 of 23").waitFor({ timeout: 60_000 });
+    const groups = myTickets().getByRole("list", { name: "Your tickets by round" }).getByRole("article");
+    expect(await groups.count()).toBe(20);
+    expect(await myTickets().getByText("Did not win", { exact: true }).count()).toBeGreaterThan(0);
+    expect(await myTickets().getByText("Not drawn").count()).toBe(0);
+    await button("Older rounds").click();
+    await myTickets().getByText("Rounds 21–23 of 23").waitFor(WAIT);
+    expect(await groups.count()).toBe(3);
   });
 
   it("refunds a ticket of a round whose randomness timed out", async () => {
@@ -161,10 +297,16 @@ describe("the player app in a browser", () => {
     await stack.node.provider.send("evm_mine", []);
     await (await raffle.enableRefunds(1n)).wait();
 
+    // Afresh, on the first page (a goto to the URL the page is on does not reload it).
+    await page.goto("about:blank");
     await page.goto(`${stack.web.url}/#/tickets`);
-    await button("Refund").waitFor(WAIT);
-    await button("Refund").click();
-    await myTickets().getByText("Ticket refunded: the price is back in your wallet.").waitFor(WAIT);
+    await button("Refund all").waitFor(WAIT);
+    await button("Refund all").click();
+    await myTickets()
+      .getByText(/^Ticket refunded: 10 GOLD is back in your wallet\./)
+      .waitFor(WAIT);
+    // The refunded ticket's round is among the oldest: on the second page.
+    await button("Older rounds").click();
     await myTickets().getByText("Refunded", { exact: true }).waitFor(WAIT);
   });
 
@@ -267,6 +409,8 @@ describe("the player app in a browser", () => {
       for (const [name, url] of Object.entries(pages)) {
         await page.goto(url);
         await page.getByRole("heading", { level: 1 }).first().waitFor(WAIT);
+        // The raffles' cards, not "Loading…", in the capture.
+        if (name === "raffles") await page.getByRole("link", { name: "Bundle Bonanza" }).waitFor(WAIT);
         await page.waitForLoadState("networkidle");
         await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
         // Nothing wider than the screen: a phone scrolls the page down, never sideways (wide tables scroll in their box).

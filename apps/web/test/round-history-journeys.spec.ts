@@ -84,16 +84,18 @@ describe("round rules and round history in a browser", () => {
     expect((await raffle.getRound(1n)).ticketCount).toBe(1n);
 
     await page.goto(`${stack.web.url}/#/tickets`);
-    const refundable = myTickets().getByRole("listitem").filter({ hasText: "Refundable: the draw did not happen" });
-    await refundable.waitFor(WAIT);
-    await refundable.getByRole("button", { name: "Refund" }).click();
-    await myTickets().getByText("Ticket refunded: the price is back in your wallet.").waitFor(WAIT);
+    await myTickets().getByText("Refundable: the round was not drawn · 0.01 ETH back", { exact: true }).waitFor(WAIT);
+    await myTickets().getByText("1 ticket to refund, 0.01 ETH in all.").waitFor(WAIT);
+    await button("Refund all").click();
+    await myTickets()
+      .getByText(/^Ticket refunded: 0\.01 ETH is back in your wallet\./)
+      .waitFor(WAIT);
     await myTickets().getByText("Refunded", { exact: true }).waitFor(WAIT);
     const refunds = await raffle.queryFilter(raffle.filters.TicketRefunded(1n));
     expect(refunds.map((event) => event.args.owner)).toEqual([stack.player.address]);
 
     await page.goto(historyUrl("minimum"));
-    await page.getByText("Refundable: it sold fewer tickets than its minimum").waitFor(WAIT);
+    await page.getByText("Refundable: it sold 1 of the 3 tickets it needed", { exact: true }).waitFor(WAIT);
     expect(await button("Verify this draw").count()).toBe(0);
   });
 
@@ -117,7 +119,12 @@ describe("round rules and round history in a browser", () => {
     await drawn.getByText("Drawn", { exact: true }).waitFor(WAIT);
     const shown = await drawn.getByRole("list", { name: "Winners of Round 1" }).getByRole("listitem").allTextContents();
     expect(shown.map((line) => /ticket #(\d+)/.exec(line)?.[1])).toEqual(winners.map(String));
-    expect(shown[0]).toMatch(/^1st prize: ticket #\d+ · held by 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} · 0\.03 ETH · not claimed yet$/);
+    // Each prize's figures, labelled: the gross share of the pot, the commission rate and the prize the claim pays.
+    expect(shown[0]).toMatch(
+      /^1st prize: ticket #\d+ · held by 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} · gross share 0\.03 ETH · commission 10% · prize paid 0\.027 ETH · not claimed yet$/,
+    );
+    expect(shown[1]).toMatch(/ · gross share 0\.02 ETH · commission 10% · prize paid 0\.018 ETH · not claimed yet$/);
+    await drawn.getByText("10% of each prize", { exact: true }).waitFor(WAIT);
     await drawn.getByText(/^0x[0-9a-f]{64}$/).waitFor(WAIT); // the transaction that recorded the draw
 
     // One button, on the drawn round only; by keyboard.

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { erc20Abi, type Address, type Hex } from "viem";
-import { useConfig, useConnection, useSwitchChain } from "wagmi";
+import { useBalance, useConfig, useConnection, useGasPrice, useReadContract, useSwitchChain } from "wagmi";
 import { readContract, simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
 import { ApiError, type PlayerVoucher, type PublicRaffle } from "../lib/api";
@@ -9,6 +9,7 @@ import { PURCHASE_ABI } from "../lib/abi";
 import { chainName, useApp } from "../lib/app-context";
 import { maxQuantity, priceForQuantity } from "../lib/bundles";
 import { formatAmount } from "../lib/format";
+import { openConnectMenu } from "./ConnectMenu";
 import { priceOf, useNativeSymbol } from "./RoundFacts";
 import { explain } from "../lib/messages";
 import { useSession } from "../lib/session";
@@ -25,6 +26,31 @@ type Purchase =
   | { step: "failed"; message: string };
 
 const TOKEN_TYPE_ERC20 = 1;
+/**
+ * Gas a purchase (with its approval, for an ERC20 price) is allowed before the page says the wallet cannot pay the
+ * network fee: above what a purchase of a few tickets and an approval use on the local chain, so a wallet this short
+ * would have its transaction refused.
+ */
+const PURCHASE_GAS = 400_000n;
+
+/** What the quantity box holds: a whole number of tickets from 1 to `most`, or the reason it is refused (never changed). */
+export function readQuantity(text: string, most: number, why: string): { quantity: number } | { refusal: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { refusal: "Enter how many tickets to buy." };
+  if (!/^\d+$/.test(trimmed)) return { refusal: "Tickets are bought whole: enter a whole number, such as 1 or 2." };
+  const quantity = Number(trimmed);
+  if (quantity < 1) return { refusal: "Buy at least 1 ticket." };
+  if (quantity > most) return { refusal: `At most ${most} ${most === 1 ? "ticket" : "tickets"} in one purchase here: ${why}.` };
+  return { quantity };
+}
+
+/** Why a purchase cannot take more tickets: the tightest of the contract's limit, the tickets left and the wallet cap. */
+function limitReason(round: NonNullable<PublicRaffle["round"]>, most: number): string {
+  const rules = round.rules;
+  if (rules && rules.maxTicketsPerWallet > 0 && rules.maxTicketsPerWallet === most) return "that is the most one wallet may hold in this round";
+  if (round.maxTickets > 0 && round.maxTickets - round.ticketCount === most) return `only ${most} ${most === 1 ? "ticket is" : "tickets are"} left`;
+  return "that is the most one purchase may take";
+}
 /** How often a sent purchase asks the API for its tickets: well inside one indexer poll (500 ms in `npm start`). */
 const POLL_MS = 200;
 
@@ -55,19 +81,29 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
   const { session, signIn, forget } = useSession();
   const queryClient = useQueryClient();
   const [purchase, setPurchase] = useState<Purchase>({ step: "idle" });
-  const [quantity, setQuantity] = useState(1);
+  const [quantityText, setQuantityText] = useState("1");
   const chainId = raffle.raffle.chainId;
   const symbol = useNativeSymbol(chainId);
   const price = priceOf(raffle, symbol);
   // Raffle v2's rules of the round: bundle prices and the wallet cap.
   const rules = raffle.round?.rules;
   const most = raffle.round ? maxQuantity(raffle.round, rules) : 1;
-  const total = price ? priceForQuantity(quantity, price.amount, rules?.bundles) : null;
+  const read = readQuantity(quantityText, most, raffle.round ? limitReason(raffle.round, most) : "");
+  const quantity = "quantity" in read ? read.quantity : null;
+  const total = price && quantity !== null ? priceForQuantity(quantity, price.amount, rules?.bundles) : null;
   const busy = !["idle", "confirmed", "failed"].includes(purchase.step);
+  const funds = useFunds(raffle, connection.address, total);
 
   async function buy() {
     const account = connection.address!;
+    if (quantity === null || funds.shortfall) return;
     try {
+      // Read afresh before anything is signed: a wallet that cannot pay is told so, never asked to approve or sign.
+      const shortfall = await funds.recheck();
+      if (shortfall) {
+        setPurchase({ step: "failed", message: shortfall });
+        return;
+      }
       const current = session ?? (await signIn());
       setPurchase({ step: "signing" });
       const voucher = await api.voucher(current.token, raffle.raffle.id, quantity);
@@ -125,7 +161,13 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
     }
   }
 
-  if (!connection.isConnected) return <p className="hint">Connect your wallet to buy a ticket.</p>;
+  if (!connection.isConnected) {
+    return (
+      <button type="button" className="primary" onClick={openConnectMenu}>
+        Connect your wallet to buy
+      </button>
+    );
+  }
   if (connection.chainId !== chainId) {
     return (
       <div className="buy">
@@ -133,6 +175,11 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
         <button type="button" onClick={() => switchChain.mutate({ chainId })}>
           Switch to {chainName(config, chainId)}
         </button>
+        {switchChain.error && (
+          <p role="alert" className="error">
+            {explain(switchChain.error)}
+          </p>
+        )}
       </div>
     );
   }
@@ -147,14 +194,19 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
       <label htmlFor="quantity">Quantity</label>
       <input
         id="quantity"
-        type="number"
+        type="text"
         inputMode="numeric"
-        min={1}
-        max={most}
-        value={quantity}
-        aria-describedby="quantity-help"
-        onChange={(event) => setQuantity(Math.min(most, Math.max(1, Math.floor(Number(event.target.value)) || 1)))}
+        autoComplete="off"
+        value={quantityText}
+        aria-invalid={"refusal" in read}
+        aria-describedby={"refusal" in read ? "quantity-error quantity-help" : "quantity-help"}
+        onChange={(event) => setQuantityText(event.target.value)}
       />
+      {"refusal" in read && (
+        <p id="quantity-error" role="alert" className="error">
+          {read.refusal}
+        </p>
+      )}
       <p id="quantity-help" className="hint">
         {most === 1 ? "One ticket per purchase here." : `Up to ${most} tickets in one purchase.`}
         {price && rules && rules.bundles.length > 0 && (
@@ -169,12 +221,82 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
           Total: {formatAmount(total, price.decimals, price.symbol)}
         </p>
       )}
-      <button type="submit" className="primary" disabled={busy || raffle.round?.endTimestamp != null}>
+      {funds.line && <p className="hint">{funds.line}</p>}
+      {funds.shortfall && (
+        <p role="alert" className="error">
+          {funds.shortfall}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="primary"
+        disabled={busy || quantity === null || Boolean(funds.shortfall) || raffle.round?.endTimestamp != null}
+      >
         Buy
       </button>
       <PurchaseStatus purchase={purchase} />
     </form>
   );
+}
+
+/**
+ * The player's balance of the price token and of the native coin for gas, and what the purchase of `total` would lack:
+ * "Insufficient GOLD…" or "Not enough ETH for gas…", shown before Buy and checked again, freshly read, before any
+ * signature or approval.
+ */
+function useFunds(raffle: PublicRaffle, account: Address | undefined, total: bigint | null) {
+  const chainId = raffle.raffle.chainId;
+  const nativeSymbol = useNativeSymbol(chainId);
+  const price = priceOf(raffle, nativeSymbol);
+  const component = raffle.round?.price.components[0];
+  const erc20 = component && component.tokenType !== "NATIVE" ? (component.contract.address as Address) : undefined;
+  const native = useBalance({ address: account, chainId, query: { enabled: Boolean(account), refetchInterval: 5_000 } });
+  const token = useReadContract({
+    chainId,
+    address: erc20,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: account ? [account] : undefined,
+    query: { enabled: Boolean(account && erc20), refetchInterval: 5_000 },
+  });
+  const gasPrice = useGasPrice({ chainId, query: { refetchInterval: 5_000 } });
+
+  function shortfallOf(nativeBalance: bigint | undefined, tokenBalance: bigint | undefined, gasPriceWei: bigint | undefined): string | null {
+    if (!price || total === null || nativeBalance === undefined || gasPriceWei === undefined) return null;
+    if (erc20 && tokenBalance === undefined) return null;
+    const fee = gasPriceWei * PURCHASE_GAS;
+    const money = (amount: bigint, symbol: string, decimals: number) => formatAmount(amount, decimals, symbol);
+    const paid = erc20 ? tokenBalance! : nativeBalance;
+    if (paid < total) {
+      return `Insufficient ${price.symbol}: this purchase costs ${money(total, price.symbol, price.decimals)} and your wallet holds ${money(paid, price.symbol, price.decimals)}.`;
+    }
+    const leftForGas = erc20 ? nativeBalance : nativeBalance - total;
+    if (leftForGas < fee) {
+      return `Not enough ${nativeSymbol} for gas: the network fee needs up to ${money(fee, nativeSymbol, 18)} and your wallet has ${money(leftForGas, nativeSymbol, 18)}${erc20 ? "" : " left after the ticket price"}.`;
+    }
+    return null;
+  }
+
+  const line =
+    price && native.data !== undefined && (!erc20 || token.data !== undefined)
+      ? erc20
+        ? `Your wallet holds ${formatAmount(token.data!, price.decimals, price.symbol)} and ${formatAmount(native.data.value, 18, nativeSymbol)} for network fees.`
+        : `Your wallet holds ${formatAmount(native.data.value, 18, nativeSymbol)}.`
+      : null;
+
+  return {
+    line,
+    shortfall: shortfallOf(native.data?.value, token.data, gasPrice.data),
+    /** Reads the balances and gas price again; the shortfall sentence, or null when the wallet can pay. */
+    async recheck(): Promise<string | null> {
+      const [nativeNow, tokenNow, gasNow] = await Promise.all([
+        native.refetch(),
+        erc20 ? token.refetch() : Promise.resolve(undefined),
+        gasPrice.refetch(),
+      ]);
+      return shortfallOf(nativeNow.data?.value, tokenNow?.data, gasNow.data);
+    },
+  };
 }
 
 function PurchaseStatus({ purchase }: { purchase: Purchase }) {

@@ -6,6 +6,13 @@ import { shortAddress } from "../lib/format";
 import { explain } from "../lib/messages";
 import { useSession } from "../lib/session";
 
+/** The event that opens the wallet menu from elsewhere on the page ("Connect your wallet to buy"). */
+const OPEN_EVENT = "raffle:open-connect-menu";
+
+export function openConnectMenu(): void {
+  window.dispatchEvent(new Event(OPEN_EVENT));
+}
+
 /**
  * Our own small wallet menu: the wallets found through EIP-6963 (or `window.ethereum`), then, once connected, the
  * address, a switch offer on a chain this site does not serve, sign-in and disconnect.
@@ -26,6 +33,12 @@ export function ConnectMenu({ signInLabel = "Sign in" }: { signInLabel?: string 
   // The generic injected connector only when no wallet announced itself over EIP-6963 (it would be the same wallet).
   const announced = connectors.filter((connector) => connector.id !== "injected");
   const choices = announced.length > 0 ? announced : connectors;
+
+  useEffect(() => {
+    const onOpen = () => setOpen(true);
+    window.addEventListener(OPEN_EVENT, onOpen);
+    return () => window.removeEventListener(OPEN_EVENT, onOpen);
+  }, []);
 
   useEffect(() => {
     if (!open) return;

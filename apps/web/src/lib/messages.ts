@@ -1,4 +1,4 @@
-import { BaseError, ContractFunctionRevertedError, UserRejectedRequestError } from "viem";
+import { BaseError, ChainMismatchError, ContractFunctionRevertedError, InsufficientFundsError, UserRejectedRequestError } from "viem";
 
 import { ApiError } from "./api";
 
@@ -74,19 +74,38 @@ const REVERT_SENTENCES: Record<string, string> = {
   TicketNotInRound: "This ticket is not part of that round. Reload the page.",
 };
 
+/** The wallet library's (wagmi's) errors, by name: they are not viem's classes. */
+const WALLET_SENTENCES: Record<string, string> = {
+  ProviderNotFoundError: "No browser wallet was found. Install one (such as MetaMask or Rabby), then reload this page.",
+  ConnectorNotFoundError: "No browser wallet was found. Install one (such as MetaMask or Rabby), then reload this page.",
+  ConnectorNotConnectedError: "Your wallet is not connected any more. Connect it again.",
+  ConnectorAccountNotFoundError: "Your wallet does not share this account with the site any more. Connect it again.",
+  ConnectorChainMismatchError: "Your wallet is on another network. Switch it to this raffle's network and try again.",
+  SwitchChainNotSupportedError: "Your wallet cannot switch networks from this page. Switch it to this raffle's network yourself.",
+  ChainNotConfiguredError: "This network is not served here. Switch to one of the listed networks.",
+};
+
+const NOT_ENOUGH_FUNDS = "Your wallet does not hold enough to pay for this and its network fee. Nothing was charged.";
+
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */
 export function explain(error: unknown): string {
+  const name = (error as { name?: string })?.name;
+  if (name && WALLET_SENTENCES[name]) return WALLET_SENTENCES[name];
   if (error instanceof ApiError) return API_SENTENCES[error.code] ?? "The raffle service refused the request. Try again later.";
   if (error instanceof BaseError) {
     if (error.walk((cause) => cause instanceof UserRejectedRequestError)) return "You declined the request in your wallet. Nothing was done.";
+    if (error.walk((cause) => cause instanceof InsufficientFundsError)) return NOT_ENOUGH_FUNDS;
+    if (error.walk((cause) => cause instanceof ChainMismatchError)) return WALLET_SENTENCES.ConnectorChainMismatchError;
     const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
     if (reverted instanceof ContractFunctionRevertedError) {
       const name = reverted.data?.errorName ?? "";
       return REVERT_SENTENCES[name] ?? "The network refused the transaction. Nothing was charged.";
     }
-    if (/insufficient funds/i.test(error.message)) return "Your wallet does not hold enough to pay for this ticket and its network fee.";
+    if (/insufficient funds/i.test(error.message)) return NOT_ENOUGH_FUNDS;
   }
   const code = (error as { code?: number })?.code;
   if (code === 4001) return "You declined the request in your wallet. Nothing was done.";
+  if (code === 4100) return "Your wallet has not shared an account with this site. Connect it again.";
+  if (code === 4902) return "Your wallet does not know this network yet. Add it in your wallet, then switch to it.";
   return "Something went wrong. Nothing was charged; please try again.";
 }

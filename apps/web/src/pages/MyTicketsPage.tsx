@@ -4,29 +4,99 @@ import type { Address, Hex } from "viem";
 import { useConfig, useConnection } from "wagmi";
 import { simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
+import { openConnectMenu } from "../components/ConnectMenu";
 import { RAFFLE_ABI } from "../lib/abi";
 import { ApiError, type PlayerTicket } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
 import { formatAmount } from "../lib/format";
 import { explain } from "../lib/messages";
+import { commissionOf, rateText } from "../lib/prize";
 import { useSession } from "../lib/session";
 
 const STATE_LABELS: Record<PlayerTicket["state"], string> = {
   ACTIVE: "Active: waiting for the draw",
   WON: "Won",
-  LOST: "Not drawn",
-  REFUNDABLE: "Refundable: the draw did not happen",
+  LOST: "Did not win",
+  REFUNDABLE: "Refundable: the round was not drawn",
   REFUNDED: "Refunded",
   CLAIMED: "Prize claimed",
   RELEASED: "Prize released to the organiser",
 };
 
-/** My tickets: every ticket of the signed-in address, with Claim and Refund where they apply. */
+/** Rounds (groups of tickets) per page. */
+const GROUPS_PER_PAGE = 20;
+/** The Raffle's most tickets in one claimPrizes or refundTickets call (`MAX_BATCH`). */
+const MAX_BATCH = 100;
+
+/** What a step of Claim all or Refund all says; the last one stays on the page once its tickets are no longer open. */
+interface ActionStatus {
+  text: string;
+  hash?: Hex;
+  failed?: boolean;
+}
+
+function StatusLine({ status }: { status: ActionStatus }) {
+  return (
+    <p role={status.failed ? "alert" : "status"} className={status.failed ? "error" : "status"}>
+      {status.text}
+      {status.hash && (
+        <>
+          {" "}
+          Transaction <code>{status.hash}</code>
+        </>
+      )}
+    </p>
+  );
+}
+
+interface TicketGroup {
+  key: string;
+  raffle: string;
+  contractId: number;
+  chainId: number;
+  title: string;
+  roundId: string;
+  tickets: PlayerTicket[];
+}
+
+/** The tickets by raffle and round, in the API's order (newest first). */
+function groupTickets(tickets: PlayerTicket[]): TicketGroup[] {
+  const groups = new Map<string, TicketGroup>();
+  for (const ticket of tickets) {
+    const key = `${ticket.chainId}:${ticket.raffle}:${ticket.roundId}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        key,
+        raffle: ticket.raffle,
+        contractId: ticket.contractId,
+        chainId: ticket.chainId,
+        title: ticket.title || `Raffle ${ticket.contractId}`,
+        roundId: ticket.roundId,
+        tickets: [],
+      };
+      groups.set(key, group);
+    }
+    group.tickets.push(ticket);
+  }
+  return [...groups.values()];
+}
+
+function useMoney(ticket: Pick<PlayerTicket, "priceType" | "chainId" | "symbol" | "decimals">) {
+  const { config } = useApp();
+  const symbol = ticket.priceType === "NATIVE" ? (config.chains.find((chain) => chain.id === ticket.chainId)?.symbol ?? "ETH") : ticket.symbol;
+  const decimals = ticket.priceType === "NATIVE" ? 18 : ticket.decimals;
+  return (amount: string | bigint) => formatAmount(amount, decimals, symbol);
+}
+
+/** My tickets: the signed-in address's tickets by raffle and round, paged, with Claim all and Refund all per raffle. */
 export function MyTicketsPage() {
   const { api } = useApp();
   const connection = useConnection();
   const { session, signIn, forget } = useSession();
   const [error, setError] = useState<string | null>(null);
+  const [skip, setSkip] = useState(0);
+  const [done, setDone] = useState<ActionStatus | null>(null);
   const tickets = useQuery({
     queryKey: ["tickets", session?.token],
     queryFn: () => api.tickets(session!.token),
@@ -34,11 +104,17 @@ export function MyTicketsPage() {
     refetchInterval: 3_000,
   });
   if (tickets.error instanceof ApiError && tickets.error.code === "sessionRequired") forget();
+  const groups = tickets.data ? groupTickets(tickets.data) : [];
+  const shown = groups.slice(skip, skip + GROUPS_PER_PAGE);
 
   return (
     <section aria-labelledby="my-tickets-title">
       <h1 id="my-tickets-title">My tickets</h1>
-      {!connection.isConnected && <p>Connect your wallet to see your tickets.</p>}
+      {!connection.isConnected && (
+        <button type="button" className="primary" onClick={openConnectMenu}>
+          Connect your wallet to see your tickets
+        </button>
+      )}
       {connection.isConnected && !session && (
         <>
           <p>Sign in with your wallet to see your tickets. Signing in costs nothing.</p>
@@ -51,94 +127,179 @@ export function MyTicketsPage() {
       {tickets.error && !(tickets.error instanceof ApiError && tickets.error.code === "sessionRequired") && (
         <p role="alert">{explain(tickets.error)}</p>
       )}
-      {session && tickets.data && tickets.data.length === 0 && <p>You have no tickets yet.</p>}
+      {session && tickets.data && tickets.data.length === 0 && (
+        <p>
+          You have no tickets yet. <a href="#/">See the raffles on sale</a>.
+        </p>
+      )}
       {session && tickets.data && tickets.data.length > 0 && (
-        <ul className="tickets" aria-labelledby="my-tickets-title">
-          {tickets.data.map((ticket) => (
-            <TicketRow key={`${ticket.raffle}:${ticket.tokenId}`} ticket={ticket} token={session.token} />
-          ))}
-        </ul>
+        <>
+          {done && <StatusLine status={done} />}
+          <BatchActions tickets={tickets.data} token={session.token} onDone={setDone} />
+          <ul className="ticket-groups" aria-label="Your tickets by round">
+            {shown.map((group) => (
+              <li key={group.key}>
+                <RoundGroup group={group} />
+              </li>
+            ))}
+          </ul>
+          {groups.length > GROUPS_PER_PAGE && (
+            <nav aria-label="Ticket pages" className="pages">
+              <button type="button" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - GROUPS_PER_PAGE))}>
+                Newer rounds
+              </button>
+              <span>
+                Rounds {skip + 1}–{Math.min(skip + GROUPS_PER_PAGE, groups.length)} of {groups.length}
+              </span>
+              <button type="button" disabled={skip + GROUPS_PER_PAGE >= groups.length} onClick={() => setSkip(skip + GROUPS_PER_PAGE)}>
+                Older rounds
+              </button>
+            </nav>
+          )}
+        </>
       )}
     </section>
   );
 }
 
-function TicketRow({ ticket, token }: { ticket: PlayerTicket; token: string }) {
+/** One round of one raffle: its tickets, each with its state and, for a prize, the figures that make it up. */
+function RoundGroup({ group }: { group: TicketGroup }) {
   const { api, config } = useApp();
+  const raffle = useQuery({ queryKey: ["raffle", group.contractId], queryFn: () => api.raffle(group.contractId), staleTime: 60_000 });
+  const commission = commissionOf(raffle.data?.raffle);
+  const money = useMoney(group.tickets[0]);
+  const headingId = `group-${group.key.replaceAll(":", "-")}`;
+  return (
+    <article className="panel ticket-group" aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        <bdi>{group.title}</bdi> · round {group.roundId}
+      </h2>
+      <p className="hint">
+        On {chainName(config, group.chainId)} · {group.tickets.length} {group.tickets.length === 1 ? "ticket" : "tickets"}
+      </p>
+      <ul className="tickets">
+        {group.tickets.map((ticket) => (
+          <li key={ticket.tokenId} className="ticket">
+            <span>Ticket #{ticket.serial}</span>{" "}
+            <span className={`state state-${ticket.state.toLowerCase()}`}>
+              {STATE_LABELS[ticket.state]}
+              {ticket.prize && (
+                <>
+                  {" "}
+                  · prize paid to you {money(ticket.prize)}
+                  {commission !== null && commission > 0n && <> (after the organiser's {rateText(commission)} commission)</>}
+                </>
+              )}
+              {ticket.state === "REFUNDABLE" && <> · {money(ticket.price)} back</>}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+/** Per raffle with prizes or refunds open: one button that claims (or refunds) them all, across its rounds, in one transaction. */
+function BatchActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; token: string; onDone: (status: ActionStatus) => void }) {
+  const byRaffle = new Map<string, PlayerTicket[]>();
+  for (const ticket of tickets) {
+    if (ticket.state !== "WON" && ticket.state !== "REFUNDABLE") continue;
+    const key = `${ticket.chainId}:${ticket.raffle}`;
+    byRaffle.set(key, [...(byRaffle.get(key) ?? []), ticket]);
+  }
+  if (byRaffle.size === 0) return null;
+  return (
+    <section aria-labelledby="open-actions-title" className="panel">
+      <h2 id="open-actions-title">Waiting for you</h2>
+      <ul className="batch-actions">
+        {[...byRaffle.entries()].map(([key, open]) => (
+          <RaffleActions key={key} tickets={open} token={token} onDone={onDone} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function RaffleActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; token: string; onDone: (status: ActionStatus) => void }) {
+  const { api } = useApp();
   const wagmiConfig = useConfig();
   const connection = useConnection();
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<{ text: string; hash?: Hex; failed?: boolean } | null>(null);
-  const symbol = ticket.priceType === "NATIVE" ? (config.chains.find((chain) => chain.id === ticket.chainId)?.symbol ?? "ETH") : ticket.symbol;
-  const decimals = ticket.priceType === "NATIVE" ? 18 : ticket.decimals;
+  const money = useMoney(tickets[0]);
+  const [status, setStatus] = useState<ActionStatus | null>(null);
+  const [busy, setBusy] = useState(false);
+  const won = tickets.filter((ticket) => ticket.state === "WON");
+  const refundable = tickets.filter((ticket) => ticket.state === "REFUNDABLE");
+  const { raffle, chainId, contractId } = tickets[0];
+  const title = tickets[0].title || `Raffle ${contractId}`;
+  const sum = (rows: PlayerTicket[], pick: (ticket: PlayerTicket) => string) => rows.reduce((total, ticket) => total + BigInt(pick(ticket)), 0n);
+  const describedBy = `actions-${chainId}-${raffle}`;
 
   async function act(action: "claim" | "refund") {
+    const chosen = action === "claim" ? won : refundable;
     const doneState = action === "claim" ? "CLAIMED" : "REFUNDED";
+    setBusy(true);
     try {
-      setStatus({ text: "Confirm in your wallet…" });
-      const { request } = await simulateContract(wagmiConfig, {
-        chainId: ticket.chainId,
-        account: connection.address!,
-        address: ticket.raffle as Address,
-        abi: RAFFLE_ABI,
-        // One ticket here; the calls take a batch of them, across rounds of the raffle.
-        functionName: action === "claim" ? "claimPrizes" : "refundTickets",
-        args: [[{ roundId: BigInt(ticket.roundId), ticketId: BigInt(ticket.tokenId) }]],
-      });
-      const hash = await writeContract(wagmiConfig, request);
-      setStatus({ text: "Sent, waiting for the network…", hash });
-      await waitForTransactionReceipt(wagmiConfig, { chainId: ticket.chainId, hash });
-      for (;;) {
-        const rows = await api.tickets(token);
-        if (rows.some((row) => row.raffle === ticket.raffle && row.tokenId === ticket.tokenId && row.state === doneState)) break;
-        await new Promise((resolve) => setTimeout(resolve, 500));
+      // One transaction for up to the contract's batch size: a player with more prizes than that confirms once per batch.
+      for (let start = 0; start < chosen.length; start += MAX_BATCH) {
+        const batch = chosen.slice(start, start + MAX_BATCH);
+        setStatus({ text: "Confirm in your wallet…" });
+        const { request } = await simulateContract(wagmiConfig, {
+          chainId,
+          account: connection.address!,
+          address: raffle as Address,
+          abi: RAFFLE_ABI,
+          functionName: action === "claim" ? "claimPrizes" : "refundTickets",
+          args: [batch.map((ticket) => ({ roundId: BigInt(ticket.roundId), ticketId: BigInt(ticket.tokenId) }))],
+        });
+        const hash = await writeContract(wagmiConfig, request);
+        setStatus({ text: "Sent, waiting for the network…", hash });
+        await waitForTransactionReceipt(wagmiConfig, { chainId, hash });
+        const ids = new Set(batch.map((ticket) => ticket.tokenId));
+        for (;;) {
+          const rows = await api.tickets(token);
+          const done = rows.filter((row) => row.raffle === raffle && ids.has(row.tokenId) && row.state === doneState).length;
+          if (done === ids.size) break;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        const text =
+          action === "claim"
+            ? `${batch.length === 1 ? "Prize" : `${batch.length} prizes`} claimed: ${money(sum(batch, (ticket) => ticket.prize ?? "0"))} is in your wallet.`
+            : `${batch.length === 1 ? "Ticket" : `${batch.length} tickets`} refunded: ${money(sum(batch, (ticket) => ticket.price))} is back in your wallet.`;
+        // Said by the page, not this row: once its tickets are paid, the row is gone.
+        setStatus(null);
+        onDone({ text, hash });
       }
-      setStatus({ text: action === "claim" ? "Prize claimed: it is in your wallet." : "Ticket refunded: the price is back in your wallet.", hash });
       await queryClient.invalidateQueries({ queryKey: ["tickets"] });
     } catch (failure) {
       setStatus({ text: explain(failure), failed: true });
     }
+    setBusy(false);
   }
 
-  const title = ticket.title || `Raffle ${ticket.contractId}`;
   return (
-    <li className="ticket">
-      <div>
-        <strong>
-          <bdi>{title}</bdi>
-        </strong>{" "}
-        · ticket #{ticket.serial} · round {ticket.roundId}
-        <span className="hint"> · {chainName(config, ticket.chainId)}</span>
-      </div>
-      <div className={`state state-${ticket.state.toLowerCase()}`}>
-        {STATE_LABELS[ticket.state]}
-        {ticket.prize && <> · prize {formatAmount(ticket.prize, decimals, symbol)}</>}
-        {ticket.state === "REFUNDABLE" && <> · {formatAmount(ticket.price, decimals, symbol)} back</>}
-      </div>
-      {ticket.state === "WON" && (
-        <button type="button" className="primary" aria-describedby={`ticket-${ticket.raffle}-${ticket.tokenId}`} onClick={() => void act("claim")}>
-          Claim
-        </button>
-      )}
-      {ticket.state === "REFUNDABLE" && (
-        <button type="button" className="primary" aria-describedby={`ticket-${ticket.raffle}-${ticket.tokenId}`} onClick={() => void act("refund")}>
-          Refund
-        </button>
-      )}
-      <span id={`ticket-${ticket.raffle}-${ticket.tokenId}`} className="visually-hidden">
-        <bdi>{title}</bdi> ticket #{ticket.serial}
-      </span>
-      {status && (
-        <p role={status.failed ? "alert" : "status"} className={status.failed ? "error" : "status"}>
-          {status.text}
-          {status.hash && (
-            <>
-              {" "}
-              Transaction <code>{status.hash}</code>
-            </>
-          )}
+    <li>
+      <strong id={describedBy}>
+        <bdi>{title}</bdi>
+      </strong>
+      {won.length > 0 && (
+        <p>
+          {won.length === 1 ? "1 prize" : `${won.length} prizes`} to claim, {money(sum(won, (ticket) => ticket.prize ?? "0"))} in all.{" "}
+          <button type="button" className="primary" disabled={busy} aria-describedby={describedBy} onClick={() => void act("claim")}>
+            Claim all
+          </button>
         </p>
       )}
+      {refundable.length > 0 && (
+        <p>
+          {refundable.length === 1 ? "1 ticket" : `${refundable.length} tickets`} to refund, {money(sum(refundable, (ticket) => ticket.price))} in
+          all.{" "}
+          <button type="button" className="primary" disabled={busy} aria-describedby={describedBy} onClick={() => void act("refund")}>
+            Refund all
+          </button>
+        </p>
+      )}
+      {status && <StatusLine status={status} />}
     </li>
   );
 }

@@ -6,15 +6,17 @@ import { RoundFacts } from "../components/RoundFacts";
 import { chainName, useApp } from "../lib/app-context";
 import type { RoundRulesView } from "../lib/bundles";
 import { explain } from "../lib/messages";
+import { commissionOf, rateText } from "../lib/prize";
 
 /** How the pot is shared, from the round's rules (one winner by default). */
-function prizeSentence(rules?: RoundRulesView): string {
+function prizeSentence(rules: RoundRulesView | undefined, commission: bigint | null): string {
   const shares = rules?.prizeShares ?? [10_000];
+  const less = commission === null ? "less the organiser's commission" : `less the organiser's ${rateText(commission)} commission on each prize`;
   const minimum =
     rules && rules.minTickets > 1 ? ` A round needs ${rules.minTickets} tickets to be drawn; below that, every ticket is refunded.` : "";
-  if (shares.length === 1) return `The whole pot, less the organiser's commission, goes to one winning ticket.${minimum}`;
+  if (shares.length === 1) return `The whole pot, ${less}, goes to one winning ticket.${minimum}`;
   const split = shares.map((share) => `${share / 100}%`).join(", ");
-  return `${shares.length} winning tickets share the pot (${split}), less the organiser's commission.${minimum}`;
+  return `${shares.length} winning tickets share the pot (${split}), ${less}.${minimum}`;
 }
 
 /** One raffle: its description, its current round and Buy. */
@@ -22,7 +24,17 @@ export function RafflePage({ id }: { id: number }) {
   const { api, config } = useApp();
   const raffle = useQuery({ queryKey: ["raffle", id], queryFn: () => api.raffle(id), refetchInterval: 3_000 });
   if (raffle.isPending) return <p role="status">Loading the raffle…</p>;
-  if (raffle.error) return <p role="alert">{explain(raffle.error)}</p>;
+  if (raffle.error) {
+    return (
+      <>
+        <h1>Raffle not found</h1>
+        <p role="alert">{explain(raffle.error)}</p>
+        <p>
+          <a href="#/">See the raffles on sale</a>
+        </p>
+      </>
+    );
+  }
   const { raffle: contract, round } = raffle.data;
   return (
     <>
@@ -37,7 +49,7 @@ export function RafflePage({ id }: { id: number }) {
       <section aria-labelledby="round-title" className="panel">
         <h2 id="round-title">{round ? `Round ${round.number ?? round.roundId}` : "No round yet"}</h2>
         <p className="hint">
-          On {chainName(config, contract.chainId)}. {prizeSentence(round?.rules)}
+          On {chainName(config, contract.chainId)}. {prizeSentence(round?.rules, commissionOf(contract))}
         </p>
         <RoundFacts raffle={raffle.data} bar />
         {round && <BuyPanel raffle={raffle.data} />}

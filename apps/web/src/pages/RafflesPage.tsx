@@ -1,8 +1,26 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { RoundFacts } from "../components/RoundFacts";
+import type { PublicRaffle } from "../lib/api";
 import { useApp } from "../lib/app-context";
 import { explain } from "../lib/messages";
+
+/** What sets a raffle apart at a glance: several winners, bundle prices, a wallet cap. */
+function CardMarkers({ raffle }: { raffle: PublicRaffle }) {
+  const rules = raffle.round?.rules;
+  const markers = [
+    rules && rules.prizeShares.length > 1 && `${rules.prizeShares.length} winners`,
+    rules && rules.bundles.length > 0 && "Bundles",
+  ].filter((marker): marker is string => Boolean(marker));
+  if (markers.length === 0) return null;
+  return (
+    <ul className="markers" aria-label="Features">
+      {markers.map((marker) => (
+        <li key={marker}>{marker}</li>
+      ))}
+    </ul>
+  );
+}
 
 /** Raffles on public sale, one section per chain the site serves. */
 export function RafflesPage() {
@@ -28,6 +46,7 @@ export function RafflesPage() {
                       <bdi>{row.raffle.title || `Raffle ${row.raffle.id}`}</bdi>
                     </a>
                   </h3>
+                  <CardMarkers raffle={row} />
                   <RoundFacts raffle={row} />
                 </li>
               ))}

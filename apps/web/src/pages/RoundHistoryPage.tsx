@@ -9,6 +9,7 @@ import { chainName, useApp } from "../lib/app-context";
 import { checkDraw, prizeName, readDrawRecordFromChain, type DrawCheck } from "../lib/draw-check";
 import { formatAmount, shortAddress } from "../lib/format";
 import { explain } from "../lib/messages";
+import { commissionOf, netPrize, rateText } from "../lib/prize";
 import { formatDateTime } from "../lib/locale";
 
 /** Rounds per page of the history. */
@@ -26,7 +27,7 @@ const STATUS_LABELS: Record<PublicRound["status"], string> = {
 };
 
 const REFUND_REASONS: Record<string, string> = {
-  MINIMUM_NOT_REACHED: "it sold fewer tickets than its minimum",
+  MINIMUM_NOT_REACHED: "it sold fewer tickets than it needed",
   DRAW_REFUSED: "the draw could not be asked for",
   RANDOMNESS_TIMEOUT: "the random word did not arrive in time",
 };
@@ -78,7 +79,7 @@ export function RoundHistoryPage({ id }: { id: number }) {
           <ol className="rounds" aria-label="Rounds, newest first">
             {rounds.data.rows.map((round) => (
               <li key={round.id}>
-                <RoundCard round={round} />
+                <RoundCard round={round} commission={commissionOf(raffle.data?.raffle)} />
               </li>
             ))}
           </ol>
@@ -101,14 +102,22 @@ export function RoundHistoryPage({ id }: { id: number }) {
   );
 }
 
-function RoundCard({ round }: { round: PublicRound }) {
+/** Why a round is refundable, in words: a round below its minimum says how many it sold of how many it needed. */
+function refundSentence(round: PublicRound): string | undefined {
+  if (round.refundReason === "MINIMUM_NOT_REACHED" && round.rules.minTickets > 0) {
+    return `it sold ${round.ticketCount} of the ${round.rules.minTickets} ${round.rules.minTickets === 1 ? "ticket" : "tickets"} it needed`;
+  }
+  return round.refundReason ? REFUND_REASONS[round.refundReason] : undefined;
+}
+
+function RoundCard({ round, commission }: { round: PublicRound; commission: bigint | null }) {
   const { config } = useApp();
   const symbol = useNativeSymbol(round.contract.chainId);
   const price = priceOfRound(round, symbol);
-  const money = (amount: string) => (price ? formatAmount(amount, price.decimals, price.symbol) : amount);
+  const money = (amount: string | bigint) => (price ? formatAmount(amount, price.decimals, price.symbol) : String(amount));
   const headingId = `round-${round.id}-title`;
   const name = `Round ${round.number ?? round.roundId}`;
-  const refundReason = round.refundReason ? REFUND_REASONS[round.refundReason] : undefined;
+  const refundReason = refundSentence(round);
   const shares = round.rules.prizeShares.map((share) => `${share / 100}%`).join(", ");
 
   return (
@@ -145,6 +154,12 @@ function RoundCard({ round }: { round: PublicRound }) {
           <dt>Prize shares</dt>
           <dd>{shares}</dd>
         </div>
+        {commission !== null && (
+          <div>
+            <dt>Organiser's commission</dt>
+            <dd>{rateText(commission)} of each prize</dd>
+          </div>
+        )}
       </dl>
       {round.winners.length > 0 && (
         <>
@@ -156,7 +171,14 @@ function RoundCard({ round }: { round: PublicRound }) {
                 <span title={winner.account} className="mono address">
                   {shortAddress(winner.account)}
                 </span>{" "}
-                · {money(winner.amount)} · {CLAIM_LABELS[winner.claimStatus] ?? winner.claimStatus}
+                · gross share {money(winner.amount)}
+                {commission !== null && (
+                  <>
+                    {" "}
+                    · commission {rateText(commission)} · prize paid {money(netPrize(winner.amount, commission))}
+                  </>
+                )}{" "}
+                · {CLAIM_LABELS[winner.claimStatus] ?? winner.claimStatus}
               </li>
             ))}
           </ol>

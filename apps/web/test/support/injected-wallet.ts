@@ -9,11 +9,13 @@ import type { Page } from "playwright-core";
 export class InjectedWallet {
   chainId: number;
   private readonly declines = new Set<string>();
+  /** Every method the page asked the wallet for, in order: a test can assert that nothing was signed or sent. */
+  readonly requests: string[] = [];
   /** As a real wallet: no account for the site until the player approves the connection (eth_requestAccounts). */
   private authorized = false;
 
   constructor(
-    private readonly wallet: Wallet,
+    private wallet: Wallet,
     private readonly provider: JsonRpcProvider,
     chainId: number,
   ) {
@@ -22,6 +24,12 @@ export class InjectedWallet {
 
   get address(): string {
     return this.wallet.address;
+  }
+
+  /** Another account in the same wallet (a browser runs one page here): the site must be connected to it again. */
+  useAccount(wallet: Wallet): void {
+    this.wallet = wallet;
+    this.authorized = false;
   }
 
   /** The player presses "Reject" on the next request of this method (personal_sign, eth_sendTransaction). */
@@ -35,6 +43,7 @@ export class InjectedWallet {
   }
 
   private async answer(page: Page, { method, params }: { method: string; params: unknown[] }): Promise<unknown> {
+    this.requests.push(method);
     try {
       if (this.declines.delete(method)) return { error: { code: 4001, message: "User rejected the request." } };
       return { result: await this.handle(page, method, params) };
