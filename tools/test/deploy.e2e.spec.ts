@@ -272,9 +272,9 @@ describe("deploying to real chains: the deployer guide's walkthrough on Sepolia'
     gate.hooks = {};
     const resumed = expectOk(await deploy());
     expect(resumed).toMatch(/never reached the chain; it is sent again|was sent before the interruption; Ignition now tracks it/);
-    // Each contract created once, and each of the plan's 8 transactions sent once (4 deployments, 4 calls).
+    // Each contract created once, and each of the plan's 9 transactions sent once (4 deployments, 5 calls).
     expect(await createXDeployments(amoy.provider)).toBe(4);
-    expect(await amoy.provider.getTransactionCount(deployer.address)).toBe(firstNonce + 8);
+    expect(await amoy.provider.getTransactionCount(deployer.address)).toBe(firstNonce + 9);
     const record = readRecord(AMOY);
     await expectCompletePlatform(amoy.provider, record, found.signer!, coordinator, subscription);
     const sepoliaRecord = found.sepoliaRecord!;
