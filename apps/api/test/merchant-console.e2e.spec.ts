@@ -7,7 +7,7 @@ import { eventually } from "@raffle/testing";
 
 import { loadWebhookConfig } from "../src/config/webhook-config";
 import { createOpenApiDocument } from "../src/openapi/openapi-document";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";
@@ -35,15 +35,7 @@ describe("the merchant console's API", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("console", {
-      player: {
-        webOrigins: [WEB_ORIGIN],
-        sessionTtlSeconds: 3600,
-        merchantSessionTtlSeconds: 3600,
-        signPerAddress: 1000,
-        requestsPerIp: 1000,
-        consoleSignInPerIp: 1000,
-        publicReadsPerIp: 1000,
-      },
+      player: browserSessions(WEB_ORIGIN),
       webhooks: loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000" }, [31337]),
     });
     await receiver.start();

@@ -6,7 +6,7 @@ import { eventually } from "@raffle/testing";
 
 import type { ApiConfig } from "../src/config/api-config";
 import { API_CONFIG } from "../src/services/tokens";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { endAndDraw, restartRound, setRules } from "../../../libs/indexer/test/support/v2-world";
@@ -27,15 +27,7 @@ describe("public sale and Sign-In with Ethereum", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("player", {
-      player: {
-        webOrigins: [WEB_ORIGIN],
-        sessionTtlSeconds: 3600,
-        merchantSessionTtlSeconds: 3600,
-        signPerAddress: 1000,
-        requestsPerIp: 1000,
-        consoleSignInPerIp: 1000,
-        publicReadsPerIp: 1000,
-      },
+      player: browserSessions(WEB_ORIGIN),
     });
     config = harness.app.get(API_CONFIG);
     key = await harness.apiKey(await harness.world.merchant.getAddress());

@@ -50,6 +50,19 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
   return { ...config, chains: [{ ...config.chains[0], ...chain }], ...rest };
 }
 
+/** Player and console sessions for pages served at `webOrigin`, with budgets no journey of a spec reaches. */
+export function browserSessions(webOrigin: string): ApiConfig["player"] {
+  return {
+    webOrigins: [webOrigin],
+    sessionTtlSeconds: 3600,
+    merchantSessionTtlSeconds: 3600,
+    signPerAddress: 1000,
+    requestsPerIp: 1000,
+    consoleSignInPerIp: 1000,
+    publicReadsPerIp: 1000,
+  };
+}
+
 export async function startApiHarness(label: string, overrides: TestOverrides = {}): Promise<ApiHarness> {
   process.env.LOG_LEVEL ??= "silent";
   const stack = await startTestStack({ label });
