@@ -17,21 +17,11 @@ const ROOT = path.resolve(__dirname, "../..");
 const REPORTS = path.join(ROOT, "reports");
 const LOGS = path.join(REPORTS, "logs");
 const SUITE_SCRIPTS = ["test", "test:anvil", "test:invariant"];
-// The tasks in the order they start, the longest of the last measured run first (docs/performance.md, "CI time"), so
-// the short ones fill the tail. A suite not listed starts after these. Reorder when the table moves.
+// The tasks start in the order of the last measured full run (docs/data/ci-times.json, which every full run writes),
+// the longest first, so the short ones fill the tail. A task the file does not know starts after the ones it knows.
 const TYPECHECK = "typecheck (every project, Nx)";
-const LONGEST_FIRST = [
-  "@raffle/api:test",
-  "@raffle/indexer:test",
-  "@raffle/contracts:test",
-  "@raffle/tools:test",
-  TYPECHECK,
-  "@raffle/indexer:test:anvil",
-  "@raffle/merchant-worker:test",
-  "@raffle/merchant-worker:test:anvil",
-  "@raffle/web:test",
-  "@raffle/contracts:test:invariant",
-];
+const BUILD = "compile and build (Nx)";
+const { CI_TIMES, readLongestFirst, writeCiTimes } = require("./ci-times");
 // Suites side by side: most wait on chains, databases and timers more than they compute (a suite's CPU time is a
 // fraction of its wall time). What made that safe (docs/development.md, "CI time"): the frozen build, and waits and
 // bounds sized for a loaded machine. CI_TEST_PARALLEL=1 runs one at a time, to tell a slow suite from a loaded machine.
@@ -55,14 +45,16 @@ function workspaceProjects() {
     });
 }
 
-function plan(projects) {
+function plan(projects, scripts) {
   const suites = projects.flatMap((project) =>
-    SUITE_SCRIPTS.filter((script) => project.scripts[script]).map((script) => ({
-      name: `${project.name}:${script}`,
-      command: ["npm", "run", script, "--silent"],
-      cwd: path.join(ROOT, project.dir),
-      env: SUITE_ENV,
-    })),
+    scripts
+      .filter((script) => project.scripts[script])
+      .map((script) => ({
+        name: `${project.name}:${script}`,
+        command: ["npm", "run", script, "--silent"],
+        cwd: path.join(ROOT, project.dir),
+        env: SUITE_ENV,
+      })),
   );
   const typecheck = {
     name: TYPECHECK,
@@ -79,9 +71,10 @@ function plan(projects) {
     cwd: ROOT,
     env: BASE_ENV,
   };
+  const longestFirst = readLongestFirst();
   const rank = (task) => {
-    const index = LONGEST_FIRST.indexOf(task.name);
-    return index === -1 ? LONGEST_FIRST.length : index;
+    const index = longestFirst.indexOf(task.name);
+    return index === -1 ? longestFirst.length : index;
   };
   return [...suites, typecheck].sort((a, b) => rank(a) - rank(b));
 }
@@ -117,50 +110,66 @@ async function runAll(tasks, startedAt) {
   return results;
 }
 
-async function main() {
+/**
+ * Runs the build phase, then the suites (`scripts` of each project) and the typechecks of `projects`, prints the
+ * table of times and the totals line, and answers the exit code. `record` writes docs/data/ci-times.json.
+ */
+async function runTests({ projects, scripts = SUITE_SCRIPTS, record = false }) {
   fs.mkdirSync(REPORTS, { recursive: true });
   for (const file of fs.readdirSync(REPORTS)) {
     if (/\.(jest|mocha)\.json$/.test(file) || /^nx-profile\./.test(file)) fs.rmSync(path.join(REPORTS, file));
   }
   fs.rmSync(LOGS, { recursive: true, force: true });
   fs.mkdirSync(LOGS, { recursive: true });
-  const wanted = process.argv.slice(2);
-  const projects = workspaceProjects().filter((project) => wanted.length === 0 || wanted.includes(project.name));
-  if (projects.length === 0) throw new Error(`no workspace project is named ${wanted.join(", ")}`);
+  const countResults = (status) =>
+    spawnSync(process.execPath, [path.join(__dirname, "count-results.js"), REPORTS, String(status), "jest", "mocha"], { stdio: "inherit" }).status ??
+    1;
+  if (projects.length === 0) {
+    console.log("no project to test");
+    return countResults(0);
+  }
 
   const startedAt = Date.now();
-  const build = Date.now();
   const nx = spawnSync(
     "npx",
     ["nx", "run-many", "-t", "compile", "build", `--parallel=${PARALLEL}`, `--projects=${projects.map((p) => p.name).join(",")}`],
     { cwd: ROOT, env: BASE_ENV, stdio: "inherit" },
   );
-  const buildRow = {
-    task: "compile and build (Nx)",
-    seconds: (Date.now() - build) / 1000,
-    startSeconds: 0,
-    status: nx.status === 0 ? "success" : "failure",
-  };
+  const buildRow = { task: BUILD, seconds: (Date.now() - startedAt) / 1000, startSeconds: 0, status: nx.status === 0 ? "success" : "failure" };
   // Suites run on a failed build too: each says what it misses, and the totals count the failure below.
-  const results = [buildRow, ...(await runAll(plan(projects), startedAt))];
+  const results = [buildRow, ...(await runAll(plan(projects, scripts), startedAt))];
   const status = results.some((row) => row.status !== "success") ? 1 : 0;
 
+  const wallMs = Date.now() - startedAt;
   const { formatTable } = require("./suite-times");
   console.log("\ntime of each task of npm test:");
   console.log(
     formatTable(
       [...results].sort((a, b) => b.seconds - a.seconds),
-      Date.now() - startedAt,
+      wallMs,
     ),
   );
-  const count = spawnSync(process.execPath, [path.join(__dirname, "count-results.js"), REPORTS, String(status), "jest", "mocha"], {
-    stdio: "inherit",
-  });
-  process.exit(count.status ?? 1);
+  if (record) {
+    writeCiTimes(results, wallMs, PARALLEL);
+    console.log(`wrote ${path.relative(ROOT, CI_TIMES)}`);
+  }
+  return countResults(status);
 }
 
-main().catch((error) => {
-  console.error(error);
-  console.log("0 passed, 1 failed");
-  process.exit(1);
-});
+async function main() {
+  const wanted = process.argv.slice(2);
+  const projects = workspaceProjects().filter((project) => wanted.length === 0 || wanted.includes(project.name));
+  if (projects.length === 0) throw new Error(`no workspace project is named ${wanted.join(", ")}`);
+  // Only a run of every project measures CI: a run of a few projects (or test:affected) leaves the file as it is.
+  process.exit(await runTests({ projects, record: wanted.length === 0 }));
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  });
+}
+
+module.exports = { ROOT, runTests, workspaceProjects };
