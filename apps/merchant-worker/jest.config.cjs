@@ -1,3 +1,3 @@
-const { jestConfig } = require("../../tools/jest/base.cjs");
+const { jestConfig, freshDist } = require("../../tools/jest/base.cjs");
 
-module.exports = jestConfig(__dirname, { testTimeout: 120_000 });
+module.exports = jestConfig(__dirname, { testTimeout: 120_000, globalSetup: freshDist });

@@ -26,4 +26,7 @@ function jestConfig(projectDir, overrides = {}) {
   };
 }
 
-module.exports = { jestConfig };
+// Global setup of the suites that run the compiled apps: dist/ brought up to date with the sources first.
+const freshDist = path.join(__dirname, "fresh-dist.cjs");
+
+module.exports = { jestConfig, freshDist };

@@ -4,8 +4,8 @@ import { Exchange__factory, Raffle__factory, localDevPrivateKey } from "@raffle/
 import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import type { ApiConfig } from "../src/config/api-config";
-import { API_CONFIG } from "../src/services/tokens";
+import type { ApiConfig } from "../../api/src/config/api-config";
+import { API_CONFIG } from "../../api/src/services/tokens";
 import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";

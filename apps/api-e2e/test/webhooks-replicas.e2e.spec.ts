@@ -5,9 +5,9 @@ import * as path from "node:path";
 import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../src/config/webhook-config";
+import { loadWebhookConfig } from "../../api/src/config/webhook-config";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
-import { COMPILED_MAIN } from "./support/compiled-main";
+import { COMPILED_MAIN } from "../../api/test/support/compiled-main";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { WebhookReceiver, type ReceivedMessage } from "./support/webhook-receiver";
 

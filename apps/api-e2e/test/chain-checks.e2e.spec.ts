@@ -6,8 +6,8 @@ import { buyTicket, deployTestRaffle, setUpWorld, startHardhatNode, type Hardhat
 import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually, freePort } from "@raffle/testing";
 
-import { createApp } from "../src/app/create-app";
-import { ApiKeyService } from "../src/app/auth/api-key.service";
+import { createApp } from "../../api/src/app/create-app";
+import { ApiKeyService } from "../../api/src/app/auth/api-key.service";
 import { testConfig, type TestOverrides } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { captureOutput, plainTextLines } from "./support/output-capture";

@@ -4,9 +4,9 @@ import type { HardhatNode, TestWorld } from "@raffle/chain/testing";
 import type { TestDatabase } from "@raffle/db/testing";
 import { startTestStack } from "@raffle/test-stack";
 
-import { createApp } from "../../src/app/create-app";
-import { loadApiConfig, type ApiConfig, type ChainConfig } from "../../src/config/api-config";
-import { ApiKeyService } from "../../src/app/auth/api-key.service";
+import { createApp } from "../../../api/src/app/create-app";
+import { loadApiConfig, type ApiConfig, type ChainConfig } from "../../../api/src/config/api-config";
+import { ApiKeyService } from "../../../api/src/app/auth/api-key.service";
 import { UndocumentedProblems } from "./documented-problems";
 
 /** A real chain, a real PostgreSQL database and the API with its indexer, for end-to-end tests. */

@@ -1,7 +1,7 @@
 import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../src/config/webhook-config";
+import { loadWebhookConfig } from "../../api/src/config/webhook-config";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { WebhookReceiver } from "./support/webhook-receiver";

@@ -5,9 +5,9 @@ import { VRF_FULFILMENT_GAS, buyTicket, deployTestRaffle } from "@raffle/chain/t
 import type { TestDatabase } from "@raffle/db/testing";
 import { eventually, prometheusSample as sample } from "@raffle/testing";
 
-import { ApiKeyService } from "../src/app/auth/api-key.service";
-import { createApp } from "../src/app/create-app";
-import { loadApiConfig, type ApiConfig } from "../src/config/api-config";
+import { ApiKeyService } from "../../api/src/app/auth/api-key.service";
+import { createApp } from "../../api/src/app/create-app";
+import { loadApiConfig, type ApiConfig } from "../../api/src/config/api-config";
 import { expectProblem } from "./support/problem";
 import { captureOutput } from "./support/output-capture";
 import { startTwoChainApi, type TestChain as Chain, type TwoChainApi } from "./support/two-chain-api";

@@ -4,7 +4,7 @@ import { buyTicket, deployTestRaffle, startNextRound, type TestRaffle } from "@r
 import { WEBHOOK_EVENT_TYPES } from "@raffle/indexer";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../src/config/webhook-config";
+import { loadWebhookConfig } from "../../api/src/config/webhook-config";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { freePort } from "@raffle/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
-import { COMPILED_MAIN } from "./support/compiled-main";
+import { COMPILED_MAIN } from "../../api/test/support/compiled-main";
 
 const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 

@@ -6,9 +6,9 @@ import type { TestDatabase } from "@raffle/db/testing";
 import { eventually } from "@raffle/testing";
 import { startTestStack } from "@raffle/test-stack";
 
-import { ApiKeyService } from "../../src/app/auth/api-key.service";
-import { createApp } from "../../src/app/create-app";
-import { loadApiConfig, type ApiConfig } from "../../src/config/api-config";
+import { ApiKeyService } from "../../../api/src/app/auth/api-key.service";
+import { createApp } from "../../../api/src/app/create-app";
+import { loadApiConfig, type ApiConfig } from "../../../api/src/config/api-config";
 import { startRpcProxy, type RpcProxy } from "./rpc-proxy";
 
 /** One of the two local chains: its node (reached through a proxy that can pretend it is down), world and raffle. */

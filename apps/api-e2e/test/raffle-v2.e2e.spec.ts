@@ -3,7 +3,7 @@ import { Exchange__factory, RaffleTicket__factory, Raffle__factory, TestToken__f
 import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import type { TicketSignatureDto } from "../src/app/ticket-sign/ticket-sign.dto";
+import type { TicketSignatureDto } from "../../api/src/app/ticket-sign/ticket-sign.dto";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";

@@ -3,8 +3,8 @@ import { LOCAL_DEV_KEYS, PURCHASE_TYPES, RAFFLE_PURCHASE_EXTRA, TokenType, deplo
 import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { RoundEntity, TicketVoucherEntity } from "@raffle/db";
 
-import { toRoundDto } from "../src/common/dto/round.dto";
-import { DATA_SOURCE } from "../src/services/tokens";
+import { toRoundDto } from "../../api/src/common/dto/round.dto";
+import { DATA_SOURCE } from "../../api/src/services/tokens";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";

@@ -3,8 +3,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Wallet } from "ethers";
 
-import { runCompiledMain, type MainRun } from "./support/compiled-main";
-import { deploymentRecord } from "./support/deployment-record";
+import { runCompiledMain, type MainRun } from "../../api/test/support/compiled-main";
+import { deploymentRecord } from "../../api/test/support/deployment-record";
 
 /** A deployment file of the right shape (its contracts need not exist: these runs stop before reaching the chain). */
 function deploymentFile(dir: string, overrides: Record<string, unknown> = {}): string {

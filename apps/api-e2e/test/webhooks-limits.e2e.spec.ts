@@ -6,7 +6,7 @@ import type { DataSource } from "typeorm";
 import { openDatabase } from "@raffle/db";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../src/config/webhook-config";
+import { loadWebhookConfig } from "../../api/src/config/webhook-config";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { expectProblem } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";

@@ -4,8 +4,8 @@ import { Exchange__factory, buildPurchaseArgs } from "@raffle/chain";
 import { buyTicket } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
 
-import { createApp } from "../src/app/create-app";
-import type { ApiConfig } from "../src/config/api-config";
+import { createApp } from "../../api/src/app/create-app";
+import type { ApiConfig } from "../../api/src/config/api-config";
 import { expectProblem } from "./support/problem";
 import { startTwoChainApi, type TestChain as Chain, type TwoChainApi } from "./support/two-chain-api";
 

@@ -5,8 +5,8 @@ import { MERCHANT_CONSOLE_SIWE_RESOURCE } from "@raffle/db";
 import { buyTicket, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../src/config/webhook-config";
-import { createOpenApiDocument } from "../src/openapi/openapi-document";
+import { loadWebhookConfig } from "../../api/src/config/webhook-config";
+import { createOpenApiDocument } from "../../api/src/openapi/openapi-document";
 import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";

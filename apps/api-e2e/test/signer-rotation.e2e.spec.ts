@@ -3,7 +3,7 @@ import { Exchange__factory, LOCAL_DEV_KEYS, buildPurchaseArgs } from "@raffle/ch
 import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { ServedChains } from "../src/services/served-chains";
+import { ServedChains } from "../../api/src/services/served-chains";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import type { OpenAPIObject } from "@nestjs/swagger";
 
-import { createOpenApiDocument } from "../../src/openapi/openapi-document";
+import { createOpenApiDocument } from "../../../api/src/openapi/openapi-document";
 
 type Responses = Record<string, { content?: Record<string, { schema?: { allOf?: Array<{ properties?: { code?: { enum?: string[] } } }> } }> }>;
 

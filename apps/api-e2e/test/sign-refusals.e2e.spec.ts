@@ -4,7 +4,7 @@ import { Exchange__factory, LogEmitter__factory, LookAlikeFactory__factory, Raff
 import { buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { ContractEntity, ContractStatus, TicketVoucherEntity } from "@raffle/db";
 
-import { DATA_SOURCE } from "../src/services/tokens";
+import { DATA_SOURCE } from "../../api/src/services/tokens";
 import { eventually } from "@raffle/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";

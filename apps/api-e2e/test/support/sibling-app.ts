@@ -1,8 +1,8 @@
 import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import request from "supertest";
 
-import { createApp } from "../../src/app/create-app";
-import type { ApiConfig } from "../../src/config/api-config";
+import { createApp } from "../../../api/src/app/create-app";
+import type { ApiConfig } from "../../../api/src/config/api-config";
 import type { ApiHarness } from "./api-harness";
 
 export interface SiblingApp {

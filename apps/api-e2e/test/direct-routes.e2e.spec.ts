@@ -1,6 +1,6 @@
 import { deployTestRaffle } from "@raffle/chain/testing";
 
-import { ApiKeyGuard } from "../src/app/auth/api-key.guard";
+import { ApiKeyGuard } from "../../api/src/app/auth/api-key.guard";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";

@@ -3,7 +3,7 @@ import type { Response } from "supertest";
 import { RaffleFactory__factory, deployMerchantRaffle } from "@raffle/chain";
 import { buyTicket, deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 
-import { ApiKeyService } from "../src/app/auth/api-key.service";
+import { ApiKeyService } from "../../api/src/app/auth/api-key.service";
 import { eventually } from "@raffle/testing";
 
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
