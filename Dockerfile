@@ -16,6 +16,7 @@ COPY libs/sdk/package.json libs/sdk/
 COPY libs/testing/package.json libs/testing/
 COPY libs/test-stack/package.json libs/test-stack/
 COPY apps/api/package.json apps/api/
+COPY apps/api-e2e/package.json apps/api-e2e/
 COPY apps/merchant-worker/package.json apps/merchant-worker/
 COPY apps/web/package.json apps/web/
 COPY tools/package.json tools/

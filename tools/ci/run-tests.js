@@ -41,7 +41,7 @@ function workspaceProjects() {
     .filter((dir) => fs.existsSync(path.join(ROOT, dir, "package.json")))
     .map((dir) => {
       const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, dir, "package.json"), "utf8"));
-      return { dir, name: manifest.name, scripts: manifest.scripts ?? {} };
+      return { dir, name: manifest.name, scripts: manifest.scripts ?? {}, tags: manifest.nx?.tags ?? [] };
     });
 }
 

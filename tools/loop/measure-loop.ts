@@ -153,7 +153,8 @@ function refuseDirtyFiles(): void {
 
 async function main(): Promise<void> {
   refuseDirtyFiles();
-  const log = path.join(ROOT, "reports/logs/loop-measure.log");
+  // Beside reports/logs/, not in it: each test:affected run empties that folder.
+  const log = path.join(ROOT, "reports/loop-measure.log");
   fs.mkdirSync(path.dirname(log), { recursive: true });
   fs.writeFileSync(log, "");
   const loadAverage = os.loadavg().map((n) => Math.round(n * 10) / 10);

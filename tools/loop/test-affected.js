@@ -50,8 +50,14 @@ function ownerOf(file, projects) {
   return owners.sort((a, b) => b.dir.length - a.dir.length)[0];
 }
 
-function nxProjects(args) {
-  return JSON.parse(run("npx", ["nx", "show", "projects", "--json", ...args]));
+// Files of the root that Nx reads for every project: a change to one of them can affect any project.
+const WORKSPACE_FILES = ["package.json", "package-lock.json", "nx.json", "tsconfig.base.json"];
+
+/** Nx's affected projects; none, without starting Nx, when every changed file is outside every project (docs). */
+function affectedProjects(files, projects, sha) {
+  const inProjects = files.some((file) => WORKSPACE_FILES.includes(file) || ownerOf(file, projects));
+  if (!inProjects) return [];
+  return JSON.parse(run("npx", ["nx", "show", "projects", "--affected", `--base=${sha}`, "--json"]));
 }
 
 /** Which projects' suites to run, and why: pure, so the choice is testable without Nx or git. */
@@ -67,8 +73,9 @@ async function main() {
   const projects = workspaceProjects();
   const files = changedFiles(base.sha);
   const touched = [...new Set(files.map((file) => ownerOf(file, projects)?.name).filter(Boolean))];
-  const affected = files.length === 0 ? [] : nxProjects(["--affected", `--base=${base.sha}`]);
-  const e2e = nxProjects(["--projects=tag:e2e"]);
+  const affected = affectedProjects(files, projects, base.sha);
+  // The tags are read where Nx reads them, each project's package.json `nx` field.
+  const e2e = projects.filter((project) => project.tags.includes("e2e")).map((project) => project.name);
   const chosen = choose({ projects, affected, e2e, touched, ci });
 
   console.log(`base: ${base.ref} (merge base ${base.sha.slice(0, 10)}), ${files.length} files changed`);
@@ -87,4 +94,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { choose, ownerOf };
+module.exports = { affectedProjects, choose, ownerOf };

@@ -5,7 +5,7 @@ import * as path from "node:path";
 
 // The scripts of the development loop are plain Node (they start before anything is compiled).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { choose, ownerOf } = require("../loop/test-affected.js");
+const { affectedProjects, choose, ownerOf } = require("../loop/test-affected.js");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { readLongestFirst, writeCiTimes } = require("../ci/ci-times.js");
 
@@ -34,6 +34,12 @@ describe("test:affected", () => {
 
   it("runs nothing when nothing is affected", () => {
     expect(choose({ projects: PROJECTS, affected: [], e2e: [], touched: [], ci: true })).toEqual([]);
+  });
+
+  it("finds no project affected by files outside every project, without asking Nx", () => {
+    // A base that is no commit: were Nx asked, it would fail.
+    expect(affectedProjects(["docs/README.md", "docs/data/ci-times.json", "README.md"], PROJECTS, "not-a-commit")).toEqual([]);
+    expect(() => affectedProjects(["docs/README.md", "apps/api/src/main.ts"], PROJECTS, "not-a-commit")).toThrow(/failed/);
   });
 
   it("gives a file to the deepest project holding it, and root files to none", () => {
