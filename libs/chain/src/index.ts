@@ -5,6 +5,7 @@ export * from "./purchase-args";
 export * from "./nonce";
 export * from "./deploy";
 export * from "./voucher";
+export * from "./gasless";
 export * from "./asset";
 export * from "./fast-voucher";
 export * from "./signing-thread";
