@@ -265,6 +265,8 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
                 signature
             );
         }
+        // A low-level call: a token without the function must be told apart from one that refuses the signature.
+        // solhint-disable-next-line avoid-low-level-calls
         (bool ok, bytes memory reason) = price.token.call(call);
         if (!ok) {
             if (reason.length == 0) revert AuthorizationUnsupported(price.token);
@@ -278,7 +280,9 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     /// @dev Applies the buyer's permit if it still can be. Anyone may submit a signed permit, so a failure is
     /// expected when someone did first; the purchase then stands on the allowance, and is refused by name without it.
     function _tryPermit(Asset calldata price, address buyer, PermitSignature calldata permit) private {
-        try IERC20Permit(price.token).permit(buyer, address(this), permit.value, permit.deadline, permit.v, permit.r, permit.s) {}
+        IERC20Permit token = IERC20Permit(price.token);
+        // solhint-disable-next-line no-empty-blocks
+        try token.permit(buyer, address(this), permit.value, permit.deadline, permit.v, permit.r, permit.s) {}
         catch {
             uint256 allowance = IERC20(price.token).allowance(buyer, address(this));
             if (allowance < price.amount) revert PermitRefused(price.token, allowance);

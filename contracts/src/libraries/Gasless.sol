@@ -41,11 +41,13 @@ library GaslessHashing {
         "Params(uint256 externalId,uint256 expiresAt,bytes32 nonce,bytes32 extra,address receiver,address referrer)"
     );
 
-    function hashIntent(address buyer, Params calldata params, Asset calldata item, Asset calldata price, uint256 deadline)
-        internal
-        pure
-        returns (bytes32)
-    {
+    function hashIntent(
+        address buyer,
+        Params calldata params,
+        Asset calldata item,
+        Asset calldata price,
+        uint256 deadline
+    ) internal pure returns (bytes32) {
         return keccak256(
             abi.encode(
                 PURCHASE_INTENT_TYPEHASH,

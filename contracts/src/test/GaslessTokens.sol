@@ -12,6 +12,7 @@ contract PlainToken is ERC20 {
     }
 }
 
+// solhint-disable no-empty-blocks
 /// @notice Test-only: answers `receiveWithAuthorization` (both forms) and `permit` with success and moves nothing, as
 /// a token that only pretends to support them would.
 contract PretendAuthorizationToken is ERC20 {
@@ -21,7 +22,8 @@ contract PretendAuthorizationToken is ERC20 {
         _mint(to, amount);
     }
 
-    function receiveWithAuthorization(address, address, uint256, uint256, uint256, bytes32, uint8, bytes32, bytes32) external {}
+    function receiveWithAuthorization(address, address, uint256, uint256, uint256, bytes32, uint8, bytes32, bytes32)
+        external {}
 
     function receiveWithAuthorization(address, address, uint256, uint256, uint256, bytes32, bytes calldata) external {}
 

@@ -20,6 +20,8 @@ contract SigningWallet is SmartWallet, IERC1271 {
     function isValidSignature(bytes32 hash, bytes calldata signature) external view returns (bytes4) {
         if (signature.length < 65) return bytes4(0xffffffff);
         (address signer, ECDSA.RecoverError error,) = ECDSA.tryRecoverCalldata(hash, signature[:65]);
-        return error == ECDSA.RecoverError.NoError && signer == owner ? IERC1271.isValidSignature.selector : bytes4(0xffffffff);
+        return error == ECDSA.RecoverError.NoError && signer == owner
+            ? IERC1271.isValidSignature.selector
+            : bytes4(0xffffffff);
     }
 }

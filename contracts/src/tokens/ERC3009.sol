@@ -17,7 +17,8 @@ abstract contract ERC3009 is ERC20, EIP712, IERC3009 {
     bytes32 public constant RECEIVE_WITH_AUTHORIZATION_TYPEHASH = keccak256(
         "ReceiveWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"
     );
-    bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH = keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
+    bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
+        keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
 
     /// @notice The authorization is valid only after `validAfter` (exclusive).
     error AuthorizationNotYetValid(uint256 validAfter);
@@ -50,7 +51,14 @@ abstract contract ERC3009 is ERC20, EIP712, IERC3009 {
         bytes32 s
     ) external {
         _transferWithAuthorization(
-            TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
+            TRANSFER_WITH_AUTHORIZATION_TYPEHASH,
+            from,
+            to,
+            value,
+            validAfter,
+            validBefore,
+            nonce,
+            abi.encodePacked(r, s, v)
         );
     }
 
@@ -63,7 +71,9 @@ abstract contract ERC3009 is ERC20, EIP712, IERC3009 {
         bytes32 nonce,
         bytes calldata signature
     ) external {
-        _transferWithAuthorization(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
+        _transferWithAuthorization(
+            TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
+        );
     }
 
     function receiveWithAuthorization(
@@ -79,7 +89,14 @@ abstract contract ERC3009 is ERC20, EIP712, IERC3009 {
     ) external {
         if (to != msg.sender) revert AuthorizationCallerNotPayee(msg.sender, to);
         _transferWithAuthorization(
-            RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, abi.encodePacked(r, s, v)
+            RECEIVE_WITH_AUTHORIZATION_TYPEHASH,
+            from,
+            to,
+            value,
+            validAfter,
+            validBefore,
+            nonce,
+            abi.encodePacked(r, s, v)
         );
     }
 
@@ -93,7 +110,9 @@ abstract contract ERC3009 is ERC20, EIP712, IERC3009 {
         bytes calldata signature
     ) external {
         if (to != msg.sender) revert AuthorizationCallerNotPayee(msg.sender, to);
-        _transferWithAuthorization(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
+        _transferWithAuthorization(
+            RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature
+        );
     }
 
     function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
