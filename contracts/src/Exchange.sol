@@ -174,8 +174,9 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         return _domainSeparatorV4();
     }
 
-    /// @dev Checks expiry, nonce and the signer of `structHash` (which binds `msg.sender` as the voucher's account),
-    /// then burns the nonce. Purchases and claims share one nonce space.
+    /// @dev Checks expiry, nonce and the signer of `structHash` (which binds the voucher's account: the caller, or on
+    /// a gasless purchase the buyer who signed), then burns the nonce and returns the voucher's EIP-712 digest.
+    /// Purchases and claims share one nonce space.
     function _useVoucher(Params calldata params, bytes32 structHash, bytes calldata signature)
         private
         returns (bytes32 digest)
