@@ -13,4 +13,5 @@ export * from "./exchange-abi";
 export * from "./struct-json";
 export * from "./contracts-dir";
 export * from "./raffle-abi";
+export { ERC20_CLIENT_ABI } from "./generated/client-abis";
 export * from "./chain-identity";
