@@ -1,4 +1,5 @@
 export * from "./typechain";
+export type { TypedContractEvent } from "./typechain/common";
 export * from "./token-type";
 export * from "./eip712";
 export * from "./purchase-args";

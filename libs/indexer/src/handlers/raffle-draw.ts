@@ -4,7 +4,7 @@ import { netPrize, prizeAmounts } from "@raffle/chain/rules";
 import type { JsonValue } from "../decode";
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
-import type { Projection, SingleEventHandler } from "./handler";
+import { onEvent, type Projection, type SingleEventHandler } from "./handler";
 import { updateReturning } from "./shared";
 
 /**
@@ -14,7 +14,7 @@ import { updateReturning } from "./shared";
  * commission, from the draw's time lag on releasable to the merchant.
  */
 export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
-  {
+  onEvent({
     contract: ContractKind.RAFFLE,
     event: "WinnersDrawn",
     writes: ["round", "ticket", "round_winner", "claim"],
@@ -113,5 +113,5 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
         },
       };
     },
-  },
+  }),
 ];
