@@ -32,7 +32,7 @@ const PURCHASES_STATEMENT: NamedStatement = {
  * TicketsPurchased events of raffles, in chain order, written in one statement whatever their number: one ticket
  * row per ticket bought (ids firstTicketId..firstTicketId+quantity-1) and each round's ticket count, pot and last
  * change. This is the indexer's hot path. A ticket's tier is the number of the round's bundles whose quantity is at
- * most the purchase's (bundles rise in quantity), exactly the contract's `_bundlePrice`; it paid amount / quantity.
+ * most the purchase's (bundles rise in quantity), exactly the contract's `BundlePrice.perTicket`; it paid amount / quantity.
  */
 export const RAFFLE_PURCHASE_HANDLERS: BulkEventHandler[] = [
   onEvents({
