@@ -1,12 +1,9 @@
 import { Interface } from "ethers";
+import { ERC20_CLIENT_ABI } from "@raffle/chain";
 
 import type { ChainSource } from "./chain-source";
 
-const METADATA = new Interface([
-  "function name() view returns (string)",
-  "function symbol() view returns (string)",
-  "function decimals() view returns (uint8)",
-]);
+const METADATA = new Interface(ERC20_CLIENT_ABI);
 
 export interface TokenMetadata {
   name: string;

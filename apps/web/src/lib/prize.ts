@@ -1,7 +1,9 @@
+import { netPrize } from "@raffle/chain/rules";
+
 import type { PublicRaffle } from "./api";
 
-/** The Raffle's basis points (`BASIS_POINTS`). */
-const BASIS_POINTS = 10_000n;
+/** What a winning position pays, as the Raffle's claim does: its gross share less the commission rounded down. */
+export { netPrize };
 
 /** A raffle's commission in basis points, as the API reads it from the contract (`parameters.commission`); null unknown. */
 export function commissionOf(raffle: PublicRaffle["raffle"] | undefined): bigint | null {
@@ -12,10 +14,4 @@ export function commissionOf(raffle: PublicRaffle["raffle"] | undefined): bigint
 /** "10%", "2.5%": a commission in basis points as a rate. */
 export function rateText(basisPoints: bigint): string {
   return `${Number(basisPoints) / 100}%`;
-}
-
-/** What a winning position pays, as the Raffle's claim does: its gross share less the commission rounded down. */
-export function netPrize(gross: string | bigint, commission: bigint): bigint {
-  const amount = BigInt(gross);
-  return amount - (amount * commission) / BASIS_POINTS;
 }
