@@ -5,9 +5,8 @@ import { MERCHANT_CONSOLE_SIWE_RESOURCE } from "@raffle/db";
 import { buyTicket, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../src/config/webhook-config";
 import { createOpenApiDocument } from "../src/openapi/openapi-document";
-import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { browserSessions, fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";
@@ -36,7 +35,7 @@ describe("the merchant console's API", () => {
   beforeAll(async () => {
     harness = await startApiHarness("console", {
       player: browserSessions(WEB_ORIGIN),
-      webhooks: loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000" }, [31337]),
+      webhooks: fastWebhooks({ pollIntervalMs: 50, timeoutMs: 2000 }),
     });
     await receiver.start();
     const factory = RaffleFactory__factory.connect(harness.world.deployment.raffleFactory, harness.world.admin);

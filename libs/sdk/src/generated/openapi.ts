@@ -2037,7 +2037,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @description True once the endpoint failed for 5 days: nothing is sent to it.
              * @example false
              */
             disabled: boolean;
@@ -2096,7 +2096,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @description True once the endpoint failed for 5 days: nothing is sent to it.
              * @example false
              */
             disabled: boolean;
@@ -2173,7 +2173,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @description True once the endpoint failed for 5 days: nothing is sent to it.
              * @example false
              */
             disabled: boolean;
@@ -2278,7 +2278,7 @@ export interface components {
              */
             deliveredAt: string | null;
             /**
-             * @description Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h).
+             * @description Retries were exhausted (24 h after the message was written).
              * @example false
              */
             failed: boolean;
@@ -2402,7 +2402,7 @@ export interface components {
              */
             deliveredAt: string | null;
             /**
-             * @description Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h).
+             * @description Retries were exhausted (24 h after the message was written).
              * @example false
              */
             failed: boolean;

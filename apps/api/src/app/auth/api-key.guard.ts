@@ -36,8 +36,8 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * The caller of a request to a route of `access`, also set as `request.caller`; throws the route's refusal. The sign
-   * route, served outside Nest's pipeline (see sign-route.ts), calls this itself.
+   * The caller of a request to a route of `access`, also set as `request.caller`; throws the route's refusal. The routes
+   * served outside Nest's pipeline (DIRECT_ROUTES) call this themselves.
    */
   async authorize(request: AuthorizedRequest, access: MerchantAccess): Promise<Caller> {
     const refused = access === "session" ? problems.merchantSessionRequired : problems.unauthorized;
