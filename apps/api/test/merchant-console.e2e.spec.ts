@@ -423,8 +423,9 @@ describe("the merchant console's API", () => {
       price: { tokenType: "NATIVE", amount: aliceRaffle.deployed.price.amount.toString() },
     });
     expect(players).toContain(round.winners[0].account);
-    // 10% commission: the prize is 90% of the pot.
+    // 10% commission: the gross share is the whole pot, the prize 90% of it.
     expect(round.winners[0]).toMatchObject({
+      grossShare: (2n * BigInt(aliceRaffle.deployed.price.amount)).toString(),
       prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(),
       claimStatus: "UNCLAIMED",
     });

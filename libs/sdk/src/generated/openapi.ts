@@ -2758,6 +2758,31 @@ export interface components {
              * @example 0xabababababababababababababababababababababababababababababababab
              */
             txHash: string;
+            /**
+             * @description The winning ticket's share of the pot before commission, smallest unit; null unless WON or CLAIMED. `prize` is what it pays.
+             * @example 30000000000000000
+             */
+            grossShare: string | null;
+            /**
+             * @description The raffle's commission on each prize, in basis points (1000 = 10 %); null while the indexer has not read it.
+             * @example 1000
+             */
+            commission: string | null;
+            /**
+             * @description Tickets the ticket's round sold.
+             * @example 2
+             */
+            roundTicketCount: number;
+            /**
+             * @description Tickets the round needed to be drawn; 0 for no minimum.
+             * @example 3
+             */
+            roundMinTickets: number;
+            /**
+             * @description Why the round became refundable: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise.
+             * @example null
+             */
+            refundReason: string | null;
         };
         PlayerTicketListDto: {
             /** @description The session address's tickets of public-sale raffles, newest first (at most 200). */
@@ -3086,6 +3111,11 @@ export interface components {
              * @example UNCLAIMED
              */
             claimStatus: string;
+            /**
+             * @description The winner's share of the pot before commission, smallest unit.
+             * @example 100000000000000000000
+             */
+            grossShare: string;
             /**
              * Format: date-time
              * @description From when an unclaimed prize may be released to the merchant.
