@@ -2886,6 +2886,16 @@ export interface components {
              * @example null
              */
             lastRejectedAt: string | null;
+            /**
+             * @description The User-Agent of the call that set `lastUsedAt` (at most 200 characters, control and direction characters removed); null if none was sent or never used.
+             * @example raffle-merchant-worker/1.0 node
+             */
+            lastUsedUserAgent: string | null;
+            /**
+             * @description The source IP of the call that set `lastUsedAt`; null if never used.
+             * @example 203.0.113.7
+             */
+            lastUsedIp: string | null;
         };
         ApiKeyListDto: {
             /** @description The merchant's keys, newest first, revoked ones included. */
@@ -2943,6 +2953,16 @@ export interface components {
              * @example null
              */
             lastRejectedAt: string | null;
+            /**
+             * @description The User-Agent of the call that set `lastUsedAt` (at most 200 characters, control and direction characters removed); null if none was sent or never used.
+             * @example raffle-merchant-worker/1.0 node
+             */
+            lastUsedUserAgent: string | null;
+            /**
+             * @description The source IP of the call that set `lastUsedAt`; null if never used.
+             * @example 203.0.113.7
+             */
+            lastUsedIp: string | null;
             /**
              * @description The whole key, shown only here: it is stored hashed.
              * @example rk_3f9a0c1d2e4b_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
