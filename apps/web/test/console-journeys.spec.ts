@@ -369,7 +369,7 @@ describe("the merchant console in a browser", () => {
     await dialog.getByText(/This key is in use: it was last used (less than a minute|1 minute|\d+ minutes) ago\./).waitFor(WAIT);
     // Who used it, as the API recorded that call: the SDK's client (Node's fetch) on this machine.
     await dialog.getByText(/^That last call came from the client “node” at the address (::ffff:)?127\.0\.0\.1\.$/).waitFor(WAIT);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "console-revoke-live-key-1280.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-revoke-live-key.png"), fullPage: true });
     expect(await dialog.getByRole("button", { name: "Cancel" }).evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached", ...WAIT });
