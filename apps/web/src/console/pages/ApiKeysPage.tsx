@@ -31,13 +31,13 @@ function LastCaller({ apiKey }: { apiKey: ApiKey }) {
   if (!apiKey.lastUsedAt || (!agent && !ip)) return null;
   const shown = agent && agent.length > SHOWN_USER_AGENT ? `${agent.slice(0, SHOWN_USER_AGENT - 1)}…` : agent;
   return (
-    <p className="last-caller">
+    <p>
       That last call came
       {shown && (
         <>
           {" "}
           from the client “
-          <code title={agent ?? undefined}>
+          <code title={agent ?? undefined} className="user-agent">
             <bdi>{shown}</bdi>
           </code>
           ”
@@ -46,7 +46,7 @@ function LastCaller({ apiKey }: { apiKey: ApiKey }) {
       {ip && (
         <>
           {" "}
-          at the address <code>{ip}</code>
+          at the address <code className="nowrap">{ip}</code>
         </>
       )}
       .
