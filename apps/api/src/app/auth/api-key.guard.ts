@@ -52,7 +52,7 @@ export class ApiKeyGuard implements CanActivate {
       return (request.caller = { merchantId: session.merchantId, apiKeyId: null, session, requestId: request.id });
     }
     if (access === "session") throw refused();
-    const caller = await this.apiKeys.authenticate(token);
+    const caller = await this.apiKeys.authenticate(token, { userAgent: request.headers["user-agent"], ip: request.ip });
     if (!caller) throw refused();
     // A copy: the authenticated caller is cached across requests, the request id is this request's.
     return (request.caller = { ...caller, requestId: request.id });
