@@ -5,13 +5,16 @@ import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 
 import {Asset, Params, TokenType} from "./libraries/Assets.sol";
+import {GaslessHashing, PermitSignature, PurchaseIntent, ReceiveAuthorization} from "./libraries/Gasless.sol";
 import {VoucherHashing} from "./libraries/VoucherHashing.sol";
 import {IExchange} from "./interfaces/IExchange.sol";
 import {IRaffle} from "./interfaces/IRaffle.sol";
@@ -64,29 +67,61 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         nonReentrant
         whenNotPaused
     {
-        if (!isListedRaffle[params.receiver]) revert RaffleNotListed(params.receiver);
-        _useVoucher(params, VoucherHashing.hashPurchase(msg.sender, params, item, price), signature);
-
+        _checkPurchaseVoucher(msg.sender, params, item, price, signature);
         if (price.tokenType == TokenType.NATIVE) {
             if (msg.value != price.amount) revert WrongPaymentValue(price.amount, msg.value);
         } else if (price.tokenType == TokenType.ERC20) {
             if (msg.value != 0) revert WrongPaymentValue(0, msg.value);
-            // The buyer approved this contract; the money goes straight into the raffle's pot, measured rather than
-            // assumed: a listed token that later takes a fee or delivers short can stop sales, never short a pot.
-            uint256 balanceBefore = _balanceOf(price.token, params.receiver);
-            IERC20(price.token).safeTransferFrom(msg.sender, params.receiver, price.amount);
-            uint256 balanceAfter = _balanceOf(price.token, params.receiver);
-            uint256 received = balanceAfter > balanceBefore ? balanceAfter - balanceBefore : 0;
-            if (received != price.amount) revert PaymentShort(price.amount, received);
+            // The buyer approved this contract.
+            _payPot(price, msg.sender, params.receiver);
         } else {
             revert UnsupportedPriceType(price.tokenType);
         }
+        _printTickets(msg.sender, params, item, price);
+    }
 
-        if (params.referrer != address(0) && params.referrer != msg.sender) {
-            emit Referral(params.referrer, msg.sender, params.receiver, price);
+    /// @inheritdoc IExchange
+    function purchaseRaffleWithAuthorization(
+        Params calldata params,
+        Asset calldata item,
+        Asset calldata price,
+        bytes calldata voucherSignature,
+        ReceiveAuthorization calldata authorization
+    ) external nonReentrant whenNotPaused {
+        address buyer = authorization.from;
+        bytes32 voucher = _checkPurchaseVoucher(buyer, params, item, price, voucherSignature);
+        if (price.tokenType != TokenType.ERC20) revert UnsupportedPriceType(price.tokenType);
+        // The buyer's signature, its validity window and its nonce are the token's to check: the nonce it signed is
+        // `voucher`, computed here from what is being bought, so any other purchase makes the token refuse it.
+        uint256 heldBefore = _balanceOf(price.token, address(this));
+        _receiveWithAuthorization(price, authorization, voucher);
+        uint256 heldAfter = _balanceOf(price.token, address(this));
+        uint256 received = heldAfter > heldBefore ? heldAfter - heldBefore : 0;
+        if (received != price.amount) revert PaymentShort(price.amount, received);
+        _payPot(price, address(this), params.receiver);
+        _printTickets(buyer, params, item, price);
+    }
+
+    /// @inheritdoc IExchange
+    function purchaseRaffleWithPermit(
+        Params calldata params,
+        Asset calldata item,
+        Asset calldata price,
+        bytes calldata voucherSignature,
+        PurchaseIntent calldata intent,
+        PermitSignature calldata permit
+    ) external nonReentrant whenNotPaused {
+        address buyer = intent.buyer;
+        _checkPurchaseVoucher(buyer, params, item, price, voucherSignature);
+        if (price.tokenType != TokenType.ERC20) revert UnsupportedPriceType(price.tokenType);
+        if (block.timestamp > intent.deadline) revert IntentExpired(intent.deadline);
+        bytes32 intentDigest = _hashTypedDataV4(GaslessHashing.hashIntent(buyer, params, item, price, intent.deadline));
+        if (!SignatureChecker.isValidSignatureNowCalldata(buyer, intentDigest, intent.signature)) {
+            revert BuyerSignatureInvalid(buyer);
         }
-        // Last: the raffle ends the purchase with the buyer's ERC721 receiver check, a call into the buyer's code.
-        IRaffle(params.receiver).printTicket{value: msg.value}(msg.sender, item, price, params.externalId);
+        if (permit.value != 0) _tryPermit(price, buyer, permit);
+        _payPot(price, buyer, params.receiver);
+        _printTickets(buyer, params, item, price);
     }
 
     /// @inheritdoc IExchange
@@ -139,9 +174,13 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         return _domainSeparatorV4();
     }
 
-    /// @dev Checks expiry, nonce and the signer of `structHash` (which binds `msg.sender` as the voucher's account),
-    /// then burns the nonce. Purchases and claims share one nonce space.
-    function _useVoucher(Params calldata params, bytes32 structHash, bytes calldata signature) private {
+    /// @dev Checks expiry, nonce and the signer of `structHash` (which binds the voucher's account: the caller, or on
+    /// a gasless purchase the buyer who signed), then burns the nonce and returns the voucher's EIP-712 digest.
+    /// Purchases and claims share one nonce space.
+    function _useVoucher(Params calldata params, bytes32 structHash, bytes calldata signature)
+        private
+        returns (bytes32 digest)
+    {
         if (params.expiresAt == 0) revert ExpiryMissing();
         if (block.timestamp > params.expiresAt) revert SignatureExpired(params.expiresAt);
 
@@ -150,12 +189,105 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
         uint256 bits = _usedNonces[word];
         if (bits & bit != 0) revert NonceAlreadyUsed(params.nonce);
 
-        bytes32 digest = _hashTypedDataV4(structHash);
+        digest = _hashTypedDataV4(structHash);
         (address signer, ECDSA.RecoverError error,) = ECDSA.tryRecoverCalldata(digest, signature);
         if (error != ECDSA.RecoverError.NoError) revert InvalidSignature();
         if (!hasRole(SIGNER_ROLE, signer)) revert InvalidSigner(signer);
 
         _usedNonces[word] = bits | bit;
+    }
+
+    /// @dev What every purchase checks first, whoever submits it: the receiver is a listed raffle and the platform
+    /// signed this voucher for `buyer` (then spent). Returns the voucher's EIP-712 digest.
+    function _checkPurchaseVoucher(
+        address buyer,
+        Params calldata params,
+        Asset calldata item,
+        Asset calldata price,
+        bytes calldata signature
+    ) private returns (bytes32 voucher) {
+        if (!isListedRaffle[params.receiver]) revert RaffleNotListed(params.receiver);
+        return _useVoucher(params, VoucherHashing.hashPurchase(buyer, params, item, price), signature);
+    }
+
+    /// @dev Moves the ERC20 price from `payer` (this contract: `transfer`, else `transferFrom`) straight into the
+    /// raffle's pot, measured rather than assumed: a listed token that later takes a fee or delivers short can stop
+    /// sales, never short a pot.
+    function _payPot(Asset calldata price, address payer, address pot) private {
+        uint256 balanceBefore = _balanceOf(price.token, pot);
+        if (payer == address(this)) {
+            IERC20(price.token).safeTransfer(pot, price.amount);
+        } else {
+            IERC20(price.token).safeTransferFrom(payer, pot, price.amount);
+        }
+        uint256 balanceAfter = _balanceOf(price.token, pot);
+        uint256 received = balanceAfter > balanceBefore ? balanceAfter - balanceBefore : 0;
+        if (received != price.amount) revert PaymentShort(price.amount, received);
+    }
+
+    /// @dev Ends every purchase: the referral, then the raffle prints the tickets to `buyer`. Last, because the raffle
+    /// ends with the buyer's ERC721 receiver check, a call into the buyer's code.
+    function _printTickets(address buyer, Params calldata params, Asset calldata item, Asset calldata price) private {
+        if (params.referrer != address(0) && params.referrer != buyer) {
+            emit Referral(params.referrer, buyer, params.receiver, price);
+        }
+        IRaffle(params.receiver).printTicket{value: msg.value}(buyer, item, price, params.externalId);
+    }
+
+    /// @dev Has the token move the price from the buyer to this contract on the buyer's ERC-3009 authorization whose
+    /// nonce is `nonce`. A token without the function reverts without data: refused by name, not as a bare revert.
+    function _receiveWithAuthorization(Asset calldata price, ReceiveAuthorization calldata authorization, bytes32 nonce)
+        private
+    {
+        bytes calldata signature = authorization.signature;
+        bytes memory call;
+        if (signature.length == 65) {
+            call = abi.encodeWithSignature(
+                "receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,uint8,bytes32,bytes32)",
+                authorization.from,
+                address(this),
+                price.amount,
+                authorization.validAfter,
+                authorization.validBefore,
+                nonce,
+                uint8(signature[64]),
+                bytes32(signature[0:32]),
+                bytes32(signature[32:64])
+            );
+        } else {
+            call = abi.encodeWithSignature(
+                "receiveWithAuthorization(address,address,uint256,uint256,uint256,bytes32,bytes)",
+                authorization.from,
+                address(this),
+                price.amount,
+                authorization.validAfter,
+                authorization.validBefore,
+                nonce,
+                signature
+            );
+        }
+        // A low-level call: a token without the function must be told apart from one that refuses the signature.
+        // solhint-disable-next-line avoid-low-level-calls
+        (bool ok, bytes memory reason) = price.token.call(call);
+        if (!ok) {
+            if (reason.length == 0) revert AuthorizationUnsupported(price.token);
+            // solhint-disable-next-line no-inline-assembly
+            assembly ("memory-safe") {
+                revert(add(reason, 0x20), mload(reason))
+            }
+        }
+    }
+
+    /// @dev Applies the buyer's permit if it still can be. Anyone may submit a signed permit, so a failure is
+    /// expected when someone did first; the purchase then stands on the allowance, and is refused by name without it.
+    function _tryPermit(Asset calldata price, address buyer, PermitSignature calldata permit) private {
+        IERC20Permit token = IERC20Permit(price.token);
+        // solhint-disable-next-line no-empty-blocks
+        try token.permit(buyer, address(this), permit.value, permit.deadline, permit.v, permit.r, permit.s) {}
+        catch {
+            uint256 allowance = IERC20(price.token).allowance(buyer, address(this));
+            if (allowance < price.amount) revert PermitRefused(price.token, allowance);
+        }
     }
 
     /// @dev `IERC20.balanceOf` in scratch space: the purchase path reads it twice, and the ABI-decoding high-level

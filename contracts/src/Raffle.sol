@@ -8,6 +8,9 @@ import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 
 import {Asset, TokenType} from "./libraries/Assets.sol";
+import {BundlePrice} from "./libraries/BundlePrice.sol";
+import {DrawRule} from "./libraries/DrawRule.sol";
+import {PrizeSplit} from "./libraries/PrizeSplit.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 import {
     Bundle,
@@ -65,7 +68,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev Gas `fulfillDraw` keeps back from its inline draw, so that it returns even when the draw runs out: the
     /// failed call's return and the factory's, with a wide margin.
     uint256 private constant DRAW_EXIT_GAS = 10_000;
-    uint256 private constant BASIS_POINTS = 10_000;
+    uint256 private constant BASIS_POINTS = PrizeSplit.BASIS_POINTS;
 
     address public immutable exchange;
     /// @notice The platform's factory that deployed this raffle: the source of its randomness and price tokens.
@@ -229,8 +232,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (maxTicket != 0 && maxTicket < required) revert MaxTicketBelowMinimum(maxTicket, required);
         if (rules.bundles.length != 0) {
             // Bundles are priced in the round's token and never cost more per ticket than one ticket does.
-            Bundle storage cheapest = rules.bundles[0];
-            if (cheapest.price / cheapest.quantity > price.amount) revert BundleAboveRoundPrice(0);
+            if (BundlePrice.ofBundle(rules.bundles[0]) > price.amount) revert BundleAboveRoundPrice(0);
         }
         uint32 vrfVersion = factory.authorizeRound(price.tokenType == TokenType.ERC20 ? price.token : address(0));
 
@@ -425,7 +427,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             if (claimed == (uint256(1) << round.winnersCount) - 1) round.status = RoundStatus.Claimed;
 
             uint256 amount = _prizeAmount(round, position);
-            uint256 commissionAmount = amount * commission / BASIS_POINTS;
+            uint256 commissionAmount = PrizeSplit.commissionOf(amount, commission);
             uint256 prize = amount - commissionAmount;
             address token = round.price.token;
             accruedCommission[token] += commissionAmount;
@@ -614,34 +616,15 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
 
     // ---------------------------------------------------------------- internals
 
-    /// @dev The draw rule (README, "How winners are drawn"): hash_0 is the word and hash_(k+1) is
-    /// keccak256(hash_k as 32 bytes); candidate k is firstTicketId + hash_k mod ticketCount. Positions take the
-    /// candidates in order, first position first, skipping a ticket already drawn. Re-hashing rather than moving to
-    /// the next ticket keeps every remaining ticket equally likely; there are always enough tickets, since a round
-    /// with fewer than its winners is refunded instead.
+    /// @dev Draws with `DrawRule` and records the winners; there are always enough tickets, since a round with fewer
+    /// than its winners is refunded instead.
     function _drawWinners(uint256 roundId, Round storage round) private {
-        uint256 winnersCount = round.winnersCount;
         uint256 firstTicketId = round.firstTicketId;
         uint256 ticketCount = round.ticketCount;
-        uint256 hash = round.randomWord;
-        uint256[] memory ticketIds = new uint256[](winnersCount);
+        uint256[] memory ticketIds = DrawRule.winners(round.randomWord, firstTicketId, ticketCount, round.winnersCount);
         uint64[MAX_WINNERS] storage stored = _winners[roundId];
-        for (uint256 position; position < winnersCount; ++position) {
-            uint256 candidate;
-            bool taken = true;
-            while (taken) {
-                candidate = firstTicketId + hash % ticketCount;
-                hash = uint256(keccak256(abi.encode(hash)));
-                taken = false;
-                for (uint256 earlier; earlier < position; ++earlier) {
-                    if (ticketIds[earlier] == candidate) {
-                        taken = true;
-                        break;
-                    }
-                }
-            }
-            ticketIds[position] = candidate;
-            stored[position] = uint64(candidate);
+        for (uint256 position; position < ticketIds.length; ++position) {
+            stored[position] = uint64(ticketIds[position]);
         }
         round.status = RoundStatus.Drawn;
         round.drawnAt = uint40(block.timestamp);
@@ -683,27 +666,19 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         }
     }
 
-    /// @dev The per-ticket price of the largest bundle not above `quantity`, and its tier (1-based; 0 = no bundle).
+    /// @dev The per-ticket price a purchase of `quantity` pays in round `roundId`, and its tier (see `BundlePrice`).
     function _bundlePrice(uint256 roundId, uint256 unitPrice, uint256 quantity)
         private
         view
         returns (uint256 perTicket, uint24 tier)
     {
-        perTicket = unitPrice;
-        Bundle[] storage bundles = _rules[_rounds[roundId].rulesVersion].bundles;
-        for (uint256 i; i < bundles.length; ++i) {
-            Bundle storage bundle = bundles[i];
-            if (bundle.quantity > quantity) break;
-            perTicket = bundle.price / bundle.quantity;
-            tier = uint24(i + 1);
-        }
+        return BundlePrice.perTicket(_rules[_rounds[roundId].rulesVersion].bundles, unitPrice, quantity);
     }
 
-    /// @dev What one ticket of `round` bought at `tier` paid.
+    /// @dev What one ticket of `round` bought at `tier` paid: the round's price at tier 0, else its bundle's.
     function _ticketPrice(Round storage round, uint256 tier) private view returns (uint256) {
         if (tier == 0) return round.price.amount;
-        Bundle storage bundle = _rules[round.rulesVersion].bundles[tier - 1];
-        return bundle.price / bundle.quantity;
+        return BundlePrice.ofBundle(_rules[round.rulesVersion].bundles[tier - 1]);
     }
 
     function _countTowardsWalletCap(uint256 roundId, address account, uint256 quantity) private {
@@ -720,16 +695,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         return minimum > winners ? minimum : winners;
     }
 
-    /// @dev Position `position`'s prize before commission: pot x share / 10,000, rounded down, with the first position
-    /// also taking what the rounding of all positions left, so the prizes add up to the pot to the last unit.
-    function _prizeAmount(Round storage round, uint256 position) private view returns (uint256 amount) {
-        uint16[] storage shares = _rules[round.rulesVersion].prizeShares;
-        uint256 pot = round.pot;
-        if (position != 0) return pot * shares[position] / BASIS_POINTS;
-        amount = pot;
-        for (uint256 other = 1; other < shares.length; ++other) {
-            amount -= pot * shares[other] / BASIS_POINTS;
-        }
+    /// @dev Position `position`'s prize before commission (see `PrizeSplit`).
+    function _prizeAmount(Round storage round, uint256 position) private view returns (uint256) {
+        return PrizeSplit.prizeOf(_rules[round.rulesVersion].prizeShares, round.pot, position);
     }
 
     /// @dev The position of `ticketId` among the round's winners, if its prize is still unclaimed.

@@ -2,10 +2,11 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import type { ContractTransactionResponse } from "ethers";
+import { Wallet, type ContractTransactionResponse } from "ethers";
 
 import { SmartWallet__factory, type AssetStruct } from "@raffle/chain";
 import { deployPlatform, deployRaffle, erc20Price, nativePrice, ticketAsset, type DeployedRaffle, type Platform } from "./support/fixtures";
+import { authorize, intend, permitFor } from "./support/gasless";
 import { signVoucher } from "./support/vouchers";
 
 /**
@@ -23,6 +24,10 @@ const TARGETS: Record<string, number> = {
   "purchaseRaffle.erc20.tenTickets": 200_000,
   "purchaseRaffle.erc20.tenTickets.bundle": 200_000,
   "purchaseRaffle.erc20.eachFurtherTicket": 5_000,
+  "purchaseRaffleWithAuthorization.erc20.oneTicket": 190_000,
+  "purchaseRaffleWithAuthorization.erc20.tenTickets": 240_000,
+  "purchaseRaffleWithPermit.erc20.oneTicket": 190_000,
+  "purchaseRaffleWithPermit.erc20.tenTickets": 240_000,
 };
 
 type Figures = Record<string, number>;
@@ -140,6 +145,42 @@ async function measure(): Promise<Figures> {
     walletVoucher.signature,
   ]);
   figures["purchaseRaffle.erc20.tenTickets.bundle.contractWallet"] = await gasOf(wallet.execute(exchangeAddress, 0n, purchaseCall));
+
+  // Gasless, in a raffle of its own so the figures above and the claim below stay as they were: a relayer submits the
+  // signatures of buyers who hold the token and no ETH, each new to the ticket contract; the permit path applies the
+  // buyer's permit in the same transaction. A first purchase fills the raffle's token balance and the run's nonce word.
+  const gaslessRaffle = await deployRaffle(platform);
+  await (await gaslessRaffle.raffle.startRound(ticketAsset(gaslessRaffle.ticketAddress), price, 1_000n)).wait();
+  await (await token.connect(players[0]).approve(exchangeAddress, price.amount)).wait();
+  await buy(platform, gaslessRaffle, players[0], price, nonceOfRun(4, 0));
+  const relayer = players[7];
+  let run = 1;
+  for (const quantity of [1n, 10n]) {
+    const name = quantity === 1n ? "oneTicket" : "tenTickets";
+    const [viaAuthorization, viaPermit] = [Wallet.createRandom(), Wallet.createRandom()];
+    for (const buyer of [viaAuthorization, viaPermit]) await (await token.mint(buyer.address, priceOf(quantity).amount)).wait();
+    const voucherOf = (buyer: string) =>
+      signVoucher({
+        exchange: platform.exchange,
+        signer: platform.signer,
+        account: buyer,
+        receiver: gaslessRaffle.address,
+        item: { ...ticketAsset(gaslessRaffle.ticketAddress), amount: quantity },
+        price: priceOf(quantity),
+        nonce: nonceOfRun(4, run++),
+      });
+    const first = await voucherOf(viaAuthorization.address);
+    const authorization = await authorize(viaAuthorization, token, platform.exchange, viaAuthorization.address, first);
+    figures[`purchaseRaffleWithAuthorization.erc20.${name}`] = await gasOf(
+      platform.exchange.connect(relayer).purchaseRaffleWithAuthorization(first.params, first.item, first.price, first.signature, authorization),
+    );
+    const second = await voucherOf(viaPermit.address);
+    const intent = await intend(viaPermit, platform.exchange, viaPermit.address, second);
+    const permit = await permitFor(viaPermit, token, viaPermit.address, exchangeAddress, priceOf(quantity).amount);
+    figures[`purchaseRaffleWithPermit.erc20.${name}`] = await gasOf(
+      platform.exchange.connect(relayer).purchaseRaffleWithPermit(second.params, second.item, second.price, second.signature, intent, permit),
+    );
+  }
 
   // NATIVE raffle, same shape.
   const nativeRaffle = await deployRaffle(platform);

@@ -4,7 +4,7 @@
 # apps/web/server/security-headers.ts's connectSources does). Refuses to start without a config.json.
 set -eu
 CONFIG="${WEB_CONFIG_FILE:-/usr/share/nginx/html/config.json}"
-TEMPLATE="${WEB_HEADERS_TEMPLATE:-/etc/nginx/raffle/security-headers.conf.template}"
+TEMPLATE="${WEB_HEADERS_TEMPLATE:-/usr/share/raffle-web/security-headers.conf.template}"
 OUT="${WEB_HEADERS_FILE:-/etc/nginx/raffle/security-headers.conf}"
 
 if [ ! -f "$CONFIG" ] || [ ! -s "$CONFIG" ]; then

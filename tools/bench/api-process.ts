@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startApiProcess as startCompiledApi } from "@raffle/test-stack";
+import { startApiProcess as startCompiledApi, type ApiProcess as CompiledApi } from "@raffle/test-stack";
 
 export interface ApiProcess {
   url: string;
@@ -64,6 +64,33 @@ function processTree(pid: number): number[] {
   return [pid, ...children];
 }
 
+/** Node flags of every bench API process: a CPU profile (BENCH_API_PROFILE) and the stall probe (BENCH_STALL_PROBE_DIR). */
+export function benchNodeArgs(): string[] {
+  return [
+    ...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : []),
+    // Every API process (the workers inherit it) records its stalls and collections (stall-probe.js).
+    ...(process.env.BENCH_STALL_PROBE_DIR ? ["--require", path.join(__dirname, "stall-probe.js")] : []),
+  ];
+}
+
+/** A started compiled API with what the bench measures of it (CPU, memory, run-queue wait, from /proc). */
+export function measuredApi(api: CompiledApi, cleanup: () => void = () => undefined): ApiProcess {
+  const pid = api.child.process.pid!;
+  return {
+    url: api.url,
+    pid,
+    peakRssMiB: () => processTree(pid).reduce((sum, each) => sum + readStatusKiB(each, "VmHWM"), 0) / 1024,
+    memoryByProcess: () =>
+      processTree(pid).map((each) => ({ pid: each, rssMiB: readStatusKiB(each, "VmRSS") / 1024, peakRssMiB: readStatusKiB(each, "VmHWM") / 1024 })),
+    cpuSeconds: () => processTree(pid).reduce((sum, each) => sum + readCpuSeconds(each), 0),
+    runQueueWaitMicros: () => processTree(pid).reduce((sum, each) => sum + readRunQueueWaitMicros(each), 0),
+    stop: async () => {
+      await api.stop();
+      cleanup();
+    },
+  };
+}
+
 /**
  * Runs the API in its own process, as in production, so its memory is its own and the load generator's isn't; `main`
  * is another build's compiled entry for an A/B comparison (BENCH_SIGN_COMPARE_MAIN).
@@ -81,30 +108,6 @@ export async function startApiProcess(env: Record<string, string>, port: number,
       }),
   );
   // The compiled API as production runs it (`npm run bench` builds it first), started by the tests' own starter.
-  const api = await startCompiledApi(
-    { ...env, ...deploymentFiles, LOG_LEVEL: "silent" },
-    {
-      port,
-      main,
-      nodeArgs: [
-        ...(process.env.BENCH_API_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_API_PROFILE}`] : []),
-        // Every API process (the workers inherit it) records its stalls and collections (stall-probe.js).
-        ...(process.env.BENCH_STALL_PROBE_DIR ? ["--require", path.join(__dirname, "stall-probe.js")] : []),
-      ],
-    },
-  );
-  const pid = api.child.process.pid!;
-  return {
-    url: api.url,
-    pid,
-    peakRssMiB: () => processTree(pid).reduce((sum, each) => sum + readStatusKiB(each, "VmHWM"), 0) / 1024,
-    memoryByProcess: () =>
-      processTree(pid).map((each) => ({ pid: each, rssMiB: readStatusKiB(each, "VmRSS") / 1024, peakRssMiB: readStatusKiB(each, "VmHWM") / 1024 })),
-    cpuSeconds: () => processTree(pid).reduce((sum, each) => sum + readCpuSeconds(each), 0),
-    runQueueWaitMicros: () => processTree(pid).reduce((sum, each) => sum + readRunQueueWaitMicros(each), 0),
-    stop: async () => {
-      await api.stop();
-      fs.rmSync(folder, { recursive: true, force: true });
-    },
-  };
+  const api = await startCompiledApi({ ...env, ...deploymentFiles, LOG_LEVEL: "silent" }, { port, main, nodeArgs: benchNodeArgs() });
+  return measuredApi(api, () => fs.rmSync(folder, { recursive: true, force: true }));
 }

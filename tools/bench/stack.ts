@@ -6,26 +6,25 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { getAddress, hexlify, randomBytes } from "ethers";
-import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
-import { freePort } from "@raffle/testing";
+import { deployTestRaffle, type DevNode, type TestWorld } from "@raffle/chain/testing";
 import { openDatabase, startEmbeddedPglite } from "@raffle/db";
-import { createTestDatabase } from "@raffle/db/testing";
+import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { ApiKeyService } from "@raffle/api";
+import { startTestStack, type TestStack } from "@raffle/test-stack";
 import type { DataSource } from "typeorm";
 
-import { startApiProcess, type ApiProcess } from "./api-process";
+import { benchNodeArgs, measuredApi, type ApiProcess } from "./api-process";
 import { runLoadMeasuringApi, type MeasuredLoad } from "./load";
 import type { BenchRow } from "./record";
 import { API_WORKERS, POLL_MS, REDIS_URL, SIGN_CONNECTIONS, SIGN_SECONDS, SIGN_WARM_UP_SECONDS, getJson, say, sleep } from "./settings";
 
-export interface BenchDatabase {
-  url: string;
-  drop: () => Promise<void>;
-}
+export type BenchDatabase = TestDatabase;
 
 export interface BenchStack {
-  node: Awaited<ReturnType<typeof startHardhatNode>>;
-  world: Awaited<ReturnType<typeof setUpWorld>>;
+  /** The chain, the database and the API process, built by the shared test-stack builder; closed by stopBenchStack. */
+  testStack: TestStack;
+  node: DevNode;
+  world: TestWorld;
   raffle: Awaited<ReturnType<typeof deployTestRaffle>>;
   db: BenchDatabase;
   /** The bench's own connection, for API keys and webhook endpoints. */
@@ -43,32 +42,29 @@ export interface BenchStack {
 
 /** DATABASE_URL, else a database of the machine's PostgreSQL, else an embedded PGlite. */
 export async function benchDatabase(label: string): Promise<BenchDatabase> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, name: label, drop: async () => undefined };
   try {
-    const created = await createTestDatabase(label);
-    return { url: created.url, drop: created.drop };
+    return await createTestDatabase(label);
   } catch {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-bench-pglite-"));
     const embedded = await startEmbeddedPglite(dir);
-    return { url: embedded.url, drop: () => embedded.stop() };
+    return { url: embedded.url, name: label, drop: () => embedded.stop() };
   }
 }
 
 export async function startBenchStack(results: Record<string, unknown>): Promise<BenchStack> {
   say("starting a local chain and deploying the platform and a raffle");
-  const node = await startHardhatNode();
-  const world = await setUpWorld(node.provider);
-  const raffle = await deployTestRaffle(world, "ERC20", 0n);
   const db = await benchDatabase("bench");
+  const testStack = await startTestStack({ label: "bench", node: "hardhat", database: db });
+  const { node, world } = testStack;
+  const raffle = await deployTestRaffle(world, "ERC20", 0n);
   const keyDataSource = await openDatabase({ url: db.url, poolSize: 2 });
   const apiKey = (await new ApiKeyService(keyDataSource, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
   say("starting the API in its own process");
   const apiEnv: Record<string, string> = {
     DATABASE_URL: db.url,
-    RPC_URL: node.rpcUrl,
+    ...testStack.apiChainEnv(),
     INDEXER_WS_URL: node.wsUrl,
-    CHAIN_ID: String(world.deployment.chainId),
-    DEPLOYMENT_JSON: JSON.stringify(world.deployment),
     INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
     RATE_LIMIT_SIGN_PER_KEY: "1000000000",
     RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
@@ -79,9 +75,9 @@ export async function startBenchStack(results: Record<string, unknown>): Promise
     REDIS_URL,
     REDIS_KEY_PREFIX: `raffle-bench-${process.pid}:`,
   };
-  const api = await startApiProcess(apiEnv, await freePort());
+  const api = measuredApi(await testStack.startApi({ ...apiEnv, LOG_LEVEL: "silent" }, { nodeArgs: benchNodeArgs() }));
   const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
-  const stack = { node, world, raffle, db, keyDataSource, api, apiEnv, auth, contractId: 0, results, rows: [] };
+  const stack = { testStack, node, world, raffle, db, keyDataSource, api, apiEnv, auth, contractId: 0, results, rows: [] };
   try {
     stack.contractId = await listedContractId(stack);
     return stack;
@@ -102,11 +98,10 @@ export async function listedContractId({ api, auth, raffle }: Pick<BenchStack, "
   throw new Error("the API never listed the raffle");
 }
 
-export async function stopBenchStack(stack: Pick<BenchStack, "api" | "keyDataSource" | "db" | "node">): Promise<void> {
+export async function stopBenchStack(stack: Pick<BenchStack, "api" | "keyDataSource" | "testStack">): Promise<void> {
   await stack.api.stop();
   await stack.keyDataSource.destroy();
-  await stack.db.drop();
-  await stack.node.stop();
+  await stack.testStack.close();
 }
 
 /** Random addresses without Wallet.createRandom, which derives each from a mnemonic (slow; no key is needed). */

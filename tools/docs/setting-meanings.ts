@@ -28,7 +28,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "instead of `SIGNER_NEXT_PRIVATE_KEY`: the next voucher key as an encrypted JSON keystore; needs `SIGNER_NEXT_KEYSTORE_PASSWORD_FILE`",
   SIGNER_NEXT_KEYSTORE_PASSWORD_FILE: "the file holding the password of `SIGNER_NEXT_KEYSTORE_FILE`",
   INDEXER_CONFIRMATIONS: "blocks behind the head treated as final (per chain: `CHAIN_<id>_INDEXER_CONFIRMATIONS`)",
-  INDEXER_BATCH_BLOCKS: "most blocks per batch (a range the node refuses is split); per chain",
   INDEXER_WS_URL:
     "the node's WebSocket endpoint (`ws://` or `wss://`; Hardhat serves it on its HTTP port): each new head (`eth_subscribe` to `newHeads`) wakes the indexer at once; polling stays as the fallback while the socket is down (it reconnects with backoff, 1 s doubling to 30 s). On a chain with sub-second blocks weigh the lag against the provider's bill. Per chain, never shared",
   INDEXER_REORG_WINDOW_BLOCKS:
@@ -51,11 +50,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   REDIS_URL: "share rate-limit counters across workers and replicas (`redis://` or `rediss://`, with `//` and a host)",
   REDIS_KEY_PREFIX: "prefix of the rate-limit keys, so environments can share one Redis",
   API_KEY_CACHE_SECONDS: "how long a verified key is cached",
-  READ_CACHE_MS: "how long hot reads (contract lists, current rounds) are cached; keep it at or below the indexer's poll interval",
-  VOUCHER_FLUSH_MS:
-    "least time between two voucher-log INSERTs of one process: under load more rows share each commit (less work for PostgreSQL) at the price of up to this many milliseconds per signature; 0 writes as soon as the previous INSERT is done",
-  VOUCHER_SIGNING_THREAD:
-    "sign purchase vouchers on a thread of each API process's own, beside the event loop that serves the requests (about a quarter of a sign request's CPU leaves the loop); `false` signs on the event loop, for a machine with a single core",
   LOG_LEVEL:
     "pino's levels, the same meaning in the API, the indexer and the worker: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; anything else stops the API at start",
   METRICS_ENABLED: "Prometheus metrics at `/metrics`; `false` records nothing and answers `/metrics` with 404",
@@ -64,15 +58,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   WEBHOOK_ENCRYPTION_KEY_FILE: "instead of `WEBHOOK_ENCRYPTION_KEY`: a file holding it (a secret mounted as a file)",
   WEBHOOK_ALLOW_PRIVATE_URLS: "accept `http://` and hosts on loopback or private networks (the local stack and tests only)",
   WEBHOOK_DELIVERY_ENABLED: "run the webhook delivery loop in this process (any number of replicas may)",
-  WEBHOOK_POLL_INTERVAL_MS: "how often the webhook outbox is polled when idle",
-  WEBHOOK_CONCURRENCY: "webhook deliveries sent at once per process (each slot sends one endpoint's due messages in order, up to 64 per claim)",
-  WEBHOOK_CONCURRENCY_PER_MERCHANT: "of the slots in flight, at most this many of one merchant (fair delivery between merchants)",
-  WEBHOOK_TIMEOUT_MS: "how long one delivery attempt may take; a slower answer counts as a failure and is retried",
-  WEBHOOK_RETRY_BASE_MS: "first retry delay of a failed delivery, doubling (with jitter) at each attempt",
-  WEBHOOK_RETRY_MAX_DELAY_MS: "longest delay between two attempts of one delivery",
-  WEBHOOK_RETRY_HORIZON_MS: "how long a delivery is retried before it is `FAILED`",
-  WEBHOOK_DISABLE_AFTER_MS: "an endpoint whose attempts have all failed this long is disabled until a manual retry succeeds",
-  WEBHOOK_SECRET_GRACE_MS: "after `POST /webhooks/:id/secret`, how long the previous secret keeps signing beside the new one",
   INDEXER_ENABLED: "run the indexer in the API process",
   INDEXER_POLL_INTERVAL_MS:
     "pause between polls once caught up; a quiet chain's poll backs off, doubling after each quiet step up to 8 times this, and comes back on events or a new head over `INDEXER_WS_URL`",

@@ -16,6 +16,8 @@ const ENV = { NX_DAEMON: "false", NX_NO_CLOUD: "true", NX_TUI: "false", ...proce
 const GENERATORS = [
   // The bindings (libs/chain/src/typechain) are git-ignored: nothing to commit, but every typecheck reads them.
   { project: "@raffle/contracts", target: "compile", writes: [], fix: "npm run compile" },
+  // The ABIs the SDK, the libraries and the web app call the contracts with, read from the compiled artefacts.
+  { project: "@raffle/chain", target: "abi:generate", writes: ["libs/chain/src/generated"], fix: "npm --workspace libs/chain run abi:generate" },
   { project: "@raffle/api", target: "openapi", writes: ["apps/api/openapi.json"], fix: "npm run sdk:generate" },
   { project: "@raffle/sdk", target: "generate", writes: ["libs/sdk/src/generated"], fix: "npm run sdk:generate" },
   {

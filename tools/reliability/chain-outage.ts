@@ -3,23 +3,22 @@
  * as a node restart looks to a client). Purchases made meanwhile must all be indexed afterwards: no gap, no
  * duplicate, and the indexer never stops.
  */
-import { buyTicket, deployTestRaffle, rpcProvider, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
+import { buyTicket, deployTestRaffle, rpcProvider } from "@raffle/chain/testing";
 import { TcpGate } from "@raffle/testing";
 import { openDatabase } from "@raffle/db";
-import { createTestDatabase } from "@raffle/db/testing";
 import { Indexer, silentLogger } from "@raffle/indexer";
+import { startTestStack } from "@raffle/test-stack";
 
 import { printResult } from "./result";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const node = await startHardhatNode();
-  const world = await setUpWorld(node.provider);
+  const stack = await startTestStack({ label: "chain_outage", node: "hardhat" });
+  const { node, world, database } = stack;
   const raffle = await deployTestRaffle(world, "NATIVE", 0n);
   const proxy = new TcpGate({ host: "127.0.0.1", port: node.port });
   await proxy.open();
-  const database = await createTestDatabase("chain_outage");
   const dataSource = await openDatabase({ url: database.url, poolSize: 4 });
   const provider = rpcProvider(proxy.rpcUrl);
   const errors: string[] = [];
@@ -60,8 +59,7 @@ async function main(): Promise<void> {
     provider.destroy();
     await proxy.cut();
     await dataSource.destroy();
-    await database.drop();
-    await node.stop();
+    await stack.close();
   }
   console.table(rows);
   const ok = rows.every((row) => row.ok);

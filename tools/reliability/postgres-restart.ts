@@ -2,12 +2,12 @@
  * Reliability fault: PostgreSQL restarted under load. While the database is down, requests that need it must fail
  * fast with 503 (and a Retry-After), never hang or answer 500; once it is back the API recovers by itself.
  */
-import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
+import { deployTestRaffle } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
 import { openDatabase } from "@raffle/db";
 import { ApiKeyService } from "@raffle/api";
+import { startTestStack } from "@raffle/test-stack";
 
-import { startApiProcess } from "../bench/api-process";
 import { PrivatePostgres } from "./private-postgres";
 import { printResult } from "./result";
 
@@ -16,23 +16,18 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 async function main(): Promise<void> {
   const postgres = PrivatePostgres.create(await freePort());
   postgres.start();
-  const node = await startHardhatNode();
-  const world = await setUpWorld(node.provider);
+  // The stack's database is on this script's own PostgreSQL server, the one it stops and starts.
+  const stack = await startTestStack({
+    label: "postgres_restart",
+    node: "hardhat",
+    database: { url: postgres.url, name: "postgres", drop: async () => postgres.destroy() },
+  });
+  const { world } = stack;
   const raffle = await deployTestRaffle(world, "NATIVE", 0n);
   const keys = await openDatabase({ url: postgres.url, poolSize: 1 });
   const apiKey = (await new ApiKeyService(keys, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
   await keys.destroy();
-  const api = await startApiProcess(
-    {
-      DATABASE_URL: postgres.url,
-      RPC_URL: node.rpcUrl,
-      CHAIN_ID: "31337",
-      DEPLOYMENT_JSON: JSON.stringify(world.deployment),
-      API_KEY_CACHE_SECONDS: "0",
-      READ_CACHE_MS: "0",
-    },
-    await freePort(),
-  );
+  const api = await stack.startApi({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0" });
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const results: Array<{ phase: string; requests: number; statuses: string; slowestMs: number; ok: boolean }> = [];
   try {
@@ -93,9 +88,7 @@ async function main(): Promise<void> {
       ok: results[1].slowestMs < 6_000,
     });
   } finally {
-    await api.stop();
-    await node.stop();
-    postgres.destroy();
+    await stack.close();
   }
   console.table(results);
   const ok = results.every((row) => row.ok);

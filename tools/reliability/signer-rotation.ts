@@ -8,14 +8,12 @@
  * voucher that has not expired yet — the ones the revoke could have broken.
  */
 import { Exchange__factory, buildPurchaseArgs } from "@raffle/chain";
-import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
+import { deployTestRaffle } from "@raffle/chain/testing";
 import { openDatabase } from "@raffle/db";
-import { createTestDatabase } from "@raffle/db/testing";
-import { freePort } from "@raffle/testing";
 import { ApiKeyService } from "@raffle/api";
+import { startTestStack } from "@raffle/test-stack";
 import { Wallet, id } from "ethers";
 
-import { startApiProcess } from "../bench/api-process";
 import { printResult } from "./result";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -35,27 +33,20 @@ interface Voucher {
 async function main(): Promise<void> {
   // The chain's clock at wall time, by which the API dates vouchers (by default Hardhat adds a second per block, and the
   // set-up's blocks would put it ahead: 10 s vouchers would be born expired).
-  const node = await startHardhatNode({ wallClock: true });
-  const world = await setUpWorld(node.provider);
+  const stack = await startTestStack({ label: "reliability_signer_rotation", node: "hardhat", wallClock: true });
+  const { node, world, database } = stack;
   const raffle = await deployTestRaffle(world, "NATIVE", 0n);
-  const database = await createTestDatabase("reliability_signer_rotation");
   const keys = await openDatabase({ url: database.url, poolSize: 1 });
   const apiKey = (await new ApiKeyService(keys, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
   await keys.destroy();
   const next = Wallet.createRandom();
-  const api = await startApiProcess(
-    {
-      DATABASE_URL: database.url,
-      RPC_URL: node.rpcUrl,
-      CHAIN_ID: "31337",
-      DEPLOYMENT_JSON: JSON.stringify(world.deployment),
-      SIGNER_NEXT_PRIVATE_KEY: next.privateKey,
-      SIGNATURE_TTL_SECONDS: String(SIGNATURE_TTL_SECONDS),
-      CHAIN_CHECK_INTERVAL_SECONDS: String(CHAIN_CHECK_INTERVAL_SECONDS),
-      RATE_LIMIT_SIGN_PER_ACCOUNT: "10000000",
-    },
-    await freePort(),
-  );
+  const api = await stack.startApi({
+    LOG_LEVEL: "silent",
+    SIGNER_NEXT_PRIVATE_KEY: next.privateKey,
+    SIGNATURE_TTL_SECONDS: String(SIGNATURE_TTL_SECONDS),
+    CHAIN_CHECK_INTERVAL_SECONDS: String(CHAIN_CHECK_INTERVAL_SECONDS),
+    RATE_LIMIT_SIGN_PER_ACCOUNT: "10000000",
+  });
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const rows: Array<{ case: string; figure: string; ok: boolean }> = [];
   const exchange = Exchange__factory.connect(world.deployment.exchange, node.provider);
@@ -203,9 +194,7 @@ async function main(): Promise<void> {
     const refused = [...sampleRefusals, ...revokeRefusals];
     if (refused.length > 0) say(`refused: ${[...new Set(refused)].join(", ")}`);
   } finally {
-    await api.stop();
-    await node.stop();
-    await database.drop();
+    await stack.close();
   }
   console.table(rows);
   const ok = rows.every((row) => row.ok);

@@ -8,13 +8,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import { Wallet, getAddress, hexlify, randomBytes, verifyTypedData } from "ethers";
 import { LOCAL_DEV_KEYS, PURCHASE_TYPES, exchangeDomain } from "@raffle/chain";
-import { deployTestRaffle, setUpWorld, startHardhatNode } from "@raffle/chain/testing";
-import { freePort } from "@raffle/testing";
+import { deployTestRaffle } from "@raffle/chain/testing";
 import { openDatabase } from "@raffle/db";
-import { createTestDatabase } from "@raffle/db/testing";
 import { ApiKeyService } from "@raffle/api";
+import { startTestStack } from "@raffle/test-stack";
 
-import { startApiProcess } from "../bench/api-process";
 import { runLoad } from "../bench/load";
 import { printResult } from "./result";
 
@@ -36,23 +34,13 @@ function rssMiB(pid: number): number {
 
 async function main(): Promise<void> {
   say(`soak: ${SECONDS} s of mixed traffic on ${os.cpus().length} cores, Node ${process.version}`);
-  const node = await startHardhatNode();
-  const world = await setUpWorld(node.provider);
+  const stack = await startTestStack({ label: "soak", node: "hardhat" });
+  const { world, database } = stack;
   const raffle = await deployTestRaffle(world, "NATIVE", 0n);
-  const database = await createTestDatabase("soak");
   const keys = await openDatabase({ url: database.url, poolSize: 2 });
   const apiKey = (await new ApiKeyService(keys, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
-  const api = await startApiProcess(
-    {
-      DATABASE_URL: database.url,
-      RPC_URL: node.rpcUrl,
-      CHAIN_ID: "31337",
-      DEPLOYMENT_JSON: JSON.stringify(world.deployment),
-      RATE_LIMIT_SIGN_PER_KEY: "1000000000",
-      RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
-    },
-    await freePort(),
-  );
+  const api = await stack.startApi({ LOG_LEVEL: "silent", RATE_LIMIT_SIGN_PER_KEY: "1000000000", RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000" });
+  const apiPid = api.child.process.pid!;
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const cases: Case[] = [];
   try {
@@ -68,7 +56,7 @@ async function main(): Promise<void> {
 
     const accounts = Array.from({ length: 5_000 }, () => getAddress(hexlify(randomBytes(20))));
     const memory: number[] = [];
-    const sampler = setInterval(() => memory.push(rssMiB(api.pid)), 1_000);
+    const sampler = setInterval(() => memory.push(rssMiB(apiPid)), 1_000);
 
     const [sign, rounds, contracts] = await Promise.all([
       runLoad({
@@ -137,10 +125,8 @@ async function main(): Promise<void> {
       detail: `${early.toFixed(0)} → ${late.toFixed(0)} MiB (${(growth * 100).toFixed(1)}%)`,
     });
   } finally {
-    await api.stop();
     await keys.destroy();
-    await database.drop();
-    await node.stop();
+    await stack.close();
   }
   console.table(cases);
   const ok = cases.every((row) => row.tried > 0 && row.passed === row.tried);

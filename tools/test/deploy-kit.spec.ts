@@ -164,12 +164,20 @@ describe("deploy/kubernetes (Kustomize)", () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     workload.spec.template.spec.containers[0] as any;
 
-  it("lists the API (replicas, /health liveness, /ready readiness), its Service, the worker and the migrations Job", () => {
+  it("lists the API (replicas, /health liveness, /ready readiness), its Service, the worker, the web pages and the migrations Job", () => {
     for (const manifest of manifests) {
       expect(manifest).toMatchObject({ apiVersion: expect.any(String), kind: expect.any(String), metadata: { name: expect.any(String) } });
     }
     expect(manifests.map((manifest) => `${manifest.kind}/${manifest.metadata.name}`).sort()).toEqual(
-      ["Namespace/raffle", "Job/raffle-migrations", "Deployment/raffle-api", "Service/raffle-api", "Deployment/raffle-merchant-worker"].sort(),
+      [
+        "Namespace/raffle",
+        "Job/raffle-migrations",
+        "Deployment/raffle-api",
+        "Service/raffle-api",
+        "Deployment/raffle-merchant-worker",
+        "Deployment/raffle-web",
+        "Service/raffle-web",
+      ].sort(),
     );
     const api = find("Deployment", "raffle-api");
     expect(api.spec.replicas).toBeGreaterThanOrEqual(2);
@@ -182,6 +190,57 @@ describe("deploy/kubernetes (Kustomize)", () => {
     const job = find("Job", "raffle-migrations");
     expect(container(job).command).toEqual(["node", "dist/libs/db/src/cli/migrate.js"]);
     expect(job.spec.template.spec.restartPolicy).toBe("OnFailure");
+  });
+
+  it("runs every workload as a non-root user", () => {
+    for (const workload of manifests.filter((manifest) => manifest.spec?.template)) {
+      expect({ workload: workload.metadata.name, securityContext: workload.spec.template.spec.securityContext }).toEqual({
+        workload: workload.metadata.name,
+        securityContext: expect.objectContaining({ runAsNonRoot: true, runAsUser: expect.any(Number) }),
+      });
+      expect(workload.spec.template.spec.securityContext.runAsUser).toBeGreaterThan(0);
+    }
+  });
+
+  it("serves the web pages from deploy/web's nginx image: readiness on the page, its config.json, and writable only where nginx writes", () => {
+    const web = find("Deployment", "raffle-web");
+    expect(web.spec.replicas).toBeGreaterThanOrEqual(2);
+    expect(web.spec.selector.matchLabels).toEqual(web.spec.template.metadata.labels);
+    const nginx = container(web);
+    const images = (parse(fs.readFileSync(path.join(dir, "kustomization.yaml"), "utf8")) as { images: { name: string }[] }).images;
+    expect(images.map((image) => image.name)).toContain(nginx.image);
+    // The port the image listens on (deploy/web/nginx.conf), probed on the page itself.
+    const listen = /^\s*listen (\d+);/m.exec(read("deploy/web/nginx.conf"))![1];
+    expect(nginx.ports).toEqual([{ name: "http", containerPort: Number(listen) }]);
+    expect(nginx.readinessProbe.httpGet).toEqual({ path: "/", port: "http" });
+    expect(nginx.livenessProbe).toBeDefined();
+    const service = find("Service", "raffle-web");
+    expect(service.spec.selector).toEqual(web.spec.template.metadata.labels);
+    expect(service.spec.ports.map((port: { targetPort: string }) => port.targetPort)).toEqual(["http"]);
+
+    // config.json from a generated ConfigMap, where the image's start script reads it.
+    const volumes = new Map(web.spec.template.spec.volumes.map((volume: { name: string }) => [volume.name, volume]));
+    const mounts: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[] = nginx.volumeMounts;
+    const config = mounts.find((mount) => mount.mountPath === "/usr/share/nginx/html/config.json")!;
+    expect(config).toMatchObject({ subPath: "config.json", readOnly: true });
+    const configMap = (volumes.get(config.name) as { configMap: { name: string } }).configMap.name;
+    const generator = kustomization.configMapGenerator.find((entry) => entry.name === configMap)!;
+    expect(generator.files).toEqual(["config.json=web/config.json"]);
+    expect(read("deploy/web/40-security-headers.sh")).toContain("/usr/share/nginx/html/config.json");
+
+    // A read-only root, no privilege: nginx's cache, pid and the headers file its start script writes (the path
+    // nginx.conf includes) each on an emptyDir; the template it reads from must not sit under that volume.
+    expect(nginx.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+    const headers = /include (\S+\/security-headers\.conf);/.exec(read("deploy/web/nginx.conf"))![1];
+    const script = read("deploy/web/40-security-headers.sh");
+    expect(script).toContain(`WEB_HEADERS_FILE:-${headers}}`);
+    const template = /WEB_HEADERS_TEMPLATE:-([^}]+)\}/.exec(script)![1];
+    expect(read("deploy/web/Dockerfile")).toContain(` ${template}\n`);
+    const writable = mounts.filter((mount) => (volumes.get(mount.name) as { emptyDir?: object }).emptyDir).map((mount) => mount.mountPath);
+    for (const written of [headers, "/var/cache/nginx/client_temp", "/run/nginx.pid"]) {
+      expect({ written, writable: writable.some((dirPath) => written.startsWith(`${dirPath}/`)) }).toEqual({ written, writable: true });
+    }
+    expect({ template, hidden: writable.some((dirPath) => template.startsWith(`${dirPath}/`)) }).toEqual({ template, hidden: false });
   });
 
   it("takes every secret from files: no Secret manifest, no literal secret value, every reference generated", () => {

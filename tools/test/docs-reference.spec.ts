@@ -44,7 +44,7 @@ describe("the docs' links", () => {
       if (entry.isDirectory()) return markdownFiles(file);
       return entry.name.endsWith(".md") ? [file] : [];
     });
-  const files = ["README.md", "libs/sdk/README.md", ...markdownFiles("docs")];
+  const files = ["README.md", "CHANGELOG.md", "libs/sdk/README.md", ...markdownFiles("docs")];
 
   /** GitHub's anchor of each heading of a Markdown file: lower case, punctuation dropped, spaces as dashes. */
   const anchorsOf = (file: string): Set<string> =>

@@ -1,15 +1,22 @@
+import { Injectable, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from "@nestjs/common";
+import type { ApplicationConfig } from "@nestjs/core";
+import type { NestFastifyApplication } from "@nestjs/platform-fastify";
 import { deployTestRaffle } from "@raffle/chain/testing";
 
 import { ApiKeyGuard } from "../../api/src/app/auth/api-key.guard";
+import { createApp } from "../../api/src/app/create-app";
+import { DIRECT_ROUTES, serveDirectRoutes } from "../../api/src/app/direct-routes/direct-routes";
+import { DirectRouteSkipsNestPart, assertRunsNestPipeline } from "../../api/src/app/direct-routes/nest-pipeline";
 import { startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 
 /**
- * The hot routes served by plain Fastify handlers instead of Nest's pipeline: POST /raffle/ticket/sign (sign-route.ts)
- * and the four hot reads (read-routes.ts, which send each cached read's JSON as it was serialised once, json-body.ts).
- * Nest never runs its guard for them (their handlers call the guard's check themselves), and the guard, the validation
- * pipe and the problem filter answer as on every route. One API for both.
+ * The hot routes served by plain Fastify handlers instead of Nest's pipeline (DIRECT_ROUTES, direct-routes.ts):
+ * POST /raffle/ticket/sign and the four hot reads (which send each cached read's JSON as it was serialised once,
+ * json-body.ts). Nest never runs its guard for them (their handlers call the guard's check themselves), and the guard,
+ * the validation pipe and the problem filter answer as on every route. An application whose Nest pipeline holds a
+ * part the table does not run refuses to start. One API for all.
  */
 describe("the routes served outside Nest's pipeline", () => {
   let harness: ApiHarness;
@@ -122,6 +129,85 @@ describe("the routes served outside Nest's pipeline", () => {
       const padded = await harness.http.get(`/rounds?contractId=${contractId}&take=007`).set(auth()).expect(200);
       expect(padded.text).toBe(plain.text);
       expect(nestGuard).not.toHaveBeenCalled();
+    });
+  });
+
+  describe("the start-up check that nothing in Nest's pipeline is skipped", () => {
+    /** A guard, as a later change might register for every route, that the direct handlers know nothing of. */
+    @Injectable()
+    class AuditGuard implements CanActivate {
+      canActivate(_context: ExecutionContext): boolean {
+        return true;
+      }
+    }
+
+    @Injectable()
+    class TimingInterceptor implements NestInterceptor {
+      intercept(_context: ExecutionContext, next: CallHandler) {
+        return next.handle();
+      }
+    }
+
+    /** A second application on the harness's database and chain, closed whatever its start did. */
+    async function withApp(use: (app: NestFastifyApplication) => Promise<void>): Promise<void> {
+      const app = await createApp(harness.config);
+      try {
+        await use(app);
+      } finally {
+        await app.close();
+      }
+    }
+
+    it("refuses to start when a global guard is added without the table, naming the guard and a direct route", async () => {
+      await withApp(async (app) => {
+        app.useGlobalGuards(new AuditGuard());
+        const start = app.init();
+        await expect(start).rejects.toBeInstanceOf(DirectRouteSkipsNestPart);
+        await expect(start).rejects.toThrow(/^(GET|POST) \/[a-z/]+ is served outside Nest.s pipeline .*global guard AuditGuard/);
+      });
+    });
+
+    it("refuses a global interceptor, filter or pipe the direct handlers do not run", async () => {
+      for (const add of [
+        (app: NestFastifyApplication) => app.useGlobalInterceptors(new TimingInterceptor()),
+        (app: NestFastifyApplication) => app.useGlobalFilters({ catch: () => undefined }),
+        (app: NestFastifyApplication) => app.useGlobalPipes({ transform: (value: unknown) => value }),
+      ]) {
+        await withApp(async (app) => {
+          add(app);
+          await expect(app.init()).rejects.toBeInstanceOf(DirectRouteSkipsNestPart);
+        });
+      }
+    });
+
+    it("refuses a request-scoped global enhancer and a route's own enhancer, as Nest would run both", () => {
+      const route = DIRECT_ROUTES[0];
+      const { config } = harness.app as unknown as { config: ApplicationConfig };
+      expect(() => assertRunsNestPipeline(route, { config })).not.toThrow();
+      config.addGlobalRequestInterceptor({ metatype: TimingInterceptor } as never);
+      try {
+        expect(() => assertRunsNestPipeline(route, { config })).toThrow(/global interceptor TimingInterceptor \(request-scoped\)/);
+      } finally {
+        config.getGlobalRequestInterceptors().pop();
+      }
+      class GuardedController {
+        handle(): void {}
+      }
+      Reflect.defineMetadata("__guards__", [AuditGuard], GuardedController.prototype.handle);
+      expect(() => assertRunsNestPipeline({ ...route, controller: GuardedController, handler: "handle" }, { config })).toThrow(
+        /GuardedController.handle has enhancers of its own \(__guards__\)/,
+      );
+    });
+
+    it("refuses to be ready when a route of the table is never registered by Nest", async () => {
+      await withApp(async (app) => {
+        const fastify = app.getHttpAdapter().getInstance();
+        serveDirectRoutes(fastify, () => ({ config: undefined as never, controller: () => undefined as never }), [
+          { ...DIRECT_ROUTES[1], path: "/rounds/renamed" },
+        ]);
+        await app.init();
+        await expect(fastify.ready()).rejects.toThrow("direct routes Nest never registered: GET /rounds/renamed");
+      });
     });
   });
 });

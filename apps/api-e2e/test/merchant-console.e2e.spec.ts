@@ -5,9 +5,8 @@ import { MERCHANT_CONSOLE_SIWE_RESOURCE } from "@raffle/db";
 import { buyTicket, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../../api/src/config/webhook-config";
 import { createOpenApiDocument } from "../../api/src/openapi/openapi-document";
-import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { browserSessions, fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";
@@ -36,7 +35,7 @@ describe("the merchant console's API", () => {
   beforeAll(async () => {
     harness = await startApiHarness("console", {
       player: browserSessions(WEB_ORIGIN),
-      webhooks: loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_TIMEOUT_MS: "2000" }, [31337]),
+      webhooks: fastWebhooks({ pollIntervalMs: 50, timeoutMs: 2000 }),
     });
     await receiver.start();
     const factory = RaffleFactory__factory.connect(harness.world.deployment.raffleFactory, harness.world.admin);
@@ -189,11 +188,19 @@ describe("the merchant console's API", () => {
     expectProblem(await harness.http.get("/merchant/session").set(auth(other)), 401, "merchantSessionRequired");
   });
 
-  it("creates an API key shown once, lists it with its last use, and revokes it", async () => {
+  it("creates an API key shown once, lists it with its last use and who made it, and revokes it", async () => {
     const { body: created } = await harness.http.post("/merchant/api-keys").set(auth(aliceSession)).send({ label: "game server" }).expect(201);
-    expect(created).toMatchObject({ label: "game server", lastUsedAt: null, revokedAt: null, key: expect.stringMatching(/^rk_[0-9a-f]{12}_/) });
+    expect(created).toMatchObject({
+      label: "game server",
+      lastUsedAt: null,
+      lastUsedUserAgent: null,
+      lastUsedIp: null,
+      revokedAt: null,
+      key: expect.stringMatching(/^rk_[0-9a-f]{12}_/),
+    });
     expect(created.key.startsWith(`rk_${created.prefix}_`)).toBe(true);
-    await harness.http.get("/raffle/contracts").set(auth(created.key)).expect(200);
+    // The caller's User-Agent carries a tab and C1 control characters (a header is Latin-1: no other control gets through).
+    await harness.http.get("/raffle/contracts").set(auth(created.key)).set("User-Agent", "game-server/3.2\t\u0085\u009btxet").expect(200);
     const listed = await eventually(async () => {
       const { body } = await harness.http.get("/merchant/api-keys").set(auth(aliceSession)).expect(200);
       const row = body.rows.find((key: { id: number }) => key.id === created.id);
@@ -202,6 +209,10 @@ describe("the merchant console's API", () => {
     });
     expect(listed).not.toHaveProperty("key");
     expect(JSON.stringify(listed)).not.toContain(created.key);
+    expect({ userAgent: listed.lastUsedUserAgent, ip: listed.lastUsedIp }).toEqual({
+      userAgent: "game-server/3.2 txet",
+      ip: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/),
+    });
 
     const { body: revoked } = await harness.http.delete(`/merchant/api-keys/${created.id}`).set(auth(aliceSession)).expect(200);
     expect(revoked.revokedAt).not.toBeNull();
@@ -423,8 +434,9 @@ describe("the merchant console's API", () => {
       price: { tokenType: "NATIVE", amount: aliceRaffle.deployed.price.amount.toString() },
     });
     expect(players).toContain(round.winners[0].account);
-    // 10% commission: the prize is 90% of the pot.
+    // 10% commission: the gross share is the whole pot, the prize 90% of it.
     expect(round.winners[0]).toMatchObject({
+      grossShare: (2n * BigInt(aliceRaffle.deployed.price.amount)).toString(),
       prize: ((2n * BigInt(aliceRaffle.deployed.price.amount) * 9n) / 10n).toString(),
       claimStatus: "UNCLAIMED",
     });

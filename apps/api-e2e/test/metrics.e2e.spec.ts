@@ -8,6 +8,7 @@ import { eventually, prometheusSample as sample } from "@raffle/testing";
 import { ApiKeyService } from "../../api/src/app/auth/api-key.service";
 import { createApp } from "../../api/src/app/create-app";
 import { loadApiConfig, type ApiConfig } from "../../api/src/config/api-config";
+import { fastWebhooks } from "./support/api-harness";
 import { expectProblem } from "./support/problem";
 import { captureOutput } from "./support/output-capture";
 import { startTwoChainApi, type TestChain as Chain, type TwoChainApi } from "./support/two-chain-api";
@@ -32,14 +33,12 @@ describe("metrics, status and logs", () => {
   };
 
   beforeAll(async () => {
-    served = await startTwoChainApi("metrics", {
-      // The VRF balance is read each chain check; webhooks to the test's receiver on 127.0.0.1, retried quickly.
-      CHAIN_CHECK_INTERVAL_SECONDS: "1",
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      WEBHOOK_POLL_INTERVAL_MS: "50",
-      WEBHOOK_RETRY_BASE_MS: "100",
-      WEBHOOK_RETRY_MAX_DELAY_MS: "200",
-    });
+    // The VRF balance is read each chain check; webhooks to the test's receiver on 127.0.0.1, retried quickly.
+    served = await startTwoChainApi(
+      "metrics",
+      { CHAIN_CHECK_INTERVAL_SECONDS: "1" },
+      { webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 200 }) },
+    );
     chains.push(...served.chains);
     ({ database, config, http, key } = served);
   }, 90_000);

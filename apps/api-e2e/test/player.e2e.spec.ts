@@ -9,7 +9,7 @@ import { API_CONFIG } from "../../api/src/services/tokens";
 import { browserSessions, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem, fieldsOf } from "./support/problem";
-import { endAndDraw, restartRound, setRules } from "../../../libs/indexer/test/support/v2-world";
+import { buyTickets, endAndDraw, restartRound, setRules } from "../../../libs/indexer/test/support/v2-world";
 
 const WEB_ORIGIN = "http://127.0.0.1:5173";
 
@@ -288,6 +288,11 @@ describe("public sale and Sign-In with Ethereum", () => {
           tokenId: string;
           state: string;
           prize: string | null;
+          grossShare: string | null;
+          commission: string | null;
+          roundTicketCount: number;
+          roundMinTickets: number;
+          refundReason: string | null;
         }>
       ).filter((ticket) => ticket.contractId === id);
     const all = await eventually(async () => {
@@ -298,9 +303,13 @@ describe("public sale and Sign-In with Ethereum", () => {
     expect(all).toHaveLength(5);
     for (const ticket of all) {
       const position = winners.findIndex((winner) => winner.ticketId.toString() === ticket.tokenId);
-      expect([ticket.state, ticket.prize]).toEqual(
-        winning.has(ticket.tokenId) ? ["WON", ((winners[position].amount * 9n) / 10n).toString()] : ["LOST", null],
+      // Each prize's figures: the gross share of the pot, the commission rate and the prize the claim pays (10% less).
+      expect([ticket.state, ticket.grossShare, ticket.prize]).toEqual(
+        winning.has(ticket.tokenId)
+          ? ["WON", winners[position].amount.toString(), ((winners[position].amount * 9n) / 10n).toString()]
+          : ["LOST", null, null],
       );
+      expect(ticket).toMatchObject({ commission: "1000", roundTicketCount: 5, roundMinTickets: 0, refundReason: null });
     }
 
     // One winner claims: that ticket is CLAIMED, the round's other winners stay WON.
@@ -317,6 +326,46 @@ describe("public sale and Sign-In with Ethereum", () => {
       expect(rows.filter((ticket) => ticket.state === "WON")).toHaveLength(2);
     });
     drawn = { deployed, id };
+  });
+
+  it("says of a ticket whose round ended below its minimum how many tickets the round sold of how many it needed", async () => {
+    const deployed = await deployTestRaffle(harness.world, "NATIVE");
+    await setRules(harness.world, deployed, { prizeShares: [10000], minTickets: 3 });
+    await restartRound(harness.world, deployed);
+    const id = await indexedRaffleId(harness, key, deployed.raffle);
+    await setPublicSale(id, true).expect(200);
+    await eventually(async () =>
+      expect((await harness.http.get("/rounds/current").query({ contractId: id }).set(auth(key)).expect(200)).body.roundId).toBe("2"),
+    );
+    await buyTickets(harness.world, deployed, harness.world.players[0], 2);
+    await (await Raffle__factory.connect(deployed.raffle, harness.world.merchant).endRound()).wait();
+
+    const token = await signIn(alice);
+    const rows = await eventually(async () => {
+      const { body } = await harness.http.get("/player/tickets").set(auth(token)).expect(200);
+      const mine = body.rows.filter((ticket: { contractId: number }) => ticket.contractId === id);
+      expect(mine.map((ticket: { state: string }) => ticket.state)).toEqual(["REFUNDABLE", "REFUNDABLE"]);
+      return mine;
+    });
+    for (const ticket of rows) {
+      expect(ticket).toMatchObject({
+        roundId: "2",
+        roundTicketCount: 2,
+        roundMinTickets: 3,
+        refundReason: "MINIMUM_NOT_REACHED",
+        prize: null,
+        grossShare: null,
+        commission: "1000",
+      });
+    }
+    // Another player's session never sees them.
+    const theirs = (
+      await harness.http
+        .get("/player/tickets")
+        .set(auth(await signIn(bob)))
+        .expect(200)
+    ).body.rows;
+    expect(theirs.filter((ticket: { contractId: number }) => ticket.contractId === id)).toEqual([]);
   });
 
   it("shows a public-sale raffle's round history to anyone, newest first, with its winners and the draw's record", async () => {

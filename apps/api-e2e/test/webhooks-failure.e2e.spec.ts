@@ -1,8 +1,7 @@
 import { deployTestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../../api/src/config/webhook-config";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { WebhookReceiver } from "./support/webhook-receiver";
 
 /** Retries end: a delivery past the retry horizon is FAILED, an endpoint failing long enough is disabled. */
@@ -14,17 +13,7 @@ describe("webhook failure handling", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("webhooks_failure", {
-      webhooks: loadWebhookConfig(
-        {
-          WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-          WEBHOOK_POLL_INTERVAL_MS: "50",
-          WEBHOOK_RETRY_BASE_MS: "100",
-          WEBHOOK_RETRY_MAX_DELAY_MS: "200",
-          WEBHOOK_RETRY_HORIZON_MS: "2500",
-          WEBHOOK_DISABLE_AFTER_MS: "1000",
-        },
-        [31337],
-      ),
+      webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 200, retryHorizonMs: 2500, disableAfterMs: 1000 }),
     });
     key = await harness.apiKey(await harness.world.merchant.getAddress());
     await receiver.start();

@@ -6,8 +6,7 @@ import type { DataSource } from "typeorm";
 import { openDatabase } from "@raffle/db";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../../api/src/config/webhook-config";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { expectProblem } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";
 
@@ -54,16 +53,7 @@ describe("webhook limits", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("webhooks_limits", {
-      webhooks: loadWebhookConfig(
-        {
-          WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-          WEBHOOK_POLL_INTERVAL_MS: "50",
-          WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-          WEBHOOK_CONCURRENCY: "8",
-          WEBHOOK_CONCURRENCY_PER_MERCHANT: "2",
-        },
-        [31337],
-      ),
+      webhooks: fastWebhooks({ pollIntervalMs: 50, timeoutMs: TIMEOUT_MS, concurrency: 8, concurrencyPerMerchant: 2 }),
     });
     db = await openDatabase({ url: harness.database.url });
     await fast.start();

@@ -1,8 +1,7 @@
 import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../../api/src/config/webhook-config";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { WebhookReceiver } from "./support/webhook-receiver";
 
@@ -14,7 +13,7 @@ describe("webhooks across a reorg", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("webhooks_reorg", {
-      webhooks: loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_RETRY_BASE_MS: "100" }, [31337]),
+      webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100 }),
     });
     key = await harness.apiKey(await harness.world.merchant.getAddress());
     await receiver.start();

@@ -5,14 +5,13 @@ import * as path from "node:path";
 import { buyTicket, deployTestRaffle } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../../api/src/config/webhook-config";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
-import { COMPILED_MAIN } from "../../api/test/support/compiled-main";
+import { fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
+import { COMPILED_MAIN, PACED_API_MAIN } from "../../api/test/support/compiled-main";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { WebhookReceiver, type ReceivedMessage } from "./support/webhook-receiver";
 
 /**
- * Delivery by separate API processes (the compiled main, as production runs it) on one database: the in-process API
+ * Delivery by separate API processes (the compiled API, with a quick webhook pace) on one database: the in-process API
  * only indexes and writes the outbox; the children deliver. A child killed with SIGKILL mid-work loses nothing, and
  * two children never send one message twice.
  */
@@ -26,7 +25,9 @@ describe("webhook delivery across API processes", () => {
   /** An API process that delivers webhooks and does not index; resolves once it listens. */
   async function startDeliverer(): Promise<ChildProcess> {
     if (!fs.existsSync(COMPILED_MAIN)) throw new Error(`${COMPILED_MAIN} is missing: run \`npm run build\` first`);
-    const child = spawn(process.execPath, [COMPILED_MAIN], {
+    // Retries at a test's pace: the compiled API started by a script that sets it (the API's own is fixed).
+    const pace = JSON.stringify({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 300, timeoutMs: 1000 });
+    const child = spawn(process.execPath, [PACED_API_MAIN, pace], {
       env: {
         ...process.env,
         LOG_LEVEL: "info",
@@ -36,10 +37,6 @@ describe("webhook delivery across API processes", () => {
         DEPLOYMENT_FILE: deploymentFile,
         INDEXER_ENABLED: "false",
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-        WEBHOOK_POLL_INTERVAL_MS: "50",
-        WEBHOOK_RETRY_BASE_MS: "100",
-        WEBHOOK_RETRY_MAX_DELAY_MS: "300",
-        WEBHOOK_TIMEOUT_MS: "1000",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -87,7 +84,7 @@ describe("webhook delivery across API processes", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("webhooks_replicas", {
-      webhooks: { ...loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, [31337]), deliveryEnabled: false },
+      webhooks: { ...fastWebhooks({}), deliveryEnabled: false },
     });
     key = await harness.apiKey(await harness.world.merchant.getAddress());
     deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-webhooks-")), "deployment.json");

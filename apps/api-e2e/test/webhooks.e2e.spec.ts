@@ -4,8 +4,7 @@ import { buyTicket, deployTestRaffle, startNextRound, type TestRaffle } from "@r
 import { WEBHOOK_EVENT_TYPES } from "@raffle/indexer";
 import { eventually } from "@raffle/testing";
 
-import { loadWebhookConfig } from "../../api/src/config/webhook-config";
-import { startApiHarness, type ApiHarness } from "./support/api-harness";
+import { fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
 import { expectProblem } from "./support/problem";
 import { startSiblingApp } from "./support/sibling-app";
@@ -22,10 +21,7 @@ describe("webhooks", () => {
 
   beforeAll(async () => {
     harness = await startApiHarness("webhooks", {
-      webhooks: loadWebhookConfig(
-        { WEBHOOK_ALLOW_PRIVATE_URLS: "true", WEBHOOK_POLL_INTERVAL_MS: "50", WEBHOOK_RETRY_BASE_MS: "100", WEBHOOK_TIMEOUT_MS: "2000" },
-        [31337],
-      ),
+      webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, timeoutMs: 2000 }),
     });
     key = await harness.apiKey(await harness.world.merchant.getAddress());
     otherKey = await harness.apiKey(await (await harness.node.provider.getSigner(3)).getAddress());

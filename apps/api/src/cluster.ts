@@ -34,7 +34,7 @@ const WORKER_OLD_SPACE_MIB = 512;
  * where every core is busy (two workers and their clients, the database), a helper that the kernel has not scheduled
  * yet holds the worker, and its 16 connections, for a whole time slice: bench part `reads` (stall-report.js) counted
  * these stretched collections among the slow requests' overlaps; single-threaded, the workers' collections paused
- * them 9-23 % less per request in three A/B runs. See docs/performance.md, "Reads and data growth", Round 3.
+ * them 9-23 % less per request in three A/B runs (docs/performance.md, "Reads and data growth").
  */
 const WORKER_GC_FLAG = "--single-threaded-gc";
 

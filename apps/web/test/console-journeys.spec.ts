@@ -5,6 +5,7 @@ import * as path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
 import { endAndDraw } from "@raffle/chain/testing";
+import { openDatabase } from "@raffle/db";
 import { RaffleApi, RaffleApiError, buyTicket } from "@raffle/sdk";
 
 import { InjectedWallet } from "./support/injected-wallet";
@@ -155,7 +156,15 @@ describe("the merchant console in a browser", () => {
     await endAndDraw(stack.world, { raffle: raffle.address, ticket: "", price: { tokenType: 0, token: "", tokenId: 0n, amount: 0n } });
     await page.goto(consoleUrl("#/raffles"));
     const card = page.getByRole("region", { name: "Console Ticket raffle" });
-    await card.getByText(new RegExp(`Winner ${stack.player.address.slice(0, 6)}.* 0\\.018 ETH, unclaimed; releasable to you from`)).waitFor(WAIT);
+    // The prize's figures labelled as the player's pages label them: one 0.02 ETH ticket, 10% commission.
+    await card
+      .getByText(
+        new RegExp(
+          `^Winner ${stack.player.address.slice(0, 6)}…\\w{4} \\(ticket \\d+\\): gross share 0\\.02 ETH · commission rate 10% · net prize paid 0\\.018 ETH, unclaimed; releasable to you from`,
+        ),
+      )
+      .waitFor(WAIT);
+    expect(await card.locator("dt", { hasText: "Commission rate" }).locator("+ dd").textContent()).toBe("10%");
     await card.getByRole("cell", { name: "Drawn" }).waitFor(WAIT);
 
     // No worker runs here: the merchant starts the next round from the wallet.
@@ -227,12 +236,13 @@ describe("the merchant console in a browser", () => {
     await endpoint.getByText("1 message.").waitFor(WAIT);
     const failed = log.getByRole("listitem").filter({ hasText: "last answer: HTTP 500" });
     await failed.getByRole("button", { name: /^Show attempts and payload of webhook\.test message/ }).click();
-    await failed.getByText("HTTP 500", { exact: true }).waitFor(WAIT);
-    await failed.getByText("orders database is down", { exact: true }).waitFor(WAIT);
+    // The first of its attempts: a slow run may have retried it already, and each attempt shows its answer.
+    await failed.getByText("HTTP 500", { exact: true }).first().waitFor(WAIT);
+    await failed.getByText("orders database is down", { exact: true }).first().waitFor(WAIT);
     expect(await failed.getByLabel(/^Payload of webhook\.test message/).textContent()).toContain('"type": "webhook.test"');
     await page.screenshot({ path: path.join(SCREENSHOTS, "console-webhook-failing-1280.png"), fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
-    await failed.getByText("orders database is down", { exact: true }).scrollIntoViewIfNeeded();
+    await failed.getByText("orders database is down", { exact: true }).first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, "console-webhook-failing-375.png"), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const axe = await new AxeBuilder({ page }).analyze();
@@ -334,6 +344,20 @@ describe("the merchant console in a browser", () => {
     expect(framed).toEqual({ frameUrl: "chrome-error://chromewebdata/", appInFrame: false });
   });
 
+  it("says a missed rotation is the merchant worker's to check while no revoked key is being refused", async () => {
+    // The current round started two days ago: its daily run (15 3 * * *) passed without the worker rotating it.
+    const db = await openDatabase({ url: stack.databaseUrl, poolSize: 1 });
+    try {
+      await db.query(`UPDATE round SET start_timestamp = now() - interval '2 days' WHERE contract_id = $1 AND round_status = 'ACTIVE'`, [raffle.id]);
+    } finally {
+      await db.destroy();
+    }
+    await page.goto(consoleUrl("#/"));
+    await page
+      .getByText(/^Moonlight Raffle: the scheduled rotation since .+ did not happen\. Check that the merchant worker is running\.$/)
+      .waitFor(WAIT);
+  });
+
   it("asks before revoking a key used a minute ago (Escape keeps it), rolls it, revokes the old one, and Overview names it", async () => {
     const sign = (key: string) =>
       new RaffleApi({ baseUrl: stack.apiUrl, apiKey: key }).signTicket({ account: stack.player.address, contractId: raffle.id });
@@ -343,6 +367,9 @@ describe("the merchant console in a browser", () => {
     await revoke.click();
     const dialog = page.getByRole("dialog", { name: /^Revoke “game server”/ });
     await dialog.getByText(/This key is in use: it was last used (less than a minute|1 minute|\d+ minutes) ago\./).waitFor(WAIT);
+    // Who used it, as the API recorded that call: the SDK's client (Node's fetch) on this machine.
+    await dialog.getByText(/^That last call came from the client “node” at the address (::ffff:)?127\.0\.0\.1\.$/).waitFor(WAIT);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "console-revoke-live-key.png"), fullPage: true });
     expect(await dialog.getByRole("button", { name: "Cancel" }).evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached", ...WAIT });
@@ -379,6 +406,19 @@ describe("the merchant console in a browser", () => {
       .getByText(/Your API key “game server” \(rk_[0-9a-f]{12}_…\) was revoked and is still being used: a call with it was refused/)
       .waitFor(WAIT);
     await page.screenshot({ path: path.join(SCREENSHOTS, "console-overview-revoked-key-1280.png"), fullPage: true });
+
+    // The missed rotation now names the refused key, not the worker's running.
+    const rotation = page.getByRole("listitem").filter({ hasText: "the scheduled rotation since" });
+    await rotation.filter({ hasText: "was revoked and is still being used" }).waitFor(WAIT);
+    expect(await rotation.textContent()).toMatch(
+      /^Moonlight Raffle: the scheduled rotation since .+ did not happen\. Your API key “game server” \(rk_[0-9a-f]{12}_…\) was revoked and is still being used \(a call with it was refused .+\): if the merchant worker uses it, the API refuses the worker\. Give the worker a working key from API keys\.$/,
+    );
+    expect(await rotation.textContent()).not.toContain("Check that the merchant worker is running");
+    await rotation.getByRole("link", { name: "API keys" }).waitFor(WAIT);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `console-overview-rotation-refused-key-${width}.png`), fullPage: true });
+    }
   });
 
   it("passes axe-core on every console page, at 1280 and 375 px, and captures each", async () => {
@@ -394,6 +434,7 @@ describe("the merchant console in a browser", () => {
         // Nothing wider than the screen: a phone scrolls the page down, never sideways (wide tables scroll in their box).
         const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         expect({ page: name, width, fits: pageWidth <= width }).toEqual({ page: name, width, fits: true });
+        if (name === "raffles") await page.getByText(/gross share 0\.02 ETH · commission rate 10% · net prize paid 0\.018 ETH/).waitFor(WAIT);
         if (name === "keys") {
           // Each key's Last used, State and actions stay on screen at either width: on a phone the rows are cards.
           const live = page.locator("tbody tr", { hasText: "Active" }).first();

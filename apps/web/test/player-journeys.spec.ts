@@ -228,6 +228,21 @@ describe("the player app in a browser", () => {
     await page.getByText("Total: 45 GOLD", { exact: true }).waitFor(WAIT);
     await buyAndExpect(/5 tickets bought! They are in My tickets\./);
     await page.getByText("5 / 100 sold", { exact: true }).waitFor(WAIT);
+    // Each prize of the pot so far (45 GOLD, 10% commission), labelled as My tickets and Round history label a won one;
+    // the first prize takes what the split's rounding leaves, as the contract does.
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      const prizes = page.getByRole("list", { name: "Prizes if the round ended now" }).getByRole("listitem");
+      await prizes.nth(2).waitFor(WAIT);
+      expect(await prizes.allTextContents()).toEqual([
+        "1st prize: gross share 22.5 GOLD · commission rate 10% · net prize paid 20.25 GOLD",
+        "2nd prize: gross share 13.5 GOLD · commission rate 10% · net prize paid 12.15 GOLD",
+        "3rd prize: gross share 9 GOLD · commission rate 10% · net prize paid 8.1 GOLD",
+      ]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `raffle-prizes-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     const { deployed } = stack.raffles.bundles;
     const token = TestToken__factory.connect(deployed.price.token, stack.node.provider);
     const approvals = await token.queryFilter(token.filters.Approval(stack.player.address, stack.world.deployment.exchange));
@@ -236,18 +251,22 @@ describe("the player app in a browser", () => {
     expect(await ticket.balanceOf(stack.player.address)).toBe(5n);
   });
 
-  it("claims the prizes of two rounds with one wallet prompt (Claim all), each prize labelled with the commission", async () => {
+  it("claims the prizes of two rounds with one wallet prompt (Claim all), each prize labelled: gross share, commission rate, net prize", async () => {
     const { deployed } = stack.raffles.native;
     await endAndDraw(stack.world, deployed);
     await startNextRound(stack.world, deployed);
     await buyTicket(stack.world, deployed, stack.world.players[0]);
     await endAndDraw(stack.world, deployed);
     await page.goto(`${stack.web.url}/#/tickets`);
-    const won = myTickets().getByText("Won · prize paid to you 0.009 ETH (after the organiser's 10% commission)", { exact: true });
-    await won.nth(1).waitFor(WAIT);
-    expect(await won.count()).toBe(2);
+    const won = myTickets().getByText("Won · gross share 0.01 ETH · commission rate 10% · net prize paid 0.009 ETH", { exact: true });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await won.nth(1).waitFor(WAIT);
+      expect(await won.count()).toBe(2);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `tickets-won-${width}.png`), fullPage: true });
+    }
     await myTickets().getByText("2 prizes to claim, 0.018 ETH in all.").waitFor(WAIT);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "tickets-won-1280.png"), fullPage: true });
 
     const sentBefore = wallet.requests.filter((method) => method === "eth_sendTransaction").length;
     await button("Claim all").click();
@@ -260,7 +279,7 @@ describe("the player app in a browser", () => {
     expect(new Set(claims.map((event) => event.transactionHash)).size).toBe(1);
     expect(claims.map((event) => event.args.prize)).toEqual([parseEther("0.009"), parseEther("0.009")]);
     await myTickets()
-      .getByText("Prize claimed · prize paid to you 0.009 ETH (after the organiser's 10% commission)", { exact: true })
+      .getByText("Prize claimed · gross share 0.01 ETH · commission rate 10% · net prize paid 0.009 ETH", { exact: true })
       .nth(1)
       .waitFor(WAIT);
   });

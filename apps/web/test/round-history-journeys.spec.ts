@@ -74,28 +74,36 @@ describe("round rules and round history in a browser", () => {
     await page.getByText("2 / 100 sold", { exact: true }).waitFor(WAIT);
   });
 
-  it("refunds a ticket of a round that missed its minimum", async () => {
+  it("refunds the tickets of a round that missed its minimum, saying it sold 2 of the 3 tickets it needed", async () => {
     await page.goto(raffleUrl("minimum"));
     await page.getByText("A round needs 3 tickets to be drawn", { exact: false }).waitFor(WAIT);
+    await page.getByLabel("Quantity").fill("2");
     await button("Buy").click();
-    await page.getByText("Ticket bought! It is in My tickets.").waitFor(WAIT);
+    await page.getByText("2 tickets bought! They are in My tickets.").waitFor(WAIT);
     const raffle = raffleOf("minimum");
     await (await raffle.endRound()).wait();
-    expect((await raffle.getRound(1n)).ticketCount).toBe(1n);
+    expect((await raffle.getRound(1n)).ticketCount).toBe(2n);
 
     await page.goto(`${stack.web.url}/#/tickets`);
-    await myTickets().getByText("Refundable: the round was not drawn · 0.01 ETH back", { exact: true }).waitFor(WAIT);
-    await myTickets().getByText("1 ticket to refund, 0.01 ETH in all.").waitFor(WAIT);
+    const owed = myTickets().getByText("Refundable: it sold 2 of the 3 tickets it needed · 0.01 ETH back", { exact: true });
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await owed.nth(1).waitFor(WAIT);
+      expect(await owed.count()).toBe(2);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `tickets-minimum-${width}.png`), fullPage: true });
+    }
+    expect(await myTickets().getByText("the round was not drawn").count()).toBe(0);
+    await myTickets().getByText("2 tickets to refund, 0.02 ETH in all.").waitFor(WAIT);
     await button("Refund all").click();
     await myTickets()
-      .getByText(/^Ticket refunded: 0\.01 ETH is back in your wallet\./)
+      .getByText(/^2 tickets refunded: 0\.02 ETH is back in your wallet\./)
       .waitFor(WAIT);
-    await myTickets().getByText("Refunded", { exact: true }).waitFor(WAIT);
+    await myTickets().getByText("Refunded", { exact: true }).nth(1).waitFor(WAIT);
     const refunds = await raffle.queryFilter(raffle.filters.TicketRefunded(1n));
-    expect(refunds.map((event) => event.args.owner)).toEqual([stack.player.address]);
+    expect(refunds.map((event) => event.args.owner)).toEqual([stack.player.address, stack.player.address]);
 
     await page.goto(historyUrl("minimum"));
-    await page.getByText("Refundable: it sold 1 of the 3 tickets it needed", { exact: true }).waitFor(WAIT);
+    await page.getByText("Refundable: it sold 2 of the 3 tickets it needed", { exact: true }).waitFor(WAIT);
     expect(await button("Verify this draw").count()).toBe(0);
   });
 
@@ -121,9 +129,9 @@ describe("round rules and round history in a browser", () => {
     expect(shown.map((line) => /ticket #(\d+)/.exec(line)?.[1])).toEqual(winners.map(String));
     // Each prize's figures, labelled: the gross share of the pot, the commission rate and the prize the claim pays.
     expect(shown[0]).toMatch(
-      /^1st prize: ticket #\d+ · held by 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} · gross share 0\.03 ETH · commission 10% · prize paid 0\.027 ETH · not claimed yet$/,
+      /^1st prize: ticket #\d+ · held by 0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4} · gross share 0\.03 ETH · commission rate 10% · net prize paid 0\.027 ETH · not claimed yet$/,
     );
-    expect(shown[1]).toMatch(/ · gross share 0\.02 ETH · commission 10% · prize paid 0\.018 ETH · not claimed yet$/);
+    expect(shown[1]).toMatch(/ · gross share 0\.02 ETH · commission rate 10% · net prize paid 0\.018 ETH · not claimed yet$/);
     await drawn.getByText("10% of each prize", { exact: true }).waitFor(WAIT);
     await drawn.getByText(/^0x[0-9a-f]{64}$/).waitFor(WAIT); // the transaction that recorded the draw
 
@@ -166,6 +174,8 @@ describe("round rules and round history in a browser", () => {
       await openHistory("history");
       await button("Verify this draw").click();
       await page.getByText(/^The draw checks out/).waitFor(WAIT);
+      // The labelled prize figures at either width.
+      await page.getByText(/gross share 0\.03 ETH · commission rate 10% · net prize paid 0\.027 ETH/).waitFor(WAIT);
       await page.waitForLoadState("networkidle");
       await page.screenshot({ path: path.join(SCREENSHOTS, `rounds-${width}.png`), fullPage: true });
       const results = await new AxeBuilder({ page }).analyze();

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {Asset, Params, TokenType} from "../libraries/Assets.sol";
+import {PermitSignature, PurchaseIntent, ReceiveAuthorization} from "../libraries/Gasless.sol";
 
 /// @notice Checks vouchers signed by the platform and takes payment for raffle tickets.
 interface IExchange {
@@ -42,12 +43,49 @@ interface IExchange {
     error UnsupportedClaimItem(uint256 index);
     /// @notice The claim's source did not opt in for this token (or, to mint, is not a minter of the collection).
     error ClaimSourceNotApproved(address source, address token);
+    /// @notice Gasless purchase: the price token has no ERC-3009 `receiveWithAuthorization` (the call reverted
+    /// without a reason).
+    error AuthorizationUnsupported(address token);
+    /// @notice Gasless purchase: the buyer's purchase intent is past its deadline.
+    error IntentExpired(uint256 deadline);
+    /// @notice Gasless purchase: the purchase intent is not `buyer`'s signature of exactly this purchase (another
+    /// signer, another purchase, another Exchange or chain).
+    error BuyerSignatureInvalid(address buyer);
+    /// @notice Gasless purchase: the buyer's permit could not be applied (front-run, expired, for another spender or
+    /// value, or the token has none) and the buyer's allowance for this Exchange, `allowance`, is short of the price.
+    error PermitRefused(address token, uint256 allowance);
 
     /// @notice Buys one raffle ticket with a voucher signed by a holder of the signer role.
     /// @dev `account` in the signed data is `msg.sender`, so a voucher is useless to anyone else.
     function purchaseRaffle(Params calldata params, Asset calldata item, Asset calldata price, bytes calldata signature)
         external
         payable;
+
+    /// @notice Buys with the buyer's single ERC-3009 signature, submitted by anyone (a relayer paying the gas). The
+    /// buyer signed the price token's `ReceiveWithAuthorization` with `to` = this Exchange, `value` = `price.amount`
+    /// and `nonce` = the EIP-712 digest of the purchase voucher (the digest the platform signer signed, with
+    /// `account` = the buyer), so the signature pays for this purchase only, only through this Exchange. The tickets
+    /// go to `authorization.from`; the caller gets nothing.
+    function purchaseRaffleWithAuthorization(
+        Params calldata params,
+        Asset calldata item,
+        Asset calldata price,
+        bytes calldata voucherSignature,
+        ReceiveAuthorization calldata authorization
+    ) external;
+
+    /// @notice Buys with the buyer's two signatures, submitted by anyone (a relayer paying the gas): a
+    /// `PurchaseIntent` on this Exchange's domain naming exactly this purchase, and an EIP-2612 permit for this
+    /// Exchange. A permit that fails (someone submitted it first) is ignored when the allowance is there. The tickets
+    /// go to `intent.buyer`; the caller gets nothing.
+    function purchaseRaffleWithPermit(
+        Params calldata params,
+        Asset calldata item,
+        Asset calldata price,
+        bytes calldata voucherSignature,
+        PurchaseIntent calldata intent,
+        PermitSignature calldata permit
+    ) external;
 
     /// @notice Redeems a claim voucher: delivers `items` from `params.receiver` (the merchant, who approved this
     /// contract and opted in with `setClaimSource`) to `msg.sender`. ERC20: transferred. ERC721 with a token id:

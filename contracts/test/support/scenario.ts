@@ -116,17 +116,11 @@ export function refundTickets(world: RaffleWorld, caller: HardhatEthersSigner, .
   return world.raffle.connect(caller).refundTickets(tickets.map(([roundId, ticketId]) => ({ roundId, ticketId })));
 }
 
-/** The draw rule of the README ("How winners are drawn"), written independently of the contract. */
-export function drawWinners(randomWord: bigint, firstTicketId: bigint, ticketCount: bigint, winners: number): bigint[] {
-  const drawn: bigint[] = [];
-  let hash = randomWord;
-  while (drawn.length < winners) {
-    const candidate = firstTicketId + (hash % ticketCount);
-    hash = BigInt(ethers.keccak256(ethers.toBeHex(hash, 32)));
-    if (!drawn.includes(candidate)) drawn.push(candidate);
-  }
-  return drawn;
-}
+/**
+ * The draw rule of the README ("How winners are drawn"): the one TypeScript implementation (@raffle/chain/rules), which
+ * is checked against the same vectors as the contract's DrawRule (Rules.vectors.test.ts).
+ */
+export { drawWinners } from "@raffle/chain/rules";
 
 /** Sets the raffle's round rules as its merchant; shares in basis points, bundles as [quantity, total price]. */
 export async function setRules(

@@ -9,3 +9,4 @@ export * from "./purchase-args";
 export * from "./struct-json";
 export * from "./exchange-abi";
 export * from "./raffle-abi";
+export { ERC20_CLIENT_ABI } from "./generated/client-abis";

@@ -1,10 +1,12 @@
 export * from "./typechain";
+export type { TypedContractEvent } from "./typechain/common";
 export * from "./token-type";
 export * from "./eip712";
 export * from "./purchase-args";
 export * from "./nonce";
 export * from "./deploy";
 export * from "./voucher";
+export * from "./gasless";
 export * from "./asset";
 export * from "./fast-voucher";
 export * from "./signing-thread";
@@ -13,4 +15,5 @@ export * from "./exchange-abi";
 export * from "./struct-json";
 export * from "./contracts-dir";
 export * from "./raffle-abi";
+export { ERC20_CLIENT_ABI } from "./generated/client-abis";
 export * from "./chain-identity";

@@ -64,7 +64,7 @@ interface PendingSignature {
  * Signs digests on a thread of its own, so that the event loop serving the requests does not spend the signature's
  * CPU (about a quarter of a sign request's) while other requests wait for it: with one API process on two cores the
  * loop was what capped the sign endpoint at 16 connections, and the thread gave it 8 % more requests/s
- * (docs/performance.md, sign path round 7). The digests asked for in one pass of the event loop go in one message
+ * (docs/performance.md, "Where the sign path's CPU goes"). The digests asked for in one pass of the event loop go in one message
  * and come back in one. If the thread fails, every signature it owed, and each one after, is made on the calling
  * thread instead (the same bytes: signing is deterministic), so a thread's failure never fails a request.
  */

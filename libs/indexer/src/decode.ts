@@ -18,7 +18,8 @@ const INTERFACES: Record<ContractKind, Interface> = {
 };
 
 export type JsonValue = string | boolean | JsonValue[] | { [key: string]: JsonValue };
-export type EventArgs = Record<string, JsonValue>;
+/** An event's decoded arguments by name; `Arg` narrows the names to one event's (handlers/contract-events.ts). */
+export type EventArgs<Arg extends string = string> = Record<Arg, JsonValue>;
 
 export interface DecodedLog {
   name: string | null;

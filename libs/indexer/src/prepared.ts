@@ -6,7 +6,7 @@ import { isPostgresServer } from "@raffle/db";
  * The statements the indexer runs once per block or once per step, as named statements: PostgreSQL parses and plans
  * each once per connection, not at every run. In a backfill's statement log a block's purchase statement spent about
  * 1 of its ~5 ms in parse and bind (the plan), and a step's small statements (the undo setting, the cursor, the
- * headers) little else (docs/performance.md, "Indexer backfill", round 5).
+ * headers) little else (docs/performance.md, "Indexer backfill").
  *
  * On the embedded PGlite (isPostgresServer), and outside a transaction's query runner, they run unnamed, as any other
  * query.

@@ -8,7 +8,7 @@ import type { TokenMetadataReader } from "./token-metadata";
 import type { WebhookEventType } from "./webhook-outbox";
 import type { WebhookSubject } from "./handlers/handler";
 
-export { prizeAmounts } from "./handlers/shared";
+export { prizeAmounts } from "@raffle/chain/rules";
 
 export interface ProjectorDeps {
   chainId: number;

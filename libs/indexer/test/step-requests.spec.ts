@@ -17,7 +17,7 @@ import { rpcProxy, type RpcProxy } from "./support/rpc-proxy";
 /**
  * Every step asks the node the chain id, the head and the cursor's hash before anything else: in one request
  * (ChainSource.tip), not three through ethers' provider, whose batch stall held each call ~10 ms (docs/performance.md,
- * "Indexer backfill", round 4).
+ * "Indexer backfill").
  */
 describe("an indexer step's questions to the node", () => {
   let node: HardhatNode;

@@ -18,6 +18,7 @@ const ROOT = path.resolve(SDK, "../..");
 const STAGE = path.join(SDK, ".build");
 const DIST = path.join(SDK, "dist");
 const CHAIN_CLIENT = path.join(ROOT, "libs/chain/src/client.ts");
+const CHAIN_RULES = path.join(ROOT, "libs/chain/src/rules/index.ts");
 const { PEERS: MANIFEST_PEERS } = require("./manifest");
 /** What the installed package may require besides its own files: ethers as a peer, and its own dependencies. */
 const PEERS = MANIFEST_PEERS;
@@ -51,14 +52,17 @@ function copyClosure(entry, targetDir) {
   }
 }
 
-/** Copies the SDK's sources (not its tests), pointing `@raffle/chain` at the copied chain files. */
-function copySdkSources(dir, targetDir, chainClient) {
+/** Copies the SDK's sources (not its tests), pointing `@raffle/chain` (and its rules) at the copied chain files. */
+function copySdkSources(dir, targetDir, chainClient, chainRules) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
     const target = path.join(targetDir, entry.name);
-    if (entry.isDirectory()) copySdkSources(file, target, chainClient);
+    if (entry.isDirectory()) copySdkSources(file, target, chainClient, chainRules);
     else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".spec.ts")) {
-      const source = fs.readFileSync(file, "utf8").replace(/from "@raffle\/chain"/g, `from "${relativeImport(target, chainClient)}"`);
+      const source = fs
+        .readFileSync(file, "utf8")
+        .replace(/from "@raffle\/chain"/g, `from "${relativeImport(target, chainClient)}"`)
+        .replace(/from "@raffle\/chain\/rules"/g, `from "${relativeImport(target, chainRules)}"`);
       for (const specifier of specifiersOf(source)) {
         if (!specifier.startsWith(".") && !(specifier in PEERS) && !(specifier in DEPENDENCIES))
           throw new Error(`${path.relative(ROOT, file)} imports ${specifier}, which the package cannot carry`);
@@ -72,8 +76,10 @@ function copySdkSources(dir, targetDir, chainClient) {
 fs.rmSync(STAGE, { recursive: true, force: true });
 fs.rmSync(DIST, { recursive: true, force: true });
 const chainClient = path.join(STAGE, "chain", "client.ts");
+const chainRules = path.join(STAGE, "chain", "rules", "index.ts");
 copyClosure(CHAIN_CLIENT, path.dirname(chainClient));
-copySdkSources(path.join(SDK, "src"), STAGE, chainClient);
+copyClosure(CHAIN_RULES, path.dirname(chainRules));
+copySdkSources(path.join(SDK, "src"), STAGE, chainClient, chainRules);
 // One bundle per format from the staged sources; ethers and the dependencies stay imports of the consumer's copies,
 // so an ESM project loads ethers once, as ESM, and its types are the ones it compiles against.
 const tsup = require.resolve("tsup/dist/cli-default.js", { paths: [ROOT] });

@@ -1,13 +1,8 @@
 import { Contract, Interface, type Signer } from "ethers";
-import { EXCHANGE_CLIENT_ABI, RAFFLE_CLIENT_ABI, TokenType, buildPurchaseArgs } from "@raffle/chain";
+import { ERC20_CLIENT_ABI, EXCHANGE_CLIENT_ABI, RAFFLE_CLIENT_ABI, TokenType, buildPurchaseArgs } from "@raffle/chain";
 
 import type { RaffleApi } from "./api-client";
 import type { Round, SignTicketRequest, TicketSignature } from "./types";
-
-const ERC20_ABI = [
-  "function allowance(address owner, address spender) view returns (uint256)",
-  "function approve(address spender, uint256 amount) returns (bool)",
-];
 
 export interface BuyTicketOptions {
   api: RaffleApi;
@@ -66,7 +61,7 @@ export async function buyTicket(options: BuyTicketOptions): Promise<BoughtTicket
   // purchase is the approve's own (NONCE_EXPIRED). A NonceManager signer sets its own nonce and ignores this one.
   let nonce: number | undefined;
   if (args.price.tokenType === TokenType.ERC20) {
-    const token = new Contract(args.price.token, ERC20_ABI, signer);
+    const token = new Contract(args.price.token, ERC20_CLIENT_ABI, signer);
     const allowance: bigint = await token.allowance(account, exchange);
     if (allowance < args.price.amount) {
       const approval = await token.approve(exchange, args.price.amount);

@@ -1,11 +1,11 @@
 /**
- * The Raffle's draw rule and its check, on their own: pure computation over ethers' keccak256, so a browser page can
- * verify a draw without the chain client (`readDrawRecord`, in draw.ts, reads a record from the chain with ethers).
+ * The check of a Raffle draw, on its own: pure computation over the draw rule (libs/chain's, the one the contract's
+ * `DrawRule` is tested against), so a browser page can verify a draw without the chain client (`readDrawRecord`, in
+ * draw.ts, reads a record from the chain with ethers).
  */
-import { keccak256, toBeHex } from "ethers";
+import { drawWinners, type Integer } from "@raffle/chain/rules";
 
-/** A value the API writes as a decimal string and the chain answers as a bigint. */
-export type Integer = string | number | bigint;
+export { drawWinners, type Integer };
 
 /**
  * What a round's draw is checked from: the recorded VRF word, the round's ticket ids (`ticketCount` consecutive ids
@@ -36,31 +36,6 @@ export interface DrawVerification {
   /** The record's `genuine` when it has one: false for a raffle the platform's factory does not list (then `valid`
    * is false too, whatever its winners). */
   genuine?: boolean;
-}
-
-const WORD_LIMIT = 1n << 256n;
-
-/**
- * The Raffle's draw rule (README, "How winners are drawn"): h_0 is the VRF word and h_(k+1) = keccak256 of h_k as a
- * 32-byte big-endian word; candidate k is `firstTicketId + h_k mod ticketCount`. Positions take the candidates in
- * order, first position first, skipping a ticket already drawn, until every position has one. A round that sold a
- * single ticket to a single winner is drawn with word 0, which gives that ticket too.
- */
-export function drawWinners(randomWord: Integer, firstTicketId: Integer, ticketCount: Integer, winnersCount: number): bigint[] {
-  let hash = BigInt(randomWord);
-  const first = BigInt(firstTicketId);
-  const count = BigInt(ticketCount);
-  if (hash < 0n || hash >= WORD_LIMIT) throw new RangeError(`the random word is not a uint256: ${randomWord}`);
-  if (!Number.isSafeInteger(winnersCount) || winnersCount < 1) throw new RangeError(`a draw has 1 or more winners: ${winnersCount}`);
-  // The contract refunds a round with fewer tickets than winners instead of drawing it; here it would never end.
-  if (count < BigInt(winnersCount)) throw new RangeError(`${ticketCount} tickets cannot give ${winnersCount} distinct winners`);
-  const winners: bigint[] = [];
-  while (winners.length < winnersCount) {
-    const candidate = first + (hash % count);
-    hash = BigInt(keccak256(toBeHex(hash, 32)));
-    if (!winners.includes(candidate)) winners.push(candidate);
-  }
-  return winners;
 }
 
 /**

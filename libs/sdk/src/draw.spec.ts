@@ -1,5 +1,7 @@
 import { AbiCoder, keccak256 } from "ethers";
 
+import { RULE_VECTORS } from "@raffle/chain/rules/vectors";
+
 import { drawWinners, verifyDraw } from "./draw";
 
 /** h_(k+1) as the contract computes it, through the ABI encoder rather than the SDK's own 32-byte conversion. */
@@ -76,5 +78,18 @@ describe("verifyDraw", () => {
     // A look-alike's winners can follow the rule exactly: the draw still proves nothing.
     expect(verifyDraw({ ...record, genuine: false })).toEqual({ valid: false, expected: winners, recorded: winners, genuine: false });
     expect(verifyDraw(record)).not.toHaveProperty("genuine");
+  });
+});
+
+describe("verifyDraw on the shared draw vectors (libs/chain/src/rules/vectors.json, the contract's DrawRule cases)", () => {
+  it.each(RULE_VECTORS.draw.map((vector) => [vector.name, vector]))("%s", (_name, vector) => {
+    const record = { ...vector, winners: vector.winners.map((ticketId, position) => ({ ticketId, position })) };
+    expect(verifyDraw(record)).toEqual({ valid: true, expected: vector.winners.map(BigInt), recorded: vector.winners.map(BigInt) });
+    if (vector.winners.length > 1) {
+      // A forger who swaps the first two positions, or passes a later candidate off as the first, is caught.
+      const [first, second, ...rest] = vector.winners;
+      expect(verifyDraw({ ...record, winners: [second, first, ...rest].map((ticketId) => ({ ticketId })) }).valid).toBe(false);
+    }
+    expect(verifyDraw({ ...record, randomWord: BigInt(vector.randomWord) ^ 1n }).valid).toBe(vector.ticketCount === "1");
   });
 });

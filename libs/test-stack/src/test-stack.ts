@@ -20,6 +20,11 @@ export interface TestStackOptions {
   wallClock?: boolean;
   /** What setUpWorld deploys besides the platform. */
   world?: WorldOptions;
+  /**
+   * A database the caller made instead of a fresh one on the machine's PostgreSQL (a script's private server, a given
+   * DATABASE_URL, an embedded PGlite); close() calls its `drop`.
+   */
+  database?: TestDatabase;
 }
 
 /** One chain of a stack: its node and the platform deployed on it. */
@@ -76,7 +81,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     // The nodes and the database start side by side: each node's start-up is a second or more of its own CPU. Every
     // one that started is stopped at close(), also when another failed.
     const [database, ...nodes] = await Promise.allSettled([
-      createTestDatabase(options.label),
+      options.database ?? createTestDatabase(options.label),
       ...chainIds.map((chainId) => startNode(kind, chainId, options)),
     ]);
     if (database.status === "fulfilled") cleanups.push(() => database.value.drop());

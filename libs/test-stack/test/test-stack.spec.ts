@@ -1,6 +1,6 @@
 import { Client } from "pg";
 import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "@raffle/chain";
-import { TEST_SERVER_URL } from "@raffle/db/testing";
+import { TEST_SERVER_URL, createTestDatabase } from "@raffle/db/testing";
 
 import { startTestStack, type TestStack } from "../src";
 
@@ -59,6 +59,21 @@ describe("startTestStack", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("runs on a database the caller made, hands it to the API, and closes it through the caller's own drop", async () => {
+    const made = await createTestDatabase("test_stack_given");
+    let dropped = 0;
+    const given = await startTestStack({ label: "unused", database: { ...made, drop: () => ((dropped += 1), made.drop()) } });
+    try {
+      expect(given.database).toMatchObject({ url: made.url, name: made.name });
+      const api = await given.startApi();
+      expect((await fetch(`${api.url}/health`)).status).toBe(200);
+    } finally {
+      await given.close();
+    }
+    expect(dropped).toBe(1);
+    expect(await databaseExists(made.name)).toBe(false);
   });
 
   it("names TEST_NODE when it is neither hardhat nor anvil, before starting anything", async () => {

@@ -5,18 +5,10 @@
  * chains' indexers and monitors included: throughput follows the machine's drift, CPU per request far less.
  */
 import { randomBytes } from "node:crypto";
-import { Wallet } from "ethers";
-import {
-  LOCAL_CHAIN_IDS,
-  LOCAL_DEV_KEYS,
-  LOCAL_DRAWS_PER_DAY,
-  LOCAL_VRF_SETTINGS,
-  SECOND_LOCAL_CHAIN_ID,
-  deployPlatform,
-  type PlatformDeployment,
-} from "@raffle/chain";
-import { startAnvilNode, type DevNode } from "@raffle/chain/testing";
+import { LOCAL_CHAIN_IDS, LOCAL_DEV_KEYS, SECOND_LOCAL_CHAIN_ID, type PlatformDeployment } from "@raffle/chain";
+import type { DevNode } from "@raffle/chain/testing";
 import { freePort } from "@raffle/testing";
+import { startTestStack, type TestStack } from "@raffle/test-stack";
 
 import { startApiProcess, type ApiProcess } from "../api-process";
 import { apiCpuPerRequest, apiIdleCpuMicrosPerSecond, figuresOf, type MeasuredLoad } from "../load";
@@ -34,18 +26,6 @@ export interface QuietChain {
   deployment: PlatformDeployment;
 }
 
-/** The platform on a quiet chain, with the dev accounts and the VRF mock (these throwaway ids count as local here). */
-async function deployQuietPlatform(node: DevNode): Promise<PlatformDeployment> {
-  const admin = await node.provider.getSigner(0);
-  const options = {
-    signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
-    merchants: [await (await node.provider.getSigner(2)).getAddress()],
-    vrf: LOCAL_VRF_SETTINGS,
-    drawsPerDay: LOCAL_DRAWS_PER_DAY,
-  };
-  return deployPlatform(admin, options, undefined, [...LOCAL_CHAIN_IDS, ...EXTRA_CHAIN_IDS]);
-}
-
 /** Targets: API CPU per sign request with this many chains at most this much above one chain's. */
 const TARGETS: Array<{ chains: number; maxPercent: number }> = [
   { chains: 2, maxPercent: 5 },
@@ -55,11 +35,11 @@ const TARGETS: Array<{ chains: number; maxPercent: number }> = [
 export async function chainsPart(stack: BenchStack): Promise<void> {
   const { results, rows } = stack;
   say(`1b. POST /raffle/ticket/sign with 1, 2 and 5 chains configured: ${SIGN_CONNECTIONS} connections, ${SIGN_RUNS} runs each`);
-  const quiet: QuietChain[] = [];
+  let quietStack: TestStack | undefined;
   const apis: Array<{ chains: number; api: ApiProcess }> = [];
   try {
-    // anvil for the quiet chains: a light node, so four of them leave the cores to the APIs.
-    await startQuietChains(EXTRA_CHAIN_IDS.length, quiet);
+    quietStack = await startQuietChains(EXTRA_CHAIN_IDS.length);
+    const quiet = quietChainsOf(quietStack);
     // Each API started alike, differing in its chains only (the stack's API, started otherwise, stays idle meanwhile).
     for (const chains of [1, ...TARGETS.map((target) => target.chains)]) {
       apis.push({ chains, api: await startApiServing(stack, quiet.slice(0, chains - 1)) });
@@ -110,19 +90,26 @@ export async function chainsPart(stack: BenchStack): Promise<void> {
     }
   } finally {
     for (const { api: each } of apis) await each.stop();
-    for (const chain of quiet) await chain.node.stop();
+    await quietStack?.close();
   }
 }
 
-/** `count` anvil nodes with the platform deployed, each its own chain id; pushed to `started` as they come up. */
-export async function startQuietChains(count: number, started: QuietChain[] = []): Promise<QuietChain[]> {
-  const chains: QuietChain[] = [];
-  for (const chainId of EXTRA_CHAIN_IDS.slice(0, count)) {
-    const node = await startAnvilNode({ chainId });
-    started.push({ chainId, node, deployment: await deployQuietPlatform(node) });
-    chains.push(started[started.length - 1]);
-  }
-  return chains;
+/**
+ * `count` anvil nodes, each its own chain id with the platform deployed (these throwaway ids take the local VRF mock
+ * and dev keys here), from the shared test-stack builder: anvil is a light node, so four of them leave the cores to
+ * the APIs. Its database goes unused; close() stops the nodes and drops it.
+ */
+export function startQuietChains(count: number): Promise<TestStack> {
+  return startTestStack({
+    label: "bench_quiet_chains",
+    node: "anvil",
+    chainIds: EXTRA_CHAIN_IDS.slice(0, count),
+    world: { localChainIds: [...LOCAL_CHAIN_IDS, ...EXTRA_CHAIN_IDS] },
+  });
+}
+
+export function quietChainsOf(stack: TestStack): QuietChain[] {
+  return stack.chains.map(({ chainId, node, world }) => ({ chainId, node, deployment: world.deployment }));
 }
 
 /** An API like the stack's, serving the stack's chain (its WebSocket included) and `quiet` chains (HTTP only). */

@@ -38,8 +38,8 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
     const tickets = await countRows(backfillSource, "ticket");
     const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
     say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
-    // The node's speed moves by up to 2x minutes apart (docs/performance.md, "Indexer backfill", round 7): three more
-    // calls show its spread in this run beside the one call the share divides by.
+    // The node's speed moves by up to 2x minutes apart (39,727 to 87,730 logs/s; docs/performance.md, "How the bench
+    // measures"): three more calls show its spread in this run beside the one call the share divides by.
     const nodeAfter: number[] = [];
     for (let call = 0; call < 3; call += 1) nodeAfter.push(await nodeGetLogsPerSecond(stack));
     nodeAfter.sort((a, b) => a - b);

@@ -7,6 +7,7 @@ import { startTestStack } from "@raffle/test-stack";
 import { createApp } from "../../../api/src/app/create-app";
 import { loadApiConfig, type ApiConfig, type ChainConfig } from "../../../api/src/config/api-config";
 import { ApiKeyService } from "../../../api/src/app/auth/api-key.service";
+import { loadWebhookConfig, type WebhookConfig, type WebhookTiming } from "../../../api/src/config/webhook-config";
 import { UndocumentedProblems } from "./documented-problems";
 
 /** A real chain, a real PostgreSQL database and the API with its indexer, for end-to-end tests. */
@@ -27,7 +28,8 @@ export type TestOverrides = Partial<ApiConfig> & { chain?: Partial<ChainConfig> 
 
 /**
  * The API's own defaults (loadApiConfig) for this chain and database, quickened for tests: the indexer polls every
- * 50 ms, keys are never cached, the chain is checked every second and rate limits stay out of the way.
+ * 50 ms in batches of at most 500 blocks, keys are never cached, reads for 100 ms, the chain is checked every second
+ * and rate limits stay out of the way.
  */
 export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: string, overrides: TestOverrides = {}): ApiConfig {
   const config = loadApiConfig(
@@ -36,18 +38,21 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
       DATABASE_URL: database.url,
       RPC_URL: rpcUrl,
       INDEXER_POLL_INTERVAL_MS: "50",
-      INDEXER_BATCH_BLOCKS: "500",
       DEFAULT_RAFFLE_SCHEDULE: "* * * * *",
       CHAIN_CHECK_INTERVAL_SECONDS: "1",
       RATE_LIMIT_SIGN_PER_KEY: "100000",
       RATE_LIMIT_SIGN_PER_ACCOUNT: "1000",
       API_KEY_CACHE_SECONDS: "0",
-      READ_CACHE_MS: "100",
     },
     world.deployment,
   );
   const { chain, ...rest } = overrides;
-  return { ...config, chains: [{ ...config.chains[0], ...chain }], ...rest };
+  return { ...config, readCacheMs: 100, chains: [{ ...config.chains[0], batchBlocks: 500, ...chain }], ...rest };
+}
+
+/** Webhook delivery to receivers on this machine, at the pace `timing` gives (the spec's, not the fixed WEBHOOK_TIMING). */
+export function fastWebhooks(timing: Partial<WebhookTiming>): WebhookConfig {
+  return { ...loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "true" }, [31337]), ...timing };
 }
 
 /** Player and console sessions for pages served at `webOrigin`, with budgets no journey of a spec reaches. */

@@ -35,9 +35,13 @@ export interface TwoChainApi {
 
 /**
  * One in-process API and one fresh database serving both local chains, each with a native raffle already indexed.
- * `env` adds to or overrides the settings (fast polling, no caches).
+ * `env` adds to or overrides the settings (fast polling, no key cache); `overrides` the config (reads are not cached).
  */
-export async function startTwoChainApi(databaseName: string, env: Record<string, string> = {}): Promise<TwoChainApi> {
+export async function startTwoChainApi(
+  databaseName: string,
+  env: Record<string, string> = {},
+  overrides: Partial<ApiConfig> = {},
+): Promise<TwoChainApi> {
   process.env.LOG_LEVEL ??= "silent";
   const stack = await startTestStack({ label: databaseName, chainIds: [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID] });
   const { database } = stack;
@@ -48,18 +52,18 @@ export async function startTwoChainApi(databaseName: string, env: Record<string,
     const raffle = await deployTestRaffle(world, "NATIVE");
     chains.push({ chainId, node, proxy, world, raffle, contractId: 0 });
   }
-  const config = loadApiConfig(
+  const loaded = loadApiConfig(
     {
       DATABASE_URL: database.url,
       CHAIN_IDS: chains.map((chain) => chain.chainId).join(","),
       ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.chainId}_RPC_URL`, chain.proxy.url])),
       INDEXER_POLL_INTERVAL_MS: "50",
       API_KEY_CACHE_SECONDS: "0",
-      READ_CACHE_MS: "0",
       ...env,
     },
     chains.map((chain) => chain.world.deployment),
   );
+  const config: ApiConfig = { ...loaded, readCacheMs: 0, ...overrides };
   const app = await createApp(config);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();

@@ -36,8 +36,8 @@ function personal(request: FastifyRequest): boolean {
 }
 
 /**
- * One hook for every answer, the Nest routes' and the routes served directly on Fastify (sign-route.ts,
- * read-routes.ts) alike: a few constant headers, no other work per request.
+ * One hook for every answer, the Nest routes' and the routes served directly on Fastify
+ * (DIRECT_ROUTES, direct-routes.ts) alike: a few constant headers, no other work per request.
  */
 export function addSecurityHeaders(fastify: FastifyInstance): void {
   fastify.addHook("onSend", (request, reply, payload, done) => {

@@ -48,6 +48,11 @@ export function FastAccepts(accept: FastAccept): ClassDecorator {
   };
 }
 
+/** The hand-written check a DTO class declares with FastAccepts, if any (a direct route runs it before the pipe). */
+export function fastAcceptOf(metatype: unknown): FastAccept | undefined {
+  return (metatype as { [FAST_ACCEPT]?: FastAccept } | undefined)?.[FAST_ACCEPT];
+}
+
 /**
  * Names every object has through its prototype (`constructor`, `toString`, `hasOwnProperty`, ...) and `prototype`.
  * Sent as fields they slip past class-validator's unknown-field check (its whitelist reads them through the

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
 import { Wallet } from "ethers";
 
-import { loadApiConfig } from "./api-config";
+import { API_SETTINGS, READ_CACHE_MS, loadApiConfig } from "./api-config";
 import { deploymentRecord } from "../../test/support/deployment-record";
 
 // Hardhat's public dev account #3: a real key shape, never a secret.
@@ -27,10 +27,11 @@ describe("API configuration", () => {
     expect(load({ REDIS_KEY_PREFIX: "staging:" }).rateLimit.redisKeyPrefix).toBe("staging:");
   });
 
-  it("signs vouchers on a thread of their own unless VOUCHER_SIGNING_THREAD=false", () => {
-    expect(load({}).voucherSigningThread).toBe(true);
-    expect(load({ VOUCHER_SIGNING_THREAD: "false" }).voucherSigningThread).toBe(false);
-    expect(() => load({ VOUCHER_SIGNING_THREAD: "maybe" })).toThrow(/VOUCHER_SIGNING_THREAD/);
+  it("reads no experiment knob: former tuning settings in the environment change nothing", () => {
+    const config = load({ READ_CACHE_MS: "-1", VOUCHER_SIGNING_THREAD: "maybe", VOUCHER_FLUSH_MS: "x", INDEXER_BATCH_BLOCKS: "0" });
+    expect(config.readCacheMs).toBe(READ_CACHE_MS);
+    expect(config.chains[0].batchBlocks).toBeUndefined();
+    expect(Object.keys(API_SETTINGS)).not.toContain("READ_CACHE_MS");
   });
 
   it("accepts several workers only with a shared database and a shared Redis", () => {
@@ -42,10 +43,10 @@ describe("API configuration", () => {
   });
 
   it("reports every bad setting at once, each by name", () => {
-    expect(() => load({ PORT: "x", READ_CACHE_MS: "-1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
+    expect(() => load({ PORT: "x", READY_MAX_LAG_BLOCKS: "-1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
       new ConfigError(
         'INDEXER_WS_URL must be a ws:// or wss:// URL, got a http:// URL; INDEXER_REORG_WINDOW_BLOCKS must be an integer >= 1, got "0"; ' +
-          'PORT must be an integer from 0 to 65535, got "x"; READ_CACHE_MS must be an integer >= 0, got "-1"',
+          'PORT must be an integer from 0 to 65535, got "x"; READY_MAX_LAG_BLOCKS must be an integer >= 0, got "-1"',
       ),
     );
     expect(load({ INDEXER_REORG_WINDOW_BLOCKS: "64" }).chains[0].reorgWindowBlocks).toBe(64);

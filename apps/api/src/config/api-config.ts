@@ -37,7 +37,8 @@ export interface ChainConfig {
   nextSignerPrivateKey?: string;
   /** Blocks behind the head that the indexer treats as final. */
   confirmations: number;
-  batchBlocks: number;
+  /** Most blocks per batch: the indexer's own default (2,000, halved whenever a node refuses a range) unless a test sets fewer. */
+  batchBlocks?: number;
   /** How far below the head a reorg can be undone (INDEXER_REORG_WINDOW_BLOCKS); deeper ones stop the indexer. */
   reorgWindowBlocks: number;
   /** How the settings of this chain are named in the environment (RPC_URL or CHAIN_<id>_RPC_URL, ...), for messages. */
@@ -78,19 +79,8 @@ export interface ApiConfig {
   rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string };
   /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
   apiKeyCacheSeconds: number;
-  /** Milliseconds hot reads (contracts, rounds) are cached; keep it at or below the indexer's poll interval. */
+  /** Milliseconds hot reads (contracts, rounds) are cached: READ_CACHE_MS; tests may shorten it. */
   readCacheMs: number;
-  /**
-   * Least milliseconds between the starts of two voucher-log INSERTs of one process. Under load, rows wait for the
-   * next flush and go together (fewer, larger commits); an idle log writes at once. 0: write as soon as the previous
-   * INSERT is done.
-   */
-  voucherFlushMs: number;
-  /**
-   * VOUCHER_SIGNING_THREAD (default true): purchase vouchers are signed on a thread of their own, beside the event
-   * loop that serves the requests; false signs them on the event loop.
-   */
-  voucherSigningThread: boolean;
   webhooks: WebhookConfig;
   /** Public sale and Sign-In with Ethereum (WEB_ORIGINS, PLAYER_*), see player-config.ts. */
   player: PlayerConfig;
@@ -158,7 +148,6 @@ export function chainSettings(chainId: number) {
     RPC_URL: chainId === LOCAL_CHAIN_ID ? setting.httpUrl().default(LOCAL_RPC_URL) : setting.httpUrl({ why: `for chain ${chainId}` }),
     INDEXER_WS_URL: setting.wsUrl().optional(),
     INDEXER_CONFIRMATIONS: setting.integer().default(LOCAL_CHAIN_IDS.includes(chainId) ? 0 : 12),
-    INDEXER_BATCH_BLOCKS: setting.integer({ min: 1 }).default(2_000),
     INDEXER_REORG_WINDOW_BLOCKS: setting.integer({ min: 1 }).default(DEFAULT_REORG_WINDOW_BLOCKS),
   };
 }
@@ -181,7 +170,6 @@ function loadChain(env: NodeJS.ProcessEnv, chain: ChainEnv, given: PlatformDeplo
     signerPrivateKey,
     nextSignerPrivateKey,
     confirmations: settings.INDEXER_CONFIRMATIONS,
-    batchBlocks: settings.INDEXER_BATCH_BLOCKS,
     reorgWindowBlocks: settings.INDEXER_REORG_WINDOW_BLOCKS,
     settingName: chain.name,
   };
@@ -246,10 +234,14 @@ export const API_SETTINGS = {
   REDIS_URL: setting.redisUrl().optional(),
   REDIS_KEY_PREFIX: setting.text().optional(),
   API_KEY_CACHE_SECONDS: setting.integer().default(5),
-  READ_CACHE_MS: setting.integer().default(200),
-  VOUCHER_FLUSH_MS: setting.integer().default(0),
-  VOUCHER_SIGNING_THREAD: setting.flag().default(true),
 };
+
+/**
+ * How long the hot reads (contract lists, rounds, claims, the Exchange's pause flag) are cached in each process. Below
+ * the indexer's 1 s poll, so a cached read is never staler than the index it comes from; a steadily read key is
+ * refreshed ahead after three quarters of it (TtlCache), so at 200 ms each process reloads it about 7 times a second.
+ */
+export const READ_CACHE_MS = 200;
 
 /**
  * The API's settings from `env`, every bad one reported at once, each by name. A caller that deployed the platform
@@ -302,9 +294,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
       redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? defaultRedisKeyPrefix(chains.map((chain) => chain.chainId)),
     },
     apiKeyCacheSeconds: settings.API_KEY_CACHE_SECONDS,
-    readCacheMs: settings.READ_CACHE_MS,
-    voucherFlushMs: settings.VOUCHER_FLUSH_MS,
-    voucherSigningThread: settings.VOUCHER_SIGNING_THREAD,
+    readCacheMs: READ_CACHE_MS,
     webhooks: webhooks!,
     player: player!,
   };

@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
 
-import { loadWebhookConfig } from "./webhook-config";
+import { WEBHOOK_TIMING, loadWebhookConfig } from "./webhook-config";
 
 describe("webhook config", () => {
   it("has the documented defaults: 10 s timeout, 24 h of retries, private URLs refused", () => {
@@ -32,16 +32,23 @@ describe("webhook config", () => {
   });
 
   it("reports every bad webhook setting at once, each by name", () => {
-    expect(() => loadWebhookConfig({ WEBHOOK_TIMEOUT_MS: "10", WEBHOOK_ALLOW_PRIVATE_URLS: "sometimes" }, [1])).toThrow(
+    expect(() => loadWebhookConfig({ WEBHOOK_DELIVERY_ENABLED: "often", WEBHOOK_ALLOW_PRIVATE_URLS: "sometimes" }, [1])).toThrow(
       new ConfigError(
-        'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "sometimes"; WEBHOOK_TIMEOUT_MS must be an integer >= 100, got "10"; ' +
+        'WEBHOOK_DELIVERY_ENABLED must be true or false, got "often"; WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "sometimes"; ' +
           "WEBHOOK_ENCRYPTION_KEY (or WEBHOOK_ENCRYPTION_KEY_FILE) is required off the local dev chains: 32 bytes as 64 hex digits or base64",
       ),
     );
-    expect(loadWebhookConfig({ WEBHOOK_TIMEOUT_MS: "", WEBHOOK_ALLOW_PRIVATE_URLS: "" }, [31337])).toMatchObject({
-      timeoutMs: 10_000,
+    expect(loadWebhookConfig({ WEBHOOK_DELIVERY_ENABLED: "", WEBHOOK_ALLOW_PRIVATE_URLS: "" }, [31337])).toMatchObject({
+      deliveryEnabled: true,
       allowPrivateUrls: false,
     });
+  });
+
+  it("fixes the delivery's pace: a former WEBHOOK_TIMEOUT_MS or WEBHOOK_CONCURRENCY in the environment changes nothing", () => {
+    const config = loadWebhookConfig({ WEBHOOK_TIMEOUT_MS: "10", WEBHOOK_CONCURRENCY: "500", WEBHOOK_RETRY_BASE_MS: "1" }, [31337]);
+    expect(config).toMatchObject(WEBHOOK_TIMING);
+    expect(WEBHOOK_TIMING.concurrencyPerMerchant).toBeLessThanOrEqual(WEBHOOK_TIMING.concurrency);
+    expect(WEBHOOK_TIMING.retryBaseMs).toBeLessThan(WEBHOOK_TIMING.retryMaxDelayMs);
   });
 
   it("reads the key from WEBHOOK_ENCRYPTION_KEY_FILE (a mounted secret), naming the file when it cannot", () => {

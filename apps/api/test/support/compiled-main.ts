@@ -4,6 +4,8 @@ import * as path from "node:path";
 
 /** The compiled API, as production and the Docker image run it; `npm test` builds it first (`npm run build`). */
 export const COMPILED_MAIN = path.resolve(__dirname, "../../../../dist/apps/api/src/main.js");
+/** The compiled API started with a spec's webhook pace (paced-api-main.js). */
+export const PACED_API_MAIN = path.resolve(__dirname, "paced-api-main.js");
 /** The compiled api-key CLI (`npm run api-key` runs its source with ts-node). */
 export const COMPILED_API_KEY_CLI = path.resolve(__dirname, "../../../../dist/apps/api/src/cli/api-key.js");
 

@@ -1,3 +1,4 @@
+import { priceForQuantity as priceByRules } from "@raffle/chain/rules";
 import type { components } from "@raffle/sdk";
 
 /** Round rules of raffle v2 as the API carries them on a round (`rules`). */
@@ -11,11 +12,7 @@ export const MAX_TICKETS_PER_PURCHASE = 100;
  * quantity is at most `quantity`, else the round's price of one ticket, times the quantity. Smallest units.
  */
 export function priceForQuantity(quantity: number, unitPrice: string, bundles: RoundRulesView["bundles"] = []): bigint {
-  let perTicket = BigInt(unitPrice);
-  for (const bundle of bundles) {
-    if (bundle.quantity <= quantity) perTicket = BigInt(bundle.price) / BigInt(bundle.quantity);
-  }
-  return perTicket * BigInt(quantity);
+  return priceByRules(bundles, unitPrice, quantity);
 }
 
 /** The most tickets one purchase may take: the contract's limit, the round's tickets left, the wallet cap. */

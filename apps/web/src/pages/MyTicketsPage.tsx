@@ -10,14 +10,15 @@ import { ApiError, type PlayerTicket } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
 import { formatAmount } from "../lib/format";
 import { explain } from "../lib/messages";
-import { commissionOf, rateText } from "../lib/prize";
+import { basisPointsOf, prizeFiguresText } from "../lib/prize";
+import { refundReasonText } from "../lib/refund-reason";
 import { useSession } from "../lib/session";
 
 const STATE_LABELS: Record<PlayerTicket["state"], string> = {
   ACTIVE: "Active: waiting for the draw",
   WON: "Won",
   LOST: "Did not win",
-  REFUNDABLE: "Refundable: the round was not drawn",
+  REFUNDABLE: "Refundable",
   REFUNDED: "Refunded",
   CLAIMED: "Prize claimed",
   RELEASED: "Prize released to the organiser",
@@ -164,9 +165,7 @@ export function MyTicketsPage() {
 
 /** One round of one raffle: its tickets, each with its state and, for a prize, the figures that make it up. */
 function RoundGroup({ group }: { group: TicketGroup }) {
-  const { api, config } = useApp();
-  const raffle = useQuery({ queryKey: ["raffle", group.contractId], queryFn: () => api.raffle(group.contractId), staleTime: 60_000 });
-  const commission = commissionOf(raffle.data?.raffle);
+  const { config } = useApp();
   const money = useMoney(group.tickets[0]);
   const headingId = `group-${group.key.replaceAll(":", "-")}`;
   return (
@@ -180,23 +179,25 @@ function RoundGroup({ group }: { group: TicketGroup }) {
       <ul className="tickets">
         {group.tickets.map((ticket) => (
           <li key={ticket.tokenId} className="ticket">
-            <span>Ticket #{ticket.serial}</span>{" "}
-            <span className={`state state-${ticket.state.toLowerCase()}`}>
-              {STATE_LABELS[ticket.state]}
-              {ticket.prize && (
-                <>
-                  {" "}
-                  · prize paid to you {money(ticket.prize)}
-                  {commission !== null && commission > 0n && <> (after the organiser's {rateText(commission)} commission)</>}
-                </>
-              )}
-              {ticket.state === "REFUNDABLE" && <> · {money(ticket.price)} back</>}
-            </span>
+            <span>Ticket #{ticket.serial}</span> <span className={`state state-${ticket.state.toLowerCase()}`}>{ticketStateText(ticket, money)}</span>
           </li>
         ))}
       </ul>
     </article>
   );
+}
+
+/** A ticket's state in words, with a prize's labelled figures or the refund it is owed and why. */
+function ticketStateText(ticket: PlayerTicket, money: (amount: string | bigint) => string): string {
+  if (ticket.state === "REFUNDABLE") {
+    const why = refundReasonText(ticket.refundReason, ticket.roundTicketCount, ticket.roundMinTickets) ?? "the round was not drawn";
+    return `Refundable: ${why} · ${money(ticket.price)} back`;
+  }
+  if (ticket.prize) {
+    const figures = prizeFiguresText({ gross: ticket.grossShare, commission: basisPointsOf(ticket.commission), net: ticket.prize }, money);
+    return `${STATE_LABELS[ticket.state]} · ${figures}`;
+  }
+  return STATE_LABELS[ticket.state];
 }
 
 /** Per raffle with prizes or refunds open: one button that claims (or refunds) them all, across its rounds, in one transaction. */

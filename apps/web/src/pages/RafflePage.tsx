@@ -2,11 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 
 import { BuyPanel } from "../components/BuyPanel";
 import { RichText } from "../components/RichText";
-import { RoundFacts } from "../components/RoundFacts";
+import { RoundFacts, priceOf, useNativeSymbol } from "../components/RoundFacts";
+import type { PublicRaffle } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
 import type { RoundRulesView } from "../lib/bundles";
+import { prizeName } from "../lib/draw-check";
+import { formatAmount } from "../lib/format";
 import { explain } from "../lib/messages";
-import { commissionOf, rateText } from "../lib/prize";
+import { commissionOf, grossShares, prizeFiguresText, rateText } from "../lib/prize";
 
 /** How the pot is shared, from the round's rules (one winner by default). */
 function prizeSentence(rules: RoundRulesView | undefined, commission: bigint | null): string {
@@ -17,6 +20,27 @@ function prizeSentence(rules: RoundRulesView | undefined, commission: bigint | n
   if (shares.length === 1) return `The whole pot, ${less}, goes to one winning ticket.${minimum}`;
   const split = shares.map((share) => `${share / 100}%`).join(", ");
   return `${shares.length} winning tickets share the pot (${split}), ${less}.${minimum}`;
+}
+
+/** Each prize of the selling round as its pot stands, labelled as My tickets and Round history label a won prize. */
+function PrizesSoFar({ raffle }: { raffle: PublicRaffle }) {
+  const price = priceOf(raffle, useNativeSymbol(raffle.raffle.chainId));
+  const { round, pot } = raffle;
+  if (!round || round.status !== "ACTIVE" || !price || pot === null || BigInt(pot) === 0n) return null;
+  const money = (amount: string | bigint) => formatAmount(amount, price.decimals, price.symbol);
+  const commission = commissionOf(raffle.raffle);
+  return (
+    <>
+      <h3 id="prizes-so-far">Prizes if the round ended now</h3>
+      <ol className="winners" aria-labelledby="prizes-so-far">
+        {grossShares(pot, round.rules.prizeShares).map((gross, position) => (
+          <li key={position}>
+            <strong>{prizeName(position)}</strong>: {prizeFiguresText({ gross, commission }, money)}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
 }
 
 /** One raffle: its description, its current round and Buy. */
@@ -52,6 +76,7 @@ export function RafflePage({ id }: { id: number }) {
           On {chainName(config, contract.chainId)}. {prizeSentence(round?.rules, commissionOf(contract))}
         </p>
         <RoundFacts raffle={raffle.data} bar />
+        <PrizesSoFar raffle={raffle.data} />
         {round && <BuyPanel raffle={raffle.data} />}
       </section>
       <p>

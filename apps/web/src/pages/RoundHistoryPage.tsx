@@ -9,7 +9,8 @@ import { chainName, useApp } from "../lib/app-context";
 import { checkDraw, prizeName, readDrawRecordFromChain, type DrawCheck } from "../lib/draw-check";
 import { formatAmount, shortAddress } from "../lib/format";
 import { explain } from "../lib/messages";
-import { commissionOf, netPrize, rateText } from "../lib/prize";
+import { commissionOf, prizeFiguresText, rateText } from "../lib/prize";
+import { refundReasonText } from "../lib/refund-reason";
 import { formatDateTime } from "../lib/locale";
 
 /** Rounds per page of the history. */
@@ -24,12 +25,6 @@ const STATUS_LABELS: Record<PublicRound["status"], string> = {
   REFUNDABLE: "Refundable",
   CLAIMED: "Drawn: every prize claimed",
   RELEASED: "Drawn: unclaimed prizes released to the organiser",
-};
-
-const REFUND_REASONS: Record<string, string> = {
-  MINIMUM_NOT_REACHED: "it sold fewer tickets than it needed",
-  DRAW_REFUSED: "the draw could not be asked for",
-  RANDOMNESS_TIMEOUT: "the random word did not arrive in time",
 };
 
 const CLAIM_LABELS: Record<string, string> = {
@@ -102,14 +97,6 @@ export function RoundHistoryPage({ id }: { id: number }) {
   );
 }
 
-/** Why a round is refundable, in words: a round below its minimum says how many it sold of how many it needed. */
-function refundSentence(round: PublicRound): string | undefined {
-  if (round.refundReason === "MINIMUM_NOT_REACHED" && round.rules.minTickets > 0) {
-    return `it sold ${round.ticketCount} of the ${round.rules.minTickets} ${round.rules.minTickets === 1 ? "ticket" : "tickets"} it needed`;
-  }
-  return round.refundReason ? REFUND_REASONS[round.refundReason] : undefined;
-}
-
 function RoundCard({ round, commission }: { round: PublicRound; commission: bigint | null }) {
   const { config } = useApp();
   const symbol = useNativeSymbol(round.contract.chainId);
@@ -117,7 +104,7 @@ function RoundCard({ round, commission }: { round: PublicRound; commission: bigi
   const money = (amount: string | bigint) => (price ? formatAmount(amount, price.decimals, price.symbol) : String(amount));
   const headingId = `round-${round.id}-title`;
   const name = `Round ${round.number ?? round.roundId}`;
-  const refundReason = refundSentence(round);
+  const refundReason = refundReasonText(round.refundReason, round.ticketCount, round.rules.minTickets);
   const shares = round.rules.prizeShares.map((share) => `${share / 100}%`).join(", ");
 
   return (
@@ -156,7 +143,7 @@ function RoundCard({ round, commission }: { round: PublicRound; commission: bigi
         </div>
         {commission !== null && (
           <div>
-            <dt>Organiser's commission</dt>
+            <dt>Commission rate</dt>
             <dd>{rateText(commission)} of each prize</dd>
           </div>
         )}
@@ -171,14 +158,7 @@ function RoundCard({ round, commission }: { round: PublicRound; commission: bigi
                 <span title={winner.account} className="mono address">
                   {shortAddress(winner.account)}
                 </span>{" "}
-                · gross share {money(winner.amount)}
-                {commission !== null && (
-                  <>
-                    {" "}
-                    · commission {rateText(commission)} · prize paid {money(netPrize(winner.amount, commission))}
-                  </>
-                )}{" "}
-                · {CLAIM_LABELS[winner.claimStatus] ?? winner.claimStatus}
+                · {prizeFiguresText({ gross: winner.amount, commission }, money)} · {CLAIM_LABELS[winner.claimStatus] ?? winner.claimStatus}
               </li>
             ))}
           </ol>

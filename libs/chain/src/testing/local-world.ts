@@ -34,18 +34,25 @@ const nonces = new NonceSequence();
 export interface WorldOptions {
   /** VRF settings of the platform instead of the local ones (e.g. a low callback gas limit). */
   vrf?: Partial<typeof LOCAL_VRF_SETTINGS>;
+  /** Chain ids that may take the local VRF mock and dev keys, besides 31337 and 31338 (the bench's quiet chains). */
+  localChainIds?: readonly number[];
 }
 
 export async function setUpWorld(provider: JsonRpcProvider, options: WorldOptions = {}): Promise<TestWorld> {
   const admin = await provider.getSigner(0);
   const merchant = await provider.getSigner(2);
   const players = await Promise.all([5, 6, 7, 8].map((index) => provider.getSigner(index)));
-  const deployment = await deployPlatform(admin, {
-    signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
-    merchants: [await merchant.getAddress()],
-    vrf: { ...LOCAL_VRF_SETTINGS, ...options.vrf },
-    drawsPerDay: LOCAL_DRAWS_PER_DAY,
-  });
+  const deployment = await deployPlatform(
+    admin,
+    {
+      signer: new Wallet(LOCAL_DEV_KEYS.voucherSigner).address,
+      merchants: [await merchant.getAddress()],
+      vrf: { ...LOCAL_VRF_SETTINGS, ...options.vrf },
+      drawsPerDay: LOCAL_DRAWS_PER_DAY,
+    },
+    undefined,
+    options.localChainIds,
+  );
   const token = await new TestToken__factory(admin).deploy("Test Gold", "GOLD", await admin.getAddress());
   await token.waitForDeployment();
   await allowPriceToken(admin, deployment.raffleFactory, await token.getAddress());

@@ -42,4 +42,12 @@ export class ApiKeyEntity {
   /** When the key last authenticated a request (to the minute: written at most once a minute per key and process). */
   @Column({ type: "timestamptz", nullable: true })
   lastUsedAt!: Date | null;
+
+  /** The User-Agent of the call that wrote `lastUsedAt` (truncated, control characters removed); null if it sent none. */
+  @Column({ type: "varchar", length: 200, nullable: true })
+  lastUsedUserAgent!: string | null;
+
+  /** The source IP of the call that wrote `lastUsedAt`, as the API's server sees it (the socket's, unless it trusts a proxy). */
+  @Column({ type: "varchar", length: 45, nullable: true })
+  lastUsedIp!: string | null;
 }

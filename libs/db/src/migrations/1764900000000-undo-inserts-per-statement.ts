@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * One undo entry per INSERT statement instead of one per inserted row. An insert's inverse is the deletion of the
  * rows it created, so the entry only needs their ids: `row_ids` holds them all, and the indexer deletes them with one
  * `DELETE ... WHERE id = ANY(row_ids)` (undo-log.ts). A block's 150 purchases wrote 150 entries (each a heap row and
- * two index entries), now one (docs/performance.md, "Indexer backfill", round 3). The entry keeps its place in the
+ * two index entries), now one (docs/performance.md, "Indexer backfill"). The entry keeps its place in the
  * log (the statement's), so undoing newest first still deletes the rows after undoing any later update or deletion of
  * them. Updates and deletions keep one entry per row: each carries that row's own old values; an update's are now
  * found with the new row made JSON once, not once per column.

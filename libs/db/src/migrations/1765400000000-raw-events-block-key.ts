@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
- * One index entry per raw event row instead of two (docs/performance.md, "Indexer backfill", round 9): the primary
- * key starts with the block, (chain_id, block_number, tx_hash, log_index), so
+ * One index entry per raw event row instead of two, a tenth less of PostgreSQL's CPU per backfill (docs/performance.md,
+ * "Indexer backfill"): the primary key starts with the block, (chain_id, block_number, tx_hash, log_index), so
  * - it also answers what the index on (chain_id, block_number) answered (a reorg's rows above its ancestor, whether
  *   a batch's blocks hold rows yet), and that index goes;
  * - a batch's rows go to the right-hand end of the key's tree, block after block, instead of to random pages by

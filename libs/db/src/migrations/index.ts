@@ -18,6 +18,7 @@ import { RawEventsBlockKey1765400000000 } from "./1765400000000-raw-events-block
 import { SiweNoncePurpose1765500000000 } from "./1765500000000-siwe-nonce-purpose";
 import { WebhookAttempts1765600000000 } from "./1765600000000-webhook-attempts";
 import { ApiKeyRejectedUse1765620000000 } from "./1765620000000-api-key-rejected-use";
+import { ApiKeyLastCaller1765700000000 } from "./1765700000000-api-key-last-caller";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -42,6 +43,7 @@ export const MIGRATIONS: Function[] = [
   SiweNoncePurpose1765500000000,
   WebhookAttempts1765600000000,
   ApiKeyRejectedUse1765620000000,
+  ApiKeyLastCaller1765700000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

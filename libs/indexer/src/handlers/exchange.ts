@@ -1,11 +1,11 @@
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
-import type { SingleEventHandler } from "./handler";
+import { onEvent, type SingleEventHandler } from "./handler";
 import { pauseChanged, updateReturning } from "./shared";
 
 /** The platform's Exchange. Its pause is the platform's, not a merchant's: no webhook announces it. */
 export const EXCHANGE_HANDLERS: SingleEventHandler[] = [
-  {
+  onEvent({
     /**
      * A claim voucher was used on-chain: the chain is the truth, even for a voucher the merchant canceled. Matched by
      * nonce alone, though voucher rows carry no chain id and the Exchange has the same address on every chain: nonces
@@ -27,17 +27,17 @@ export const EXCHANGE_HANDLERS: SingleEventHandler[] = [
       if (!claim) return { subject: null };
       return { subject: { merchantId: claim.merchant_id, contractId: claim.contract_id ?? null, data: { claimId: claim.id, items: claim.items } } };
     },
-  },
-  {
+  }),
+  onEvent({
     contract: ContractKind.EXCHANGE,
     event: "Paused",
     writes: ["contract"],
     project: (_deps, manager, event, exchange) => pauseChanged(manager, exchange, event),
-  },
-  {
+  }),
+  onEvent({
     contract: ContractKind.EXCHANGE,
     event: "Unpaused",
     writes: ["contract"],
     project: (_deps, manager, event, exchange) => pauseChanged(manager, exchange, event),
-  },
+  }),
 ];

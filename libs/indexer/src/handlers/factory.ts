@@ -3,7 +3,7 @@ import { ContractFeature } from "@raffle/db";
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
 import type { RegisteredContract } from "../registry";
-import type { SingleEventHandler } from "./handler";
+import { onEvent, type SingleEventHandler } from "./handler";
 import { insertContract } from "./shared";
 
 /** The RaffleFactory's events: a merchant's raffle and its ticket contract become registered contracts. */
@@ -11,7 +11,7 @@ import { insertContract } from "./shared";
 const RAFFLE_FEATURES = [ContractFeature.RANDOM, ContractFeature.ALLOWANCE, ContractFeature.PAUSABLE];
 
 export const FACTORY_HANDLERS: SingleEventHandler[] = [
-  {
+  onEvent({
     contract: ContractKind.FACTORY,
     event: "RaffleDeployed",
     writes: ["merchant", "contract"],
@@ -70,5 +70,5 @@ export const FACTORY_HANDLERS: SingleEventHandler[] = [
       // The message is about the new raffle, not the factory.
       return { registered, subject: { merchantId, contractId: raffleId } };
     },
-  },
+  }),
 ];

@@ -5,6 +5,7 @@ import type { IndexedEvent } from "../indexed-event";
 import type { Registry, RegisteredContract } from "../registry";
 import type { TokenMetadataReader } from "../token-metadata";
 import type { WebhookEventType } from "../webhook-outbox";
+import type { EventArgName, EventName } from "./contract-events";
 import type { PriceTokens } from "./price-tokens";
 
 /** What one entry of the event table (event-handlers.ts) is made of, and what its handler gets and gives back. */
@@ -42,7 +43,7 @@ export interface Projection {
   subject?: WebhookSubject | null;
 }
 
-interface HandlerEntry {
+interface HandlerEntry<Event extends IndexedEvent = IndexedEvent> {
   contract: ContractKind;
   event: string;
   /** Every table the projection may write: the undo triggers must cover them (test/undo-coverage.spec.ts). */
@@ -50,24 +51,47 @@ interface HandlerEntry {
   /** The webhook message type announcing it; none when merchants are not told. */
   webhook?: WebhookEventType;
   /** False for events of this name that change nothing (ticket mints and burns): the batch passes them by. */
-  applies?(event: IndexedEvent): boolean;
+  applies?(event: Event): boolean;
 }
 
 /** Projects events one at a time. */
-export interface SingleEventHandler extends HandlerEntry {
-  project(deps: HandlerDeps, manager: EntityManager, event: IndexedEvent, contract: RegisteredContract): Promise<Projection | void>;
+export interface SingleEventHandler<Event extends IndexedEvent = IndexedEvent> extends HandlerEntry<Event> {
+  project(deps: HandlerDeps, manager: EntityManager, event: Event, contract: RegisteredContract): Promise<Projection | void>;
 }
 
 /**
  * Projects a run of consecutive events of its kind in one go (the hot path: purchases are the bulk of any history). It
  * announces each event about the event's own contract.
  */
-export interface BulkEventHandler extends HandlerEntry {
-  projectAll(deps: HandlerDeps, manager: EntityManager, events: IndexedEvent[]): Promise<void>;
+export interface BulkEventHandler<Event extends IndexedEvent = IndexedEvent> extends HandlerEntry<Event> {
+  projectAll(deps: HandlerDeps, manager: EntityManager, events: Event[]): Promise<void>;
 }
 
 export type EventHandler = SingleEventHandler | BulkEventHandler;
 
 export function isBulk(handler: EventHandler): handler is BulkEventHandler {
   return "projectAll" in handler;
+}
+
+/** An event of `Kind` named `Name`, its arguments named as the compiled contract names them. */
+export type ContractEvent<Kind extends ContractKind, Name extends EventName<Kind>> = IndexedEvent<EventArgName<Kind, Name>>;
+
+/** A handler for event `Name` of `Kind`: the names are checked against the compiled contract's (contract-events.ts). */
+type Typed<Handler, Kind extends ContractKind, Name extends EventName<Kind>> = Omit<Handler, "contract" | "event"> & { contract: Kind; event: Name };
+
+/**
+ * One entry of the event table, typed from the contract: `event` must be an event of `contract`'s kind and the
+ * handler reads only that event's arguments. The table holds it untyped (events arrive by name at run time).
+ */
+export function onEvent<Kind extends ContractKind, Name extends EventName<Kind>>(
+  handler: Typed<SingleEventHandler<ContractEvent<Kind, Name>>, Kind, Name>,
+): SingleEventHandler {
+  return handler as unknown as SingleEventHandler;
+}
+
+/** `onEvent` for a handler that projects a run of events at once. */
+export function onEvents<Kind extends ContractKind, Name extends EventName<Kind>>(
+  handler: Typed<BulkEventHandler<ContractEvent<Kind, Name>>, Kind, Name>,
+): BulkEventHandler {
+  return handler as unknown as BulkEventHandler;
 }

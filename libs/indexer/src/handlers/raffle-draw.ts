@@ -1,18 +1,20 @@
 import { ZeroAddress } from "ethers";
+import { netPrize, prizeAmounts } from "@raffle/chain/rules";
 
 import type { JsonValue } from "../decode";
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
-import type { Projection, SingleEventHandler } from "./handler";
-import { BASIS_POINTS, prizeAmounts, updateReturning } from "./shared";
+import { onEvent, type Projection, type SingleEventHandler } from "./handler";
+import { updateReturning } from "./shared";
 
 /**
  * WinnersDrawn: the round's winners, first position first: a round_winner row and a RAFFLE_PRIZE claim per position.
- * Amounts follow the contract: pot x share / 10,000 rounded down, the first position taking the remainder; the claim
- * pays that less the raffle's commission, from the draw's time lag on releasable to the merchant.
+ * Amounts are the contract's (the shared rules of @raffle/chain, checked against the same vectors as its PrizeSplit):
+ * pot x share / 10,000 rounded down, the first position taking the remainder; the claim pays that less the raffle's
+ * commission, from the draw's time lag on releasable to the merchant.
  */
 export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
-  {
+  onEvent({
     contract: ContractKind.RAFFLE,
     event: "WinnersDrawn",
     writes: ["round", "ticket", "round_winner", "claim"],
@@ -62,7 +64,7 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
           tokenType: component.token_type,
           token: component.address,
           tokenId: component.token_id,
-          amount: (amount - (amount * commission) / BASIS_POINTS).toString(),
+          amount: netPrize(amount, commission).toString(),
         },
       ]);
       // RETURNING gives each prize claim as stored (its id, and its items as the API serves them).
@@ -111,5 +113,5 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
         },
       };
     },
-  },
+  }),
 ];

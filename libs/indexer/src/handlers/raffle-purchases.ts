@@ -1,7 +1,7 @@
 import { ContractKind } from "../decode";
-import { argString, type IndexedEvent } from "../indexed-event";
+import { argString } from "../indexed-event";
 import { runNamed, type NamedStatement } from "../prepared";
-import type { BulkEventHandler } from "./handler";
+import { onEvents, type BulkEventHandler } from "./handler";
 
 /**
  * The tickets, then their rounds' counts from the rows inserted (a replayed purchase inserts none and so adds
@@ -32,17 +32,17 @@ const PURCHASES_STATEMENT: NamedStatement = {
  * TicketsPurchased events of raffles, in chain order, written in one statement whatever their number: one ticket
  * row per ticket bought (ids firstTicketId..firstTicketId+quantity-1) and each round's ticket count, pot and last
  * change. This is the indexer's hot path. A ticket's tier is the number of the round's bundles whose quantity is at
- * most the purchase's (bundles rise in quantity), exactly the contract's `_bundlePrice`; it paid amount / quantity.
+ * most the purchase's (bundles rise in quantity), exactly the contract's `BundlePrice.perTicket`; it paid amount / quantity.
  */
 export const RAFFLE_PURCHASE_HANDLERS: BulkEventHandler[] = [
-  {
+  onEvents({
     contract: ContractKind.RAFFLE,
     event: "TicketsPurchased",
     writes: ["ticket", "round"],
     webhook: "ticket.purchased",
     async projectAll(deps, manager, events) {
       if (events.length === 0) return;
-      const column = (pick: (event: IndexedEvent) => unknown) => events.map(pick);
+      const column = (pick: (event: (typeof events)[number]) => unknown) => events.map(pick);
       await runNamed(manager, PURCHASES_STATEMENT, [
         column((event) => deps.registry.get(event.address)!.id),
         column((event) => argString(event.args, "roundId")),
@@ -56,5 +56,5 @@ export const RAFFLE_PURCHASE_HANDLERS: BulkEventHandler[] = [
         column((event) => event.blockTimestamp),
       ]);
     },
-  },
+  }),
 ];

@@ -3,16 +3,16 @@ import type { EntityManager } from "typeorm";
 import { ContractKind } from "../decode";
 import { argString, type IndexedEvent } from "../indexed-event";
 import type { RegisteredContract } from "../registry";
-import type { SingleEventHandler } from "./handler";
+import type { EventName } from "./contract-events";
+import { onEvent, type ContractEvent, type SingleEventHandler } from "./handler";
 import { merchantOf, updateReturning, type AssetArgs } from "./shared";
 
 /** A raffle round's life up to its draw: started, its rules, ended, and the ways it becomes refundable. */
 
-const round = (event: string, rest: Omit<SingleEventHandler, "contract" | "event">): SingleEventHandler => ({
-  contract: ContractKind.RAFFLE,
-  event,
-  ...rest,
-});
+const round = <Name extends EventName<ContractKind.RAFFLE>>(
+  event: Name,
+  rest: Omit<SingleEventHandler<ContractEvent<ContractKind.RAFFLE, Name>>, "contract" | "event">,
+): SingleEventHandler => onEvent<ContractKind.RAFFLE, Name>({ contract: ContractKind.RAFFLE, event, ...rest });
 
 /** `parameters.roundId` of a raffle: its latest round, 0 before the first. */
 async function refreshCurrentRoundId(manager: EntityManager, raffleId: number, at: Date | null): Promise<void> {
@@ -25,7 +25,7 @@ async function refreshCurrentRoundId(manager: EntityManager, raffleId: number, a
   );
 }
 
-async function setRefundReason(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent, reason: string): Promise<void> {
+async function setRefundReason(manager: EntityManager, raffle: RegisteredContract, event: IndexedEvent<"roundId">, reason: string): Promise<void> {
   await manager.query(`UPDATE round SET refund_reason = $3, updated_at = $4 WHERE contract_id = $1 AND round_id = $2`, [
     raffle.id,
     argString(event.args, "roundId"),

@@ -2,12 +2,12 @@ import { TicketStatus } from "@raffle/db";
 
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
-import type { SingleEventHandler } from "./handler";
+import { onEvent, type SingleEventHandler } from "./handler";
 import { pauseChanged, updateReturning } from "./shared";
 
 /** After the draw: prizes claimed or released, tickets refunded; and the raffle's pause. */
 export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
-  {
+  onEvent({
     /** One winner position's prize was paid: the round is CLAIMED once no position is left unclaimed. */
     contract: ContractKind.RAFFLE,
     event: "PrizeClaimed",
@@ -39,8 +39,8 @@ export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
         [winner.round_id, at],
       );
     },
-  },
-  {
+  }),
+  onEvent({
     /** Every prize of the round still unclaimed went to the merchant's beneficiary; nobody redeemed those claims. */
     contract: ContractKind.RAFFLE,
     event: "PrizeReleased",
@@ -72,8 +72,8 @@ export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
         [raffle.id, round.id, at],
       );
     },
-  },
-  {
+  }),
+  onEvent({
     contract: ContractKind.RAFFLE,
     event: "TicketRefunded",
     writes: ["ticket", "claim"],
@@ -93,19 +93,19 @@ export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
         [raffle.id, ticket.token_id, event.txHash, event.blockTimestamp],
       );
     },
-  },
-  {
+  }),
+  onEvent({
     contract: ContractKind.RAFFLE,
     event: "Paused",
     writes: ["contract"],
     webhook: "raffle.paused",
     project: (_deps, manager, event, raffle) => pauseChanged(manager, raffle, event),
-  },
-  {
+  }),
+  onEvent({
     contract: ContractKind.RAFFLE,
     event: "Unpaused",
     writes: ["contract"],
     webhook: "raffle.unpaused",
     project: (_deps, manager, event, raffle) => pauseChanged(manager, raffle, event),
-  },
+  }),
 ];

@@ -6,8 +6,6 @@ import type { RegisteredContract } from "../registry";
 
 /** Helpers more than one family of handlers uses. */
 
-export const BASIS_POINTS = 10_000n;
-
 /** An asset as the contracts' events carry it (decoded: integers as decimal strings). */
 export interface AssetArgs {
   tokenType: string;
@@ -20,16 +18,6 @@ export interface AssetArgs {
 export async function updateReturning<T>(manager: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
   const result = await manager.query(sql, parameters);
   return (Array.isArray(result[0]) && typeof result[1] === "number" ? result[0] : result) as T[];
-}
-
-/**
- * What each winner position pays before commission (the contract's `_prizeAmount`): pot x share / 10,000 rounded
- * down for every position but the first, which takes the rest, so the amounts add up to the pot exactly.
- */
-export function prizeAmounts(pot: bigint, shares: number[]): bigint[] {
-  const amounts = shares.map((share) => (pot * BigInt(share)) / BASIS_POINTS);
-  if (amounts.length > 0) amounts[0] = pot - amounts.slice(1).reduce((sum, amount) => sum + amount, 0n);
-  return amounts;
 }
 
 export interface ContractRow {

@@ -2,11 +2,11 @@ import { ZeroAddress } from "ethers";
 
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
-import type { SingleEventHandler } from "./handler";
+import { onEvent, type SingleEventHandler } from "./handler";
 
 /** A raffle's ticket contract (ERC721). */
 export const TICKET_HANDLERS: SingleEventHandler[] = [
-  {
+  onEvent({
     contract: ContractKind.TICKET,
     event: "Transfer",
     writes: ["ticket", "claim", "round_winner"],
@@ -30,5 +30,5 @@ export const TICKET_HANDLERS: SingleEventHandler[] = [
         [ticket.id, tokenId, to, at],
       );
     },
-  },
+  }),
 ];

@@ -2037,7 +2037,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @description True once the endpoint failed for 5 days: nothing is sent to it.
              * @example false
              */
             disabled: boolean;
@@ -2096,7 +2096,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @description True once the endpoint failed for 5 days: nothing is sent to it.
              * @example false
              */
             disabled: boolean;
@@ -2173,7 +2173,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it.
+             * @description True once the endpoint failed for 5 days: nothing is sent to it.
              * @example false
              */
             disabled: boolean;
@@ -2278,7 +2278,7 @@ export interface components {
              */
             deliveredAt: string | null;
             /**
-             * @description Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h).
+             * @description Retries were exhausted (24 h after the message was written).
              * @example false
              */
             failed: boolean;
@@ -2402,7 +2402,7 @@ export interface components {
              */
             deliveredAt: string | null;
             /**
-             * @description Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h).
+             * @description Retries were exhausted (24 h after the message was written).
              * @example false
              */
             failed: boolean;
@@ -2758,6 +2758,31 @@ export interface components {
              * @example 0xabababababababababababababababababababababababababababababababab
              */
             txHash: string;
+            /**
+             * @description The winning ticket's share of the pot before commission, smallest unit; null unless WON or CLAIMED. `prize` is what it pays.
+             * @example 30000000000000000
+             */
+            grossShare: string | null;
+            /**
+             * @description The raffle's commission on each prize, in basis points (1000 = 10 %); null while the indexer has not read it.
+             * @example 1000
+             */
+            commission: string | null;
+            /**
+             * @description Tickets the ticket's round sold.
+             * @example 2
+             */
+            roundTicketCount: number;
+            /**
+             * @description Tickets the round needed to be drawn; 0 for no minimum.
+             * @example 3
+             */
+            roundMinTickets: number;
+            /**
+             * @description Why the round became refundable: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise.
+             * @example null
+             */
+            refundReason: string | null;
         };
         PlayerTicketListDto: {
             /** @description The session address's tickets of public-sale raffles, newest first (at most 200). */
@@ -2861,6 +2886,16 @@ export interface components {
              * @example null
              */
             lastRejectedAt: string | null;
+            /**
+             * @description The User-Agent of the call that set `lastUsedAt` (at most 200 characters, control and direction characters removed); null if none was sent or never used.
+             * @example raffle-merchant-worker/1.0 node
+             */
+            lastUsedUserAgent: string | null;
+            /**
+             * @description The source IP of the call that set `lastUsedAt`; null if never used.
+             * @example 203.0.113.7
+             */
+            lastUsedIp: string | null;
         };
         ApiKeyListDto: {
             /** @description The merchant's keys, newest first, revoked ones included. */
@@ -2918,6 +2953,16 @@ export interface components {
              * @example null
              */
             lastRejectedAt: string | null;
+            /**
+             * @description The User-Agent of the call that set `lastUsedAt` (at most 200 characters, control and direction characters removed); null if none was sent or never used.
+             * @example raffle-merchant-worker/1.0 node
+             */
+            lastUsedUserAgent: string | null;
+            /**
+             * @description The source IP of the call that set `lastUsedAt`; null if never used.
+             * @example 203.0.113.7
+             */
+            lastUsedIp: string | null;
             /**
              * @description The whole key, shown only here: it is stored hashed.
              * @example rk_3f9a0c1d2e4b_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
@@ -3086,6 +3131,11 @@ export interface components {
              * @example UNCLAIMED
              */
             claimStatus: string;
+            /**
+             * @description The winner's share of the pot before commission, smallest unit.
+             * @example 100000000000000000000
+             */
+            grossShare: string;
             /**
              * Format: date-time
              * @description From when an unclaimed prize may be released to the merchant.

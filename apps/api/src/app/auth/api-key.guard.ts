@@ -36,8 +36,8 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * The caller of a request to a route of `access`, also set as `request.caller`; throws the route's refusal. The sign
-   * route, served outside Nest's pipeline (see sign-route.ts), calls this itself.
+   * The caller of a request to a route of `access`, also set as `request.caller`; throws the route's refusal. The routes
+   * served outside Nest's pipeline (DIRECT_ROUTES) call this themselves.
    */
   async authorize(request: AuthorizedRequest, access: MerchantAccess): Promise<Caller> {
     const refused = access === "session" ? problems.merchantSessionRequired : problems.unauthorized;
@@ -52,7 +52,7 @@ export class ApiKeyGuard implements CanActivate {
       return (request.caller = { merchantId: session.merchantId, apiKeyId: null, session, requestId: request.id });
     }
     if (access === "session") throw refused();
-    const caller = await this.apiKeys.authenticate(token);
+    const caller = await this.apiKeys.authenticate(token, { userAgent: request.headers["user-agent"], ip: request.ip });
     if (!caller) throw refused();
     // A copy: the authenticated caller is cached across requests, the request id is this request's.
     return (request.caller = { ...caller, requestId: request.id });

@@ -5,7 +5,7 @@ import { openDatabase } from "@raffle/db";
 import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { eventually } from "@raffle/testing";
 
-import { ApiKeyService } from "./api-key.service";
+import { ApiKeyService, storedIp, storedUserAgent } from "./api-key.service";
 
 describe("ApiKeyService's cache", () => {
   let database: TestDatabase;
@@ -74,5 +74,51 @@ describe("ApiKeyService's cache", () => {
       return found;
     });
     expect(row.last_used_at).toBeNull();
+  });
+
+  it("records who used a key (User-Agent, IP) in the same write as its last use, once a minute, display-safe", async () => {
+    const keys = new ApiKeyService(dataSource, { apiKeyCacheSeconds: 60 });
+    const issued = await keys.create(Wallet.createRandom().address);
+    const updates: unknown[] = [];
+    const repository = dataSource.getRepository("ApiKeyEntity");
+    const update = repository.update.bind(repository);
+    jest.spyOn(dataSource, "getRepository").mockReturnValue(
+      Object.assign(Object.create(repository), {
+        update: (...args: Parameters<typeof update>) => {
+          updates.push(args[1]);
+          return update(...args);
+        },
+      }),
+    );
+    try {
+      // A hostile client: direction overrides and a newline to fake a second line in the console, 1,000 characters.
+      const agent = `game-server/2.1\n\u202eevil\u202c ${"x".repeat(1_000)}`;
+      expect(await keys.authenticate(issued.key, { userAgent: agent, ip: "203.0.113.7" })).not.toBeNull();
+      for (let call = 0; call < 20; call += 1) await keys.authenticate(issued.key, { userAgent: "other/1.0", ip: "198.51.100.1" });
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(updates).toEqual([
+      { lastUsedAt: expect.any(Date), lastUsedUserAgent: expect.stringMatching(/^game-server\/2\.1 evil /), lastUsedIp: "203.0.113.7" },
+    ]);
+    const row = await eventually(async () => {
+      const [found] = await dataSource.query(`SELECT last_used_user_agent, last_used_ip FROM api_key WHERE id = $1`, [issued.id]);
+      if (!found.last_used_ip) throw new Error("use not written yet");
+      return found;
+    });
+    expect(row.last_used_ip).toBe("203.0.113.7");
+    expect(row.last_used_user_agent).toHaveLength(200);
+    expect(row.last_used_user_agent).not.toMatch(/[\n\u202e\u202c]/);
+  });
+
+  it("keeps a User-Agent and an IP only in a form the console can show", () => {
+    expect(storedUserAgent(undefined)).toBeNull();
+    expect(storedUserAgent(" \t ")).toBeNull();
+    expect(storedUserAgent(["curl/8.5.0", "second"])).toBe("curl/8.5.0");
+    expect(storedUserAgent("a\u0000b\u2066c")).toBe("a b c");
+    expect(storedIp("::ffff:127.0.0.1")).toBe("::ffff:127.0.0.1");
+    expect(storedIp("10.0.0.1, 10.0.0.2")).toBeNull();
+    expect(storedIp("<script>")).toBeNull();
+    expect(storedIp(undefined)).toBeNull();
   });
 });

@@ -21,6 +21,8 @@ function toApiKeyDto(key: ApiKeyEntity): ApiKeyDto {
     lastUsedAt: iso(key.lastUsedAt),
     revokedAt: iso(key.revokedAt),
     lastRejectedAt: iso(key.lastRejectedAt),
+    lastUsedUserAgent: key.lastUsedUserAgent ?? null,
+    lastUsedIp: key.lastUsedIp ?? null,
   };
 }
 

@@ -46,6 +46,21 @@ export class ApiKeyDto {
     description: "When a call with this key's right secret was last refused because the key is revoked, to the minute; null if never.",
   })
   lastRejectedAt!: string | null;
+  @ApiProperty({
+    example: "raffle-merchant-worker/1.0 node",
+    nullable: true,
+    type: String,
+    description:
+      "The User-Agent of the call that set `lastUsedAt` (at most 200 characters, control and direction characters removed); null if none was sent or never used.",
+  })
+  lastUsedUserAgent!: string | null;
+  @ApiProperty({
+    example: "203.0.113.7",
+    nullable: true,
+    type: String,
+    description: "The source IP of the call that set `lastUsedAt`; null if never used.",
+  })
+  lastUsedIp!: string | null;
 }
 
 export class CreatedApiKeyDto extends ApiKeyDto {

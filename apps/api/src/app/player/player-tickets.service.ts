@@ -25,6 +25,11 @@ interface TicketRow {
   symbol: string | null;
   decimals: number | null;
   prize: string | null;
+  gross_share: string | null;
+  commission: string | null;
+  round_ticket_count: number;
+  round_min_tickets: string;
+  refund_reason: string | null;
 }
 
 /**
@@ -52,10 +57,12 @@ export class PlayerTicketsService {
   async list(address: string): Promise<PlayerTicketDto[]> {
     const rows: TicketRow[] = await this.dataSource.query(
       `SELECT t.token_id, t.serial, t.ticket_status, t.tx_hash, t.is_prize, t.paid_amount, r.round_id, r.round_status,
-              c.id AS contract_id, c.title, c.address AS raffle, c.chain_id,
+              r.ticket_count AS round_ticket_count, r.min_tickets::text AS round_min_tickets, r.refund_reason,
+              c.id AS contract_id, c.title, c.address AS raffle, c.chain_id, c.parameters ->> 'commission' AS commission,
               pc.amount AS price, pc.token_type AS price_type, pt.symbol, pt.decimals,
               (SELECT cl.items -> 0 ->> 'amount' FROM claim cl
-                WHERE cl.claim_type = 'RAFFLE_PRIZE' AND cl.contract_id = c.id AND cl.round_id = r.id AND cl.token_id = t.token_id) AS prize
+                WHERE cl.claim_type = 'RAFFLE_PRIZE' AND cl.contract_id = c.id AND cl.round_id = r.id AND cl.token_id = t.token_id) AS prize,
+              (SELECT w.amount::text FROM round_winner w WHERE w.round_id = r.id AND w.ticket_id = t.token_id) AS gross_share
          FROM ticket t
          JOIN round r ON r.id = t.round_id
          JOIN contract c ON c.id = r.contract_id
@@ -68,6 +75,7 @@ export class PlayerTicketsService {
     );
     return rows.map((row) => {
       const state = ticketState(row);
+      const won = state === PlayerTicketState.WON || state === PlayerTicketState.CLAIMED;
       return {
         tokenId: row.token_id,
         serial: row.serial,
@@ -81,8 +89,13 @@ export class PlayerTicketsService {
         priceType: row.price_type ?? "NATIVE",
         symbol: row.symbol ?? "",
         decimals: row.decimals ?? 18,
-        prize: state === PlayerTicketState.WON || state === PlayerTicketState.CLAIMED ? row.prize : null,
+        prize: won ? row.prize : null,
         txHash: row.tx_hash,
+        grossShare: won ? row.gross_share : null,
+        commission: row.commission !== null && /^\d+$/.test(row.commission) ? row.commission : null,
+        roundTicketCount: row.round_ticket_count,
+        roundMinTickets: Number(row.round_min_tickets),
+        refundReason: row.refund_reason,
       };
     });
   }

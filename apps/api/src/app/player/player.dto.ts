@@ -196,6 +196,29 @@ export class PlayerTicketDto {
   @ApiProperty({ description: "The winning ticket's pot less commission, smallest unit; null unless WON or CLAIMED.", nullable: true, type: String })
   prize!: string | null;
   @ApiProperty({ description: "The purchase transaction.", example: `0x${"ab".repeat(32)}` }) txHash!: string;
+  @ApiProperty({
+    description: "The winning ticket's share of the pot before commission, smallest unit; null unless WON or CLAIMED. `prize` is what it pays.",
+    nullable: true,
+    type: String,
+    example: "30000000000000000",
+  })
+  grossShare!: string | null;
+  @ApiProperty({
+    description: "The raffle's commission on each prize, in basis points (1000 = 10 %); null while the indexer has not read it.",
+    nullable: true,
+    type: String,
+    example: "1000",
+  })
+  commission!: string | null;
+  @ApiProperty({ description: "Tickets the ticket's round sold.", example: 2 }) roundTicketCount!: number;
+  @ApiProperty({ description: "Tickets the round needed to be drawn; 0 for no minimum.", example: 3 }) roundMinTickets!: number;
+  @ApiProperty({
+    description: "Why the round became refundable: MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT; null otherwise.",
+    nullable: true,
+    type: String,
+    example: null,
+  })
+  refundReason!: string | null;
 }
 
 export class PlayerTicketListDto {

@@ -90,6 +90,8 @@ export class RoundHistoryWinnerDto {
   @ApiProperty({ example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", description: "Who holds the winning ticket." }) account!: string;
   @ApiProperty({ example: "90000000000000000000", description: "The prize (its share of the pot less commission), smallest unit." }) prize!: string;
   @ApiProperty({ example: "UNCLAIMED", description: "UNCLAIMED, CLAIMED or RELEASED (to the merchant)." }) claimStatus!: string;
+  @ApiProperty({ example: "100000000000000000000", description: "The winner's share of the pot before commission, smallest unit." })
+  grossShare!: string;
   @ApiProperty({
     example: "2026-11-26T02:00:00.000Z",
     format: "date-time",

@@ -27,7 +27,7 @@ interface RoundRow {
   min_tickets: string;
   max_tickets_per_wallet: string;
   bundles: Array<{ quantity: number; price: string }>;
-  winners: Array<{ ticketId: string; account: string; claimStatus: string; prize: string; releasableAt: string | null }>;
+  winners: Array<{ ticketId: string; account: string; claimStatus: string; prize: string; grossShare: string; releasableAt: string | null }>;
 }
 
 /**
@@ -74,7 +74,7 @@ export class RaffleConsoleService {
     return toContractDto(await this.raffle(merchantId, id));
   }
 
-  /** The raffle's rounds, newest first, with price, refunds and each winner's prize (after commission) and its state. */
+  /** The raffle's rounds, newest first, with price, refunds and each winner's gross share, prize (after commission) and its state. */
   async rounds(merchantId: number, id: number, skip: number, take: number): Promise<RoundHistoryListDto> {
     await this.raffle(merchantId, id);
     const rows: RoundRow[] = await this.dataSource.query(
@@ -84,7 +84,7 @@ export class RaffleConsoleService {
               pc.token_type::text AS token_type, tc.address AS token, tc.symbol, tc.decimals, pc.amount::text AS amount,
               COALESCE((SELECT json_agg(json_build_object(
                         'ticketId', w.ticket_id::text, 'account', w.account, 'claimStatus', w.claim_status::text,
-                        'prize', COALESCE(cl.items -> 0 ->> 'amount', w.amount::text), 'releasableAt', cl.end_timestamp) ORDER BY w.position)
+                        'prize', COALESCE(cl.items -> 0 ->> 'amount', w.amount::text), 'grossShare', w.amount::text, 'releasableAt', cl.end_timestamp) ORDER BY w.position)
                    FROM round_winner w
                    LEFT JOIN claim cl ON cl.contract_id = r.contract_id AND cl.token_id = w.ticket_id AND cl.claim_type = 'RAFFLE_PRIZE'
                   WHERE w.round_id = r.id), '[]') AS winners

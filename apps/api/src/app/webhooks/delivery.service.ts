@@ -72,7 +72,7 @@ const BUSY_REQUESTS_PER_SECOND = 20;
 const RUN_MAX_MESSAGES = 64;
 const BUSY_RUN_MAX_MESSAGES = 8;
 /**
- * A run starts no further attempt once this share of WEBHOOK_TIMEOUT_MS has passed since its claim (at most a second):
+ * A run starts no further attempt once this share of the attempt timeout (WEBHOOK_TIMING) has passed since its claim (at most a second):
  * a run to a slow receiver is a single attempt, and a slot frees within 1.1 timeouts, as fair delivery promises.
  */
 const RUN_SHARE_OF_TIMEOUT = 0.1;
@@ -87,7 +87,7 @@ const CLAIMED_COLUMNS = `d.id, d.endpoint_id, e.merchant_id, d.message_id, d.seq
  *
  * Per endpoint, messages go out in chain order: a delivery is only taken when its endpoint has no older PENDING one
  * (retrying or leased). A failing endpoint therefore holds its later messages back until the older one is delivered
- * or FAILED (after WEBHOOK_RETRY_HORIZON_MS), never overtaking. A manual retry is the one exception: it sends at once.
+ * or FAILED (after the retry horizon, WEBHOOK_TIMING), never overtaking. A manual retry is the one exception: it sends at once.
  *
  * An endpoint's due messages are taken as a run (its oldest PENDING one and the due ones after it, up to
  * RUN_MAX_MESSAGES, all leased by the one claim) and sent one at a time, in order. The run stops at the first failure
@@ -95,8 +95,8 @@ const CLAIMED_COLUMNS = `d.id, d.endpoint_id, e.merchant_id, d.message_id, d.seq
  * timeout has passed since the claim (so every attempt ends within its lease); what it did not send is handed back at
  * once.
  *
- * Fair between merchants by construction: up to WEBHOOK_CONCURRENCY runs are in flight, at most
- * WEBHOOK_CONCURRENCY_PER_MERCHANT of one merchant, and a slot that frees is filled at once (no waiting for a batch).
+ * Fair between merchants by construction: up to `concurrency` runs are in flight (WEBHOOK_TIMING), at most
+ * `concurrencyPerMerchant` of one merchant, and a slot that frees is filled at once (no waiting for a batch).
  * Due runs are taken round-robin: the merchant with the fewest runs in flight goes first, oldest message first among
  * equals. So a merchant whose receivers are slow occupies its own slots only, and another merchant's due message waits
  * at most until one run ends, which 1.1 timeouts bound.
@@ -287,7 +287,7 @@ export class WebhookDelivery implements OnApplicationBootstrap, OnModuleDestroy 
    * oldest PENDING delivery (one index probe per endpoint, however long the backlog), if that one is due, and goes on
    * through the due ones after it, up to `runMax` and never past one that is not due. Round-robin between merchants: a
    * merchant's k-th due endpoint has the turn (its runs in flight here) + k; turns beyond
-   * WEBHOOK_CONCURRENCY_PER_MERCHANT wait, and lower turns go first, older messages first among equal turns. The outer
+   * `concurrencyPerMerchant` wait, and lower turns go first, older messages first among equal turns. The outer
    * lock re-checks status and due time on the latest row version, so a delivery another replica leased meanwhile is
    * skipped; a run keeps only what it locked from its first delivery on without a gap (a run whose first delivery
    * another replica holds is not taken at all), so two replicas never send one endpoint's messages at once, nor out of

@@ -80,7 +80,7 @@ export class WebhookDto {
   events!: WebhookEventType[];
   @ApiProperty({ example: "Game server (production)", description: "Free text." }) description!: string;
   @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "Creation time (ISO 8601 UTC)." }) createdAt!: string;
-  @ApiProperty({ example: false, description: "True once the endpoint failed for WEBHOOK_DISABLE_AFTER_MS (default 5 days): nothing is sent to it." })
+  @ApiProperty({ example: false, description: "True once the endpoint failed for 5 days: nothing is sent to it." })
   disabled!: boolean;
   @ApiProperty({ example: null, nullable: true, type: String, format: "date-time", description: "When it was disabled." }) disabledAt!: string | null;
   @ApiProperty({
@@ -171,7 +171,7 @@ export class DeliveryDto {
   @ApiProperty({ example: true, description: "A 2xx answer was received." }) delivered!: boolean;
   @ApiProperty({ example: "2026-11-23T16:00:01.000Z", nullable: true, type: String, format: "date-time", description: "When it was delivered." })
   deliveredAt!: string | null;
-  @ApiProperty({ example: false, description: "Retries were exhausted (WEBHOOK_RETRY_HORIZON_MS, default 24 h)." }) failed!: boolean;
+  @ApiProperty({ example: false, description: "Retries were exhausted (24 h after the message was written)." }) failed!: boolean;
   @ApiProperty({ example: "2026-11-23T16:00:00.000Z", format: "date-time", description: "When the message was written." }) createdAt!: string;
 }
 

@@ -6,6 +6,7 @@ import { waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
 import { shortAddress } from "../../lib/format";
 import { explain } from "../../lib/messages";
+import { commissionOf, prizeFiguresText, rateText } from "../../lib/prize";
 import { CONSOLE_RAFFLE_ABI } from "../console-abi";
 import type { Raffle, RoundHistory } from "../console-api";
 import { useConsole } from "../console-context";
@@ -27,7 +28,7 @@ const ROUND_STATUS: Record<string, string> = {
 };
 const CLAIM_STATUS: Record<string, string> = { UNCLAIMED: "unclaimed", CLAIMED: "claimed", RELEASED: "released to you" };
 
-function amount(value: string, round: RoundHistory): string {
+function amount(value: string | bigint, round: RoundHistory): string {
   return `${formatUnits(BigInt(value), round.price.decimals)} ${round.price.symbol}`;
 }
 
@@ -54,7 +55,8 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
   const wagmiConfig = useConfig();
   const queryClient = useQueryClient();
   const rounds = useQuery({ queryKey: ["console", "rounds", raffle.id], queryFn: () => client.rounds(raffle.id), refetchInterval: 5_000 });
-  const parameters = raffle.parameters as { schedule?: string; commission?: string; timeLagBeforeRelease?: string };
+  const parameters = raffle.parameters as { schedule?: string; timeLagBeforeRelease?: string };
+  const commission = commissionOf(raffle);
   const [schedule, setSchedule] = useState(parameters.schedule ?? "");
   const [notice, setNotice] = useState<string | null>(null);
   const [editingPage, setEditingPage] = useState(false);
@@ -101,8 +103,8 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
       </p>
       <dl className="facts">
         <div>
-          <dt>Commission</dt>
-          <dd>{Number(parameters.commission ?? 0) / 100} %</dd>
+          <dt>Commission rate</dt>
+          <dd>{commission === null ? "not read from the chain yet" : rateText(commission)}</dd>
         </div>
         <div>
           <dt>Unclaimed prizes released after</dt>
@@ -219,7 +221,8 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
                       : round.winners.map((winner) => (
                           <div key={winner.ticketId}>
                             Winner <span title={winner.account}>{shortAddress(winner.account)}</span> (ticket {winner.ticketId}):{" "}
-                            {amount(winner.prize, round)}, {CLAIM_STATUS[winner.claimStatus] ?? winner.claimStatus}
+                            {prizeFiguresText({ gross: winner.grossShare, commission, net: winner.prize }, (value) => amount(value, round))},{" "}
+                            {CLAIM_STATUS[winner.claimStatus] ?? winner.claimStatus}
                             {winner.claimStatus === "UNCLAIMED" && winner.releasableAt
                               ? `; releasable to you from ${formatDateTime(winner.releasableAt)}`
                               : ""}

@@ -18,6 +18,42 @@ const GRACE_CHOICES: Array<{ seconds: number; label: string }> = [
   { seconds: 7 * 86_400, label: "7 days" },
 ];
 
+/** Characters of a User-Agent the dialog shows; the whole (at most 200, as the API keeps it) is in its tooltip. */
+const SHOWN_USER_AGENT = 80;
+
+/**
+ * Who made the key's last use, as the API recorded it with "last used": the client's User-Agent (sent by whoever holds
+ * the key, so in <bdi> and cut short) and its source IP. Nothing when neither is known.
+ */
+function LastCaller({ apiKey }: { apiKey: ApiKey }) {
+  const agent = apiKey.lastUsedUserAgent;
+  const ip = apiKey.lastUsedIp;
+  if (!apiKey.lastUsedAt || (!agent && !ip)) return null;
+  const shown = agent && agent.length > SHOWN_USER_AGENT ? `${agent.slice(0, SHOWN_USER_AGENT - 1)}…` : agent;
+  return (
+    <p>
+      That last call came
+      {shown && (
+        <>
+          {" "}
+          from the client “
+          <code title={agent ?? undefined} className="user-agent">
+            <bdi>{shown}</bdi>
+          </code>
+          ”
+        </>
+      )}
+      {ip && (
+        <>
+          {" "}
+          at the address <code className="nowrap">{ip}</code>
+        </>
+      )}
+      .
+    </p>
+  );
+}
+
 /** The key as a dialog title names it, its label in <bdi> so that it cannot reorder the title around it. */
 function keyName(key: ApiKey): ReactNode {
   return key.label ? (
@@ -202,6 +238,7 @@ export function ApiKeysPage() {
               now on.
             </p>
           )}
+          <LastCaller apiKey={revoking} />
           {revoke.error && <p role="alert">{explain(revoke.error)}</p>}
           <div className="actions">
             <button type="button" className="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(revoking.id)}>

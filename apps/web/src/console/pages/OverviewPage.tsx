@@ -6,9 +6,10 @@ import { useReadContracts } from "wagmi";
 import { useApp } from "../../lib/app-context";
 import { explain } from "../../lib/messages";
 import { FACTORY_ABI } from "../console-abi";
-import type { Attention, Raffle, SalesRow, Webhook } from "../console-api";
+import type { ApiKey, Attention, Raffle, SalesRow, Webhook } from "../console-api";
 import { useConsole } from "../console-context";
-import { RevokedKeyNotice } from "../components/RevokedKeyNotice";
+import { KeyName, RevokedKeyNotice, useRevokedKeysInUse } from "../components/RevokedKeyNotice";
+import { fromNow } from "../key-times";
 import { SalesChart, type ChartSeries } from "../components/SalesChart";
 import { formatDateTime } from "../../lib/locale";
 
@@ -37,8 +38,12 @@ function WebhookAttention({ webhook }: { webhook: Webhook }) {
   );
 }
 
-/** What needs a look, as a sentence; the merchant's title in <bdi>, so its direction marks cannot reorder the rest. */
-export function attentionSentence(item: Attention, title: string): ReactNode {
+/**
+ * What needs a look, as a sentence; the merchant's title in <bdi>, so its direction marks cannot reorder the rest. A
+ * missed rotation while a revoked key is still being refused names that key: the worker is most likely running and
+ * calling with it, so "check the worker is running" would send the merchant to the wrong part.
+ */
+export function attentionSentence(item: Attention, title: string, refusedKeys: ApiKey[] = []): ReactNode {
   const since = item.since ? ` since ${formatDateTime(item.since)}` : "";
   const name = <bdi>{title}</bdi>;
   switch (item.kind) {
@@ -49,6 +54,16 @@ export function attentionSentence(item: Attention, title: string): ReactNode {
         </>
       );
     case "ROTATION_MISSED":
+      if (refusedKeys.length > 0) {
+        const [key] = refusedKeys;
+        return (
+          <>
+            {name}: the scheduled rotation{since} did not happen. Your API key <KeyName apiKey={key} /> was revoked and is still being used (a call
+            with it was refused {fromNow(key.lastRejectedAt!)}): if the merchant worker uses it, the API refuses the worker. Give the worker a working
+            key from <a href="#/keys">API keys</a>.
+          </>
+        );
+      }
       return (
         <>
           {name}: the scheduled rotation{since} did not happen. Check that the merchant worker is running.
@@ -71,6 +86,7 @@ export function OverviewPage() {
   const sales = useQuery({ queryKey: ["console", "sales"], queryFn: () => client.sales(30), refetchInterval: 5_000 });
   const raffles = useQuery({ queryKey: ["console", "raffles"], queryFn: client.raffles, refetchInterval: 5_000 });
   const webhooks = useQuery({ queryKey: ["console", "webhooks"], queryFn: client.webhooks, refetchInterval: 5_000 });
+  const refusedKeys = useRevokedKeysInUse();
   const failingWebhooks = (webhooks.data ?? []).filter((webhook) => webhook.health !== "healthy");
   const withFactory = config.chains.filter((chain) => chain.factory);
   const budgets = useReadContracts({
@@ -117,7 +133,7 @@ export function OverviewPage() {
         const perDay = budgetIndex >= 0 ? (budgets.data?.[budgetIndex * 2 + 1]?.result as bigint | undefined) : undefined;
         const budgetLow = used !== undefined && perDay !== undefined && perDay > 0n && Number(used) >= Number(perDay) * BUDGET_WARNING_SHARE;
         const attention = [
-          ...chainOverview.attention.map((item) => attentionSentence(item, titleOf(item.contractId))),
+          ...chainOverview.attention.map((item) => attentionSentence(item, titleOf(item.contractId), refusedKeys)),
           ...(budgetLow ? [`The draw budget is nearly spent: ${used} of ${perDay} draws used today.`] : []),
         ];
         return (
