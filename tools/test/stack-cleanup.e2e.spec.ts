@@ -57,12 +57,19 @@ describe("npm start cleans up whatever ends it", () => {
   });
 
   afterAll(() => {
-    for (const child of started) if (child.pid && child.exitCode === null) child.kill("SIGKILL");
+    for (const child of started) {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // the group is gone
+      }
+    }
     fs.rmSync(stackDir, { recursive: true, force: true });
   });
 
   async function startStack(): Promise<{ npm: ChildProcess; facts: StackFile }> {
-    const npm = spawn("npm", ["start", "--", "--fresh"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // In a process group of its own, so a failed test can take all of it down (afterAll); the test itself signals npm alone.
+    const npm = spawn("npm", ["start", "--", "--fresh"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     started.push(npm);
     await waitForOutput(npm, "\nready\n", 240_000);
     return { npm, facts: JSON.parse(fs.readFileSync(path.join(stackDir, "stack.json"), "utf8")) as StackFile };
@@ -74,6 +81,21 @@ describe("npm start cleans up whatever ends it", () => {
       for (const port of ports) expect({ port, listening: await listening(port) }).toEqual({ port, listening: false });
     }, withinMs);
   }
+
+  it("names a port that another process holds instead of failing with EADDRINUSE", async () => {
+    const holder = net.createServer().listen(ports[2], "127.0.0.1");
+    await new Promise((resolve) => holder.once("listening", resolve));
+    try {
+      const refused = await run("npm", ["start"], { cwd: ROOT, env, timeoutMs: 120_000 });
+      expect(refused.code).not.toBe(0);
+      expect(refused.output).toContain(`Port ${ports[2]} (the first local chain) is already in use by pid ${process.pid}`);
+      expect(refused.output).toContain("CHAIN_PORT=<port>");
+      expect(refused.output).not.toMatch(/EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+    for (const port of [ports[0], ports[1], ports[3]]) expect(await listening(port)).toBe(false);
+  }, 180_000);
 
   it("TERM then KILL 3 s later leaves no chain node or server behind, and the next start on the same ports works; so does SIGKILL of the stack", async () => {
     const first = await startStack();
@@ -90,19 +112,4 @@ describe("npm start cleans up whatever ends it", () => {
     await expectNothingLeft(second.facts.pid, 6_000);
     second.npm.kill("SIGKILL");
   }, 600_000);
-
-  it("names a port that another process holds instead of failing with EADDRINUSE", async () => {
-    const holder = net.createServer().listen(ports[2], "127.0.0.1");
-    await new Promise((resolve) => holder.once("listening", resolve));
-    try {
-      const refused = await run("npm", ["start"], { cwd: ROOT, env, timeoutMs: 120_000 });
-      expect(refused.code).not.toBe(0);
-      expect(refused.output).toContain(`Port ${ports[2]} (the first local chain) is already in use by pid ${process.pid}`);
-      expect(refused.output).toContain("CHAIN_PORT=<port>");
-      expect(refused.output).not.toMatch(/EADDRINUSE/);
-    } finally {
-      await new Promise((resolve) => holder.close(resolve));
-    }
-    for (const port of [ports[0], ports[1], ports[3]]) expect(await listening(port)).toBe(false);
-  }, 180_000);
 });
