@@ -9,6 +9,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+import { freePort } from "@raffle/testing";
+
 import { STACK_FILE, type StackFile } from "../stack/stack-file";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -43,7 +45,10 @@ async function main(): Promise<void> {
   const source = fs.readFileSync(CONTRACT, "utf8");
   if (!source.includes(ORIGINAL_BODY))
     throw new Error(`${path.relative(ROOT, CONTRACT)} no longer has the body this script changes: update ORIGINAL_BODY`);
-  const dev = spawn("npm", ["run", "dev"], { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  // Free ports unless given: a developer's `npm start` on the default ones does not stop the measurement.
+  const ports: Record<string, string> = {};
+  for (const name of ["PORT", "WEB_PORT", "CHAIN_PORT", "SECOND_CHAIN_PORT"]) ports[name] = process.env[name] ?? String(await freePort());
+  const dev = spawn("npm", ["run", "dev"], { cwd: ROOT, env: { ...process.env, ...ports }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   dev.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   dev.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
