@@ -71,6 +71,9 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     seconds = Math.round((Date.now() - savedAt) / 100) / 10;
+    // Where the time went, as the stack reported it (compile, deploy, restarts).
+    const steps = output.split("\n").filter((line) => /^(compiled in|deployed at|redeployed in)/.test(line));
+    process.stdout.write(`${steps.map((line) => `  ${line}`).join("\n")}\n`);
   } finally {
     fs.writeFileSync(CONTRACT, source);
     try {

@@ -14,8 +14,8 @@
  * A build that fails (a contract that does not compile, a TypeScript file that does not parse, a web build error) is
  * shown and changes nothing: the stack keeps serving the last good build.
  *
- * Watching is Node's own fs.watch({ recursive: true }) (Linux since Node 20.13): four folders, debounced, with no new
- * dependency (chokidar is not installed, and its polling fallbacks are not needed here).
+ * Watching is Node's own fs.watch({ recursive: true }) (Linux since Node 20.13) on the source folders, debounced: no new
+ * dependency (chokidar is in the tree only through mocha, and its polling fallbacks are not needed on Linux).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -29,6 +29,7 @@ import { resetIndexedChain } from "@raffle/indexer";
 import { ApiKeyService } from "@raffle/api";
 import { RaffleApi } from "@raffle/sdk";
 import { spawnChildService, type ChildService } from "@raffle/test-stack";
+import { reapWithThisProcess, releaseFromReaper } from "@raffle/testing";
 
 import { serveWebApp, WEB_DIST_DIR, type ServedWebApp } from "../../apps/web/server/serve-web-app";
 import { stopOnAnyEnd } from "./lifecycle";
@@ -69,10 +70,15 @@ const since = (startedAt: number) => `${((Date.now() - startedAt) / 1000).toFixe
 function build(command: string, args: string[], cwd: string): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    // A compile or a deploy outlives no dev stack either.
+    if (child.pid) reapWithThisProcess(child.pid);
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("close", (code) => resolve({ ok: code === 0, output }));
+    child.on("close", (code) => {
+      if (child.pid) releaseFromReaper(child.pid);
+      resolve({ ok: code === 0, output });
+    });
   });
 }
 
