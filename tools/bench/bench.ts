@@ -7,7 +7,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { dropLeftoverDatabases } from "@raffle/db/testing";
 
+import { stopOnAnyEnd } from "../stack/lifecycle";
 import { chainsPart } from "./parts/chains";
 import { gasPart } from "./parts/gas";
 import { growthPart } from "./parts/growth";
@@ -34,7 +36,30 @@ const PARTS_IN_ORDER: Array<[name: string, run: (stack: BenchStack) => Promise<v
   ["web", webPart],
 ];
 
+/** The labels of the databases the bench creates (benchDatabase's): raffle_bench_*, raffle_growth_*. */
+const BENCH_DATABASES = ["bench", "growth"];
+
+/**
+ * A bench stopped midway (Ctrl-C, TERM, a crash) drops its own databases on the way out; one killed outright leaves
+ * them to the next run, which drops every one whose bench is gone. Its chain node, API and load processes go with it
+ * either way (their exit hooks, and the reaper for SIGKILL).
+ */
+async function dropBenchDatabasesOnAnyEnd(): Promise<void> {
+  const dropped = await dropLeftoverDatabases(BENCH_DATABASES).catch(() => []);
+  if (dropped.length > 0) say(`dropped ${dropped.length} databases that stopped benches left behind: ${dropped.join(", ")}`);
+  stopOnAnyEnd(
+    () =>
+      dropLeftoverDatabases(BENCH_DATABASES, { includingOwn: true }).then(
+        () => undefined,
+        () => undefined,
+      ),
+    say,
+    { what: "the bench", budgetMs: 5_000 },
+  );
+}
+
 async function main(): Promise<void> {
+  await dropBenchDatabasesOnAnyEnd();
   const results: Record<string, unknown> = { machine: machineFacts(), apiWorkers: API_WORKERS, commands: ["npm run bench"] };
   say(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}; API workers: ${API_WORKERS}`);
   const stack = await startBenchStack(results);

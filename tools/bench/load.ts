@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { reapWithThisProcess, releaseFromReaper } from "@raffle/testing";
 import * as path from "node:path";
 
 export interface LoadResult {
@@ -63,12 +64,15 @@ const LOAD_PROCESS = path.join(__dirname, "load-process.js");
 export function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [LOAD_PROCESS], { stdio: ["pipe", "pipe", "pipe"] });
+    // A load run lasts seconds to minutes: a bench killed meanwhile must not leave it hammering a port.
+    if (child.pid) reapWithThisProcess(child.pid);
     let output = "";
     let errors = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
     child.on("error", reject);
     child.on("exit", (code) => {
+      if (child.pid) releaseFromReaper(child.pid);
       if (code !== 0) return reject(new Error(`the load generator failed (exit ${code}): ${errors.slice(-2000)}`));
       resolve(JSON.parse(output) as LoadOutcome);
     });

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Wallet, ZeroAddress, parseEther, parseUnits } from "ethers";
+import { Wallet, ZeroAddress, parseEther, parseUnits, type JsonRpcProvider } from "ethers";
 import {
   LOCAL_CHAIN_ID,
   LOCAL_DEV_KEYS,
@@ -223,7 +223,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 }
 
 /** The merchant's switch (PUT /raffle/contracts/:id/public-sale), with the demo merchant's key. */
-async function putOnPublicSale(apiUrl: string, apiKey: string, contractId: number): Promise<void> {
+export async function putOnPublicSale(apiUrl: string, apiKey: string, contractId: number): Promise<void> {
   const response = await fetch(`${apiUrl}/raffle/contracts/${contractId}/public-sale`, {
     method: "PUT",
     headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
@@ -232,10 +232,7 @@ async function putOnPublicSale(apiUrl: string, apiKey: string, contractId: numbe
   if (response.status !== 200) throw new Error(`putting raffle ${contractId} on public sale answered ${response.status}`);
 }
 
-/**
- * Starts a local chain and deploys the platform, the demo price token and the demo merchant's raffles on it: ERC20 and
- * NATIVE, and the three-winner one when `withThreeWinners`.
- */
+/** Starts a local chain and deploys the demo on it (deployDemo). */
 async function startChain(
   chainId: number,
   port: number,
@@ -243,11 +240,29 @@ async function startChain(
   options: LocalStackOptions,
   stoppers: Array<{ name: string; stop: () => Promise<void> | void }>,
 ): Promise<ChainSetup> {
-  const log = (message: string) => options.log(message, { chainId });
   // On wall-clock time: the demo and players buy in bursts, and each block must not push the chain's clock ahead.
   const node: HardhatNode = await startHardhatNode({ port, chainId, wallClock: true });
   stoppers.push({ name: `chain ${chainId}`, stop: () => node.stop() });
-  const provider = node.provider;
+  const demo = await deployDemo(node.provider, { withThreeWinners }, (message) => options.log(message, { chainId }));
+  return { node, admin: new Wallet(LOCAL_DEV_KEYS.platformAdmin, node.provider), ...demo };
+}
+
+/** What deployDemo put on a chain. */
+export interface DemoDeployment {
+  deployment: PlatformDeployment;
+  priceToken: string;
+  raffles: StackChain["raffles"];
+}
+
+/**
+ * Deploys the platform, the demo price token and the demo merchant's raffles on a local chain: ERC20 and NATIVE, and
+ * the three-winner one when `withThreeWinners`. `npm run dev` runs it again after each contract change.
+ */
+export async function deployDemo(
+  provider: JsonRpcProvider,
+  { withThreeWinners }: { withThreeWinners: boolean },
+  log: (message: string) => void,
+): Promise<DemoDeployment> {
   const admin = new Wallet(LOCAL_DEV_KEYS.platformAdmin, provider);
   const merchant = new Wallet(LOCAL_DEV_KEYS.demoMerchant, provider);
 
@@ -298,7 +313,7 @@ async function startChain(
         : {}),
     });
   }
-  return { node, deployment, admin, priceToken, raffles };
+  return { deployment, priceToken, raffles };
 }
 
 /** Runs the merchant worker next to the stack on every chain, with the demo merchant's key; returns how to stop it. */
@@ -318,7 +333,7 @@ async function startWorker(apiUrl: string, apiKey: string, chains: ChainSetup[],
   return () => worker.stop();
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check().catch(() => false)) return;

@@ -5,7 +5,9 @@
  */
 import { formatUnits } from "ethers";
 
+import { stopOnAnyEnd } from "./lifecycle";
 import { startLocalStack } from "./local-stack";
+import { takenPorts } from "./ports";
 import { STACK_FILE } from "./stack-file";
 
 function banner(lines: string[]): void {
@@ -16,10 +18,29 @@ async function main(): Promise<void> {
   process.env.LOG_LEVEL ??= "silent";
   const verbose = process.argv.includes("--verbose");
   const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
-  const { stack, stop } = await startLocalStack({
+  const ports = {
     apiPort: Number(process.env.PORT ?? 3000),
     webPort: Number(process.env.WEB_PORT ?? 5173),
-    chainPorts: [chainPort, Number(process.env.SECOND_CHAIN_PORT ?? chainPort + 1)],
+    chainPorts: [chainPort, Number(process.env.SECOND_CHAIN_PORT ?? chainPort + 1)] as [number, number],
+  };
+  const taken = await takenPorts([
+    { port: ports.chainPorts[0], what: "the first local chain", setting: "CHAIN_PORT" },
+    { port: ports.chainPorts[1], what: "the second local chain", setting: "SECOND_CHAIN_PORT" },
+    { port: ports.apiPort, what: "the API", setting: "PORT" },
+    { port: ports.webPort, what: "the player app", setting: "WEB_PORT" },
+  ]);
+  if (taken.length > 0) {
+    process.stderr.write(`npm start cannot start the stack:\n${taken.map((line) => `  ${line}`).join("\n")}\n`);
+    process.exit(1);
+  }
+  // Until the stack is up there is nothing to stop in order: ending the process takes the started nodes with it.
+  let stopStack: () => Promise<void> = async () => undefined;
+  stopOnAnyEnd(
+    () => stopStack(),
+    (line) => process.stdout.write(`${line}\n`),
+  );
+  const { stack, stop } = await startLocalStack({
+    ...ports,
     fresh: process.argv.includes("--fresh"),
     schedule: process.env.RAFFLE_SCHEDULE ?? "* * * * *",
     progress: (step) => process.stdout.write(`${step}\n`),
@@ -71,19 +92,8 @@ async function main(): Promise<void> {
     "",
     `Facts for scripts: ${STACK_FILE}.  Demo: npm run demo.  Stop: Ctrl-C.`,
   ]);
+  stopStack = stop;
   process.stdout.write("ready\n");
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${signal}: stopping the stack...\n`);
-    await stop();
-    process.stdout.write("stopped\n");
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { reapWithThisProcess, releaseFromReaper } from "@raffle/testing";
 
 /** A long-running child (an API, a worker) in its own process group, with the tail of its output kept for errors. */
 export interface ChildService {
@@ -14,7 +15,10 @@ export interface ChildService {
 const OUTPUT_KEPT = 20_000;
 const STOP_GRACE_MS = 10_000;
 
-/** Children started here and still running: taken down with this process, so none outlives a crashed test run. */
+/**
+ * Children started here and still running: taken down with this process, so none outlives a crashed test run (the
+ * exit hook below), nor one that is SIGKILLed (the reaper).
+ */
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
@@ -33,12 +37,16 @@ export function spawnChildService(command: string, args: string[], options: { cw
   }
   const child = spawn(command, args, { ...options, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
+  if (child.pid) reapWithThisProcess(child.pid);
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-OUTPUT_KEPT));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  void exited.then(() => running.delete(child));
+  void exited.then(() => {
+    running.delete(child);
+    if (child.pid) releaseFromReaper(child.pid);
+  });
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     process: child,

@@ -3,3 +3,4 @@ export * from "./eventually";
 export { freePort } from "@raffle/config";
 export * from "./tcp-gate";
 export * from "./prometheus";
+export * from "./process-reaper";

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { JsonRpcProvider } from "ethers";
-import { freePort } from "@raffle/testing";
+import { freePort, reapWithThisProcess, releaseFromReaper } from "@raffle/testing";
 
 /** A local JSON-RPC node started by tests or the local stack (Hardhat or anvil). */
 export interface DevNode {
@@ -20,11 +20,13 @@ export function rpcProvider(rpcUrl: string): JsonRpcProvider {
 /**
  * Nodes started here and not yet exited. Each runs in its own process group (so stop() takes its children too), which
  * also means Ctrl-C does not reach it: if this process ends without calling stop() (a suite that times out, a test
- * runner that exits, a signal), the groups must not outlive it.
+ * runner that exits, a signal), the groups must not outlive it. The hooks below cover the ends that run code; the
+ * reaper (@raffle/testing's reapWithThisProcess) covers SIGKILL.
  */
 const liveNodes = new Set<ChildProcess>();
 
-function killLiveNodes(): void {
+/** SIGKILLs every node this process started and has not stopped: the last resort of a program that must exit now. */
+export function killLiveNodes(): void {
   for (const child of liveNodes) {
     try {
       if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
@@ -53,6 +55,8 @@ function installExitHooks(): void {
     process.on(signal, onSignal);
   }
 }
+
+const NODE_STOP_GRACE_MS = 2_000;
 
 /** Whether a node failed to start because its port was taken. */
 function portTaken(error: unknown): boolean {
@@ -96,7 +100,11 @@ export async function startNodeProcess(options: {
     stdio: ["ignore", "pipe", "pipe"],
   });
   liveNodes.add(child);
-  child.once("exit", () => liveNodes.delete(child));
+  if (child.pid) reapWithThisProcess(child.pid);
+  child.once("exit", () => {
+    liveNodes.delete(child);
+    if (child.pid) releaseFromReaper(child.pid);
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${options.name} did not start within 60 s`)), 60_000);
     let output = "";
@@ -135,7 +143,16 @@ export async function startNodeProcess(options: {
       if (child.exitCode !== null || !child.pid) return;
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       process.kill(-child.pid, "SIGTERM");
+      // A node answers TERM within a second; one that does not is not waited for long.
+      const late = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // exited meanwhile
+        }
+      }, NODE_STOP_GRACE_MS);
       await exited;
+      clearTimeout(late);
     },
   };
 }
