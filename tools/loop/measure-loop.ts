@@ -13,6 +13,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "../..");
+import { devRow } from "./dev-row";
+
 const FIGURES = path.join(ROOT, "docs/data/loop-figures.json");
 const DOC = path.join(ROOT, "docs/development.md");
 const START = "<!-- loop-figures:start (written by npm --workspace tools run loop:measure) -->";
@@ -128,13 +130,6 @@ async function measure(scenario: Scenario, log: string): Promise<Figure> {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
   }
-}
-
-/** The `npm run dev` figure, which tools/loop/measure-dev.ts measures and writes to the same data file. */
-function devRow(seconds: unknown): string {
-  const figure = typeof seconds === "number" ? String(seconds) : "—";
-  const met = typeof seconds === "number" ? (seconds <= 45 ? "yes" : "no") : "—";
-  return `| saved contract change → deployed on the local chains and served by the API | \`npm run dev\` | ${figure} | ≤ 45 s | ${met} | measured by \`npm --workspace tools run dev:measure\` |`;
 }
 
 function block(record: {
