@@ -3,10 +3,6 @@
  *
  *   npm start [-- --fresh]     PORT (API, 3000), WEB_PORT (player app, 5173), CHAIN_PORT (8545), SECOND_CHAIN_PORT (CHAIN_PORT + 1), RAFFLE_SCHEDULE ("* * * * *")
  */
-import { formatUnits } from "ethers";
-
-import { stopOnAnyEnd } from "./lifecycle";
-import { startLocalStack } from "./local-stack";
 import { takenPorts } from "./ports";
 import { STACK_FILE } from "./stack-file";
 
@@ -33,6 +29,13 @@ async function main(): Promise<void> {
     process.stderr.write(`npm start cannot start the stack:\n${taken.map((line) => `  ${line}`).join("\n")}\n`);
     process.exit(1);
   }
+  // The stack's modules (ethers, the bindings, the database) load only now: a taken port is named within a second or
+  // two, not after ts-node has transpiled all of them.
+  const [{ formatUnits }, { stopOnAnyEnd }, { startLocalStack }] = await Promise.all([
+    import("ethers"),
+    import("./lifecycle"),
+    import("./local-stack"),
+  ]);
   // Until the stack is up there is nothing to stop in order: ending the process takes the started nodes with it.
   let stopStack: () => Promise<void> = async () => undefined;
   stopOnAnyEnd(

@@ -3,33 +3,12 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { eventually, freePort } from "@raffle/testing";
+import { eventually, freePort, isProcessRunning, isPortListening } from "@raffle/testing";
 
 import type { StackFile } from "../stack/stack-file";
 import { run, waitForOutput } from "./support/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
-
-function running(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** Whether something accepts connections on 127.0.0.1:`port`. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 /**
  * `npm start`'s whole lifecycle under hostile endings: a supervisor's TERM followed by KILL 3 s later, and SIGKILL of
@@ -77,8 +56,8 @@ describe("npm start cleans up whatever ends it", () => {
 
   async function expectNothingLeft(stackPid: number, withinMs: number): Promise<void> {
     await eventually(async () => {
-      expect(running(stackPid)).toBe(false);
-      for (const port of ports) expect({ port, listening: await listening(port) }).toEqual({ port, listening: false });
+      expect(isProcessRunning(stackPid)).toBe(false);
+      for (const port of ports) expect({ port, listening: await isPortListening(port) }).toEqual({ port, listening: false });
     }, withinMs);
   }
 
@@ -94,12 +73,12 @@ describe("npm start cleans up whatever ends it", () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
-    for (const port of [ports[0], ports[1], ports[3]]) expect(await listening(port)).toBe(false);
+    for (const port of [ports[0], ports[1], ports[3]]) expect(await isPortListening(port)).toBe(false);
   }, 180_000);
 
   it("TERM then KILL 3 s later leaves no chain node or server behind, and the next start on the same ports works; so does SIGKILL of the stack", async () => {
     const first = await startStack();
-    for (const port of ports) expect(await listening(port)).toBe(true);
+    for (const port of ports) expect(await isPortListening(port)).toBe(true);
     first.npm.kill("SIGTERM");
     const killLater = setTimeout(() => first.npm.kill("SIGKILL"), 3_000);
     await expectNothingLeft(first.facts.pid, 6_000);

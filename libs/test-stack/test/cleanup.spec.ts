@@ -1,30 +1,8 @@
 import { spawn } from "node:child_process";
-import * as fs from "node:fs";
-import * as net from "node:net";
 import * as path from "node:path";
-import { eventually } from "@raffle/testing";
+import { eventually, isProcessRunning, isPortListening } from "@raffle/testing";
 
 const OWNER = path.join(__dirname, "fixtures/stack-owner.ts");
-
-function running(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 interface Owned {
   nodePid: number;
@@ -52,16 +30,19 @@ async function startOwner(mode: "wait" | "crash") {
 
 async function expectAllGone(owned: Owned, withinMs: number): Promise<void> {
   await eventually(async () => {
-    expect({ node: running(owned.nodePid), service: running(owned.servicePid) }).toEqual({ node: false, service: false });
-    expect({ node: await listening(owned.nodePort), service: await listening(owned.servicePort) }).toEqual({ node: false, service: false });
+    expect({ node: isProcessRunning(owned.nodePid), service: isProcessRunning(owned.servicePid) }).toEqual({ node: false, service: false });
+    expect({ node: await isPortListening(owned.nodePort), service: await isPortListening(owned.servicePort) }).toEqual({
+      node: false,
+      service: false,
+    });
   }, withinMs);
 }
 
 describe("a test run's chain node and services do not outlive it", () => {
   it("go within seconds when the run is SIGKILLed (no exit hook runs)", async () => {
     const { owner, owned } = await startOwner("wait");
-    expect(await listening(owned.nodePort)).toBe(true);
-    await eventually(async () => expect(await listening(owned.servicePort)).toBe(true), 10_000);
+    expect(await isPortListening(owned.nodePort)).toBe(true);
+    await eventually(async () => expect(await isPortListening(owned.servicePort)).toBe(true), 10_000);
     owner.kill("SIGKILL");
     await expectAllGone(owned, 5_000);
   }, 90_000);

@@ -4,3 +4,4 @@ export { freePort } from "@raffle/config";
 export * from "./tcp-gate";
 export * from "./prometheus";
 export * from "./process-reaper";
+export * from "./process-probes";

@@ -1,21 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 
-import { eventually } from "../src";
+import { eventually, isProcessRunning } from "../src";
 
 const OWNER = path.join(__dirname, "fixtures/owner.ts");
 const REAPER = path.join(__dirname, "../src/reaper.js");
-
-/** Running, not a zombie waiting for a parent that does not reap it. */
-function running(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function startIdle(options: { ignoreTerm?: boolean } = {}): number {
   const script = `${options.ignoreTerm ? "process.on('SIGTERM', () => undefined); " : ""}setInterval(() => undefined, 1000)`;
@@ -57,15 +46,15 @@ describe("the process reaper", () => {
   it("takes the children of a SIGKILLed owner down within seconds, a TERM-deaf one by SIGKILL, and spares a released one", async () => {
     const { owner, pids } = await startOwner("wait");
     leftovers.push(pids.polite, pids.stubborn, pids.released);
-    expect([pids.polite, pids.stubborn, pids.released, pids.reaper].map(running)).toEqual([true, true, true, true]);
+    expect([pids.polite, pids.stubborn, pids.released, pids.reaper].map(isProcessRunning)).toEqual([true, true, true, true]);
     const killedAt = Date.now();
     owner.kill("SIGKILL");
-    await eventually(async () => expect(running(pids.polite)).toBe(false), 2_000);
-    await eventually(async () => expect(running(pids.stubborn)).toBe(false), 4_000);
+    await eventually(async () => expect(isProcessRunning(pids.polite)).toBe(false), 2_000);
+    await eventually(async () => expect(isProcessRunning(pids.stubborn)).toBe(false), 4_000);
     expect(Date.now() - killedAt).toBeLessThan(4_000);
-    await eventually(async () => expect(running(pids.reaper)).toBe(false), 2_000);
+    await eventually(async () => expect(isProcessRunning(pids.reaper)).toBe(false), 2_000);
     // Released: its pid could belong to another process by now, so the reaper must never signal it.
-    expect(running(pids.released)).toBe(true);
+    expect(isProcessRunning(pids.released)).toBe(true);
   }, 30_000);
 
   it("takes the children down when the owner crashes on an unhandled rejection", async () => {
@@ -73,7 +62,7 @@ describe("the process reaper", () => {
     leftovers.push(pids.polite, pids.stubborn, pids.released);
     const exitCode = await new Promise((resolve) => owner.once("exit", resolve));
     expect(exitCode).not.toBe(0);
-    await eventually(async () => expect([running(pids.polite), running(pids.stubborn)]).toEqual([false, false]), 4_000);
+    await eventually(async () => expect([isProcessRunning(pids.polite), isProcessRunning(pids.stubborn)]).toEqual([false, false]), 4_000);
   }, 30_000);
 
   it("ignores lines that name no process and still reaps the ones that do when its pipe closes", async () => {
@@ -87,7 +76,7 @@ describe("the process reaper", () => {
     reaper.stdin!.write("\n");
     reaper.stdin!.end();
     expect(await exited).toBe(0);
-    await eventually(async () => expect(running(child)).toBe(false), 2_000);
+    await eventually(async () => expect(isProcessRunning(child)).toBe(false), 2_000);
   });
 
   it("reaps its children when it is itself told to stop", async () => {
@@ -102,6 +91,6 @@ describe("the process reaper", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     reaper.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(running(child)).toBe(false);
+    expect(isProcessRunning(child)).toBe(false);
   });
 });
