@@ -26,6 +26,7 @@ import {
   claimPrizesCall,
   deployWorld,
   endRound,
+  PrizeStatus,
   RoundStatus,
   setRules,
   startErc20Round,
@@ -159,6 +160,31 @@ describe("Gasless claims and refunds", () => {
       await expect(relay(world, relayer, "claim", intent, tickets))
         .to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus")
         .withArgs(1n, RoundStatus.Claimed);
+    });
+
+    it("claims one of two prizes; its replay is refused while the other prize stays open", async () => {
+      const world = await deployWorld();
+      const [p0, p1, carol, , relayer] = world.players;
+      await approveExchange(world, [p0, p1, carol]);
+      await setRules(world, { prizeShares: [6_000, 4_000] });
+      const price = await startErc20Round(world);
+      for (const buyer of [p0, p1, carol]) await buyTicket(world, buyer, price);
+      const requestId = await endRound(world);
+      await (await world.vrf.fulfillRandomWords(requestId, await world.factory.getAddress())).wait();
+      const [first, second] = await world.raffle.getWinners(1n);
+      const alice = Wallet.createRandom().connect(ethers.provider);
+      const firstOwner = await ethers.getSigner(await world.ticket.ownerOf(first.ticketId));
+      await (await world.ticket.connect(firstOwner).transferFrom(firstOwner.address, alice.address, first.ticketId)).wait();
+      const tickets = [ref(1n, first.ticketId)];
+      const intent = await sign(world, "claim", alice, alice.address, tickets);
+      const prize = first.amount - (first.amount * COMMISSION_BPS) / BASIS_POINTS;
+      await expect(relay(world, relayer, "claim", intent, tickets)).to.changeTokenBalances(world.token, [alice, relayer], [prize, 0n]);
+      await expect(relay(world, relayer, "claim", intent, tickets))
+        .to.be.revertedWithCustomError(world.raffle, "NoPrizeToClaim")
+        .withArgs(1n, first.ticketId);
+      expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
+      const [, open] = await world.raffle.getWinners(1n);
+      expect([open.ticketId, Number(open.status)]).to.deep.equal([second.ticketId, PrizeStatus.Unclaimed]);
     });
 
     it("refunds its tickets in one batch, paying the holder; a burnt ticket never pays twice", async () => {
