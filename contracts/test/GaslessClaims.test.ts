@@ -207,7 +207,7 @@ describe("Gasless claims and refunds", () => {
   });
 
   describe("an ERC-1271 holder", () => {
-    it("claims with its signer's key; the prize goes to the wallet", async () => {
+    it("claims with its signer's key, in the wallet's longer signature format; the prize goes to the wallet", async () => {
       const { world, alice, relayer, tickets } = await loadFixture(erc20DrawnFixture);
       const wallet = await new SigningWallet__factory(relayer).deploy(alice.address);
       const walletAddress = await wallet.getAddress();
@@ -215,7 +215,9 @@ describe("Gasless claims and refunds", () => {
       await (await world.players[8].sendTransaction({ to: alice.address, value: 10n ** 17n })).wait();
       await (await world.ticket.connect(alice).transferFrom(alice.address, walletAddress, WINNING_TICKET)).wait();
 
-      const intent = await sign(world, "claim", alice, walletAddress, tickets);
+      const signed = await sign(world, "claim", alice, walletAddress, tickets);
+      // In the wallet's own, longer format: the key's 65 bytes and more, as smart wallets wrap them.
+      const intent = { ...signed, signature: concat([signed.signature, "0xc0ffee"]) };
       await expect(relay(world, relayer, "claim", intent, tickets)).to.changeTokenBalances(world.token, [wallet, alice, relayer], [PRIZE, 0n, 0n]);
 
       const bystander = Wallet.createRandom();
