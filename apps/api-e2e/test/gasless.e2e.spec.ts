@@ -2,6 +2,8 @@ import { Wallet, parseUnits, type Signer } from "ethers";
 import { createSiweMessage } from "viem/siwe";
 import {
   Raffle__factory,
+  SigningWallet__factory,
+  SmartWallet__factory,
   TestToken__factory,
   signClaimIntent,
   signPermit,
@@ -128,6 +130,15 @@ describe("gasless purchases: the API's mailbox", () => {
         .expect(200)
     ).body.jobs;
 
+  const claimJobsWith = async (apiKey: string): Promise<Job[]> =>
+    (
+      await harness.http
+        .post("/relayer/claim")
+        .set(auth(apiKey))
+        .send({ chainId: harness.world.deployment.chainId, relayerId: "intruder" })
+        .expect(200)
+    ).body.jobs;
+
   /** What the merchant worker does with a job: send it with its own key and report the transaction. */
   async function relay(job: Job, relayerId: string): Promise<string> {
     const tx = await relayerWallet.sendTransaction({ to: job.to, data: job.data });
@@ -247,6 +258,73 @@ describe("gasless purchases: the API's mailbox", () => {
     const mined = await api.getGaslessRequest(queued.id);
     expect(mined).toMatchObject({ state: "mined", txHash });
     expect(mined.ticketIds).toHaveLength(2);
+  });
+
+  it("takes a contract wallet's ERC-1271 signature, and refuses wallets that do not vouch for it", async () => {
+    const owner = Wallet.createRandom();
+    const wallet = await new SigningWallet__factory(harness.world.admin).deploy(owner.address);
+    await wallet.waitForDeployment();
+    const account = await wallet.getAddress();
+    await (await TestToken__factory.connect(harness.world.token, harness.world.admin).mint(account, parseUnits("100", 18))).wait();
+    const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: key, fetch: injectFetch(harness) });
+    const chainId = harness.world.deployment.chainId;
+    const submit = async (voucher: Awaited<ReturnType<RaffleApi["signTicket"]>>, signer: Signer, buyer: string) => {
+      const signed = await signPurchaseAuthorization(signer, domain(), purchaseOf(voucher, buyer), BigInt(voucher.expiresAt));
+      const authorization = { validAfter: "0", validBefore: String(voucher.expiresAt), signature: signed.signature };
+      return harness.http.post("/gasless/purchases").set(auth(key)).send({ contractId: raffle.id, chainId, voucher, authorization });
+    };
+
+    const voucher = await api.signTicket({ account, contractId: raffle.id });
+    // The wallet checks its owner's key: a stranger's signature is refused by the wallet itself, over the chain.
+    expectProblem(await submit(voucher, Wallet.createRandom(), account), 422, "buyerSignatureInvalid");
+    const accepted = await submit(voucher, owner, account);
+    expect(accepted.status).toBe(202);
+    const queued = accepted.body;
+    const [job] = await claimJobs("relayer-a");
+    expect(job.id).toBe(queued.id);
+    await harness.http
+      .post(`/relayer/jobs/${job.id}/outcome`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-a", outcome: "mined", txHash: await relay(job, "relayer-a") })
+      .expect(204);
+    expect((await api.getGaslessRequest(queued.id)).state).toBe("mined");
+
+    // A contract account without ERC-1271: its isValidSignature call reverts, which is a refusal, never a 500.
+    const plain = await new SmartWallet__factory(harness.world.admin).deploy();
+    await plain.waitForDeployment();
+    const plainAccount = await plain.getAddress();
+    await (await TestToken__factory.connect(harness.world.token, harness.world.admin).mint(plainAccount, parseUnits("100", 18))).wait();
+    const plainVoucher = await api.signTicket({ account: plainAccount, contractId: raffle.id });
+    expectProblem(await submit(plainVoucher, owner, plainAccount), 422, "buyerSignatureInvalid");
+    // The game backend names another raffle than its voucher's, or another chain.
+    const other = await api.signTicket({ account, contractId: raffle.id });
+    const signed = await signPurchaseAuthorization(owner, domain(), purchaseOf(other, account), BigInt(other.expiresAt));
+    const authorization = { validAfter: "0", validBefore: String(other.expiresAt), signature: signed.signature };
+    expectProblem(
+      await harness.http
+        .post("/gasless/purchases")
+        .set(auth(key))
+        .send({ contractId: raffle.id + 1000, chainId, voucher: other, authorization }),
+      422,
+      "voucherUnknown",
+    );
+    expectProblem(
+      await harness.http
+        .post("/gasless/purchases")
+        .set(auth(key))
+        .send({ contractId: raffle.id, chainId: chainId + 1, voucher: other, authorization }),
+      422,
+      "voucherUnknown",
+    );
+    // Another merchant's key sees neither the voucher nor the request.
+    const stranger = await harness.apiKey(Wallet.createRandom().address);
+    expectProblem(
+      await harness.http.post("/gasless/purchases").set(auth(stranger)).send({ contractId: raffle.id, chainId, voucher: other, authorization }),
+      422,
+      "voucherUnknown",
+    );
+    expectProblem(await harness.http.get(`/gasless/${queued.id}`).set(auth(stranger)), 404, "gaslessRequestNotFound");
+    expect(await claimJobsWith(stranger)).toEqual([]);
   });
 
   it("refuses vouchers this API did not issue, another buyer's, altered terms and expired ones, by name", async () => {
