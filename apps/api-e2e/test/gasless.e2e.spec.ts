@@ -1,8 +1,12 @@
 import { Wallet, parseUnits, type Signer } from "ethers";
 import { createSiweMessage } from "viem/siwe";
 import {
+  PlainToken__factory,
   Raffle__factory,
   SigningWallet__factory,
+  TokenType,
+  allowPriceToken,
+  deployMerchantRaffle,
   SmartWallet__factory,
   TestToken__factory,
   signClaimIntent,
@@ -708,6 +712,42 @@ describe("gasless purchases: the API's mailbox", () => {
       "gaslessBudgetExhausted",
     );
     await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 }).expect(200);
+  });
+
+  it("offers nothing for a price token with neither ERC-3009 nor EIP-2612, and refuses a purchase in it", async () => {
+    const plain = await new PlainToken__factory(harness.world.admin).deploy();
+    await plain.waitForDeployment();
+    const plainAddress = await plain.getAddress();
+    await allowPriceToken(harness.world.admin, harness.world.deployment.raffleFactory, plainAddress);
+    const deployed = await deployMerchantRaffle(harness.world.merchant, {
+      factory: harness.world.deployment.raffleFactory,
+      commission: 1_000n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "Plain Ticket",
+      ticketSymbol: "TPLAIN",
+      firstRound: { price: { tokenType: TokenType.ERC20, token: plainAddress, tokenId: 0n, amount: 10n }, maxTicket: 100n },
+    });
+    const id = await indexedRaffleId(harness, key, deployed.raffle);
+    await harness.http.put(`/raffle/contracts/${id}/public-sale`).set(auth(key)).send({ publicSale: true }).expect(200);
+    expect((await harness.http.get(`/player/raffles/${id}`).expect(200)).body.gasless).toEqual({
+      available: false,
+      method: null,
+      tokenName: null,
+      tokenVersion: null,
+    });
+    const player = await tokenOnlyPlayer();
+    await (await plain.mint(player.address, 1000n)).wait();
+    const token = await signIn(player);
+    const voucher = (await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: id }).expect(200)).body;
+    const refused = expectProblem(
+      await harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(token))
+        .send(await authorizationBody(player, voucher)),
+      409,
+      "gaslessUnavailable",
+    );
+    expect(refused.detail).toContain("neither ERC-3009 nor EIP-2612");
   });
 
   it("refuses a voucher of a round that closed", async () => {
