@@ -651,6 +651,29 @@ describe("gasless purchases: the API's mailbox", () => {
     expect(another[0].attempts.map((attempt: { txHash: string }) => attempt.txHash)).toEqual([decoy.hash, real]);
   });
 
+  it("queues a signed purchase sent twice at once exactly once, and fails a queued one nobody sent before its deadline", async () => {
+    const player = await tokenOnlyPlayer();
+    const token = await signIn(player);
+    const body = await authorizationBody(player, await voucherFor(token));
+    const answers = await Promise.all([0, 1, 2].map(() => harness.http.post("/player/gasless/purchases").set(auth(token)).send(body)));
+    const accepted = answers.filter((answer) => answer.status === 202);
+    expect(accepted).toHaveLength(1);
+    for (const answer of answers.filter((entry) => entry.status !== 202)) {
+      expect(expectProblem(answer, 409, "gaslessDuplicate").existingId).toBe(accepted[0].body.id);
+    }
+
+    // Its deadline passes while queued (made so here, rather than waiting out a voucher): the next claim fails it.
+    const id = accepted[0].body.id;
+    await harness.app.get<DataSource>(DATA_SOURCE).query(`UPDATE gasless_request SET not_after = 1 WHERE id = $1`, [id]);
+    expect(await claimJobs("relayer-a")).toEqual([]);
+    const failed = (await harness.http.get(`/player/gasless/${id}`).set(auth(token)).expect(200)).body;
+    expect(failed).toMatchObject({ state: "failed", failureCode: "voucherExpired", txHash: null });
+    expect(failed.failureReason).toBe("Your purchase could not be sent before it expired; your tokens did not move.");
+    await eventually(async () => {
+      expect(receiver.received.some((entry) => entry.body.type === "gasless.failed" && (entry.body.data as { id: string }).id === id)).toBe(true);
+    });
+  });
+
   it("keeps a player to the merchant's daily limit and a merchant to its gas budget; a failure reads as a sentence and is announced", async () => {
     await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 1 }).expect(200);
     const player = await tokenOnlyPlayer();
