@@ -722,7 +722,16 @@ describe("gasless purchases: the API's mailbox", () => {
       "Your purchase could not be completed; your tokens did not move.",
     );
 
-    // Today's relayed purchases already cost more than a budget of 1 wei.
+    // Today's relayed purchases already cost more than a budget of 1 wei: a new purchase is refused, and one queued
+    // before the budget shrank fails with a sentence instead of being leased.
+    await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 }).expect(200);
+    const waiting = await tokenOnlyPlayer();
+    const waitingToken = await signIn(waiting);
+    const { body: queuedBefore } = await harness.http
+      .post("/player/gasless/purchases")
+      .set(auth(waitingToken))
+      .send(await authorizationBody(waiting, await voucherFor(waitingToken)))
+      .expect(202);
     await settings({ enabled: true, dailyGasBudgetWei: "1", perPlayerDailyLimit: 20 }).expect(200);
     const other = await tokenOnlyPlayer();
     const otherToken = await signIn(other);
@@ -734,6 +743,12 @@ describe("gasless purchases: the API's mailbox", () => {
       409,
       "gaslessBudgetExhausted",
     );
+    expect(await claimJobs("relayer-a")).toEqual([]);
+    expect((await harness.http.get(`/player/gasless/${queuedBefore.id}`).set(auth(waitingToken)).expect(200)).body).toMatchObject({
+      state: "failed",
+      failureCode: "gaslessBudgetExhausted",
+      failureReason: "Your purchase could not be relayed: the merchant's gas budget for today is spent; your tokens did not move.",
+    });
     await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 }).expect(200);
   });
 
