@@ -10,6 +10,7 @@ import {
   SmartWallet__factory,
   TestToken__factory,
   signClaimIntent,
+  signRefundIntent,
   signPermit,
   signPurchaseAuthorization,
   signPurchaseIntent,
@@ -878,6 +879,16 @@ describe("gasless purchases: the API's mailbox", () => {
     expect((await harness.http.get(`/player/gasless/${claim.id}`).set(auth(token)).expect(200)).body.failureReason).toBe(
       "Your prize claim found no prize to pay; your tickets are unchanged; you can claim again.",
     );
+
+    // The same tickets' refund, on the holder's RefundIntent: refundTicketsBySig's calldata.
+    const refundSignature = await signRefundIntent(holder, intent);
+    const { body: refund } = await post("refunds", token, { ...body, signature: refundSignature }).expect(202);
+    expect(refund).toMatchObject({ kind: "refund", state: "queued", account: holder.address });
+    const [refundJob] = await claimJobs("relayer-a");
+    expect(refundJob.id).toBe(refund.id);
+    const refundArgs = TICKETS_BY_SIG_INTERFACE.decodeFunctionData("refundTicketsBySig", refundJob.data);
+    expect([refundArgs.holder, refundArgs.signature]).toEqual([holder.address, refundSignature]);
+    await harness.http.post(`/relayer/jobs/${refund.id}/outcome`).set(auth(key)).send({ relayerId: "relayer-a", outcome: "failed" }).expect(204);
   });
 });
 
