@@ -1,3 +1,4 @@
-const { jestConfig } = require("../../tools/jest/base.cjs");
+const { jestConfig, freshDist } = require("../../tools/jest/base.cjs");
 
-module.exports = jestConfig(__dirname, { testTimeout: 120_000 });
+// freshDist: the crash test runs the compiled indexer (test/support/run-indexer.cjs) in the processes it kills.
+module.exports = jestConfig(__dirname, { testTimeout: 120_000, globalSetup: freshDist });

@@ -13,11 +13,15 @@ const ROOT = path.resolve(__dirname, "../..");
 const DIST = path.join(ROOT, "dist");
 const APPS = ["apps/api", "apps/merchant-worker"];
 
+/**
+ * The compiled folders' sources. Test support (`testing/` folders: @raffle/chain/testing, @raffle/db/testing) is left
+ * out: production code never imports it, so the build never compiles it, and a copy of it in dist/ would ship it.
+ */
 function sources(dir) {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
+    if (entry.isDirectory()) return entry.name === "testing" ? [] : sources(file);
     return /\.ts$/.test(entry.name) && !/\.(d|spec|test)\.ts$/.test(entry.name) ? [file] : [];
   });
 }
@@ -69,3 +73,4 @@ module.exports = async function freshDist() {
 };
 
 module.exports.staleSources = staleSources;
+module.exports.sources = sources;

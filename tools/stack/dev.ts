@@ -4,8 +4,11 @@
  *   npm run dev      PORT (API, 3000), WEB_PORT (player app, 5173), CHAIN_PORT (8545), SECOND_CHAIN_PORT (CHAIN_PORT + 1)
  *
  * This process keeps the two chains, the database and the player app's server for the whole session, and runs the API
- * (with its indexers) and the merchant worker as processes of their own from the TypeScript sources, so each restarts
- * alone:
+ * (with its indexers) and the merchant worker as processes of their own, so each restarts alone. They run compiled
+ * (dist/, as production does): before each start the saved sources newer than their compiled files are transpiled one
+ * by one (tools/jest/fresh-dist.cjs, milliseconds a file; the whole build once if dist/ has no apps), where a ts-node
+ * start transpiled the whole API again at every restart. After a contract change that happens while the deployment runs.
+ *
  * - a saved contract (contracts/src) recompiles and regenerates the bindings, deploys the platform and the demo raffles
  *   afresh on both chains, clears what was indexed from the old deployment, and restarts the API and the worker on the
  *   new one (the stack file gets the new addresses);
@@ -40,6 +43,11 @@ import { VrfFulfiller } from "./vrf-fulfiller";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TS_NODE = path.join(ROOT, "node_modules/.bin/ts-node");
+// Plain Node (the suites' global setup): brings dist/ up to date with the saved sources.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const freshDist = require("../jest/fresh-dist.cjs") as () => Promise<void>;
+const API_MAIN = path.join(ROOT, "dist/apps/api/src/main.js");
+const WORKER_MAIN = path.join(ROOT, "dist/apps/merchant-worker/src/main.js");
 const CHAIN_IDS = [LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID];
 /** Saves come in bursts (an editor writes a file and its backup, a formatter rewrites it): one rebuild per burst. */
 const DEBOUNCE_MS = 300;
@@ -82,7 +90,7 @@ function build(command: string, args: string[], cwd: string): Promise<{ ok: bool
   });
 }
 
-/** Syntax errors of the saved files: the API and worker run transpile-only, so a file that does not parse must not replace a running build. */
+/** Syntax errors of the saved files: the API and the worker run each file transpiled alone, so a file that does not parse must not replace a running build. */
 function syntaxErrors(files: string[]): string[] {
   return files.flatMap((file) => {
     if (!fs.existsSync(file) || !file.endsWith(".ts")) return [];
@@ -166,7 +174,7 @@ async function main(): Promise<void> {
       env[`CHAIN_${CHAIN_IDS[index]}_INDEXER_WS_URL`] = node.wsUrl;
       env[`CHAIN_${CHAIN_IDS[index]}_DEPLOYMENT_FILE`] = deploymentFile(CHAIN_IDS[index]);
     });
-    api = spawnChildService(TS_NODE, ["--transpile-only", "-P", "apps/api/tsconfig.json", "apps/api/src/main.ts"], {
+    api = spawnChildService(process.execPath, [API_MAIN], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
@@ -200,7 +208,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? "error",
     };
     nodes.forEach((node, index) => (env[`CHAIN_${CHAIN_IDS[index]}_RPC_URL`] = node.rpcUrl));
-    worker = spawnChildService(TS_NODE, ["--transpile-only", "-P", "apps/merchant-worker/tsconfig.json", "apps/merchant-worker/src/main.ts"], {
+    worker = spawnChildService(process.execPath, [WORKER_MAIN], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
@@ -291,7 +299,7 @@ async function main(): Promise<void> {
   };
 
   say("deploying the platform and the demo raffles on both chains");
-  demos = await deploy();
+  [demos] = await Promise.all([deploy(), freshDist()]);
   say("starting the API, the merchant worker and the player app");
   await serveDeployment();
   say(`ready: API ${apiUrl}, player app ${webUrl}, console ${webUrl}/console/, API key ${apiKey}`);
@@ -311,13 +319,16 @@ async function main(): Promise<void> {
       const compiled = await build(path.join(ROOT, "node_modules/.bin/hardhat"), ["compile"], path.join(ROOT, "contracts"));
       if (!compiled.ok) return say(`the contracts do not compile; still serving the last good deployment:\n${compiled.output.trim()}`);
       say(`compiled in ${since(startedAt)}: deploying afresh on both chains`);
-      demos = await deploy();
+      // The new bindings are transpiled into dist/ while the deployment's process runs.
+      [demos] = await Promise.all([deploy(), freshDist()]);
       say(`deployed at ${since(startedAt)}: restarting the API, the worker and the VRF stand-ins on the new deployment`);
       await serveDeployment();
       return say(`redeployed in ${since(startedAt)}: exchange ${demos[0].deployment.exchange} on chain ${CHAIN_IDS[0]}, the API serves it`);
     }
     const errors = syntaxErrors(files);
     if (errors.length > 0) return say(`not restarted: the saved files do not parse; still serving the last good build:\n  ${errors.join("\n  ")}`);
+    // The running processes loaded their files already: the new ones are written while they still serve.
+    await freshDist();
     if (parts.has("api")) {
       say("API sources changed: restarting the API");
       await api?.stop();

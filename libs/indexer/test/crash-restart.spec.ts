@@ -13,7 +13,7 @@ const ROOT = path.resolve(__dirname, "../../..");
 const KILLS = Number(process.env.INDEXER_KILLS ?? 0);
 const ROUNDS = KILLS > 0 ? 10 : 3;
 const KILL_DELAYS_MS = KILLS > 0 ? Array.from({ length: KILLS }, () => Math.floor(Math.random() * 200)) : [150, 400, 40, 700, 250, 900];
-const SCRIPT = path.join(__dirname, "support", "run-indexer.ts");
+const SCRIPT = path.join(__dirname, "support", "run-indexer.cjs");
 
 interface Run {
   outcome: "synced" | "killed";
@@ -22,11 +22,7 @@ interface Run {
 /** Starts the indexer process; kills it `killAfterMs` after it started indexing, unless it finished first. */
 function runIndexer(env: Record<string, string>, killAfterMs: number | null): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-r", "ts-node/register", SCRIPT], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, TS_NODE_TRANSPILE_ONLY: "true", TS_NODE_PROJECT: path.join(__dirname, "..", "tsconfig.json") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(process.execPath, [SCRIPT], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     let errors = "";
     child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
@@ -102,6 +98,6 @@ describe("indexer killed mid-batch and restarted", () => {
       await crashed.destroy();
       await clean.close();
     }
-    // Seven processes, each starting ts-node and indexing two blocks a batch: minutes when suites run side by side.
+    // Up to seven processes, each indexing two blocks a batch: a minute or two when suites run side by side.
   }, 360_000);
 });

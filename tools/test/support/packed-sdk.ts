@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 import { run, succeeded } from "./processes";
@@ -15,6 +17,54 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))), ...extra };
 }
 
+/** The lock of the SDK's folder: a directory, made by one process at a time, holding its owner's pid. */
+const PACK_LOCK = path.join(os.tmpdir(), `raffle-sdk-pack-${createHash("sha256").update(SDK).digest("hex").slice(0, 12)}.lock`);
+
+function lockOwnerGone(): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(PACK_LOCK, "pid"), "utf8"));
+  } catch {
+    // No pid yet: its owner is between making the lock and writing the pid, or died there.
+    try {
+      return Date.now() - fs.statSync(PACK_LOCK).mtimeMs > 60_000;
+    } catch {
+      return false; // released meanwhile
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
+ * Runs `pack` while no other process packs the SDK. `prepack` writes libs/sdk/dist and swaps libs/sdk/package.json
+ * for the published manifest until `postpack`: two packs at once (the tools suite runs its specs on two workers) would
+ * build over each other and could restore the published manifest as the workspace's; a spec that copies the manifests
+ * takes the lock too, so it never copies the published one. A lock whose owner is gone (a killed run) is taken over.
+ */
+export async function oneAtATime<T>(pack: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      fs.mkdirSync(PACK_LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (lockOwnerGone()) fs.rmSync(PACK_LOCK, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  fs.writeFileSync(path.join(PACK_LOCK, "pid"), String(process.pid));
+  try {
+    return await pack();
+  } finally {
+    fs.rmSync(PACK_LOCK, { recursive: true, force: true });
+  }
+}
+
 /**
  * `npm pack` in libs/sdk, as a publisher would run it: its `prepack` builds dist/ (ESM and CommonJS with their types)
  * and swaps in the published manifest, `postpack` puts the workspace's back. Answers the tarball's path in `folder`.
@@ -23,7 +73,8 @@ export async function packSdk(folder: string): Promise<string> {
   // A folder of its own, so the tarball is the only file in it: npm's notices share the output with the file name,
   // so the output's last line is not always the name (an update notice made it "npm notice ..." once).
   const destination = fs.mkdtempSync(path.join(folder, "pack-"));
-  succeeded("npm pack in libs/sdk", await run("npm", ["pack", "--pack-destination", destination], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 }));
+  const packed = await oneAtATime(() => run("npm", ["pack", "--pack-destination", destination], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 }));
+  succeeded("npm pack in libs/sdk", packed);
   const tarballs = fs.readdirSync(destination).filter((file) => file.endsWith(".tgz"));
   if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${destination}`);
   return path.join(destination, tarballs[0]);

@@ -59,7 +59,8 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   siweMessageInvalid:
     "Build the message with a SIWE library and include `nonce`, `issuedAt` and `expirationTime`; for the console, list `urn:raffle:merchant-console` under Resources and name the console in the statement, and send it to `POST /merchant/siwe/verify` only.",
   siweDomainMismatch: "Sign in from the player app's own origin: the message's domain and URI must be one of `WEB_ORIGINS`.",
-  siweExpired: "Build a new message that is valid now and expires within the session lifetime (`PLAYER_SESSION_TTL_SECONDS`), and sign it again.",
+  siweExpired:
+    "Build a new message that is valid now and expires within the session lifetime (one hour for a player, 8 hours for the console), and sign it again.",
   siweNonceInvalid:
     "Ask the route you sign in with for a fresh nonce (`POST /player/siwe/nonce` for a player, `POST /merchant/siwe/nonce` for the console): each is single-use, lasts 5 minutes and serves that route only.",
   siweSignatureInvalid: "Sign the exact message with the wallet of the address it names (EOA signatures only).",

@@ -4,7 +4,8 @@ import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
 import { Wallet } from "ethers";
 
-import { API_SETTINGS, READ_CACHE_MS, loadApiConfig } from "./api-config";
+import { API_SETTINGS, RATE_LIMIT_WINDOW_SECONDS, READ_CACHE_MS, loadApiConfig } from "./api-config";
+import { PLAYER_LIMITS, PLAYER_SETTINGS } from "./player-config";
 import { deploymentRecord } from "../../test/support/deployment-record";
 
 // Hardhat's public dev account #3: a real key shape, never a secret.
@@ -32,6 +33,29 @@ describe("API configuration", () => {
     expect(config.readCacheMs).toBe(READ_CACHE_MS);
     expect(config.chains[0].batchBlocks).toBeUndefined();
     expect(Object.keys(API_SETTINGS)).not.toContain("READ_CACHE_MS");
+  });
+
+  it("keeps the rate-limit window, the session lives and the per-address voucher budget as constants, whatever the environment says", () => {
+    const former = {
+      RATE_LIMIT_WINDOW_SECONDS: "1",
+      PLAYER_SESSION_TTL_SECONDS: "61",
+      MERCHANT_SESSION_TTL_SECONDS: "61",
+      RATE_LIMIT_PLAYER_SIGN_PER_ADDRESS: "1",
+    };
+    const config = load(former);
+    expect(config.rateLimit.windowSeconds).toBe(RATE_LIMIT_WINDOW_SECONDS);
+    expect(config.player).toEqual({
+      webOrigins: [],
+      sessionTtlSeconds: 3_600,
+      merchantSessionTtlSeconds: 28_800,
+      signPerAddress: 30,
+      requestsPerIp: 300,
+      consoleSignInPerIp: 60,
+      publicReadsPerIp: 1_200,
+    });
+    expect(config.player).toMatchObject(PLAYER_LIMITS);
+    const settingNames = [...Object.keys(API_SETTINGS), ...Object.keys(PLAYER_SETTINGS)];
+    for (const name of Object.keys(former)) expect(settingNames).not.toContain(name);
   });
 
   it("accepts several workers only with a shared database and a shared Redis", () => {

@@ -228,13 +228,15 @@ export const API_SETTINGS = {
   LOG_LEVEL: logLevelSetting,
   METRICS_ENABLED: setting.flag().default(true),
   CHAIN_CHECK_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(15),
-  RATE_LIMIT_WINDOW_SECONDS: setting.integer({ min: 1 }).default(60),
   RATE_LIMIT_SIGN_PER_KEY: setting.integer({ min: 1 }).default(600_000),
   RATE_LIMIT_SIGN_PER_ACCOUNT: setting.integer({ min: 1 }).default(60),
   REDIS_URL: setting.redisUrl().optional(),
   REDIS_KEY_PREFIX: setting.text().optional(),
   API_KEY_CACHE_SECONDS: setting.integer().default(5),
 };
+
+/** The window every rate limit counts in (sign, player and per-IP budgets): a minute, the unit the budgets are quoted in. */
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /**
  * How long the hot reads (contract lists, rounds, claims, the Exchange's pause flag) are cached in each process. Below
@@ -286,7 +288,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     metricsEnabled: settings.METRICS_ENABLED,
     chainCheckIntervalMs: settings.CHAIN_CHECK_INTERVAL_SECONDS * 1000,
     rateLimit: {
-      windowSeconds: settings.RATE_LIMIT_WINDOW_SECONDS,
+      windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
       signPerKey: settings.RATE_LIMIT_SIGN_PER_KEY,
       signPerAccount: settings.RATE_LIMIT_SIGN_PER_ACCOUNT,
       redisUrl: settings.REDIS_URL,

@@ -379,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with Ethereum: checks the EIP-4361 message and its signature and opens a session for its address.
-         * @description The message's domain and URI must be the player app's (WEB_ORIGINS), its chain one this API serves, its nonce one from `POST /player/siwe/nonce` not used yet, and it must carry `Expiration Time`. The session lasts until that time, at most PLAYER_SESSION_TTL_SECONDS. EOA signatures (`personal_sign`).
+         * @description The message's domain and URI must be the player app's (WEB_ORIGINS), its chain one this API serves, its nonce one from `POST /player/siwe/nonce` not used yet, and it must carry `Expiration Time`. The session lasts until that time, at most one hour. EOA signatures (`personal_sign`).
          */
         post: operations["verifySiwe"];
         delete?: never;
@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a ticket purchase for the signed-in address, on a raffle on public sale.
-         * @description The same checks and voucher as `POST /raffle/ticket/sign`, for the session's own address only, with the Exchange and chain to send it to. Rate-limited per client IP and per address (RATE_LIMIT_PLAYER_*).
+         * @description The same checks and voucher as `POST /raffle/ticket/sign`, for the session's own address only, with the Exchange and chain to send it to. Rate-limited per client IP and per address (30 vouchers per address and RATE_LIMIT_PLAYER_PER_IP per client IP, a minute each).
          */
         post: operations["signPlayerVoucher"];
         delete?: never;
@@ -558,7 +558,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the merchant console with the merchant's wallet: opens a session that acts for that merchant only.
-         * @description The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant, or hold MERCHANT_ROLE on the signed chain's RaffleFactory (403 notAMerchant otherwise). The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.
+         * @description The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant, or hold MERCHANT_ROLE on the signed chain's RaffleFactory (403 notAMerchant otherwise). The session lasts until the message's expiration, at most 8 hours. A player's session is never a merchant's.
          */
         post: operations["verifyMerchantSiwe"];
         delete?: never;

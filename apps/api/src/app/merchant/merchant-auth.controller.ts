@@ -60,7 +60,7 @@ export class MerchantAuthController {
     summary: "Sign in to the merchant console with the merchant's wallet: opens a session that acts for that merchant only.",
     description:
       "The same checks as `POST /player/siwe/verify` (the web app's origins, a served chain, a fresh nonce, `Expiration Time`), and the signing address must be the wallet of a merchant, or hold MERCHANT_ROLE on the signed chain's RaffleFactory (403 notAMerchant otherwise). " +
-      "The session lasts until the message's expiration, at most MERCHANT_SESSION_TTL_SECONDS (default 8 h). A player's session is never a merchant's.",
+      "The session lasts until the message's expiration, at most 8 hours. A player's session is never a merchant's.",
   })
   @ApiOkResponse({ type: MerchantSignInDto, description: "The session's bearer token, merchant, address, chain and end." })
   @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...JSON_BODY_PROBLEMS, ...SIWE_SIGN_IN_PROBLEMS, "notAMerchant", "tooManyRequests", "serviceUnavailable")

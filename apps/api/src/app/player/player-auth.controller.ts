@@ -45,7 +45,7 @@ export class PlayerAuthController {
     summary: "Sign in with Ethereum: checks the EIP-4361 message and its signature and opens a session for its address.",
     description:
       "The message's domain and URI must be the player app's (WEB_ORIGINS), its chain one this API serves, its nonce one from `POST /player/siwe/nonce` not used yet, " +
-      "and it must carry `Expiration Time`. The session lasts until that time, at most PLAYER_SESSION_TTL_SECONDS. EOA signatures (`personal_sign`).",
+      "and it must carry `Expiration Time`. The session lasts until that time, at most one hour. EOA signatures (`personal_sign`).",
   })
   @ApiOkResponse({ type: PlayerSignInDto, description: "The session's bearer token, its address, chain and end." })
   @AnswersProblems(...PUBLIC_ROUTE_PROBLEMS, ...JSON_BODY_PROBLEMS, ...SIWE_SIGN_IN_PROBLEMS, "tooManyRequests", "serviceUnavailable")

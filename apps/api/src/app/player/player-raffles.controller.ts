@@ -74,7 +74,7 @@ export class PlayerRafflesController {
     summary: "Sign a ticket purchase for the signed-in address, on a raffle on public sale.",
     description:
       "The same checks and voucher as `POST /raffle/ticket/sign`, for the session's own address only, with the Exchange and chain to send it to. " +
-      "Rate-limited per client IP and per address (RATE_LIMIT_PLAYER_*).",
+      "Rate-limited per client IP and per address (30 vouchers per address and RATE_LIMIT_PLAYER_PER_IP per client IP, a minute each).",
   })
   @ApiOkResponse({ type: PlayerVoucherDto, description: "The signed voucher, the exact `purchaseRaffle` arguments, the chain and the Exchange." })
   @AnswersProblems(
