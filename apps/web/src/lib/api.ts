@@ -6,6 +6,52 @@ export type PlayerVoucher = components["schemas"]["PlayerVoucherDto"];
 export type PlayerSignIn = components["schemas"]["PlayerSignInDto"];
 export type PublicRound = components["schemas"]["PublicRoundDto"];
 
+/** A raffle's gasless offer (`GET /player/raffles` rows' `gasless`): whether its merchant relays and how the token signs. */
+export interface RaffleGasless {
+  available: boolean;
+  method: "authorization" | "permit" | null;
+  tokenName: string | null;
+  tokenVersion: string | null;
+}
+
+/** A signed purchase, claim or refund in the API's mailbox, as a relayer moves it along (GaslessRequestDto). */
+export interface GaslessRequest {
+  id: string;
+  kind: "purchase" | "claim" | "refund";
+  state: "queued" | "sent" | "mined" | "failed";
+  chainId: number;
+  contractId: number;
+  account: string;
+  quantity: number | null;
+  txHash: string | null;
+  ticketIds: string[];
+  failureCode: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /player/gasless/purchases`: the voucher echoed whole, with the ERC-3009 authorization or the permit path's parts. */
+export interface GaslessPurchaseBody {
+  voucher: PlayerVoucher;
+  authorization?: { validAfter: string; validBefore: string; signature: string };
+  permit?: { value: string; deadline: string; v: number; r: string; s: string };
+  intent?: { deadline: string; signature: string };
+}
+
+/** `POST /player/gasless/claims` and `/refunds`: the holder's ClaimIntent or RefundIntent signature. */
+export interface GaslessHolderBody {
+  contractId: number;
+  tickets: Array<{ roundId: string; ticketId: string }>;
+  deadline: string;
+  signature: string;
+}
+
+/** The raffle's gasless offer; absent from an API without relaying, which reads as not available. */
+export function gaslessOf(raffle: PublicRaffle): RaffleGasless | null {
+  return (raffle as PublicRaffle & { gasless?: RaffleGasless }).gasless ?? null;
+}
+
 /** One bad field of a validationFailed problem: its path (`title`, `description.blocks[2].text`) and the API's sentence. */
 export interface FieldError {
   field: string;
@@ -19,6 +65,8 @@ export class ApiError extends Error {
     readonly code: string,
     detail: string,
     readonly fields: FieldError[] = [],
+    /** The problem's other members (a gaslessDuplicate names the request already in the mailbox). */
+    readonly problem: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -50,7 +98,8 @@ export class PlayerApi {
     }
     if (response.status === 204) return undefined as T;
     const body = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText, fieldErrorsIn(body));
+    if (!response.ok)
+      throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText, fieldErrorsIn(body), body ?? {});
     return body as T;
   }
 
@@ -67,5 +116,9 @@ export class PlayerApi {
   /** A voucher for `quantity` tickets (raffle v2); the body is the one-ticket body of old without it. */
   voucher = (token: string, contractId: number, quantity = 1) =>
     this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: quantity === 1 ? { contractId } : { contractId, quantity } });
+  gaslessPurchase = (token: string, body: GaslessPurchaseBody) => this.request<GaslessRequest>("POST", "/player/gasless/purchases", { token, body });
+  gaslessHolder = (token: string, kind: "claim" | "refund", body: GaslessHolderBody) =>
+    this.request<GaslessRequest>("POST", `/player/gasless/${kind === "claim" ? "claims" : "refunds"}`, { token, body });
+  gaslessRequest = (token: string, id: string) => this.request<GaslessRequest>("GET", `/player/gasless/${encodeURIComponent(id)}`, { token });
   tickets = (token: string) => this.request<{ rows: PlayerTicket[] }>("GET", "/player/tickets", { token }).then((body) => body.rows);
 }
