@@ -172,9 +172,9 @@ describe("a gasless request's state, in sentences", () => {
   });
 
   it("follows the request a gaslessDuplicate names, and nothing else", () => {
-    expect(duplicateRequestId(new ApiError(409, "gaslessDuplicate", "already queued", [], { id: request.id }))).toBe(request.id);
-    expect(duplicateRequestId(new ApiError(409, "gaslessDuplicate", "already queued", [], { id: 42 }))).toBeNull();
-    expect(duplicateRequestId(new ApiError(400, "voucherExpired", "expired", [], { id: request.id }))).toBeNull();
+    expect(duplicateRequestId(new ApiError(409, "gaslessDuplicate", "already queued", [], { existingId: request.id }))).toBe(request.id);
+    expect(duplicateRequestId(new ApiError(409, "gaslessDuplicate", "already queued", [], { existingId: 42 }))).toBeNull();
+    expect(duplicateRequestId(new ApiError(400, "voucherExpired", "expired", [], { existingId: request.id }))).toBeNull();
     expect(duplicateRequestId(new Error("boom"))).toBeNull();
   });
 

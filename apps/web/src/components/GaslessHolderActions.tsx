@@ -13,8 +13,8 @@ import { duplicateRequestId } from "../lib/gasless-state";
 
 /** The Raffle's Exchange: the EIP-712 domain a ClaimIntent or RefundIntent is signed on. */
 const RAFFLE_EXCHANGE_ABI = parseAbi(["function exchange() view returns (address)"]);
-/** The Exchange's most tickets in one claimPrizesBySig or refundTicketsBySig (the Raffle's `MAX_BATCH`). */
-const MAX_BATCH = 100;
+/** The API's most tickets in one ClaimIntent or RefundIntent: a holder with more signs once per batch. */
+const MAX_BATCH = 20;
 
 /**
  * "Claim without gas" and "Refund without gas" for one raffle's open tickets, where its merchant relays: the holder

@@ -27,6 +27,6 @@ export function gaslessStateText(request: GaslessRequest): string {
 /** The id a submission answered, or the one a gaslessDuplicate refusal names (the same voucher is already queued). */
 export function duplicateRequestId(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.code !== "gaslessDuplicate") return null;
-  const id = error.problem.id ?? error.problem.requestId;
+  const id = error.problem.existingId;
   return typeof id === "string" ? id : null;
 }

@@ -26,8 +26,8 @@ const API_SENTENCES: Record<string, string> = {
   networkError: "The raffle service cannot be reached. Check your connection and try again.",
   // Buying, claiming and refunding without gas (the API checks a signed request before it queues it).
   voucherUnknown: "This purchase offer was not issued here. Press Buy without gas again for a fresh one.",
-  voucherExpired: "The purchase offer expired before it was sent. Press Buy without gas again for a fresh one.",
-  buyerSignatureInvalid: "The signature does not match your wallet's address or this purchase. Nothing was charged; please try again.",
+  voucherExpired: "What you signed expired before it could be sent. Nothing was charged: press the button again for a fresh one.",
+  buyerSignatureInvalid: "The signature does not match your wallet's address or this request. Nothing was charged; please try again.",
   authorizationMismatch: "The signed payment does not match this purchase. Nothing was charged; please try again.",
   insufficientBalance: "Your wallet does not hold enough tokens to pay for these tickets. Nothing was charged.",
   gaslessUnavailable: "Buying without gas is not available for this raffle right now. You can still buy and pay the network fee yourself.",
