@@ -45,18 +45,9 @@ export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookE
 export type RaffleSettings = Schemas["RaffleSettingsBody"];
 
 /** `PUT /merchant/gasless`: whether the merchant's relayer buys for players, and the limits it keeps. */
-export interface GaslessSettings {
-  enabled: boolean;
-  /** Wei of gas the relayer may spend per UTC day, decimal string. */
-  dailyGasBudgetWei: string;
-  /** Gasless requests one player may make per UTC day (0: none). */
-  perPlayerDailyLimit: number;
-}
+export type GaslessSettings = Schemas["GaslessSettingsBody"];
 /** `GET /merchant/gasless`: the settings, today's spending and when a relayer last asked for work. */
-export interface GaslessSettingsView extends GaslessSettings {
-  spentTodayWei: string;
-  relayerLastSeenAt: string | null;
-}
+export type GaslessSettingsView = Schemas["GaslessSettingsDto"];
 
 /** The console's calls to the API, all with the merchant's session token (same client as the player pages). */
 export function consoleApi(api: PlayerApi, token: string) {

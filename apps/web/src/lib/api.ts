@@ -6,50 +6,18 @@ export type PlayerVoucher = components["schemas"]["PlayerVoucherDto"];
 export type PlayerSignIn = components["schemas"]["PlayerSignInDto"];
 export type PublicRound = components["schemas"]["PublicRoundDto"];
 
-/** A raffle's gasless offer (`GET /player/raffles` rows' `gasless`): whether its merchant relays and how the token signs. */
-export interface RaffleGasless {
-  available: boolean;
-  method: "authorization" | "permit" | null;
-  tokenName: string | null;
-  tokenVersion: string | null;
-}
-
-/** A signed purchase, claim or refund in the API's mailbox, as a relayer moves it along (GaslessRequestDto). */
-export interface GaslessRequest {
-  id: string;
-  kind: "purchase" | "claim" | "refund";
-  state: "queued" | "sent" | "mined" | "failed";
-  chainId: number;
-  contractId: number;
-  account: string;
-  quantity: number | null;
-  txHash: string | null;
-  ticketIds: string[];
-  failureCode: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
+/** A raffle's gasless offer: whether its merchant relays and how the price token signs. */
+export type RaffleGasless = components["schemas"]["GaslessAvailabilityDto"];
+/** A signed purchase, claim or refund in the API's mailbox, as a relayer moves it along. */
+export type GaslessRequest = components["schemas"]["GaslessRequestDto"];
 /** `POST /player/gasless/purchases`: the voucher echoed whole, with the ERC-3009 authorization or the permit path's parts. */
-export interface GaslessPurchaseBody {
-  voucher: PlayerVoucher;
-  authorization?: { validAfter: string; validBefore: string; signature: string };
-  permit?: { value: string; deadline: string; v: number; r: string; s: string };
-  intent?: { deadline: string; signature: string };
-}
-
+export type GaslessPurchaseBody = components["schemas"]["GaslessPurchaseBody"];
 /** `POST /player/gasless/claims` and `/refunds`: the holder's ClaimIntent or RefundIntent signature. */
-export interface GaslessHolderBody {
-  contractId: number;
-  tickets: Array<{ roundId: string; ticketId: string }>;
-  deadline: string;
-  signature: string;
-}
+export type GaslessHolderBody = components["schemas"]["GaslessTicketsBody"];
 
-/** The raffle's gasless offer; absent from an API without relaying, which reads as not available. */
+/** The raffle's gasless offer; absent from an older API, which reads as not available. */
 export function gaslessOf(raffle: PublicRaffle): RaffleGasless | null {
-  return (raffle as PublicRaffle & { gasless?: RaffleGasless }).gasless ?? null;
+  return (raffle as Partial<PublicRaffle>).gasless ?? null;
 }
 
 /** One bad field of a validationFailed problem: its path (`title`, `description.blocks[2].text`) and the API's sentence. */
