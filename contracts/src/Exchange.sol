@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
+import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
@@ -17,7 +18,7 @@ import {Asset, Params, TokenType} from "./libraries/Assets.sol";
 import {GaslessHashing, PermitSignature, PurchaseIntent, ReceiveAuthorization} from "./libraries/Gasless.sol";
 import {VoucherHashing} from "./libraries/VoucherHashing.sol";
 import {IExchange} from "./interfaces/IExchange.sol";
-import {IRaffle} from "./interfaces/IRaffle.sol";
+import {IRaffle, TicketRef} from "./interfaces/IRaffle.sol";
 
 /// @notice What the Exchange needs of a collection it mints claim items from.
 interface IMintableCollection {
@@ -125,6 +126,30 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     }
 
     /// @inheritdoc IExchange
+    function claimPrizesBySig(
+        address raffle,
+        TicketRef[] calldata tickets,
+        address holder,
+        uint256 deadline,
+        bytes calldata signature
+    ) external nonReentrant {
+        _checkHolderIntent(GaslessHashing.CLAIM_INTENT_TYPEHASH, raffle, tickets, holder, deadline, signature);
+        _forward(raffle, abi.encodeCall(IRaffle.claimPrizes, (tickets)), holder);
+    }
+
+    /// @inheritdoc IExchange
+    function refundTicketsBySig(
+        address raffle,
+        TicketRef[] calldata tickets,
+        address holder,
+        uint256 deadline,
+        bytes calldata signature
+    ) external nonReentrant {
+        _checkHolderIntent(GaslessHashing.REFUND_INTENT_TYPEHASH, raffle, tickets, holder, deadline, signature);
+        _forward(raffle, abi.encodeCall(IRaffle.refundTickets, (tickets)), holder);
+    }
+
+    /// @inheritdoc IExchange
     function claim(Params calldata params, Asset[] calldata items, bytes calldata signature)
         external
         nonReentrant
@@ -208,6 +233,31 @@ contract Exchange is IExchange, EIP712, AccessControl, Pausable, ReentrancyGuard
     ) private returns (bytes32 voucher) {
         if (!isListedRaffle[params.receiver]) revert RaffleNotListed(params.receiver);
         return _useVoucher(params, VoucherHashing.hashPurchase(buyer, params, item, price), signature);
+    }
+
+    /// @dev A relayed claim or refund: only to a listed raffle (which trusts this Exchange to name the holder), only
+    /// before the intent's deadline, only on the holder's signature of exactly this raffle, these tickets and this
+    /// kind (`typehash`) on this Exchange's domain.
+    function _checkHolderIntent(
+        bytes32 typehash,
+        address raffle,
+        TicketRef[] calldata tickets,
+        address holder,
+        uint256 deadline,
+        bytes calldata signature
+    ) private view {
+        if (!isListedRaffle[raffle]) revert RaffleNotListed(raffle);
+        if (block.timestamp > deadline) revert IntentExpired(deadline);
+        bytes32 digest = _hashTypedDataV4(GaslessHashing.hashSettleIntent(typehash, raffle, holder, tickets, deadline));
+        if (!SignatureChecker.isValidSignatureNowCalldata(holder, digest, signature)) {
+            revert HolderSignatureInvalid(holder);
+        }
+    }
+
+    /// @dev Calls `raffle` with `holder` appended to the calldata (ERC-2771): the raffle settles as if `holder` called,
+    /// and its refusals (custom errors) come back unchanged.
+    function _forward(address raffle, bytes memory call, address holder) private {
+        Address.functionCall(raffle, abi.encodePacked(call, holder));
     }
 
     /// @dev Moves the ERC20 price from `payer` (this contract: `transfer`, else `transferFrom`) straight into the

@@ -415,12 +415,13 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// beneficiary (see `withdrawCommission`). A round whose prizes are all claimed becomes `Claimed`.
     function claimPrizes(TicketRef[] calldata tickets) external nonReentrant {
         _requireBatchSize(tickets.length);
+        address settler = _settler();
         for (uint256 i; i < tickets.length; ++i) {
             (uint256 roundId, uint256 ticketId) = (tickets[i].roundId, tickets[i].ticketId);
             Round storage round = _rounds[roundId];
             _requireStatus(roundId, round, RoundStatus.Drawn);
             uint256 position = _unclaimedPosition(roundId, round, ticketId);
-            address winner = _requireOwnerOrApproved(ticketId);
+            address winner = _requireOwnerOrApproved(ticketId, settler);
 
             uint32 claimed = round.claimedPositions | uint32(uint256(1) << position);
             round.claimedPositions = claimed;
@@ -482,6 +483,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev A ticket pays back what it was bought at: the round's price, or its bundle's price per ticket.
     function refundTickets(TicketRef[] calldata tickets) external nonReentrant {
         _requireBatchSize(tickets.length);
+        address settler = _settler();
         for (uint256 i; i < tickets.length; ++i) {
             (uint256 roundId, uint256 ticketId) = (tickets[i].roundId, tickets[i].ticketId);
             Round storage round = _rounds[roundId];
@@ -489,7 +491,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             if (ticketId < round.firstTicketId || ticketId >= uint256(round.firstTicketId) + round.ticketCount) {
                 revert TicketNotInRound(roundId, ticketId);
             }
-            address owner = _requireOwnerOrApproved(ticketId);
+            address owner = _requireOwnerOrApproved(ticketId, settler);
             uint256 amount = _ticketPrice(round, ticketContract.tierOf(ticketId));
             emit TicketRefunded(roundId, ticketId, owner, amount);
             ticketContract.burn(ticketId);
@@ -730,12 +732,22 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (round.status != expected) revert UnexpectedRoundStatus(roundId, round.status);
     }
 
-    function _requireOwnerOrApproved(uint256 ticketId) private view returns (address owner) {
+    /// @dev Who settles tickets: the caller, or on a claim or refund that the Exchange relays (ERC-2771 style) the
+    /// holder whose signature the Exchange checked, appended as the calldata's last 20 bytes. Only this raffle's
+    /// Exchange is trusted so, and it lists the raffle before it forwards; bytes appended by anyone else are ignored.
+    /// A payout still goes to the ticket's owner, never to the settler or the Exchange.
+    function _settler() private view returns (address) {
+        if (msg.sender != exchange) return msg.sender;
+        return address(bytes20(msg.data[msg.data.length - 20:]));
+    }
+
+    /// @dev `settler` (see `_settler`) must own the ticket or be approved for it; returns its owner, who is paid.
+    function _requireOwnerOrApproved(uint256 ticketId, address settler) private view returns (address owner) {
         owner = ticketContract.ownerOf(ticketId);
         if (
-            msg.sender != owner && !ticketContract.isApprovedForAll(owner, msg.sender)
-                && ticketContract.getApproved(ticketId) != msg.sender
-        ) revert NotTicketOwnerOrApproved(ticketId, msg.sender);
+            settler != owner && !ticketContract.isApprovedForAll(owner, settler)
+                && ticketContract.getApproved(ticketId) != settler
+        ) revert NotTicketOwnerOrApproved(ticketId, settler);
     }
 
     /// @dev Prices are NATIVE (token 0) or ERC20, so the token address alone says how to pay.

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {Asset, Params, TokenType} from "../libraries/Assets.sol";
 import {PermitSignature, PurchaseIntent, ReceiveAuthorization} from "../libraries/Gasless.sol";
+import {TicketRef} from "./IRaffle.sol";
 
 /// @notice Checks vouchers signed by the platform and takes payment for raffle tickets.
 interface IExchange {
@@ -54,6 +55,10 @@ interface IExchange {
     /// @notice Gasless purchase: the buyer's permit could not be applied (front-run, expired, for another spender or
     /// value, or the token has none) and the buyer's allowance for this Exchange, `allowance`, is short of the price.
     error PermitRefused(address token, uint256 allowance);
+    /// @notice Gasless claim or refund: the intent is not `holder`'s signature (EOA or ERC-1271) of exactly this
+    /// settlement (another signer, other tickets, another raffle, a claim signed as a refund or the reverse, another
+    /// Exchange or chain).
+    error HolderSignatureInvalid(address holder);
 
     /// @notice Buys one raffle ticket with a voucher signed by a holder of the signer role.
     /// @dev `account` in the signed data is `msg.sender`, so a voucher is useless to anyone else.
@@ -85,6 +90,30 @@ interface IExchange {
         bytes calldata voucherSignature,
         PurchaseIntent calldata intent,
         PermitSignature calldata permit
+    ) external;
+
+    /// @notice Claims the prizes of `tickets` on `raffle` on the signature of `holder` (a `ClaimIntent` on this
+    /// Exchange's domain, EOA or ERC-1271), submitted by anyone (a relayer paying the gas). The raffle, a listed one,
+    /// gets the call with `holder` appended (ERC-2771 style) and checks it as it checks a caller: `holder` must own
+    /// each ticket or be approved for it, and each prize goes to the ticket's owner, never to the submitter. Never
+    /// paused: a prize must always be claimable. Nothing to replay: a claimed position pays once, and a ticket that
+    /// changed hands no longer answers to its former holder's signature.
+    function claimPrizesBySig(
+        address raffle,
+        TicketRef[] calldata tickets,
+        address holder,
+        uint256 deadline,
+        bytes calldata signature
+    ) external;
+
+    /// @notice Refunds `tickets` of a refundable round on `raffle` on `holder`'s `RefundIntent` signature, as
+    /// `claimPrizesBySig` does for prizes: the refund goes to each ticket's owner, and a burnt ticket pays once.
+    function refundTicketsBySig(
+        address raffle,
+        TicketRef[] calldata tickets,
+        address holder,
+        uint256 deadline,
+        bytes calldata signature
     ) external;
 
     /// @notice Redeems a claim voucher: delivers `items` from `params.receiver` (the merchant, who approved this

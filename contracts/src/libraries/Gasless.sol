@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {Asset, Params} from "./Assets.sol";
 import {VoucherHashing} from "./VoucherHashing.sol";
+import {TicketRef} from "../interfaces/IRaffle.sol";
 
 /// @notice The buyer's ERC-3009 `ReceiveWithAuthorization`, less what the Exchange fills in itself: `to` is the
 /// Exchange, `value` the voucher's price, and `nonce` the purchase voucher's EIP-712 digest (see
@@ -58,5 +59,32 @@ library GaslessHashing {
                 deadline
             )
         );
+    }
+
+    /// @dev The holder's consent to have `tickets` of `raffle` claimed (or refunded) for it by whoever submits it.
+    /// Type strings are interface facts, like the purchase intent's.
+    bytes32 internal constant CLAIM_INTENT_TYPEHASH = keccak256(
+        "ClaimIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)"
+        "TicketRef(uint256 roundId,uint256 ticketId)"
+    );
+    bytes32 internal constant REFUND_INTENT_TYPEHASH = keccak256(
+        "RefundIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)"
+        "TicketRef(uint256 roundId,uint256 ticketId)"
+    );
+    bytes32 internal constant TICKET_REF_TYPEHASH = keccak256("TicketRef(uint256 roundId,uint256 ticketId)");
+
+    /// @notice EIP-712 struct hash of a `ClaimIntent` or `RefundIntent` (`typehash` says which).
+    function hashSettleIntent(
+        bytes32 typehash,
+        address raffle,
+        address holder,
+        TicketRef[] calldata tickets,
+        uint256 deadline
+    ) internal pure returns (bytes32) {
+        bytes32[] memory refs = new bytes32[](tickets.length);
+        for (uint256 i; i < tickets.length; ++i) {
+            refs[i] = keccak256(abi.encode(TICKET_REF_TYPEHASH, tickets[i].roundId, tickets[i].ticketId));
+        }
+        return keccak256(abi.encode(typehash, raffle, holder, keccak256(abi.encodePacked(refs)), deadline));
     }
 }

@@ -30,7 +30,7 @@ contract SmartWallet is IERC721Receiver {
     uint256 public callsSucceeded;
     bytes public lastFailure;
 
-    receive() external payable {}
+    receive() external payable virtual {}
 
     function execute(address to, uint256 value, bytes calldata data) external payable returns (bytes memory result) {
         bool ok;

@@ -77,8 +77,14 @@ const FILES = {
         groups: [["RaffleTicket", "function", ["ticketState", "tokenURI"]]],
       },
       EXCHANGE_CLIENT_ABI: {
-        doc: "The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for.",
-        groups: [["Exchange", "function", ["purchaseRaffle", "claim"]]],
+        doc: "The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for, the gasless purchases a relayer submits on the buyer's signatures, and the claims and refunds it submits on the holder's.",
+        groups: [
+          [
+            "Exchange",
+            "function",
+            ["purchaseRaffle", "claim", "purchaseRaffleWithAuthorization", "purchaseRaffleWithPermit", "claimPrizesBySig", "refundTicketsBySig"],
+          ],
+        ],
       },
       TICKET_TRANSFER_ABI: {
         doc: "The ticket's Transfer event, which names the tickets a purchase minted.",

@@ -2,16 +2,23 @@ import { Signature, TypedDataEncoder, Wallet, ZeroAddress, id, verifyTypedData }
 
 import { RAFFLE_PURCHASE_EXTRA, exchangeDomain } from "./eip712";
 import {
+  CLAIM_INTENT_TYPES,
+  CLAIM_INTENT_TYPE_STRING,
   PERMIT_TYPES,
   PURCHASE_INTENT_TYPES,
   PURCHASE_INTENT_TYPE_STRING,
   RECEIVE_WITH_AUTHORIZATION_TYPES,
+  REFUND_INTENT_TYPES,
+  REFUND_INTENT_TYPE_STRING,
   gaslessPurchaseNonce,
   signPermit,
   signPurchaseAuthorization,
+  signClaimIntent,
   signPurchaseIntent,
+  signRefundIntent,
   tokenDomain,
   type GaslessPurchase,
+  type GaslessSettlement,
 } from "./gasless";
 import { TokenType } from "./token-type";
 import { purchaseVoucherDigest } from "./voucher";
@@ -92,5 +99,60 @@ describe("gasless purchase typed data", () => {
     const signature = Signature.from({ v: permit.v, r: permit.r, s: permit.s });
     const permitMessage = { owner: buyer.address, spender: EXCHANGE, value: 9n, nonce: 3n, deadline: 1_900_000_000n };
     expect(verifyTypedData(domain, PERMIT_TYPES, permitMessage, signature)).toBe(buyer.address);
+  });
+});
+
+describe("gasless claim and refund typed data", () => {
+  const holder = Wallet.createRandom();
+  const settlement: GaslessSettlement = {
+    chainId: 31337n,
+    exchange: EXCHANGE,
+    raffle: TOKEN,
+    holder: holder.address,
+    tickets: [
+      { roundId: 1n, ticketId: 4n },
+      { roundId: 2n, ticketId: 9n },
+    ],
+  };
+
+  it("uses the Exchange's type strings, with the ticket list as an array of TicketRef", () => {
+    expect(TypedDataEncoder.from(CLAIM_INTENT_TYPES).encodeType("ClaimIntent")).toBe(CLAIM_INTENT_TYPE_STRING);
+    expect(TypedDataEncoder.from(REFUND_INTENT_TYPES).encodeType("RefundIntent")).toBe(REFUND_INTENT_TYPE_STRING);
+    expect(CLAIM_INTENT_TYPE_STRING).toBe(
+      "ClaimIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)TicketRef(uint256 roundId,uint256 ticketId)",
+    );
+  });
+
+  it("signs intents that recover to the holder, and a claim's signature is not a refund's", async () => {
+    const domain = exchangeDomain(31337n, EXCHANGE);
+    const message = { raffle: TOKEN, holder: holder.address, tickets: settlement.tickets, deadline: 1_900_000_000n };
+    const claim = await signClaimIntent(holder, settlement, 1_900_000_000n);
+    expect(claim).toMatchObject({ holder: holder.address, deadline: 1_900_000_000n });
+    expect(verifyTypedData(domain, CLAIM_INTENT_TYPES, message, claim.signature)).toBe(holder.address);
+    const refund = await signRefundIntent(holder, settlement, 1_900_000_000n);
+    expect(verifyTypedData(domain, REFUND_INTENT_TYPES, message, refund.signature)).toBe(holder.address);
+    expect(refund.signature).not.toBe(claim.signature);
+    expect(verifyTypedData(domain, REFUND_INTENT_TYPES, message, claim.signature)).not.toBe(holder.address);
+  });
+
+  it("changes the digest with every field, the Exchange and the chain", () => {
+    const digest = (s: GaslessSettlement, deadline = 1_900_000_000n) =>
+      TypedDataEncoder.hash(exchangeDomain(s.chainId, s.exchange), CLAIM_INTENT_TYPES, {
+        raffle: s.raffle,
+        holder: s.holder,
+        tickets: s.tickets,
+        deadline,
+      });
+    const base = digest(settlement);
+    const variants = [
+      digest({ ...settlement, chainId: 1n }),
+      digest({ ...settlement, exchange: TOKEN }),
+      digest({ ...settlement, raffle: EXCHANGE }),
+      digest({ ...settlement, holder: Wallet.createRandom().address }),
+      digest({ ...settlement, tickets: settlement.tickets.slice(0, 1) }),
+      digest({ ...settlement, tickets: [...settlement.tickets].reverse() }),
+      digest(settlement, 1_900_000_001n),
+    ];
+    for (const variant of variants) expect(variant).not.toBe(base);
   });
 });

@@ -153,49 +153,78 @@ export async function signPermit(
   return { value: permit.value, deadline: permit.deadline, v, r, s };
 }
 
-/** A ticket as `claimPrizesBySig` / `refundTicketsBySig` take it. */
-export interface TicketRefArgs {
-  roundId: bigint;
-  ticketId: bigint;
-}
-
+/**
+ * Claims and refunds without gas: the ticket holder signs a `ClaimIntent` or `RefundIntent` on the Exchange's domain
+ * naming the raffle and the tickets, and anyone submits it with `claimPrizesBySig` / `refundTicketsBySig`. The prize
+ * or refund goes to each ticket's owner, never to the submitter; a settled ticket cannot pay again, and a ticket sold
+ * after signing no longer answers to the old holder's signature (docs/contracts.md "Claims and refunds without gas").
+ */
 const TICKET_REF_FIELDS: TypedDataField[] = [
   { name: "roundId", type: "uint256" },
   { name: "ticketId", type: "uint256" },
 ];
-const TICKET_INTENT_FIELDS: TypedDataField[] = [
+const SETTLE_INTENT_FIELDS: TypedDataField[] = [
   { name: "raffle", type: "address" },
   { name: "holder", type: "address" },
   { name: "tickets", type: "TicketRef[]" },
   { name: "deadline", type: "uint256" },
 ];
+export const CLAIM_INTENT_PRIMARY_TYPE = "ClaimIntent";
+export const REFUND_INTENT_PRIMARY_TYPE = "RefundIntent";
+export const CLAIM_INTENT_TYPES: Record<string, TypedDataField[]> = { ClaimIntent: SETTLE_INTENT_FIELDS, TicketRef: TICKET_REF_FIELDS };
+export const REFUND_INTENT_TYPES: Record<string, TypedDataField[]> = { RefundIntent: SETTLE_INTENT_FIELDS, TicketRef: TICKET_REF_FIELDS };
 
-/** The holder's consent, on the Exchange's domain, to a relayed `claimPrizesBySig` of these tickets. */
-export const CLAIM_INTENT_TYPES: Record<string, TypedDataField[]> = { ClaimIntent: TICKET_INTENT_FIELDS, TicketRef: TICKET_REF_FIELDS };
-/** The same for `refundTicketsBySig`. */
-export const REFUND_INTENT_TYPES: Record<string, TypedDataField[]> = { RefundIntent: TICKET_INTENT_FIELDS, TicketRef: TICKET_REF_FIELDS };
+/** The encoded type strings hashed into the Exchange's CLAIM_INTENT_TYPEHASH and REFUND_INTENT_TYPEHASH. */
+export const CLAIM_INTENT_TYPE_STRING =
+  "ClaimIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)TicketRef(uint256 roundId,uint256 ticketId)";
+export const REFUND_INTENT_TYPE_STRING =
+  "RefundIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)TicketRef(uint256 roundId,uint256 ticketId)";
 
-/** What a holder signs to have its tickets claimed or refunded by a relayer; the prize or refund goes to `holder`. */
-export interface TicketIntent {
+/** A ticket as `claimPrizes` / `refundTickets` name it. */
+export interface TicketRefArgs {
+  roundId: bigint;
+  ticketId: bigint;
+}
+
+/** What a holder settles without gas: on which chain and Exchange, which raffle, which of its tickets. */
+export interface GaslessSettlement {
   chainId: bigint | number;
   exchange: string;
   raffle: string;
   holder: string;
   tickets: TicketRefArgs[];
+}
+
+/** The intent's `deadline` and `signature`: with the settlement's fields, the arguments of the `...BySig` call. */
+export interface SettleIntentArgs {
+  holder: string;
   deadline: bigint;
+  signature: string;
 }
 
-function signTicketIntent(key: Signer, types: Record<string, TypedDataField[]>, intent: TicketIntent): Promise<string> {
-  const { raffle, holder, tickets, deadline } = intent;
-  return key.signTypedData(exchangeDomain(intent.chainId, intent.exchange), types, { raffle, holder, tickets, deadline });
+function settleMessage(settlement: GaslessSettlement, deadline: bigint) {
+  return {
+    raffle: settlement.raffle,
+    holder: settlement.holder,
+    tickets: settlement.tickets.map(({ roundId, ticketId }) => ({ roundId, ticketId })),
+    deadline,
+  };
 }
 
-/** The holder's ClaimIntent signature, by `key` (its own, or the key its ERC-1271 wallet accepts). */
-export function signClaimIntent(key: Signer, intent: TicketIntent): Promise<string> {
-  return signTicketIntent(key, CLAIM_INTENT_TYPES, intent);
+/**
+ * The holder's `ClaimIntent`, valid until `deadline` (unix seconds), for `claimPrizesBySig(raffle, tickets, holder,
+ * deadline, signature)`. `key` signs for `settlement.holder`: its own key, or for an ERC-1271 wallet the key the
+ * wallet accepts.
+ */
+export async function signClaimIntent(key: Signer, settlement: GaslessSettlement, deadline: bigint): Promise<SettleIntentArgs> {
+  const domain = exchangeDomain(settlement.chainId, settlement.exchange);
+  const signature = await key.signTypedData(domain, CLAIM_INTENT_TYPES, settleMessage(settlement, deadline));
+  return { holder: settlement.holder, deadline, signature };
 }
 
-/** The holder's RefundIntent signature, as signClaimIntent. */
-export function signRefundIntent(key: Signer, intent: TicketIntent): Promise<string> {
-  return signTicketIntent(key, REFUND_INTENT_TYPES, intent);
+/** The holder's `RefundIntent` for `refundTicketsBySig`, as `signClaimIntent`. */
+export async function signRefundIntent(key: Signer, settlement: GaslessSettlement, deadline: bigint): Promise<SettleIntentArgs> {
+  const domain = exchangeDomain(settlement.chainId, settlement.exchange);
+  const signature = await key.signTypedData(domain, REFUND_INTENT_TYPES, settleMessage(settlement, deadline));
+  return { holder: settlement.holder, deadline, signature };
 }

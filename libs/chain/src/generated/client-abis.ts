@@ -61,11 +61,16 @@ export const RAFFLE_TICKET_CLIENT_ABI = [
 ] as const;
 
 /**
- * The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for.
+ * The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for, the gasless purchases a
+ * relayer submits on the buyer's signatures, and the claims and refunds it submits on the holder's.
  */
 export const EXCHANGE_CLIENT_ABI = [
   "function purchaseRaffle((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) item, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) price, bytes signature) payable",
   "function claim((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount)[] items, bytes signature)",
+  "function purchaseRaffleWithAuthorization((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) item, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) price, bytes voucherSignature, (address from, uint256 validAfter, uint256 validBefore, bytes signature) authorization)",
+  "function purchaseRaffleWithPermit((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) item, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) price, bytes voucherSignature, (address buyer, uint256 deadline, bytes signature) intent, (uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) permit)",
+  "function claimPrizesBySig(address raffle, (uint256 roundId, uint256 ticketId)[] tickets, address holder, uint256 deadline, bytes signature)",
+  "function refundTicketsBySig(address raffle, (uint256 roundId, uint256 ticketId)[] tickets, address holder, uint256 deadline, bytes signature)",
 ] as const;
 
 /**
