@@ -77,12 +77,18 @@ const FILES = {
         groups: [["RaffleTicket", "function", ["ticketState", "tokenURI"]]],
       },
       EXCHANGE_CLIENT_ABI: {
-        doc: "The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for, the gasless purchases a relayer submits on the buyer's signatures, and the claims and refunds it submits on the holder's.",
+        doc: "The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for.",
+        groups: [["Exchange", "function", ["purchaseRaffle", "claim"]]],
+      },
+      EXCHANGE_GASLESS_ABI: {
+        doc: "The Exchange's gasless entry points, for whoever builds or submits a relayed call (the API, a relayer, the SDK): the purchases a relayer submits on the buyer's signatures, the claims and refunds it submits on the holder's, and the errors only they revert with, so a refusal decodes to its name. JSON fragments rather than lines: viem's type-level parser refuses these signatures (\"invalid at position 2\"), and ethers and viem both read JSON.",
+        json: true,
         groups: [
+          ["Exchange", "function", ["purchaseRaffleWithAuthorization", "purchaseRaffleWithPermit", "claimPrizesBySig", "refundTicketsBySig"]],
           [
             "Exchange",
-            "function",
-            ["purchaseRaffle", "claim", "purchaseRaffleWithAuthorization", "purchaseRaffleWithPermit", "claimPrizesBySig", "refundTicketsBySig"],
+            "error",
+            ["IntentExpired", "BuyerSignatureInvalid", "HolderSignatureInvalid", "PermitRefused", "AuthorizationUnsupported", "RaffleNotListed"],
           ],
         ],
       },
@@ -181,13 +187,24 @@ function line(item) {
   return `function ${item.name}${params}${mutability}${returns}`;
 }
 
-function linesOf(groups) {
+/** A compiled ABI item as a JSON fragment, without the compiler's `internalType` notes. */
+function fragment(item) {
+  const strip = (param) => {
+    const { internalType: _internalType, components, ...rest } = param;
+    return components ? { ...rest, components: components.map(strip) } : rest;
+  };
+  const { inputs, outputs, ...rest } = item;
+  return { ...rest, ...(inputs ? { inputs: inputs.map(strip) } : {}), ...(outputs ? { outputs: outputs.map(strip) } : {}) };
+}
+
+/** The list's entries as source text: human-readable lines, or JSON fragments for a `json` list. */
+function linesOf(groups, json = false) {
   const lines = [];
   for (const [contract, kind, names] of groups) {
     for (const name of names) {
       const items = abiOf(contract).filter((item) => item.type === kind && item.name === name);
       if (items.length !== 1) throw new Error(`${contract} has ${items.length} ${kind}s named ${name}: expected exactly one`);
-      lines.push(line(items[0]));
+      lines.push(JSON.stringify(json ? fragment(items[0]) : line(items[0])));
     }
   }
   return lines;
@@ -211,8 +228,8 @@ function render(file) {
   ];
   const body = Object.entries(file.lists).map(
     ([name, list]) =>
-      `${docComment(list.doc)}\nexport const ${name} = [\n${linesOf(list.groups)
-        .map((text) => `  ${JSON.stringify(text)},\n`)
+      `${docComment(list.doc)}\nexport const ${name} = [\n${linesOf(list.groups, list.json)
+        .map((text) => `  ${text},\n`)
         .join("")}] as const;\n`,
   );
   return `${header.join("\n")}\n${body.join("\n")}`;

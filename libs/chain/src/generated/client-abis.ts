@@ -61,16 +61,185 @@ export const RAFFLE_TICKET_CLIENT_ABI = [
 ] as const;
 
 /**
- * The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for, the gasless purchases a
- * relayer submits on the buyer's signatures, and the claims and refunds it submits on the holder's.
+ * The Exchange, for a client of the API: the purchase and the claim a signed voucher pays for.
  */
 export const EXCHANGE_CLIENT_ABI = [
   "function purchaseRaffle((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) item, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) price, bytes signature) payable",
   "function claim((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount)[] items, bytes signature)",
-  "function purchaseRaffleWithAuthorization((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) item, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) price, bytes voucherSignature, (address from, uint256 validAfter, uint256 validBefore, bytes signature) authorization)",
-  "function purchaseRaffleWithPermit((uint256 externalId, uint256 expiresAt, bytes32 nonce, bytes32 extra, address receiver, address referrer) params, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) item, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) price, bytes voucherSignature, (address buyer, uint256 deadline, bytes signature) intent, (uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) permit)",
-  "function claimPrizesBySig(address raffle, (uint256 roundId, uint256 ticketId)[] tickets, address holder, uint256 deadline, bytes signature)",
-  "function refundTicketsBySig(address raffle, (uint256 roundId, uint256 ticketId)[] tickets, address holder, uint256 deadline, bytes signature)",
+] as const;
+
+/**
+ * The Exchange's gasless entry points, for whoever builds or submits a relayed call (the API, a relayer, the SDK): the
+ * purchases a relayer submits on the buyer's signatures, the claims and refunds it submits on the holder's, and the
+ * errors only they revert with, so a refusal decodes to its name. JSON fragments rather than lines: viem's type-level
+ * parser refuses these signatures ("invalid at position 2"), and ethers and viem both read JSON.
+ */
+export const EXCHANGE_GASLESS_ABI = [
+  {
+    name: "purchaseRaffleWithAuthorization",
+    stateMutability: "nonpayable",
+    type: "function",
+    inputs: [
+      {
+        name: "params",
+        type: "tuple",
+        components: [
+          { name: "externalId", type: "uint256" },
+          { name: "expiresAt", type: "uint256" },
+          { name: "nonce", type: "bytes32" },
+          { name: "extra", type: "bytes32" },
+          { name: "receiver", type: "address" },
+          { name: "referrer", type: "address" },
+        ],
+      },
+      {
+        name: "item",
+        type: "tuple",
+        components: [
+          { name: "tokenType", type: "uint8" },
+          { name: "token", type: "address" },
+          { name: "tokenId", type: "uint256" },
+          { name: "amount", type: "uint256" },
+        ],
+      },
+      {
+        name: "price",
+        type: "tuple",
+        components: [
+          { name: "tokenType", type: "uint8" },
+          { name: "token", type: "address" },
+          { name: "tokenId", type: "uint256" },
+          { name: "amount", type: "uint256" },
+        ],
+      },
+      { name: "voucherSignature", type: "bytes" },
+      {
+        name: "authorization",
+        type: "tuple",
+        components: [
+          { name: "from", type: "address" },
+          { name: "validAfter", type: "uint256" },
+          { name: "validBefore", type: "uint256" },
+          { name: "signature", type: "bytes" },
+        ],
+      },
+    ],
+    outputs: [],
+  },
+  {
+    name: "purchaseRaffleWithPermit",
+    stateMutability: "nonpayable",
+    type: "function",
+    inputs: [
+      {
+        name: "params",
+        type: "tuple",
+        components: [
+          { name: "externalId", type: "uint256" },
+          { name: "expiresAt", type: "uint256" },
+          { name: "nonce", type: "bytes32" },
+          { name: "extra", type: "bytes32" },
+          { name: "receiver", type: "address" },
+          { name: "referrer", type: "address" },
+        ],
+      },
+      {
+        name: "item",
+        type: "tuple",
+        components: [
+          { name: "tokenType", type: "uint8" },
+          { name: "token", type: "address" },
+          { name: "tokenId", type: "uint256" },
+          { name: "amount", type: "uint256" },
+        ],
+      },
+      {
+        name: "price",
+        type: "tuple",
+        components: [
+          { name: "tokenType", type: "uint8" },
+          { name: "token", type: "address" },
+          { name: "tokenId", type: "uint256" },
+          { name: "amount", type: "uint256" },
+        ],
+      },
+      { name: "voucherSignature", type: "bytes" },
+      {
+        name: "intent",
+        type: "tuple",
+        components: [
+          { name: "buyer", type: "address" },
+          { name: "deadline", type: "uint256" },
+          { name: "signature", type: "bytes" },
+        ],
+      },
+      {
+        name: "permit",
+        type: "tuple",
+        components: [
+          { name: "value", type: "uint256" },
+          { name: "deadline", type: "uint256" },
+          { name: "v", type: "uint8" },
+          { name: "r", type: "bytes32" },
+          { name: "s", type: "bytes32" },
+        ],
+      },
+    ],
+    outputs: [],
+  },
+  {
+    name: "claimPrizesBySig",
+    stateMutability: "nonpayable",
+    type: "function",
+    inputs: [
+      { name: "raffle", type: "address" },
+      {
+        name: "tickets",
+        type: "tuple[]",
+        components: [
+          { name: "roundId", type: "uint256" },
+          { name: "ticketId", type: "uint256" },
+        ],
+      },
+      { name: "holder", type: "address" },
+      { name: "deadline", type: "uint256" },
+      { name: "signature", type: "bytes" },
+    ],
+    outputs: [],
+  },
+  {
+    name: "refundTicketsBySig",
+    stateMutability: "nonpayable",
+    type: "function",
+    inputs: [
+      { name: "raffle", type: "address" },
+      {
+        name: "tickets",
+        type: "tuple[]",
+        components: [
+          { name: "roundId", type: "uint256" },
+          { name: "ticketId", type: "uint256" },
+        ],
+      },
+      { name: "holder", type: "address" },
+      { name: "deadline", type: "uint256" },
+      { name: "signature", type: "bytes" },
+    ],
+    outputs: [],
+  },
+  { name: "IntentExpired", type: "error", inputs: [{ name: "deadline", type: "uint256" }] },
+  { name: "BuyerSignatureInvalid", type: "error", inputs: [{ name: "buyer", type: "address" }] },
+  { name: "HolderSignatureInvalid", type: "error", inputs: [{ name: "holder", type: "address" }] },
+  {
+    name: "PermitRefused",
+    type: "error",
+    inputs: [
+      { name: "token", type: "address" },
+      { name: "allowance", type: "uint256" },
+    ],
+  },
+  { name: "AuthorizationUnsupported", type: "error", inputs: [{ name: "token", type: "address" }] },
+  { name: "RaffleNotListed", type: "error", inputs: [{ name: "receiver", type: "address" }] },
 ] as const;
 
 /**
