@@ -43,7 +43,7 @@ export async function enableGasless(
   const call = async (method: string, route: string, body?: unknown, token?: string) => {
     const response = await fetch(`${apiUrl}${route}`, {
       method,
-      headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const answer = (await response.json().catch(() => null)) as Record<string, unknown> | null;

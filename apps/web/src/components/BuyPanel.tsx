@@ -174,7 +174,12 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
   }
   const switchNetwork = (
     <>
-      <p role="alert">This raffle is on {chainName(config, chainId)}; your wallet is on another network.</p>
+      {offer ? (
+        // Not a refusal here: buying without gas works from any network; only paying the fee yourself needs this one.
+        <p className="hint">To buy and pay the network fee yourself instead, switch your wallet to {chainName(config, chainId)}.</p>
+      ) : (
+        <p role="alert">This raffle is on {chainName(config, chainId)}; your wallet is on another network.</p>
+      )}
       <button type="button" onClick={() => switchChain.mutate({ chainId })}>
         Switch to {chainName(config, chainId)}
       </button>

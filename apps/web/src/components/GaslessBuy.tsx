@@ -99,7 +99,7 @@ export function GaslessBuy({
         setStep({ step: "failed", message: shortfall });
         return;
       }
-      const current = session ?? (await signIn());
+      const current = session ?? (await signIn(raffle.raffle.chainId));
       const voucher = await api.voucher(current.token, raffle.raffle.id, quantity);
       const body = await sign(voucher, buyer);
       setStep({ step: "preparing" });

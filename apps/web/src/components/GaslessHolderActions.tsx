@@ -52,7 +52,7 @@ export function GaslessHolderActions({
     setWorking(kind);
     setFailure(null);
     try {
-      const current = session ?? (await signIn());
+      const current = session ?? (await signIn(chainId));
       const exchange = await readContract(wagmiConfig, { chainId, address: raffle as Address, abi: RAFFLE_EXCHANGE_ABI, functionName: "exchange" });
       for (let start = 0; start < chosen.length; start += MAX_BATCH) {
         const batch = chosen.slice(start, start + MAX_BATCH);
