@@ -130,4 +130,44 @@ describe("buying and claiming without gas in a browser", () => {
     expect(await ethBalance()).toBe(0n);
     await page.screenshot({ path: path.join(SCREENSHOTS, "gasless-claimed-1280.png"), fullPage: true });
   });
+
+  it("lets the merchant set its gasless budget in the console: ETH typed, wei sent, a bad amount refused beside the box", async () => {
+    const consolePage = await context.newPage();
+    try {
+      await new InjectedWallet(stack.merchant, stack.node.provider, stack.world.deployment.chainId).install(consolePage);
+      await consolePage.goto(`${stack.web.url}/console`);
+      await consolePage.getByRole("button", { name: "Connect wallet", exact: true }).click();
+      await consolePage.getByRole("button", { name: "Test Wallet", exact: true }).click();
+      await consolePage.getByRole("button", { name: "Sign in with Ethereum", exact: true }).click();
+      const section = consolePage.getByRole("region", { name: "Gasless purchases" });
+      await section.waitFor(WAIT);
+      // The purchase and the claim above were paid by the relayer: today's spending shows it, against the 1 ETH budget.
+      await section.getByText(/^0\.0\d+ ETH of 1 ETH$/).waitFor(WAIT);
+      await section.getByText(/^Your relayer last asked for work less than a minute ago\.$/).waitFor(WAIT);
+      expect(await section.getByLabel("Offer Buy without gas to players").isChecked()).toBe(true);
+
+      const budget = section.getByLabel("Daily gas budget (ETH)");
+      await budget.fill("1e18");
+      await section.getByRole("button", { name: "Save gasless settings" }).click();
+      await section.getByText("Enter the budget as a number of ETH, such as 0.5 (digits and one point only).").waitFor(WAIT);
+      expect(await budget.getAttribute("aria-invalid")).toBe("true");
+
+      await budget.fill("0.25");
+      await section.getByLabel("Gas-free requests per player per day").fill("7");
+      await section.getByRole("button", { name: "Save gasless settings" }).click();
+      await section.getByRole("status").filter({ hasText: "Saved." }).waitFor(WAIT);
+      await section.getByText(/ETH of 0\.25 ETH$/).waitFor(WAIT);
+      await consolePage.screenshot({ path: path.join(SCREENSHOTS, "console-gasless-1280.png"), fullPage: true });
+
+      // Read back from the API as a fresh page load would: exact wei, the limit as typed.
+      await consolePage.reload();
+      await section.getByLabel("Daily gas budget (ETH)").waitFor(WAIT);
+      expect(await section.getByLabel("Daily gas budget (ETH)").inputValue()).toBe("0.25");
+      expect(await section.getByLabel("Gas-free requests per player per day").inputValue()).toBe("7");
+      const { violations } = await new AxeBuilder({ page: consolePage }).include("section[aria-labelledby='gasless-title']").analyze();
+      expect(violations.map((violation) => violation.id)).toEqual([]);
+    } finally {
+      await consolePage.close();
+    }
+  });
 });
