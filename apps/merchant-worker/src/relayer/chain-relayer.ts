@@ -46,7 +46,7 @@ export interface RelayerHealth {
 
 /** A transaction mined but reverted this often, although each simulation passed, fails the job. */
 const MAX_REVERTED_SENDS = 3;
-/** `limit` of a claim is 1..50 (the mailbox's bounds). */
+/** `limit` of a claim is 1..50 (the mailbox's bounds): held jobs plus new leases. */
 const MAX_CLAIM = 50;
 
 /**
@@ -102,7 +102,8 @@ export class ChainRelayer {
   /** One claim: renews the leases of the jobs held and starts each job not already under way. Resolves with their count. */
   async pollOnce(): Promise<number> {
     const { mailbox, chainId, logger } = this.options;
-    const limit = Math.max(1, Math.min(MAX_CLAIM, this.options.maxInFlight - this.inFlight.size));
+    // The mailbox counts the jobs this relayer holds against `limit` and leases only the room left.
+    const limit = Math.max(1, Math.min(MAX_CLAIM, this.options.maxInFlight));
     let jobs: RelayJob[];
     try {
       jobs = await mailbox.claim(chainId, limit);

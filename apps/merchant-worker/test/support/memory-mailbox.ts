@@ -56,7 +56,8 @@ export class MemoryMailboxStore {
         );
         const held = open.filter((stored) => stored.holder === relayerId && stored.leaseUntil > now);
         const free = open.filter((stored) => stored.holder === undefined || stored.leaseUntil <= now).filter((stored) => !held.includes(stored));
-        const leased = [...held, ...free.slice(0, limit)];
+        // As the API: the jobs held count against `limit`; only the room left is newly leased.
+        const leased = [...held, ...free.slice(0, Math.max(0, limit - held.length))];
         for (const stored of leased) {
           stored.holder = relayerId;
           stored.leaseUntil = now + this.leaseMs;
