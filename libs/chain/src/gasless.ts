@@ -152,3 +152,50 @@ export async function signPermit(
   const { v, r, s } = Signature.from(signature);
   return { value: permit.value, deadline: permit.deadline, v, r, s };
 }
+
+/** A ticket as `claimPrizesBySig` / `refundTicketsBySig` take it. */
+export interface TicketRefArgs {
+  roundId: bigint;
+  ticketId: bigint;
+}
+
+const TICKET_REF_FIELDS: TypedDataField[] = [
+  { name: "roundId", type: "uint256" },
+  { name: "ticketId", type: "uint256" },
+];
+const TICKET_INTENT_FIELDS: TypedDataField[] = [
+  { name: "raffle", type: "address" },
+  { name: "holder", type: "address" },
+  { name: "tickets", type: "TicketRef[]" },
+  { name: "deadline", type: "uint256" },
+];
+
+/** The holder's consent, on the Exchange's domain, to a relayed `claimPrizesBySig` of these tickets. */
+export const CLAIM_INTENT_TYPES: Record<string, TypedDataField[]> = { ClaimIntent: TICKET_INTENT_FIELDS, TicketRef: TICKET_REF_FIELDS };
+/** The same for `refundTicketsBySig`. */
+export const REFUND_INTENT_TYPES: Record<string, TypedDataField[]> = { RefundIntent: TICKET_INTENT_FIELDS, TicketRef: TICKET_REF_FIELDS };
+
+/** What a holder signs to have its tickets claimed or refunded by a relayer; the prize or refund goes to `holder`. */
+export interface TicketIntent {
+  chainId: bigint | number;
+  exchange: string;
+  raffle: string;
+  holder: string;
+  tickets: TicketRefArgs[];
+  deadline: bigint;
+}
+
+function signTicketIntent(key: Signer, types: Record<string, TypedDataField[]>, intent: TicketIntent): Promise<string> {
+  const { raffle, holder, tickets, deadline } = intent;
+  return key.signTypedData(exchangeDomain(intent.chainId, intent.exchange), types, { raffle, holder, tickets, deadline });
+}
+
+/** The holder's ClaimIntent signature, by `key` (its own, or the key its ERC-1271 wallet accepts). */
+export function signClaimIntent(key: Signer, intent: TicketIntent): Promise<string> {
+  return signTicketIntent(key, CLAIM_INTENT_TYPES, intent);
+}
+
+/** The holder's RefundIntent signature, as signClaimIntent. */
+export function signRefundIntent(key: Signer, intent: TicketIntent): Promise<string> {
+  return signTicketIntent(key, REFUND_INTENT_TYPES, intent);
+}

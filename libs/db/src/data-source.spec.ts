@@ -135,15 +135,16 @@ describe("database schema", () => {
         [`0x${"aa".repeat(32)}`],
       );
       // The migrations this test reverts must still be the last two before the later ones, reverted first.
-      expect(dataSource.migrations.slice(-6).map((migration) => migration.name)).toEqual([
+      expect(dataSource.migrations.slice(-7).map((migration) => migration.name)).toEqual([
         "RawEventsNaturalKey1765300000000",
         "RawEventsBlockKey1765400000000",
         "SiweNoncePurpose1765500000000",
         "WebhookAttempts1765600000000",
         "ApiKeyRejectedUse1765620000000",
         "ApiKeyLastCaller1765700000000",
+        "GaslessRequests1765800000000",
       ]);
-      for (let undone = 0; undone < 6; undone += 1) await dataSource.undoLastMigration();
+      for (let undone = 0; undone < 7; undone += 1) await dataSource.undoLastMigration();
       const [{ ids }] = await dataSource.query(`SELECT count(id)::int AS ids FROM indexer_event`);
       expect(ids).toBe(1);
       await dataSource.runMigrations();

@@ -1,11 +1,11 @@
 import { ContractKind } from "./decode";
 import { EVENT_HANDLERS, handlerFor, isBulk } from "./event-handlers";
-import { WEBHOOK_EVENT_TYPES } from "./webhook-outbox";
+import { CHAIN_WEBHOOK_EVENT_TYPES } from "./webhook-outbox";
 
 describe("the event table", () => {
-  it("announces every webhook type from exactly one entry", () => {
+  it("announces every chain event's webhook type from exactly one entry", () => {
     const announced = EVENT_HANDLERS.flatMap((handler) => (handler.webhook ? [handler.webhook] : []));
-    expect([...announced].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    expect([...announced].sort()).toEqual([...CHAIN_WEBHOOK_EVENT_TYPES].sort());
   });
 
   it("finds an entry by contract kind and event name, and none for events kept raw only", () => {

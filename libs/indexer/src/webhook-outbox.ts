@@ -12,8 +12,8 @@ import type { Announcement } from "./projector";
  * The tables have no undo trigger: a reorg adds retractions (`removed: true`, same `eventId`), it deletes nothing.
  */
 
-/** Every message type, in the order the README lists them. Merchant tooling relies on these names. */
-export const WEBHOOK_EVENT_TYPES = [
+/** The message types of chain events, which the indexer writes, in the order the README lists them. */
+export const CHAIN_WEBHOOK_EVENT_TYPES = [
   "raffle.deployed",
   "round.started",
   "ticket.purchased",
@@ -27,6 +27,12 @@ export const WEBHOOK_EVENT_TYPES = [
   "raffle.paused",
   "raffle.unpaused",
 ] as const;
+
+/** The types the API's gasless mailbox writes (issue #52): a relayed request was sent, mined or failed. */
+export const GASLESS_WEBHOOK_EVENT_TYPES = ["gasless.sent", "gasless.mined", "gasless.failed"] as const;
+
+/** Every message type. Merchant tooling relies on these names. */
+export const WEBHOOK_EVENT_TYPES = [...CHAIN_WEBHOOK_EVENT_TYPES, ...GASLESS_WEBHOOK_EVENT_TYPES] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

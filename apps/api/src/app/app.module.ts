@@ -6,6 +6,7 @@ import { MetricsModule } from "../metrics/metrics.module";
 import { InfrastructureModule } from "../services/infrastructure.module";
 import { AuthModule } from "./auth/auth.module";
 import { ClaimsModule } from "./claims/claims.module";
+import { GaslessModule } from "./gasless/gasless.module";
 import { HealthModule } from "./health/health.module";
 import { MerchantModule } from "./merchant/merchant.module";
 import { PlayerModule } from "./player/player.module";
@@ -33,6 +34,7 @@ export class AppModule {
         PlayerModule,
         MerchantModule,
         RaffleConsoleModule,
+        GaslessModule,
       ],
     };
   }

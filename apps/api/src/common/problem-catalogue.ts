@@ -9,6 +9,8 @@ export interface ProblemContent {
   detail: string;
   errors?: FieldError[];
   headers?: Record<string, string>;
+  /** Members the problem adds beside RFC 9457's (gaslessDuplicate's `existingId`). */
+  extensions?: Record<string, string>;
 }
 
 interface ProblemDefinition<Args extends unknown[]> {
@@ -345,6 +347,101 @@ export const PROBLEM_CATALOGUE = {
     description: "the API key is revoked, or already rolled (its successor exists and its grace period is running)",
     content: (id: number) => ({ detail: `API key ${id} is revoked or already rolled; roll a key that still works.` }),
     example: [4],
+  }),
+  // Gasless purchases, claims and refunds (issue #52): the mailbox's refusals at submission, and the relayer's routes.
+  voucherUnknown: define({
+    status: 422,
+    description:
+      "the voucher was not issued by this API (its nonce is not in the voucher log, or its signature, raffle, buyer, price or quantity is not what the API signed), or is for another buyer than the session",
+    content: (reason: string) => ({ detail: `The voucher is refused: ${reason}.` }),
+    example: ["this API issued no voucher with this nonce"],
+  }),
+  voucherExpired: define({
+    status: 422,
+    description: "the voucher (or the buyer's intent) expires too soon for a relayer to submit it; ask for a new voucher and sign again",
+    content: (expiresAt: number) => ({
+      detail: `The voucher expires at ${new Date(expiresAt * 1000).toISOString()}, too soon to relay; ask for a new one.`,
+    }),
+    example: [1_900_000_000],
+  }),
+  buyerSignatureInvalid: define({
+    status: 422,
+    description:
+      "the buyer's (or holder's) signature is not one the account made for this very request: another account's, another purpose's (an intent sent as an authorization), or over other terms (price, quantity, spender)",
+    content: (account: string, what: string) => ({ detail: `The ${what} is not signed by ${account} for this request.` }),
+    example: ["0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "ERC-3009 authorization"],
+  }),
+  authorizationMismatch: define({
+    status: 422,
+    description:
+      "the authorization or permit does not fit the purchase: its validity window does not cover the time to relay it, the permit is for less than the price or its deadline has passed, or the body gives both or neither of `authorization` and `intent`",
+    content: (reason: string) => ({ detail: `The signed authorization does not fit the purchase: ${reason}.` }),
+    example: ["validBefore has passed"],
+  }),
+  insufficientBalance: define({
+    status: 422,
+    description: "the buyer's balance of the price token is below the price",
+    content: (account: string, balance: string, price: string) => ({
+      detail: `${account} holds ${balance} of the price token, less than the price ${price} (smallest units).`,
+    }),
+    example: ["0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "5000000000000000000", "10000000000000000000"],
+  }),
+  gaslessUnavailable: define({
+    status: 409,
+    description:
+      "the raffle's merchant does not relay (its gasless setting is off), or the price token supports neither ERC-3009 nor EIP-2612, or the price is not an ERC20",
+    content: (reason: string) => ({ detail: `Buying without gas is not available here: ${reason}.` }),
+    example: ["the merchant does not relay purchases"],
+  }),
+  gaslessBudgetExhausted: define({
+    status: 409,
+    description: "the merchant's daily gas budget for relaying is spent (UTC day); buy with gas, or again tomorrow",
+    content: () => ({ detail: "The merchant's gas budget for today is spent; buy with your own gas, or try again tomorrow (UTC)." }),
+    example: [],
+  }),
+  gaslessPlayerLimitReached: define({
+    status: 429,
+    description: "the player reached the merchant's limit of gasless requests per UTC day",
+    content: (limit: number) => ({ detail: `You reached this merchant's limit of ${limit} purchases without gas today (UTC).` }),
+    example: [20],
+  }),
+  roundClosed: define({
+    status: 409,
+    description: "the voucher's round is no longer the raffle's open round (it ended, or another round started)",
+    content: (contractId: number) => ({ detail: `The round of this voucher of raffle contract ${contractId} is closed; ask for a new voucher.` }),
+    example: [3],
+  }),
+  gaslessDuplicate: define({
+    status: 409,
+    description: "this voucher (or this signed claim or refund) is already in the mailbox; `existingId` is its request",
+    content: (existingId: string) => ({ detail: `This request is already in the mailbox as ${existingId}.`, extensions: { existingId } }),
+    example: ["0b3f7a56-8c1d-4e2f-9a0b-1c2d3e4f5a6b"],
+  }),
+  notTicketHolder: define({
+    status: 422,
+    description: "the signer does not hold one of the tickets (as indexed), or a ticket is not of the raffle's round",
+    content: (holder: string, ticketId: string) => ({ detail: `${holder} does not hold ticket ${ticketId} of this raffle's round.` }),
+    example: ["0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", "12"],
+  }),
+  gaslessRequestNotFound: define({
+    status: 404,
+    description: "no gasless request with this id is the caller's (a malformed id too)",
+    content: () => ({ detail: "No such gasless request." }),
+    example: [],
+  }),
+  relayJobNotHeld: define({
+    status: 409,
+    description:
+      "the relay job's lease is not held by this relayerId (never leased to it, expired and taken by another), or the job is already final",
+    content: (reason: string) => ({ detail: `The relay job is refused: ${reason}.` }),
+    example: ["its lease is held by another relayer"],
+  }),
+  outcomeUnverified: define({
+    status: 409,
+    description:
+      "the reported outcome does not match the chain: no successful receipt of the job's transaction, another target or calldata, or the purchase's or claim's events missing; or a failure reported for a job one of whose transactions succeeded",
+    content: (reason: string) => ({ detail: `The outcome cannot be verified: ${reason}.` }),
+    example: ["the transaction has no receipt"],
   }),
 };
 

@@ -69,4 +69,21 @@ export const PROBLEM_ADVICE: Record<ProblemCode, string> = {
   notAMerchant:
     "Sign in with the wallet your raffles were deployed with, or ask the platform's admin to grant your wallet MERCHANT_ROLE on the chain's RaffleFactory.",
   apiKeyNotFound: "Use a key id from `GET /merchant/api-keys`: only the signed-in merchant's keys are listed.",
+  voucherUnknown: "Send the voucher exactly as `POST /player/vouchers` (or `POST /ticket/sign`) answered it, for the signed-in buyer.",
+  voucherExpired: "Ask for a new voucher and sign again: a relayer needs time to submit it before it expires.",
+  buyerSignatureInvalid:
+    "Sign the typed data the SDK's `buyWithoutGas` signs (libs/chain gasless helpers) with the voucher's account, for this voucher, price and Exchange.",
+  authorizationMismatch:
+    "Sign an authorization valid from now until at least the voucher's expiry, or a permit of at least the price for the Exchange.",
+  insufficientBalance: "Top up the buyer's balance of the price token, then sign again.",
+  gaslessUnavailable: "Buy with gas (`purchaseRaffle`), or ask the merchant to turn relaying on (`PUT /merchant/gasless`).",
+  gaslessBudgetExhausted: "Buy with gas, or wait for the next UTC day; the merchant can raise its budget (`PUT /merchant/gasless`).",
+  gaslessPlayerLimitReached: "Buy with gas, or wait for the next UTC day.",
+  roundClosed: "Ask for a new voucher for the raffle's open round, then sign again.",
+  gaslessDuplicate: "Follow the existing request (`existingId`, `GET /player/gasless/:id`) instead of sending it again.",
+  notTicketHolder: "Sign for tickets the signing account holds (`GET /player/tickets`), of the raffle named by `contractId`.",
+  gaslessRequestNotFound: "Use an id this session (or API key's merchant) created: `GET /player/gasless` lists them.",
+  relayJobNotHeld: "Claim jobs again (`POST /relayer/claim`) and work only on those it returns for your relayerId.",
+  outcomeUnverified:
+    "Report `mined` only with the hash of the job's own transaction once its receipt is successful; report `failed` only when none succeeded.",
 };

@@ -16,6 +16,7 @@ export class ApiProblem extends HttpException {
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers: Record<string, string> = {},
+    readonly extensions: Record<string, string> = {},
   ) {
     super(detail, statusCode);
   }
@@ -24,7 +25,7 @@ export class ApiProblem extends HttpException {
 function problemOf<Code extends ProblemCode>(code: Code, ...args: ProblemArgs<Code>): ApiProblem {
   const definition = PROBLEM_CATALOGUE[code];
   const content = (definition.content as (...values: ProblemArgs<Code>) => ReturnType<typeof definition.content>)(...args);
-  return new ApiProblem(definition.status, code, content.detail, content.errors, content.headers);
+  return new ApiProblem(definition.status, code, content.detail, content.errors, content.headers, content.extensions);
 }
 
 type ProblemFactories = { [Code in ProblemCode]: (...args: ProblemArgs<Code>) => ApiProblem };
@@ -50,5 +51,6 @@ export function problemBody(problem: ApiProblem, path: string): Record<string, u
     detail: problem.detail,
     instance: path,
     ...(problem.errors ? { errors: problem.errors } : {}),
+    ...problem.extensions,
   };
 }

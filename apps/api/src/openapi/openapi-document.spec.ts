@@ -121,6 +121,18 @@ describe("the OpenAPI document", () => {
         "listRaffleRounds",
         "getSales",
         "sendTestWebhook",
+        "submitGaslessPurchase",
+        "submitGaslessClaim",
+        "submitGaslessRefund",
+        "listPlayerGasless",
+        "getPlayerGasless",
+        "submitMerchantGaslessPurchase",
+        "getMerchantGasless",
+        "claimRelayJobs",
+        "reportRelayJobSent",
+        "reportRelayJobOutcome",
+        "getGaslessSettings",
+        "setGaslessSettings",
       ].sort(),
     );
     expect(byId.getHealth.operation.security).toEqual([]);
@@ -131,7 +143,17 @@ describe("the OpenAPI document", () => {
     // Public sale: the raffles and sign-in need nothing, a player's own routes need a player session, never a merchant key.
     for (const id of ["createSiweNonce", "verifySiwe", "listPublicRaffles", "getPublicRaffle", "listPublicRaffleRounds"])
       expect(byId[id].operation.security).toEqual([]);
-    for (const id of ["getPlayerSession", "logoutPlayer", "signPlayerVoucher", "listPlayerTickets"]) {
+    for (const id of [
+      "getPlayerSession",
+      "logoutPlayer",
+      "signPlayerVoucher",
+      "listPlayerTickets",
+      "submitGaslessPurchase",
+      "submitGaslessClaim",
+      "submitGaslessRefund",
+      "listPlayerGasless",
+      "getPlayerGasless",
+    ]) {
       expect(byId[id].operation.security).toEqual([{ [PLAYER_SESSION_SCHEME]: [] }]);
       expect(byId[id].operation.responses["401"]).toBeDefined();
     }
@@ -140,7 +162,19 @@ describe("the OpenAPI document", () => {
     for (const id of ["createMerchantSiweNonce", "verifyMerchantSiwe"]) expect(byId[id].operation.security).toEqual([]);
     const sessionOnly = ["getMerchantSession", "logoutMerchant", "listApiKeys", "createApiKey", "revokeApiKey", "rollApiKey"];
     for (const id of sessionOnly) expect(byId[id].operation.security).toEqual([{ [MERCHANT_SESSION_SCHEME]: [] }]);
-    const keyOnly = ["signTicket", "listClaims", "getClaim", "createClaim", "cancelClaim"];
+    const keyOnly = [
+      "signTicket",
+      "listClaims",
+      "getClaim",
+      "createClaim",
+      "cancelClaim",
+      // A game backend's gasless purchases and the merchant worker's relayer: API keys, as the servers hold them.
+      "submitMerchantGaslessPurchase",
+      "getMerchantGasless",
+      "claimRelayJobs",
+      "reportRelayJobSent",
+      "reportRelayJobOutcome",
+    ];
     const merchantRoutes = Object.entries(byId).filter(
       ([id, { path }]) =>
         !["/health", "/ready", "/status", "/metrics"].includes(path) &&

@@ -67,6 +67,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag("player", "Public sale: raffles a merchant opened to wallet users, Sign-In with Ethereum, vouchers and tickets of the signed-in address.")
     .addTag("merchant", "The merchant console: Sign-In with Ethereum with the merchant's wallet, API keys, and an overview of what needs attention.")
     .addTag("webhooks", "Signed messages pushed to the merchant's endpoints as tickets, draws and prizes happen (Standard Webhooks).")
+    .addTag("gasless", "Purchases a player signs and the merchant's relayer submits and pays for (issue #52), as a game backend follows them.")
+    .addTag("relayer", "The merchant worker's relayer: leases of signed purchases, claims and refunds, what it sent and what came of it.")
     .build();
   const document = SwaggerModule.createDocument(app, config);
   numbersAsIntegers(document);

@@ -51,6 +51,11 @@ export class ServedChain {
     return (this.signers[this.monitor.activeKey] ?? this.signers.current)!.claim;
   }
 
+  /** The addresses of this chain's voucher keys (the next one too during a rotation): a voucher this API signed recovers to one. */
+  get signerAddresses(): string[] {
+    return [this.signers.current, this.signers.next].filter((signer) => signer !== undefined).map((signer) => signer.claim.address);
+  }
+
   get deployment() {
     return this.config.deployment;
   }

@@ -37,6 +37,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "claim.redeemed": "a claim voucher is redeemed",
   "raffle.paused": "a raffle is paused",
   "raffle.unpaused": "a raffle is resumed",
+  "gasless.sent": "a relayer sends a purchase without gas",
+  "gasless.mined": "a purchase without gas is mined",
+  "gasless.failed": "a purchase without gas fails",
 };
 export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
 export type RaffleSettings = Schemas["RaffleSettingsBody"];

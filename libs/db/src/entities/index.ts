@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from "./api-key.entity";
 import { ClaimEntity } from "./claim.entity";
 import { ContractEntity } from "./contract.entity";
+import { GaslessRelayerEntity, GaslessRequestEntity, GaslessSettingsEntity } from "./gasless.entity";
 import { IndexerBlockEntity, IndexerCursorEntity, IndexerEventEntity } from "./indexer.entity";
 import { MerchantEntity } from "./merchant.entity";
 import { MerchantSessionEntity } from "./merchant-session.entity";
@@ -18,6 +19,7 @@ export * from "./api-key.entity";
 export * from "./base.entity";
 export * from "./claim.entity";
 export * from "./contract.entity";
+export * from "./gasless.entity";
 export * from "./indexer.entity";
 export * from "./merchant.entity";
 export * from "./merchant-session.entity";
@@ -54,4 +56,7 @@ export const ENTITIES = [
   SiweNonceEntity,
   PlayerSessionEntity,
   MerchantSessionEntity,
+  GaslessRequestEntity,
+  GaslessSettingsEntity,
+  GaslessRelayerEntity,
 ];

@@ -19,6 +19,7 @@ import { SiweNoncePurpose1765500000000 } from "./1765500000000-siwe-nonce-purpos
 import { WebhookAttempts1765600000000 } from "./1765600000000-webhook-attempts";
 import { ApiKeyRejectedUse1765620000000 } from "./1765620000000-api-key-rejected-use";
 import { ApiKeyLastCaller1765700000000 } from "./1765700000000-api-key-last-caller";
+import { GaslessRequests1765800000000 } from "./1765800000000-gasless-requests";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -44,6 +45,7 @@ export const MIGRATIONS: Function[] = [
   WebhookAttempts1765600000000,
   ApiKeyRejectedUse1765620000000,
   ApiKeyLastCaller1765700000000,
+  GaslessRequests1765800000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

@@ -754,6 +754,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/player/gasless/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy without gas: queue the session's signed purchase for the merchant's relayer.
+         * @description `voucher` is `POST /player/vouchers`'s answer, whole. ERC-3009 tokens: `authorization` (one signature, nonce = the voucher's digest). EIP-2612 tokens: `intent` and, unless the Exchange is already approved, `permit`. Every check is made now; the answer is the request, `queued`.
+         */
+        post: operations["submitGaslessPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/gasless/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim prizes without gas: the holder's ClaimIntent signature, relayed by the merchant. */
+        post: operations["submitGaslessClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/gasless/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund tickets without gas: the holder's RefundIntent signature, relayed by the merchant. */
+        post: operations["submitGaslessRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/gasless": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's latest 50 gasless requests, newest first. */
+        get: operations["listPlayerGasless"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/player/gasless/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the session's gasless requests: its state, transaction and tickets. */
+        get: operations["getPlayerGasless"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gasless/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a player's signed purchase (the voucher of `POST /ticket/sign`) for the merchant's relayer. */
+        post: operations["submitMerchantGaslessPurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gasless/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One gasless request of the merchant's raffles. */
+        get: operations["getMerchantGasless"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/relayer/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lease jobs: those this relayerId holds (renewed) and queued ones, up to `limit`.
+         * @description Leases last 120 s and every call of the holder renews them; an expired lease's job goes to another relayer with its attempts. Queued jobs past `notAfter` fail as `voucherExpired` here.
+         */
+        post: operations["claimRelayJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/relayer/jobs/{id}/sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record a transaction sent for a job (a resend adds one); the first moves it to sent. */
+        post: operations["reportRelayJobSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/relayer/jobs/{id}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a job mined (verified from its receipt, costed against the daily budget) or failed (with a camelCase code). */
+        post: operations["reportRelayJobOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/gasless": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant's gasless relaying: switch, daily gas budget, per-player limit, today's spending. */
+        get: operations["getGaslessSettings"];
+        /** Turn gasless relaying on or off, and set its daily gas budget and per-player limit. */
+        put: operations["setGaslessSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -762,7 +956,7 @@ export interface components {
          * @description Stable camelCase error code to branch on.
          * @enum {string}
          */
-        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyLimitReached" | "apiKeyNotFound" | "apiKeyRevoked";
+        ProblemCode: "validationFailed" | "invalidJson" | "badRequest" | "unauthorized" | "notFound" | "contractNotFound" | "roundNotFound" | "claimNotFound" | "webhookNotFound" | "deliveryNotFound" | "webhookLimitReached" | "retryLimited" | "webhookUrlInvalid" | "webhookUrlRefused" | "roundEnded" | "roundFull" | "walletLimitReached" | "roundIdNotFound" | "contractPaused" | "contractInactive" | "exchangePaused" | "claimNotCancelable" | "chainNotServed" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "serviceUnavailable" | "notReady" | "signerNotAuthorized" | "chainUnavailable" | "sessionRequired" | "siweMessageInvalid" | "siweDomainMismatch" | "siweExpired" | "siweNonceInvalid" | "siweSignatureInvalid" | "publicRaffleNotFound" | "merchantSessionRequired" | "notAMerchant" | "apiKeyLimitReached" | "apiKeyNotFound" | "apiKeyRevoked" | "voucherUnknown" | "voucherExpired" | "buyerSignatureInvalid" | "authorizationMismatch" | "insufficientBalance" | "gaslessUnavailable" | "gaslessBudgetExhausted" | "gaslessPlayerLimitReached" | "roundClosed" | "gaslessDuplicate" | "notTicketHolder" | "gaslessRequestNotFound" | "relayJobNotHeld" | "outcomeUnverified";
         FieldErrorDto: {
             /**
              * @description The bad field, as named in the request (`account`, `take`, ...).
@@ -1919,7 +2113,7 @@ export interface components {
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed";
             /**
              * @description True when a reorg removed the event announced by an earlier message with the same `eventId`.
              * @example false
@@ -1998,7 +2192,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text for the merchant (no control, invisible or direction-changing characters; tab and line breaks are fine).
              * @default
@@ -2024,7 +2218,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text.
              * @example Game server (production)
@@ -2083,7 +2277,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text.
              * @example Game server (production)
@@ -2135,7 +2329,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text, as on create; unchanged when omitted.
              * @example Game server (production)
@@ -2160,7 +2354,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused")[];
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text.
              * @example Game server (production)
@@ -2223,7 +2417,7 @@ export interface components {
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "webhook.test";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
             /**
              * @description True for a retraction (a reorg removed the event).
              * @example false
@@ -2347,7 +2541,7 @@ export interface components {
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "webhook.test";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
             /**
              * @description True for a retraction (a reorg removed the event).
              * @example false
@@ -2495,6 +2689,28 @@ export interface components {
              */
             expiresAt: string;
         };
+        GaslessAvailabilityDto: {
+            /**
+             * @description The merchant relays, a relayer of its claimed jobs in the last 2 minutes, and the price token supports `method`.
+             * @example true
+             */
+            available: boolean;
+            /**
+             * @example authorization
+             * @enum {string|null}
+             */
+            method: "authorization" | "permit" | null;
+            /**
+             * @description The token's EIP-712 domain name (ERC-5267).
+             * @example Demo Gold
+             */
+            tokenName: string | null;
+            /**
+             * @description The token's EIP-712 domain version (ERC-5267).
+             * @example 1
+             */
+            tokenVersion: string | null;
+        };
         PublicRaffleDto: {
             /** @description The raffle contract. */
             raffle: components["schemas"]["ContractDto"];
@@ -2511,6 +2727,8 @@ export interface components {
              * @example 2026-11-25T02:00:00.000Z
              */
             nextDrawAt: string | null;
+            /** @description Whether the raffle's tickets can be bought without gas (issue #52), and how to sign. */
+            gasless: components["schemas"]["GaslessAvailabilityDto"];
         };
         PublicRaffleListDto: {
             /** @description Raffles on public sale, by id (at most 100). */
@@ -3230,6 +3448,322 @@ export interface components {
         SalesDto: {
             /** @description One row per day, chain, raffle and token with sales, oldest first. */
             rows: components["schemas"]["SalesRowDto"][];
+        };
+        VoucherParamsBody: {
+            /** @example 7 */
+            externalId: string;
+            /** @example 1795450200 */
+            expiresAt: string;
+            /** @example 0x2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c */
+            nonce: string;
+            /** @example 0x3030303030303030303030303030303030303030303030303030303030303030 */
+            extra: string;
+            /** @example 0xa16E02E87b7454126E5E10d957A927A7F5B5d2be */
+            receiver: string;
+            /** @example 0x0000000000000000000000000000000000000000 */
+            referrer: string;
+        };
+        VoucherAssetBody: {
+            /** @example 1 */
+            tokenType: number;
+            /** @example 0xB7A5bd0345EF1Cc5E66bf61BdeC17D2461fBd968 */
+            token: string;
+            /** @example 0 */
+            tokenId: string;
+            /** @example 10000000000000000000 */
+            amount: string;
+        };
+        VoucherBody: {
+            /** @example 0x2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c */
+            nonce: string;
+            /**
+             * @description The API's EIP-712 signature of the voucher.
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
+            signature: string;
+            /** @example 1900000000 */
+            expiresAt: number;
+            params: components["schemas"]["VoucherParamsBody"];
+            item: components["schemas"]["VoucherAssetBody"];
+            price: components["schemas"]["VoucherAssetBody"];
+            /** @example 0 */
+            value: string;
+            /**
+             * @description As `POST /player/vouchers` answers it (echoed, checked against the voucher's raffle).
+             * @example 31337
+             */
+            chainId?: number;
+            /**
+             * @description As `POST /player/vouchers` answers it (echoed).
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            exchange?: string;
+        };
+        AuthorizationBody: {
+            /**
+             * @description Unix seconds, decimal string.
+             * @example 0
+             */
+            validAfter: string;
+            /**
+             * @description Unix seconds, decimal string.
+             * @example 1900000000
+             */
+            validBefore: string;
+            /**
+             * @description The buyer's signature (65 bytes, or an ERC-1271 wallet's format).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
+            signature: string;
+        };
+        PermitBody: {
+            /** @example 10000000000000000000 */
+            value: string;
+            /** @example 1900000000 */
+            deadline: string;
+            /** @example 27 */
+            v: number;
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            r: string;
+            /** @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd */
+            s: string;
+        };
+        IntentBody: {
+            /** @example 1900000000 */
+            deadline: string;
+            /** @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab */
+            signature: string;
+        };
+        GaslessPurchaseBody: {
+            /** @description The voucher as `POST /player/vouchers` answered it, whole. */
+            voucher: components["schemas"]["VoucherBody"];
+            /** @description ERC-3009: the one signature. Either this or `intent`. */
+            authorization?: components["schemas"]["AuthorizationBody"];
+            /** @description EIP-2612, with `intent`; absent when the buyer already approved the Exchange. */
+            permit?: components["schemas"]["PermitBody"];
+            /** @description EIP-2612's purchase intent. Either this or `authorization`. */
+            intent?: components["schemas"]["IntentBody"];
+        };
+        GaslessRequestDto: {
+            /**
+             * Format: uuid
+             * @example 0b3f7a56-8c1d-4e2f-9a0b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * @example purchase
+             * @enum {string}
+             */
+            kind: "purchase" | "claim" | "refund";
+            /**
+             * @description queued (waiting for the relayer), sent (a transaction is out), mined (done: `ticketIds`), failed (`failureReason`).
+             * @example queued
+             * @enum {string}
+             */
+            state: "queued" | "sent" | "mined" | "failed";
+            /** @example 31337 */
+            chainId: number;
+            /** @example 3 */
+            contractId: number;
+            /**
+             * @description The buyer, or the tickets' holder.
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            account: string;
+            /**
+             * @description Tickets a purchase buys; null for claims and refunds.
+             * @example 5
+             */
+            quantity: number | null;
+            /**
+             * @description The relayer's latest transaction; null until sent.
+             * @example null
+             */
+            txHash: string | null;
+            /**
+             * @description Ticket ids (decimal strings) once mined: bought, claimed or refunded.
+             * @example []
+             */
+            ticketIds: string[];
+            /**
+             * @description camelCase code of a failure.
+             * @example null
+             */
+            failureCode: string | null;
+            /**
+             * @description A sentence for the player about the failure.
+             * @example null
+             */
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TicketRefBody: {
+            /**
+             * @description On-chain round id, decimal string.
+             * @example 2
+             */
+            roundId: string;
+            /**
+             * @description On-chain ticket id, decimal string.
+             * @example 12
+             */
+            ticketId: string;
+        };
+        GaslessTicketsBody: {
+            /**
+             * @description The raffle contract id.
+             * @example 3
+             */
+            contractId: number;
+            /** @description 1 to 20 tickets the session's address holds. */
+            tickets: components["schemas"]["TicketRefBody"][];
+            /**
+             * @description Unix seconds until which the intent is valid.
+             * @example 1900000000
+             */
+            deadline: string;
+            /** @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab */
+            signature: string;
+        };
+        GaslessRequestListDto: {
+            /** @description The session's latest 50 requests, newest first. */
+            rows: components["schemas"]["GaslessRequestDto"][];
+        };
+        MerchantGaslessPurchaseBody: {
+            /** @description The voucher as `POST /player/vouchers` answered it, whole. */
+            voucher: components["schemas"]["VoucherBody"];
+            /** @description ERC-3009: the one signature. Either this or `intent`. */
+            authorization?: components["schemas"]["AuthorizationBody"];
+            /** @description EIP-2612, with `intent`; absent when the buyer already approved the Exchange. */
+            permit?: components["schemas"]["PermitBody"];
+            /** @description EIP-2612's purchase intent. Either this or `authorization`. */
+            intent?: components["schemas"]["IntentBody"];
+            /** @example 3 */
+            contractId: number;
+            /** @example 31337 */
+            chainId: number;
+        };
+        RelayClaimBody: {
+            /** @example 31337 */
+            chainId: number;
+            /**
+             * @description The relayer's own stable name (1 to 64 of A-Z a-z 0-9 . _ : -).
+             * @example worker-1
+             */
+            relayerId: string;
+            /**
+             * @default 20
+             * @example 20
+             */
+            limit?: number;
+        };
+        RelayAttemptDto: {
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            txHash: string;
+            /** @example 7 */
+            nonce: number;
+            /** @example 2000000000 */
+            maxFeePerGas: string;
+            /** @example 1000000000 */
+            maxPriorityFeePerGas: string;
+            /** Format: date-time */
+            sentAt: string;
+        };
+        RelayJobDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "purchase" | "claim" | "refund";
+            /** @example 31337 */
+            chainId: number;
+            /**
+             * @description The chain's Exchange.
+             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+             */
+            to: string;
+            /**
+             * @description Calldata, built by the API from the validated request.
+             * @example 0x1234
+             */
+            data: string;
+            /**
+             * @description Unix seconds; after it the job can only fail (report `voucherExpired`).
+             * @example 1900000000
+             */
+            notAfter: number;
+            /** @description Transactions sent so far, by any relayer, oldest first. */
+            attempts: components["schemas"]["RelayAttemptDto"][];
+            /**
+             * Format: date-time
+             * @description The lease; every claim call of the holder renews it.
+             */
+            leaseExpiresAt: string;
+        };
+        RelayJobListDto: {
+            jobs: components["schemas"]["RelayJobDto"][];
+        };
+        RelaySentBody: {
+            /** @example worker-1 */
+            relayerId: string;
+            /** @example 0xabababababababababababababababababababababababababababababababab */
+            txHash: string;
+            /** @example 7 */
+            nonce: number;
+            /** @example 2000000000 */
+            maxFeePerGas: string;
+            /** @example 1000000000 */
+            maxPriorityFeePerGas: string;
+        };
+        RelayOutcomeBody: {
+            /** @example worker-1 */
+            relayerId: string;
+            /** @enum {string} */
+            outcome: "mined" | "failed";
+            /**
+             * @description For mined: the transaction (one of the job's attempts); the latest when omitted.
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
+            txHash?: string;
+            /**
+             * @description For failed: camelCase code (the contract's custom error, `voucherExpired`, ...).
+             * @example voucherExpired
+             */
+            failureCode?: string;
+        };
+        GaslessSettingsDto: {
+            /** @example true */
+            enabled: boolean;
+            /** @example 50000000000000000 */
+            dailyGasBudgetWei: string;
+            /** @example 20 */
+            perPlayerDailyLimit: number;
+            /**
+             * @description Gas cost of today's (UTC) mined gasless requests, wei.
+             * @example 1234000000000000
+             */
+            spentTodayWei: string;
+            /**
+             * Format: date-time
+             * @description When a relayer of the merchant last claimed jobs.
+             */
+            relayerLastSeenAt: string | null;
+        };
+        GaslessSettingsBody: {
+            /** @example true */
+            enabled: boolean;
+            /**
+             * @description Wei of gas the relayer may spend per UTC day, decimal string.
+             * @example 50000000000000000
+             */
+            dailyGasBudgetWei: string;
+            /**
+             * @description Gasless requests one player may make per UTC day (0: none).
+             * @example 20
+             */
+            perPlayerDailyLimit: number;
         };
     };
     responses: never;
@@ -5448,7 +5982,7 @@ export interface operations {
                 /** @description Records to return. */
                 take?: number;
                 /** @description Only deliveries of this message type. */
-                type?: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "webhook.test";
+                type?: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
                 /** @description Only deliveries in this state. */
                 status?: "PENDING" | "DELIVERED" | "FAILED";
             };
@@ -8864,6 +9398,1672 @@ export interface operations {
                         status: 422;
                         /** @enum {integer} */
                         statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    submitGaslessPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GaslessPurchaseBody"];
+            };
+        };
+        responses: {
+            /** @description The queued request; follow it with `GET /player/gasless/:id`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `gaslessUnavailable`: the raffle's merchant does not relay (its gasless setting is off), or the price token supports neither ERC-3009 nor EIP-2612, or the price is not an ERC20. `gaslessBudgetExhausted`: the merchant's daily gas budget for relaying is spent (UTC day); buy with gas, or again tomorrow. `roundClosed`: the voucher's round is no longer the raffle's open round (it ended, or another round started). `gaslessDuplicate`: this voucher (or this signed claim or refund) is already in the mailbox; `existingId` is its request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessUnavailable" | "gaslessBudgetExhausted" | "roundClosed" | "gaslessDuplicate";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `voucherUnknown`: the voucher was not issued by this API (its nonce is not in the voucher log, or its signature, raffle, buyer, price or quantity is not what the API signed), or is for another buyer than the session. `voucherExpired`: the voucher (or the buyer's intent) expires too soon for a relayer to submit it; ask for a new voucher and sign again. `buyerSignatureInvalid`: the buyer's (or holder's) signature is not one the account made for this very request: another account's, another purpose's (an intent sent as an authorization), or over other terms (price, quantity, spender). `authorizationMismatch`: the authorization or permit does not fit the purchase: its validity window does not cover the time to relay it, the permit is for less than the price or its deadline has passed, or the body gives both or neither of `authorization` and `intent`. `insufficientBalance`: the buyer's balance of the price token is below the price. `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "voucherUnknown" | "voucherExpired" | "buyerSignatureInvalid" | "authorizationMismatch" | "insufficientBalance" | "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `gaslessPlayerLimitReached`: the player reached the merchant's limit of gasless requests per UTC day. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessPlayerLimitReached";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    submitGaslessClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GaslessTicketsBody"];
+            };
+        };
+        responses: {
+            /** @description The queued request. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `publicRaffleNotFound`: no raffle with this id is on public sale on a chain this API serves. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "publicRaffleNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `gaslessUnavailable`: the raffle's merchant does not relay (its gasless setting is off), or the price token supports neither ERC-3009 nor EIP-2612, or the price is not an ERC20. `gaslessBudgetExhausted`: the merchant's daily gas budget for relaying is spent (UTC day); buy with gas, or again tomorrow. `gaslessDuplicate`: this voucher (or this signed claim or refund) is already in the mailbox; `existingId` is its request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessUnavailable" | "gaslessBudgetExhausted" | "gaslessDuplicate";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `voucherExpired`: the voucher (or the buyer's intent) expires too soon for a relayer to submit it; ask for a new voucher and sign again. `buyerSignatureInvalid`: the buyer's (or holder's) signature is not one the account made for this very request: another account's, another purpose's (an intent sent as an authorization), or over other terms (price, quantity, spender). `notTicketHolder`: the signer does not hold one of the tickets (as indexed), or a ticket is not of the raffle's round. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "voucherExpired" | "buyerSignatureInvalid" | "notTicketHolder";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `gaslessPlayerLimitReached`: the player reached the merchant's limit of gasless requests per UTC day. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessPlayerLimitReached";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    submitGaslessRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GaslessTicketsBody"];
+            };
+        };
+        responses: {
+            /** @description The queued request. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `publicRaffleNotFound`: no raffle with this id is on public sale on a chain this API serves. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "publicRaffleNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `gaslessUnavailable`: the raffle's merchant does not relay (its gasless setting is off), or the price token supports neither ERC-3009 nor EIP-2612, or the price is not an ERC20. `gaslessBudgetExhausted`: the merchant's daily gas budget for relaying is spent (UTC day); buy with gas, or again tomorrow. `gaslessDuplicate`: this voucher (or this signed claim or refund) is already in the mailbox; `existingId` is its request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessUnavailable" | "gaslessBudgetExhausted" | "gaslessDuplicate";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `voucherExpired`: the voucher (or the buyer's intent) expires too soon for a relayer to submit it; ask for a new voucher and sign again. `buyerSignatureInvalid`: the buyer's (or holder's) signature is not one the account made for this very request: another account's, another purpose's (an intent sent as an authorization), or over other terms (price, quantity, spender). `notTicketHolder`: the signer does not hold one of the tickets (as indexed), or a ticket is not of the raffle's round. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "voucherExpired" | "buyerSignatureInvalid" | "notTicketHolder";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `gaslessPlayerLimitReached`: the player reached the merchant's limit of gasless requests per UTC day. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessPlayerLimitReached";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    listPlayerGasless: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestListDto"];
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getPlayerGasless: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `sessionRequired`: no valid player session: `Authorization: Bearer <session token>` is missing, unknown, expired or logged out. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "sessionRequired";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `gaslessRequestNotFound`: no gasless request with this id is the caller's (a malformed id too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessRequestNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    submitMerchantGaslessPurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MerchantGaslessPurchaseBody"];
+            };
+        };
+        responses: {
+            /** @description The queued request; follow it with `GET /gasless/:id` or the `gasless.*` webhooks. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `gaslessUnavailable`: the raffle's merchant does not relay (its gasless setting is off), or the price token supports neither ERC-3009 nor EIP-2612, or the price is not an ERC20. `gaslessBudgetExhausted`: the merchant's daily gas budget for relaying is spent (UTC day); buy with gas, or again tomorrow. `roundClosed`: the voucher's round is no longer the raffle's open round (it ended, or another round started). `gaslessDuplicate`: this voucher (or this signed claim or refund) is already in the mailbox; `existingId` is its request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessUnavailable" | "gaslessBudgetExhausted" | "roundClosed" | "gaslessDuplicate";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `voucherUnknown`: the voucher was not issued by this API (its nonce is not in the voucher log, or its signature, raffle, buyer, price or quantity is not what the API signed), or is for another buyer than the session. `voucherExpired`: the voucher (or the buyer's intent) expires too soon for a relayer to submit it; ask for a new voucher and sign again. `buyerSignatureInvalid`: the buyer's (or holder's) signature is not one the account made for this very request: another account's, another purpose's (an intent sent as an authorization), or over other terms (price, quantity, spender). `authorizationMismatch`: the authorization or permit does not fit the purchase: its validity window does not cover the time to relay it, the permit is for less than the price or its deadline has passed, or the body gives both or neither of `authorization` and `intent`. `insufficientBalance`: the buyer's balance of the price token is below the price. `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "voucherUnknown" | "voucherExpired" | "buyerSignatureInvalid" | "authorizationMismatch" | "insufficientBalance" | "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `gaslessPlayerLimitReached`: the player reached the merchant's limit of gasless requests per UTC day. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessPlayerLimitReached";
+                        /** @enum {integer} */
+                        status: 429;
+                        /** @enum {integer} */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getMerchantGasless: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The request id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessRequestDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `gaslessRequestNotFound`: no gasless request with this id is the caller's (a malformed id too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessRequestNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    claimRelayJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayClaimBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelayJobListDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    reportRelayJobSent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelaySentBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `gaslessRequestNotFound`: no gasless request with this id is the caller's (a malformed id too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessRequestNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `relayJobNotHeld`: the relay job's lease is not held by this relayerId (never leased to it, expired and taken by another), or the job is already final. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "relayJobNotHeld";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    reportRelayJobOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job id (UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RelayOutcomeBody"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `gaslessRequestNotFound`: no gasless request with this id is the caller's (a malformed id too). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "gaslessRequestNotFound";
+                        /** @enum {integer} */
+                        status: 404;
+                        /** @enum {integer} */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description `relayJobNotHeld`: the relay job's lease is not held by this relayerId (never leased to it, expired and taken by another), or the job is already final. `outcomeUnverified`: the reported outcome does not match the chain: no successful receipt of the job's transaction, another target or calldata, or the purchase's or claim's events missing; or a failure reported for a job one of whose transactions succeeded. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "relayJobNotHeld" | "outcomeUnverified";
+                        /** @enum {integer} */
+                        status: 409;
+                        /** @enum {integer} */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description `chainNotServed`: the raffle or claim, or the `chainId` asked for, is on a chain this API deployment does not serve: only a deployment of that chain can sign for it or read it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "chainNotServed";
+                        /** @enum {integer} */
+                        status: 422;
+                        /** @enum {integer} */
+                        statusCode: 422;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    getGaslessSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessSettingsDto"];
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `internalError`: an unexpected error; the details are logged, never answered. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "internalError";
+                        /** @enum {integer} */
+                        status: 500;
+                        /** @enum {integer} */
+                        statusCode: 500;
+                    };
+                };
+            };
+            /** @description `serviceUnavailable`: the database (or, for signing, the rate limiter's Redis; for a merchant's first console sign-in, the chain node) does not answer; retry after `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "serviceUnavailable";
+                        /** @enum {integer} */
+                        status: 503;
+                        /** @enum {integer} */
+                        statusCode: 503;
+                    };
+                };
+            };
+        };
+    };
+    setGaslessSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GaslessSettingsBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GaslessSettingsDto"];
+                };
+            };
+            /** @description `validationFailed`: a query parameter or body field is invalid; `errors` lists each bad field. `invalidJson`: the body is not a JSON object or array, nests objects or arrays deeper than 32 levels, or holds a `__proto__` or `constructor` key. `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "validationFailed" | "invalidJson" | "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with: `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unauthorized";
+                        /** @enum {integer} */
+                        status: 401;
+                        /** @enum {integer} */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description `payloadTooLarge`: the body is over 16 kB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "payloadTooLarge";
+                        /** @enum {integer} */
+                        status: 413;
+                        /** @enum {integer} */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description `unsupportedMediaType`: the body is not UTF-8 `application/json`, or is compressed (`Content-Encoding`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "unsupportedMediaType";
+                        /** @enum {integer} */
+                        status: 415;
+                        /** @enum {integer} */
+                        statusCode: 415;
                     };
                 };
             };

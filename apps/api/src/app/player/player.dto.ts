@@ -8,6 +8,7 @@ import { MAX_TICKETS_PER_PURCHASE } from "../ticket-sign/round-pricing";
 import { MAX_STORED_INTEGER, OptionalChainId } from "../../common/ids";
 import { IsEthereumAddress, IsOmittable } from "../../common/validators";
 import { TicketSignatureDto } from "../ticket-sign/ticket-sign.dto";
+import { GaslessAvailabilityDto } from "../gasless/gasless.dto";
 
 export class SiweNonceDto {
   @ApiProperty({ description: "Single-use nonce to quote in the EIP-4361 message.", example: "8f6a1c2e9b0d4f7a8c3e5b1d2f4a6c8e" })
@@ -85,6 +86,9 @@ export class PublicRaffleDto {
     description: "The next draw by the raffle's schedule (cron, UTC); null when it has none that reads.",
   })
   nextDrawAt!: string | null;
+
+  @ApiProperty({ type: GaslessAvailabilityDto, description: "Whether the raffle's tickets can be bought without gas (issue #52), and how to sign." })
+  gasless!: GaslessAvailabilityDto;
 }
 
 export class PublicRaffleListDto {

@@ -9,6 +9,7 @@ import { problems } from "../../common/problem";
 import { ServedChains } from "../../services/served-chains";
 import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import { GaslessSettingsService } from "../gasless/gasless-settings.service";
 import { RoundsService } from "../rounds/rounds.service";
 import type { PublicRaffleDto, PublicRoundListDto } from "./player.dto";
 
@@ -39,6 +40,7 @@ export class PublicRafflesService {
     @Inject(API_CONFIG) config: ApiConfig,
     private readonly chains: ServedChains,
     private readonly rounds: RoundsService,
+    private readonly gasless: GaslessSettingsService,
   ) {
     this.lists = new TtlCache(config.readCacheMs);
   }
@@ -114,6 +116,7 @@ export class PublicRafflesService {
       // What the tickets paid, as indexed (bundles make it less than count x price).
       pot: round ? round.pot : null,
       nextDrawAt: nextDrawAt(raffle.parameters.schedule),
+      gasless: await this.gasless.availability(raffle, latest ? latest.purchase.price : null),
     };
   }
 }

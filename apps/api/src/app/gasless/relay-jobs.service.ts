@@ -1,0 +1,258 @@
+import { Inject, Injectable } from "@nestjs/common";
+import { Interface, getAddress, type TransactionReceipt } from "ethers";
+import type { DataSource, EntityManager } from "typeorm";
+import { Raffle__factory } from "@raffle/chain";
+import { ContractEntity, GaslessRequestEntity, type GaslessAttempt } from "@raffle/db";
+
+import { problems } from "../../common/problem";
+import { ServedChains } from "../../services/served-chains";
+import { DATA_SOURCE } from "../../services/tokens";
+import type { GaslessKind, RelayClaimBody, RelayJobDto, RelayOutcomeBody, RelaySentBody } from "./gasless.dto";
+import { LEASE_SECONDS, TICKETS_BY_SIG_INTERFACE } from "./gasless-rules";
+import { toGaslessDto } from "./gasless-requests.service";
+import { GaslessSettingsService } from "./gasless-settings.service";
+import { writeGaslessWebhook, type GaslessWebhookType } from "./gasless-webhooks";
+
+const RAFFLE_EVENTS: Interface = Raffle__factory.createInterface();
+
+function toJobDto(row: GaslessRequestEntity): RelayJobDto {
+  return {
+    id: row.id,
+    kind: row.kind as GaslessKind,
+    chainId: row.chainId,
+    to: row.target,
+    data: row.calldata,
+    notAfter: row.notAfter,
+    attempts: row.attempts,
+    leaseExpiresAt: row.leaseExpiresAt!.toISOString(),
+  };
+}
+
+/** A row as the query answers it (snake case), made an entity so the DTO mappers read it. */
+function entityOf(manager: EntityManager, raw: Record<string, unknown>): GaslessRequestEntity {
+  return manager.getRepository(GaslessRequestEntity).create({
+    id: raw.id as string,
+    createdAt: raw.created_at as Date,
+    updatedAt: raw.updated_at as Date,
+    kind: raw.kind as string,
+    state: raw.state as string,
+    chainId: raw.chain_id as number,
+    contractId: raw.contract_id as number,
+    merchantId: raw.merchant_id as number,
+    account: raw.account as string,
+    quantity: raw.quantity as number | null,
+    target: raw.target as string,
+    calldata: raw.calldata as string,
+    notAfter: Number(raw.not_after),
+    leaseHolder: raw.lease_holder as string | null,
+    leaseExpiresAt: raw.lease_expires_at as Date | null,
+    attempts: raw.attempts as GaslessAttempt[],
+    txHash: raw.tx_hash as string | null,
+    ticketIds: raw.ticket_ids as string[],
+    failureCode: raw.failure_code as string | null,
+  });
+}
+
+/**
+ * The relayer's side of the mailbox: leases (FOR UPDATE SKIP LOCKED, so two relayers never hold one job), the
+ * transactions each sends, and outcomes the API verifies from the chain itself before it believes them.
+ */
+@Injectable()
+export class RelayJobsService {
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly chains: ServedChains,
+    private readonly settings: GaslessSettingsService,
+  ) {}
+
+  async claim(merchantId: number, body: RelayClaimBody): Promise<RelayJobDto[]> {
+    this.chains.get(body.chainId);
+    const limit = body.limit ?? 20;
+    return this.dataSource.transaction(async (manager) => {
+      await this.settings.heartbeat(manager, merchantId, body.chainId, body.relayerId);
+      await this.expireUnsent(manager, merchantId, body.chainId);
+      const renewed: Record<string, unknown>[] = unwrap(
+        await manager.query(
+          `UPDATE gasless_request SET lease_expires_at = now() + $4 * interval '1 second'
+            WHERE merchant_id = $1 AND chain_id = $2 AND lease_holder = $3 AND lease_expires_at > now() AND state IN ('queued', 'sent')
+           RETURNING *`,
+          [merchantId, body.chainId, body.relayerId, LEASE_SECONDS],
+        ),
+      );
+      const room = Math.max(0, limit - renewed.length);
+      const leased: Record<string, unknown>[] =
+        room === 0
+          ? []
+          : unwrap(
+              await manager.query(
+                `UPDATE gasless_request g SET lease_holder = $3, lease_expires_at = now() + $4 * interval '1 second'
+                   FROM (SELECT id FROM gasless_request
+                          WHERE merchant_id = $1 AND chain_id = $2 AND state IN ('queued', 'sent') AND (lease_holder IS NULL OR lease_expires_at <= now())
+                          ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED) free
+                  WHERE g.id = free.id
+                 RETURNING g.*`,
+                [merchantId, body.chainId, body.relayerId, LEASE_SECONDS, room],
+              ),
+            );
+      return [...renewed, ...leased]
+        .map((raw) => entityOf(manager, raw))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+        .map(toJobDto);
+    });
+  }
+
+  async sent(merchantId: number, id: string, body: RelaySentBody): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const row = await this.heldJob(manager, merchantId, id, body.relayerId);
+      if (row.attempts.some((attempt) => attempt.txHash.toLowerCase() === body.txHash.toLowerCase())) return;
+      const attempt: GaslessAttempt = {
+        txHash: body.txHash.toLowerCase(),
+        nonce: body.nonce,
+        maxFeePerGas: body.maxFeePerGas,
+        maxPriorityFeePerGas: body.maxPriorityFeePerGas,
+        sentAt: new Date().toISOString(),
+      };
+      const first = row.state === "queued";
+      await manager.query(
+        `UPDATE gasless_request SET attempts = attempts || $2::jsonb, tx_hash = $3, state = 'sent', updated_at = now(),
+                lease_expires_at = now() + $4 * interval '1 second' WHERE id = $1`,
+        [id, JSON.stringify([attempt]), attempt.txHash, LEASE_SECONDS],
+      );
+      if (first) await this.announce(manager, id, "gasless.sent", null);
+    });
+  }
+
+  async outcome(merchantId: number, id: string, body: RelayOutcomeBody): Promise<void> {
+    // The chain is read before any row is locked: a slow node never holds a job's lock.
+    const before = await this.dataSource.getRepository(GaslessRequestEntity).findOneBy({ id, merchantId });
+    if (!before) throw problems.gaslessRequestNotFound();
+    if (before.state === "mined" && body.outcome === "mined" && (!body.txHash || body.txHash.toLowerCase() === before.txHash)) return;
+    if (before.state === "mined" || before.state === "failed") throw problems.relayJobNotHeld(`the job is already ${before.state}`);
+    const chain = this.chains.get(before.chainId);
+    if (body.outcome === "mined") {
+      const txHash = (body.txHash ?? before.txHash ?? "").toLowerCase();
+      if (!before.attempts.some((attempt) => attempt.txHash === txHash))
+        throw problems.outcomeUnverified("the transaction is not one the relayer reported sending for this job");
+      const [receipt, transaction] = await Promise.all([chain.provider.getTransactionReceipt(txHash), chain.provider.getTransaction(txHash)]);
+      if (!receipt || !transaction) throw problems.outcomeUnverified("the transaction has no receipt");
+      if (receipt.status !== 1) throw problems.outcomeUnverified("the transaction reverted; report it failed");
+      if (!receipt.to || getAddress(receipt.to) !== getAddress(before.target))
+        throw problems.outcomeUnverified("the transaction was not sent to the Exchange");
+      if (transaction.data.toLowerCase() !== before.calldata.toLowerCase())
+        throw problems.outcomeUnverified("the transaction's calldata is not the job's");
+      const raffle = await this.dataSource.getRepository(ContractEntity).findOneByOrFail({ id: before.contractId });
+      const ticketIds = settledTickets(before, raffle.address, receipt);
+      if (!ticketIds) throw problems.outcomeUnverified(`the receipt lacks the ${before.kind}'s events`);
+      const gasCost = receipt.gasUsed * (receipt.gasPrice ?? transaction.gasPrice ?? 0n);
+      await this.dataSource.transaction(async (manager) => {
+        await this.heldJob(manager, merchantId, id, body.relayerId);
+        await manager.query(
+          `UPDATE gasless_request SET state = 'mined', tx_hash = $2, gas_cost_wei = $3, mined_at = now(), ticket_ids = $4::jsonb,
+                  lease_holder = NULL, lease_expires_at = NULL, updated_at = now() WHERE id = $1`,
+          [id, txHash, gasCost.toString(), JSON.stringify(ticketIds)],
+        );
+        await this.announce(manager, id, "gasless.mined", { number: receipt.blockNumber, hash: receipt.blockHash });
+      });
+      return;
+    }
+    // A failure is believed only if no transaction of the job succeeded: a relayer cannot hide a purchase that happened.
+    for (const attempt of before.attempts) {
+      const receipt = await chain.provider.getTransactionReceipt(attempt.txHash);
+      if (receipt?.status === 1) throw problems.outcomeUnverified(`transaction ${attempt.txHash} succeeded; report it mined`);
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await this.heldJob(manager, merchantId, id, body.relayerId);
+      await manager.query(
+        `UPDATE gasless_request SET state = 'failed', failure_code = $2, lease_holder = NULL, lease_expires_at = NULL, updated_at = now() WHERE id = $1`,
+        [id, body.failureCode ?? null],
+      );
+      await this.announce(manager, id, "gasless.failed", null);
+    });
+  }
+
+  /** The job locked, if `relayerId` holds its live lease and it is not final yet. */
+  private async heldJob(manager: EntityManager, merchantId: number, id: string, relayerId: string): Promise<GaslessRequestEntity> {
+    const row = await manager
+      .getRepository(GaslessRequestEntity)
+      .createQueryBuilder("job")
+      .setLock("pessimistic_write")
+      .where("job.id = :id AND job.merchant_id = :merchantId", { id, merchantId })
+      .getOne();
+    if (!row) throw problems.gaslessRequestNotFound();
+    if (row.state === "mined" || row.state === "failed") throw problems.relayJobNotHeld(`the job is already ${row.state}`);
+    if (row.leaseHolder !== relayerId)
+      throw problems.relayJobNotHeld(row.leaseHolder ? "its lease is held by another relayer" : "it is not leased to this relayer");
+    if (!row.leaseExpiresAt || row.leaseExpiresAt.getTime() <= Date.now()) throw problems.relayJobNotHeld("its lease expired; claim jobs again");
+    return row;
+  }
+
+  /** Queued jobs nobody sent before their deadline can only fail: the player's tokens never moved. */
+  private async expireUnsent(manager: EntityManager, merchantId: number, chainId: number): Promise<void> {
+    const expired: Array<{ id: string }> = unwrap(
+      await manager.query(
+        `UPDATE gasless_request SET state = 'failed', failure_code = 'voucherExpired', lease_holder = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE merchant_id = $1 AND chain_id = $2 AND state = 'queued' AND not_after < extract(epoch FROM now())
+         RETURNING id`,
+        [merchantId, chainId],
+      ),
+    );
+    for (const { id } of expired) await this.announce(manager, id, "gasless.failed", null);
+  }
+
+  private async announce(
+    manager: EntityManager,
+    id: string,
+    type: GaslessWebhookType,
+    block: { number: number; hash: string } | null,
+  ): Promise<void> {
+    const row = await manager.getRepository(GaslessRequestEntity).findOneByOrFail({ id });
+    await writeGaslessWebhook(manager, row.merchantId, type, toGaslessDto(row), block);
+  }
+}
+
+/** UPDATE ... RETURNING answers [rows, count] through TypeORM's postgres driver. */
+function unwrap<T>(result: unknown): T[] {
+  return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === "number" ? result[0] : result) as T[];
+}
+
+/**
+ * The ticket ids the receipt shows the job settled, from the raffle's own logs, or null when they are not all there:
+ * a purchase's `TicketsPurchased` for the buyer and quantity; a claim's `PrizeClaimed` or a refund's `TicketRefunded`
+ * of each ticket to the holder.
+ */
+export function settledTickets(
+  job: Pick<GaslessRequestEntity, "kind" | "account" | "quantity" | "calldata">,
+  raffle: string,
+  receipt: TransactionReceipt,
+): string[] | null {
+  const events = receipt.logs
+    .filter((log) => getAddress(log.address) === getAddress(raffle))
+    .map((log) => {
+      try {
+        return RAFFLE_EVENTS.parseLog(log);
+      } catch {
+        return null;
+      }
+    })
+    .filter((event) => event !== null);
+  if (job.kind === "purchase") {
+    const bought = events.find(
+      (event) => event.name === "TicketsPurchased" && getAddress(event.args.account) === job.account && Number(event.args.quantity) === job.quantity,
+    );
+    if (!bought) return null;
+    const first = bought.args.firstTicketId as bigint;
+    return Array.from({ length: job.quantity! }, (_, index) => (first + BigInt(index)).toString());
+  }
+  const name = job.kind === "claim" ? "PrizeClaimed" : "TicketRefunded";
+  const holderOf = (event: NonNullable<(typeof events)[number]>) => getAddress(job.kind === "claim" ? event.args.winner : event.args.owner);
+  const settled = new Set(
+    events.filter((event) => event.name === name && holderOf(event) === job.account).map((event) => String(event.args.ticketId)),
+  );
+  const asked = askedTickets(job.kind as "claim" | "refund", job.calldata);
+  return asked.every((ticketId) => settled.has(ticketId)) ? asked : null;
+}
+
+function askedTickets(kind: "claim" | "refund", calldata: string): string[] {
+  const decoded = TICKETS_BY_SIG_INTERFACE.decodeFunctionData(kind === "claim" ? "claimPrizesBySig" : "refundTicketsBySig", calldata);
+  return (decoded.tickets as Array<{ ticketId: bigint }>).map((ticket) => ticket.ticketId.toString());
+}
