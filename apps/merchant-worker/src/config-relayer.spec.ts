@@ -52,7 +52,10 @@ describe("loadWorkerConfig: the relayer", () => {
     expect(inspect(config.relayer)).not.toContain(own.slice(2));
   });
 
-  it("refuses a malformed Exchange address or key by name, without echoing the key", () => {
+  it("refuses a malformed Exchange address, relayer id or key by name, without echoing the key", () => {
+    expect(problem({ ...base, EXCHANGE_ADDRESS: EXCHANGE, RELAYER_ID: "relayer one" })).toBe(
+      'RELAYER_ID must be 1 to 64 characters of A-Z a-z 0-9 . _ : -, got "relayer one"',
+    );
     expect(problem({ ...base, EXCHANGE_ADDRESS: "0x1234" })).toBe('EXCHANGE_ADDRESS must be a 0x-prefixed 20-byte address, got "0x1234"');
     const message = problem({ ...base, EXCHANGE_ADDRESS: EXCHANGE, RELAYER_PRIVATE_KEY: "0xfeedbeef" });
     expect(message).toContain("RELAYER_PRIVATE_KEY is not a private key");

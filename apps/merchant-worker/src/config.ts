@@ -142,6 +142,11 @@ function address(raw: string): string | undefined {
   return isAddress(raw.trim()) ? getAddress(raw.trim()) : undefined;
 }
 
+/** What the mailbox takes as a relayer id. */
+function relayerId(raw: string): string | undefined {
+  return /^[A-Za-z0-9._:-]{1,64}$/.test(raw.trim()) ? raw.trim() : undefined;
+}
+
 /** `RELAYER_ID`'s default: the host name, stable across restarts where the host is (a StatefulSet pod, a VM). */
 function hostRelayerId(): string {
   return `relayer-${os
@@ -168,7 +173,8 @@ export const WORKER_SETTINGS = {
   API_RETRY_MAX_DELAY_SECONDS: setting.integer({ min: 1 }).default(30),
   LOG_LEVEL: logLevelSetting,
   LOW_GAS_BALANCE_ETH: setting.parsed(etherAmount, "an amount >= 0 in ether units (e.g. 0.05)").default(parseEther("0.05")),
-  RELAYER_ID: setting.text().default(hostRelayerId()),
+  // Unset: derived from the host name at start (hostRelayerId), never a fixed text.
+  RELAYER_ID: setting.parsed(relayerId, "1 to 64 characters of A-Z a-z 0-9 . _ : -").optional(),
   RELAYER_PRIVATE_KEY: setting.privateKey().optional(),
   RELAYER_POLL_INTERVAL_MS: setting.integer({ min: 50 }).default(500),
   RELAYER_MAX_IN_FLIGHT: setting.integer({ min: 1, max: 500 }).default(100),
@@ -276,7 +282,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     lowGasBalanceWei: settings.LOW_GAS_BALANCE_ETH,
     relayer: relayerOn
       ? {
-          relayerId: settings.RELAYER_ID,
+          relayerId: settings.RELAYER_ID ?? hostRelayerId(),
           key: settings.RELAYER_PRIVATE_KEY ? new MerchantKey(settings.RELAYER_PRIVATE_KEY) : key,
           pollIntervalMs: settings.RELAYER_POLL_INTERVAL_MS,
           maxInFlight: settings.RELAYER_MAX_IN_FLIGHT,
