@@ -328,6 +328,8 @@ async function startWorker(apiUrl: string, apiKey: string, chains: ChainSetup[],
     API_KEY: apiKey,
     CHAIN_IDS: chains.map((chain) => chain.deployment.chainId).join(","),
     ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_RPC_URL`, chain.node.rpcUrl])),
+    // The relayer sends only to each chain's Exchange: the local worker relays gasless purchases (issue #52).
+    ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_EXCHANGE_ADDRESS`, chain.deployment.exchange])),
     MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
     // The worker relays gasless purchases, claims and refunds with the demo merchant's key, to each chain's Exchange only.
     RELAYER_ENABLED: "true",

@@ -1,12 +1,28 @@
 import { Wallet, parseUnits, type Signer } from "ethers";
 import { createSiweMessage } from "viem/siwe";
-import { TestToken__factory, signPurchaseAuthorization, tokenDomain } from "@raffle/chain";
+import {
+  Raffle__factory,
+  SigningWallet__factory,
+  SmartWallet__factory,
+  TestToken__factory,
+  signClaimIntent,
+  signPermit,
+  signPurchaseAuthorization,
+  signPurchaseIntent,
+  tokenDomain,
+} from "@raffle/chain";
+import { RaffleApi, type FetchLike } from "@raffle/sdk";
+import type { DataSource } from "typeorm";
+
+import type { ApiConfig } from "../../api/src/config/api-config";
+import { TICKETS_BY_SIG_INTERFACE } from "../../api/src/app/gasless/gasless-rules";
+import { API_CONFIG, DATA_SOURCE } from "../../api/src/services/tokens";
 import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import { browserSessions, fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
 import { indexedRaffleId } from "./support/indexed-raffle";
-import { expectProblem } from "./support/problem";
+import { expectProblem, fieldsOf } from "./support/problem";
 import { WebhookReceiver } from "./support/webhook-receiver";
 
 const WEB_ORIGIN = "http://127.0.0.1:5173";
@@ -114,6 +130,15 @@ describe("gasless purchases: the API's mailbox", () => {
         .expect(200)
     ).body.jobs;
 
+  const claimJobsWith = async (apiKey: string): Promise<Job[]> =>
+    (
+      await harness.http
+        .post("/relayer/claim")
+        .set(auth(apiKey))
+        .send({ chainId: harness.world.deployment.chainId, relayerId: "intruder" })
+        .expect(200)
+    ).body.jobs;
+
   /** What the merchant worker does with a job: send it with its own key and report the transaction. */
   async function relay(job: Job, relayerId: string): Promise<string> {
     const tx = await relayerWallet.sendTransaction({ to: job.to, data: job.data });
@@ -212,4 +237,578 @@ describe("gasless purchases: the API's mailbox", () => {
     expect(minedMessage.verified).toBe(true);
     expect(minedMessage.body.data).toEqual(mined);
   });
+
+  it("buys with a permit and a purchase intent through the SDK's buyWithoutGas, as a game backend does with its API key", async () => {
+    const player = await tokenOnlyPlayer();
+    const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: key, fetch: injectFetch(harness) });
+    const voucher = await api.signTicket({ account: player.address, contractId: raffle.id, quantity: 2 });
+    const queued = await api.buyWithoutGas({
+      voucher,
+      contractId: raffle.id,
+      exchange: harness.world.deployment.exchange,
+      signer: player,
+      method: "permit",
+    });
+    expect(queued).toMatchObject({ kind: "purchase", state: "queued", account: player.address, quantity: 2 });
+
+    const jobs = await api.claimRelayJobs({ chainId: harness.world.deployment.chainId, relayerId: "relayer-sdk" });
+    expect(jobs.map((job) => job.id)).toEqual([queued.id]);
+    const txHash = await relay(jobs[0] as Job, "relayer-sdk");
+    await api.reportRelayJobOutcome(queued.id, { relayerId: "relayer-sdk", outcome: "mined", txHash });
+    const mined = await api.getGaslessRequest(queued.id);
+    expect(mined).toMatchObject({ state: "mined", txHash });
+    expect(mined.ticketIds).toHaveLength(2);
+  });
+
+  it("takes a contract wallet's ERC-1271 signature, and refuses wallets that do not vouch for it", async () => {
+    const owner = Wallet.createRandom();
+    const wallet = await new SigningWallet__factory(harness.world.admin).deploy(owner.address);
+    await wallet.waitForDeployment();
+    const account = await wallet.getAddress();
+    await (await TestToken__factory.connect(harness.world.token, harness.world.admin).mint(account, parseUnits("100", 18))).wait();
+    const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: key, fetch: injectFetch(harness) });
+    const chainId = harness.world.deployment.chainId;
+    const submit = async (voucher: Awaited<ReturnType<RaffleApi["signTicket"]>>, signer: Signer, buyer: string) => {
+      const signed = await signPurchaseAuthorization(signer, domain(), purchaseOf(voucher, buyer), BigInt(voucher.expiresAt));
+      const authorization = { validAfter: "0", validBefore: String(voucher.expiresAt), signature: signed.signature };
+      return harness.http.post("/gasless/purchases").set(auth(key)).send({ contractId: raffle.id, chainId, voucher, authorization });
+    };
+
+    const voucher = await api.signTicket({ account, contractId: raffle.id });
+    // The wallet checks its owner's key: a stranger's signature is refused by the wallet itself, over the chain.
+    expectProblem(await submit(voucher, Wallet.createRandom(), account), 422, "buyerSignatureInvalid");
+    const accepted = await submit(voucher, owner, account);
+    expect(accepted.status).toBe(202);
+    const queued = accepted.body;
+    const [job] = await claimJobs("relayer-a");
+    expect(job.id).toBe(queued.id);
+    await harness.http
+      .post(`/relayer/jobs/${job.id}/outcome`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-a", outcome: "mined", txHash: await relay(job, "relayer-a") })
+      .expect(204);
+    expect((await api.getGaslessRequest(queued.id)).state).toBe("mined");
+
+    // A contract account without ERC-1271: its isValidSignature call reverts, which is a refusal, never a 500.
+    const plain = await new SmartWallet__factory(harness.world.admin).deploy();
+    await plain.waitForDeployment();
+    const plainAccount = await plain.getAddress();
+    await (await TestToken__factory.connect(harness.world.token, harness.world.admin).mint(plainAccount, parseUnits("100", 18))).wait();
+    const plainVoucher = await api.signTicket({ account: plainAccount, contractId: raffle.id });
+    expectProblem(await submit(plainVoucher, owner, plainAccount), 422, "buyerSignatureInvalid");
+    // The game backend names another raffle than its voucher's, or another chain.
+    const other = await api.signTicket({ account, contractId: raffle.id });
+    const signed = await signPurchaseAuthorization(owner, domain(), purchaseOf(other, account), BigInt(other.expiresAt));
+    const authorization = { validAfter: "0", validBefore: String(other.expiresAt), signature: signed.signature };
+    expectProblem(
+      await harness.http
+        .post("/gasless/purchases")
+        .set(auth(key))
+        .send({ contractId: raffle.id + 1000, chainId, voucher: other, authorization }),
+      422,
+      "voucherUnknown",
+    );
+    expectProblem(
+      await harness.http
+        .post("/gasless/purchases")
+        .set(auth(key))
+        .send({ contractId: raffle.id, chainId: chainId + 1, voucher: other, authorization }),
+      422,
+      "voucherUnknown",
+    );
+    // Another merchant's key sees neither the voucher nor the request.
+    const stranger = await harness.apiKey(Wallet.createRandom().address);
+    expectProblem(
+      await harness.http.post("/gasless/purchases").set(auth(stranger)).send({ contractId: raffle.id, chainId, voucher: other, authorization }),
+      422,
+      "voucherUnknown",
+    );
+    expectProblem(await harness.http.get(`/gasless/${queued.id}`).set(auth(stranger)), 404, "gaslessRequestNotFound");
+    expect(await claimJobsWith(stranger)).toEqual([]);
+  });
+
+  it("refuses vouchers this API did not issue, another buyer's, altered terms and expired ones, by name", async () => {
+    const alice = await tokenOnlyPlayer();
+    const bob = await tokenOnlyPlayer();
+    const aliceToken = await signIn(alice);
+    const bobToken = await signIn(bob);
+    const voucher = await voucherFor(aliceToken, 2);
+    const post = (token: string, body: object) => harness.http.post("/player/gasless/purchases").set(auth(token)).send(body);
+
+    // Another buyer's voucher, with a signature of that other buyer's: still not the session's purchase.
+    expectProblem(await post(bobToken, await authorizationBody(alice, voucher)), 422, "voucherUnknown");
+    // A nonce the API never issued.
+    const madeUp = { ...voucher, nonce: `0x${"17".repeat(32)}`, params: { ...voucher.params, nonce: `0x${"17".repeat(32)}` } };
+    expectProblem(await post(aliceToken, await authorizationBody(alice, madeUp)), 422, "voucherUnknown");
+    // The buyer signs a purchase of more tickets, or at a lower price, than the API signed.
+    const more = { ...voucher, item: { ...voucher.item, amount: "5" } };
+    expectProblem(await post(aliceToken, await authorizationBody(alice, more)), 422, "voucherUnknown");
+    const cheaper = { ...voucher, price: { ...voucher.price, amount: "1" } };
+    expectProblem(await post(aliceToken, await authorizationBody(alice, cheaper)), 422, "voucherUnknown");
+    // The voucher's nonce and its params' nonce must agree.
+    expectProblem(
+      await post(aliceToken, { ...(await authorizationBody(alice, voucher)), voucher: { ...voucher, nonce: madeUp.nonce } }),
+      422,
+      "voucherUnknown",
+    );
+
+    // A voucher that expires before a relayer could submit it.
+    const config = harness.app.get<ApiConfig>(API_CONFIG);
+    const ttl = config.signatureTtlSeconds;
+    config.signatureTtlSeconds = 10;
+    try {
+      const shortLived = await voucherFor(aliceToken);
+      expectProblem(await post(aliceToken, await authorizationBody(alice, shortLived)), 422, "voucherExpired");
+    } finally {
+      config.signatureTtlSeconds = ttl;
+    }
+  });
+
+  it("refuses a signature that is not the buyer's for this very purchase", async () => {
+    const alice = await tokenOnlyPlayer();
+    const mallory = await tokenOnlyPlayer();
+    const token = await signIn(alice);
+    const voucher = await voucherFor(token);
+    const post = (body: object) => harness.http.post("/player/gasless/purchases").set(auth(token)).send(body);
+    const purchase = purchaseOf(voucher, alice.address);
+    const expiry = BigInt(voucher.expiresAt);
+
+    // Someone else's key signs the buyer's authorization.
+    const forged = await signPurchaseAuthorization(mallory, domain(), purchase, expiry);
+    const refused = expectProblem(
+      await post({ voucher, authorization: { validAfter: "0", validBefore: expiry.toString(), signature: forged.signature } }),
+      422,
+      "buyerSignatureInvalid",
+    );
+    expect(refused.detail).toContain(alice.address);
+    // A signature made for another purpose: the buyer's PurchaseIntent sent as its ERC-3009 authorization.
+    const intent = await signPurchaseIntent(alice, purchase, expiry);
+    expectProblem(
+      await post({ voucher, authorization: { validAfter: "0", validBefore: expiry.toString(), signature: intent.signature } }),
+      422,
+      "buyerSignatureInvalid",
+    );
+    // The authorization signed with another validBefore than the one sent.
+    const other = await signPurchaseAuthorization(alice, domain(), purchase, expiry + 60n);
+    expectProblem(
+      await post({ voucher, authorization: { validAfter: "0", validBefore: expiry.toString(), signature: other.signature } }),
+      422,
+      "buyerSignatureInvalid",
+    );
+    // An authorization as a permit's intent: the intent's own signature is checked.
+    const auth3009 = await signPurchaseAuthorization(alice, domain(), purchase, expiry);
+    expectProblem(await post({ voucher, intent: { deadline: expiry.toString(), signature: auth3009.signature } }), 422, "buyerSignatureInvalid");
+    // A permit for another spender than the Exchange.
+    const tokenContract = TestToken__factory.connect(harness.world.token, harness.world.provider);
+    const permit = await signPermit(alice, domain(), {
+      owner: alice.address,
+      spender: mallory.address,
+      value: BigInt(voucher.price.amount),
+      nonce: await tokenContract.nonces(alice.address),
+      deadline: expiry,
+    });
+    expectProblem(
+      await post({
+        voucher,
+        intent: { deadline: expiry.toString(), signature: intent.signature },
+        permit: { value: permit.value.toString(), deadline: permit.deadline.toString(), v: permit.v, r: permit.r, s: permit.s },
+      }),
+      422,
+      "buyerSignatureInvalid",
+    );
+  });
+
+  it("refuses authorizations and permits that do not fit the purchase, and a buyer who cannot pay", async () => {
+    const alice = await tokenOnlyPlayer();
+    const token = await signIn(alice);
+    const voucher = await voucherFor(token);
+    const post = (body: object) => harness.http.post("/player/gasless/purchases").set(auth(token)).send(body);
+    const purchase = purchaseOf(voucher, alice.address);
+    const now = BigInt(Math.floor(Date.now() / 1000));
+
+    const passed = await signPurchaseAuthorization(alice, domain(), purchase, now - 5n);
+    const mismatch = expectProblem(
+      await post({ voucher, authorization: { validAfter: "0", validBefore: (now - 5n).toString(), signature: passed.signature } }),
+      422,
+      "authorizationMismatch",
+    );
+    expect(mismatch.detail).toContain("validBefore has passed");
+    const later = await signPurchaseAuthorization(alice, domain(), purchase, BigInt(voucher.expiresAt), now + 3600n);
+    expectProblem(
+      await post({
+        voucher,
+        authorization: { validAfter: (now + 3600n).toString(), validBefore: String(voucher.expiresAt), signature: later.signature },
+      }),
+      422,
+      "authorizationMismatch",
+    );
+    const good = await authorizationBody(alice, voucher);
+    const intent = await signPurchaseIntent(alice, purchase, BigInt(voucher.expiresAt));
+    expectProblem(
+      await post({ ...good, intent: { deadline: String(voucher.expiresAt), signature: intent.signature } }),
+      422,
+      "authorizationMismatch",
+    );
+    expectProblem(await post({ voucher }), 422, "authorizationMismatch");
+    // No permit and no allowance: nothing would let the Exchange take the price.
+    expectProblem(
+      await post({ voucher, intent: { deadline: String(voucher.expiresAt), signature: intent.signature } }),
+      422,
+      "authorizationMismatch",
+    );
+    const small = await signPermit(alice, domain(), {
+      owner: alice.address,
+      spender: harness.world.deployment.exchange,
+      value: 1n,
+      nonce: 0n,
+      deadline: BigInt(voucher.expiresAt),
+    });
+    expectProblem(
+      await post({
+        voucher,
+        intent: { deadline: String(voucher.expiresAt), signature: intent.signature },
+        permit: { value: "1", deadline: String(voucher.expiresAt), v: small.v, r: small.r, s: small.s },
+      }),
+      422,
+      "authorizationMismatch",
+    );
+
+    const poor = await tokenOnlyPlayer(parseUnits("1", 18));
+    const poorToken = await signIn(poor);
+    const poorVoucher = await voucherFor(poorToken);
+    const refused = expectProblem(
+      await harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(poorToken))
+        .send(await authorizationBody(poor, poorVoucher)),
+      422,
+      "insufficientBalance",
+    );
+    expect(refused.detail).toContain(poor.address);
+  });
+
+  it("answers hostile bodies and ids with 4xx, never 500, and writes nothing", async () => {
+    const alice = await tokenOnlyPlayer();
+    const token = await signIn(alice);
+    const good = await authorizationBody(alice, await voucherFor(token));
+    const post = (body: unknown) =>
+      harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(token))
+        .send(body as object);
+    const hostile: Array<[unknown, string[]]> = [
+      [{ ...good, voucher: "the voucher" }, ["voucher"]],
+      [{ ...good, voucher: { ...good.voucher, nonce: "0x123" } }, ["voucher.nonce"]],
+      [{ ...good, voucher: { ...good.voucher, expiresAt: -1 } }, ["voucher.expiresAt"]],
+      [{ ...good, voucher: { ...good.voucher, price: { ...good.voucher.price, amount: "-10" } } }, ["voucher.price.amount"]],
+      [{ ...good, voucher: { ...good.voucher, params: { ...good.voucher.params, receiver: "0xZZ" } } }, ["voucher.params.receiver"]],
+      [{ ...good, authorization: { ...good.authorization, signature: `0x${"a".repeat(131)}` } }, ["authorization.signature"]],
+      [{ ...good, authorization: { ...good.authorization, signature: `0x${"ab".repeat(5000)}` } }, ["authorization.signature"]],
+      [{ ...good, authorization: { ...good.authorization, validBefore: 12 } }, ["authorization.validBefore"]],
+      [{ ...good, authorization: { ...good.authorization, validAfter: "1".repeat(79) } }, ["authorization.validAfter"]],
+      [{ ...good, permit: { value: "1", deadline: "1", v: 300, r: "0x", s: "0x" } }, ["permit.r", "permit.s", "permit.v"]],
+      [{ ...good, extra: "field" }, ["extra"]],
+    ];
+    for (const [body, fields] of hostile) expect(fieldsOf(expectProblem(await post(body), 400, "validationFailed"))).toEqual(fields);
+    // Beyond uint256 but within 78 digits: refused as a voucher the API never signed.
+    const huge = "9".repeat(78);
+    expectProblem(await post({ ...good, voucher: { ...good.voucher, params: { ...good.voucher.params, externalId: huge } } }), 422, "voucherUnknown");
+    expectProblem(await post({ ...good, authorization: { ...good.authorization, validBefore: huge } }), 422, "authorizationMismatch");
+    expectProblem(
+      await harness.http.post("/player/gasless/purchases").set(auth(token)).set("content-type", "application/json").send("[1"),
+      400,
+      "invalidJson",
+    );
+
+    for (const id of ["1", "not-a-uuid", "0b3f7a56-8c1d-4e2f-9a0b-1c2d3e4f5a6", "%E0%A4%A", "00000000-0000-0000-0000-000000000000"]) {
+      const answer = await harness.http.get(`/player/gasless/${id}`).set(auth(token));
+      expect([400, 404]).toContain(answer.status);
+    }
+    expectProblem(await harness.http.get("/player/gasless/not-a-uuid").set(auth(token)), 404, "gaslessRequestNotFound");
+    expectProblem(await harness.http.get("/gasless/not-a-uuid").set(auth(key)), 404, "gaslessRequestNotFound");
+    expectProblem(await harness.http.post("/relayer/jobs/xyz/sent").set(auth(key)).send({}), 404, "gaslessRequestNotFound");
+    expectProblem(
+      await harness.http.post("/relayer/claim").set(auth(key)).send({ chainId: harness.world.deployment.chainId, relayerId: "bad id!" }),
+      400,
+      "validationFailed",
+    );
+    expectProblem(
+      await harness.http.post("/relayer/claim").set(auth(key)).send({ chainId: harness.world.deployment.chainId, relayerId: "a", limit: 51 }),
+      400,
+      "validationFailed",
+    );
+    expectProblem(await harness.http.post("/relayer/claim").set(auth(key)).send({ chainId: 999, relayerId: "a" }), 422, "chainNotServed");
+    expectProblem(await harness.http.post("/relayer/claim").send({ chainId: 1, relayerId: "a" }), 401, "unauthorized");
+    expectProblem(await harness.http.post("/player/gasless/purchases").set(auth(key)).send(good), 401, "sessionRequired");
+    expect((await harness.http.get("/player/gasless").set(auth(token)).expect(200)).body.rows).toEqual([]);
+  });
+
+  it("leases each job to one relayer at a time, renews it for its holder, and moves an expired lease with its attempts", async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const player = await tokenOnlyPlayer();
+      const token = await signIn(player);
+      const { body } = await harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(token))
+        .send(await authorizationBody(player, await voucherFor(token)))
+        .expect(202);
+      ids.push(body.id);
+    }
+    const [a, b] = await Promise.all([claimJobs("relayer-a", 4), claimJobs("relayer-b", 4)]);
+    const leasedA = a.map((job) => job.id);
+    const leasedB = b.map((job) => job.id);
+    expect(leasedA.filter((id) => leasedB.includes(id))).toEqual([]);
+    expect([...leasedA, ...leasedB].sort()).toEqual([...ids].sort());
+    // A call of the holder answers what it holds again (resume after a restart), and leases nothing new.
+    expect((await claimJobs("relayer-a", 4)).map((job) => job.id).sort()).toEqual([...leasedA].sort());
+
+    // relayer-a sends one job's transaction, then goes silent: its lease expires and relayer-b gets the job, attempts and all.
+    const moved = a[0];
+    const sentHash = await relay(moved, "relayer-a");
+    const dataSource = harness.app.get<DataSource>(DATA_SOURCE);
+    await dataSource.query(`UPDATE gasless_request SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [moved.id]);
+    const taken = (await claimJobs("relayer-b", 10)).find((job) => job.id === moved.id)!;
+    expect(taken.attempts).toEqual([expect.objectContaining({ txHash: sentHash })]);
+    expectProblem(
+      await harness.http
+        .post(`/relayer/jobs/${moved.id}/outcome`)
+        .set(auth(key))
+        .send({ relayerId: "relayer-a", outcome: "mined", txHash: sentHash }),
+      409,
+      "relayJobNotHeld",
+    );
+    await harness.http
+      .post(`/relayer/jobs/${moved.id}/outcome`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-b", outcome: "mined", txHash: sentHash })
+      .expect(204);
+
+    // The rest: relayed by whoever holds them.
+    for (const job of a.slice(1)) {
+      const hash = await relay(job, "relayer-a");
+      await harness.http
+        .post(`/relayer/jobs/${job.id}/outcome`)
+        .set(auth(key))
+        .send({ relayerId: "relayer-a", outcome: "mined", txHash: hash })
+        .expect(204);
+    }
+    for (const job of b) {
+      const hash = await relay(job, "relayer-b");
+      await harness.http.post(`/relayer/jobs/${job.id}/outcome`).set(auth(key)).send({ relayerId: "relayer-b", outcome: "mined" }).expect(204);
+      expect((await harness.http.get(`/gasless/${job.id}`).set(auth(key)).expect(200)).body.txHash).toBe(hash);
+    }
+    expect(await claimJobs("relayer-a")).toEqual([]);
+  });
+
+  it("believes no outcome the chain does not show: another transaction, a failure of a purchase that happened", async () => {
+    const player = await tokenOnlyPlayer();
+    const token = await signIn(player);
+    const { body: queued } = await harness.http
+      .post("/player/gasless/purchases")
+      .set(auth(token))
+      .send(await authorizationBody(player, await voucherFor(token)))
+      .expect(202);
+    const [job] = await claimJobs("relayer-a");
+    expect(job.id).toBe(queued.id);
+    const report = (body: object) =>
+      harness.http
+        .post(`/relayer/jobs/${job.id}/outcome`)
+        .set(auth(key))
+        .send({ relayerId: "relayer-a", ...body });
+
+    // Mined with a hash never reported as sent; then a transaction to the Exchange that is not the job's.
+    expectProblem(await report({ outcome: "mined", txHash: `0x${"ab".repeat(32)}` }), 409, "outcomeUnverified");
+    const decoy = await relayerWallet.sendTransaction({ to: await relayerWallet.getAddress(), value: 1n });
+    await harness.http
+      .post(`/relayer/jobs/${job.id}/sent`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-a", txHash: decoy.hash, nonce: decoy.nonce, maxFeePerGas: "1", maxPriorityFeePerGas: "1" })
+      .expect(204);
+    await decoy.wait();
+    expectProblem(await report({ outcome: "mined", txHash: decoy.hash }), 409, "outcomeUnverified");
+    // Another relayer cannot report on a job it does not hold.
+    expectProblem(
+      await harness.http
+        .post(`/relayer/jobs/${job.id}/sent`)
+        .set(auth(key))
+        .send({ relayerId: "relayer-b", txHash: decoy.hash, nonce: 1, maxFeePerGas: "1", maxPriorityFeePerGas: "1" }),
+      409,
+      "relayJobNotHeld",
+    );
+    // The real transaction, then a claim that it failed: refused, the purchase happened.
+    const real = await relay(job, "relayer-a");
+    expectProblem(await report({ outcome: "failed", failureCode: "roundFull" }), 409, "outcomeUnverified");
+    await report({ outcome: "mined", txHash: real }).expect(204);
+    // A final job takes no more reports; a repeated "mined" of the same transaction is no change.
+    await report({ outcome: "mined", txHash: real }).expect(204);
+    expectProblem(await report({ outcome: "failed" }), 409, "relayJobNotHeld");
+    const another = await harness.app.get<DataSource>(DATA_SOURCE).query(`SELECT attempts FROM gasless_request WHERE id = $1`, [job.id]);
+    expect(another[0].attempts.map((attempt: { txHash: string }) => attempt.txHash)).toEqual([decoy.hash, real]);
+  });
+
+  it("keeps a player to the merchant's daily limit and a merchant to its gas budget; a failure reads as a sentence and is announced", async () => {
+    await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 1 }).expect(200);
+    const player = await tokenOnlyPlayer();
+    const token = await signIn(player);
+    const { body: first } = await harness.http
+      .post("/player/gasless/purchases")
+      .set(auth(token))
+      .send(await authorizationBody(player, await voucherFor(token)))
+      .expect(202);
+    const limited = expectProblem(
+      await harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(token))
+        .send(await authorizationBody(player, await voucherFor(token))),
+      429,
+      "gaslessPlayerLimitReached",
+    );
+    expect(limited.detail).toContain("1 purchases");
+
+    const [job] = await claimJobs("relayer-a");
+    expect(job.id).toBe(first.id);
+    await harness.http
+      .post(`/relayer/jobs/${job.id}/outcome`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-a", outcome: "failed", failureCode: "roundFull" })
+      .expect(204);
+    const failed = (await harness.http.get(`/player/gasless/${first.id}`).set(auth(token)).expect(200)).body;
+    expect(failed).toMatchObject({
+      state: "failed",
+      failureCode: "roundFull",
+      failureReason: "Your purchase came too late: the round sold out; your tokens did not move.",
+    });
+    await eventually(async () => {
+      const message = receiver.received.find((entry) => entry.body.type === "gasless.failed" && (entry.body.data as { id: string }).id === first.id);
+      expect(message?.body.data).toEqual(failed);
+    });
+    // A failure that never sent a transaction does not count against the player's day.
+    await harness.http
+      .post("/player/gasless/purchases")
+      .set(auth(token))
+      .send(await authorizationBody(player, await voucherFor(token)))
+      .expect(202);
+    const [again] = await claimJobs("relayer-a");
+    await harness.http.post(`/relayer/jobs/${again.id}/outcome`).set(auth(key)).send({ relayerId: "relayer-a", outcome: "failed" }).expect(204);
+    expect((await harness.http.get(`/player/gasless/${again.id}`).set(auth(token)).expect(200)).body.failureReason).toBe(
+      "Your purchase could not be completed; your tokens did not move.",
+    );
+
+    // Today's relayed purchases already cost more than a budget of 1 wei.
+    await settings({ enabled: true, dailyGasBudgetWei: "1", perPlayerDailyLimit: 20 }).expect(200);
+    const other = await tokenOnlyPlayer();
+    const otherToken = await signIn(other);
+    expectProblem(
+      await harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(otherToken))
+        .send(await authorizationBody(other, await voucherFor(otherToken))),
+      409,
+      "gaslessBudgetExhausted",
+    );
+    await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 }).expect(200);
+  });
+
+  it("refuses a voucher of a round that closed", async () => {
+    const deployed = await deployTestRaffle(harness.world, "ERC20", 1000n);
+    const closing = { deployed, id: await indexedRaffleId(harness, key, deployed.raffle) };
+    await harness.http.put(`/raffle/contracts/${closing.id}/public-sale`).set(auth(key)).send({ publicSale: true }).expect(200);
+    const player = await tokenOnlyPlayer();
+    const token = await signIn(player);
+    const voucher = (await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: closing.id }).expect(200)).body;
+    const body = await authorizationBody(player, voucher);
+    await (await Raffle__factory.connect(deployed.raffle, harness.world.merchant).endRound()).wait();
+    await eventually(async () => {
+      const { body: read } = await harness.http.get(`/player/raffles/${closing.id}`).expect(200);
+      if (!read.round.endTimestamp) throw new Error("the round's end is not indexed yet");
+    });
+    expectProblem(await harness.http.post("/player/gasless/purchases").set(auth(token)).send(body), 409, "roundClosed");
+  });
+
+  it("queues a holder's signed claim of its own tickets only, with the calldata of claimPrizesBySig", async () => {
+    const holder = await tokenOnlyPlayer();
+    const token = await signIn(holder);
+    const { body: queued } = await harness.http
+      .post("/player/gasless/purchases")
+      .set(auth(token))
+      .send(await authorizationBody(holder, await voucherFor(token, 2)))
+      .expect(202);
+    const [job] = await claimJobs("relayer-a");
+    await harness.http
+      .post(`/relayer/jobs/${job.id}/outcome`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-a", outcome: "mined", txHash: await relay(job, "relayer-a") })
+      .expect(204);
+    const { ticketIds } = (await harness.http.get(`/player/gasless/${queued.id}`).set(auth(token)).expect(200)).body;
+    const roundId = (await harness.http.get(`/player/raffles/${raffle.id}`).expect(200)).body.round.roundId;
+    await eventually(async () => {
+      const { body } = await harness.http.get("/player/tickets").set(auth(token)).expect(200);
+      if (body.rows.length < 2) throw new Error("tickets not indexed yet");
+    });
+
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const tickets = ticketIds.map((ticketId: string) => ({ roundId: BigInt(roundId), ticketId: BigInt(ticketId) }));
+    const intent = {
+      chainId: harness.world.deployment.chainId,
+      exchange: harness.world.deployment.exchange,
+      raffle: raffle.deployed.raffle,
+      holder: holder.address,
+      tickets,
+      deadline,
+    };
+    const signature = await signClaimIntent(holder, intent);
+    const body = {
+      contractId: raffle.id,
+      tickets: ticketIds.map((ticketId: string) => ({ roundId: String(roundId), ticketId })),
+      deadline: deadline.toString(),
+      signature,
+    };
+    const post = (route: string, sessionToken: string, sent: object) =>
+      harness.http.post(`/player/gasless/${route}`).set(auth(sessionToken)).send(sent);
+
+    // Another player sends the holder's signature: not its tickets, nor its signature.
+    const stranger = await tokenOnlyPlayer();
+    const strangerToken = await signIn(stranger);
+    expectProblem(await post("claims", strangerToken, body), 422, "buyerSignatureInvalid");
+    expectProblem(
+      await post("claims", strangerToken, { ...body, signature: await signClaimIntent(stranger, { ...intent, holder: stranger.address }) }),
+      422,
+      "notTicketHolder",
+    );
+    // The claim's signature sent as a refund's: another purpose.
+    expectProblem(await post("refunds", token, body), 422, "buyerSignatureInvalid");
+    expectProblem(await post("claims", token, { ...body, deadline: "1" }), 422, "voucherExpired");
+    expectProblem(await post("claims", token, { ...body, contractId: 2_000_000 }), 404, "publicRaffleNotFound");
+    expect(fieldsOf(expectProblem(await post("claims", token, { ...body, tickets: [] }), 400, "validationFailed"))).toEqual(["tickets"]);
+
+    const { body: claim } = await post("claims", token, body).expect(202);
+    expect(claim).toMatchObject({ kind: "claim", state: "queued", account: holder.address, quantity: null });
+    expect(expectProblem(await post("claims", token, body), 409, "gaslessDuplicate").existingId).toBe(claim.id);
+    const [claimJob] = await claimJobs("relayer-a");
+    expect(claimJob).toMatchObject({ id: claim.id, kind: "claim", to: harness.world.deployment.exchange, notAfter: Number(deadline) });
+    const decoded = TICKETS_BY_SIG_INTERFACE.decodeFunctionData("claimPrizesBySig", claimJob.data);
+    expect(decoded.raffle).toBe(raffle.deployed.raffle);
+    expect(decoded.holder).toBe(holder.address);
+    expect(decoded.tickets.map((ticket: { ticketId: bigint }) => ticket.ticketId.toString())).toEqual(ticketIds);
+    expect(decoded.signature).toBe(signature);
+    await harness.http
+      .post(`/relayer/jobs/${claim.id}/outcome`)
+      .set(auth(key))
+      .send({ relayerId: "relayer-a", outcome: "failed", failureCode: "noPrizeToClaim" })
+      .expect(204);
+    expect((await harness.http.get(`/player/gasless/${claim.id}`).set(auth(token)).expect(200)).body.failureReason).toBe(
+      "Your prize claim found no prize to pay; your tickets are unchanged; you can claim again.",
+    );
+  });
 });
+
+/** The SDK's fetch, answered by the API in process (Fastify's inject): no port. */
+function injectFetch(harness: ApiHarness): FetchLike {
+  const fastify = harness.app.getHttpAdapter().getInstance();
+  return async (url, init) => {
+    const { pathname, search } = new URL(url);
+    const answer = await fastify.inject({ method: init.method as "GET", url: `${pathname}${search}`, headers: init.headers, payload: init.body });
+    return { ok: answer.statusCode < 300, status: answer.statusCode, text: async () => answer.body };
+  };
+}

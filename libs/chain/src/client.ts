@@ -10,3 +10,5 @@ export * from "./struct-json";
 export * from "./exchange-abi";
 export * from "./raffle-abi";
 export { ERC20_CLIENT_ABI } from "./generated/client-abis";
+// Gasless purchases: what a buyer signs (the SDK's buyWithoutGas).
+export * from "./gasless";

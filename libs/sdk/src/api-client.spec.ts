@@ -89,6 +89,36 @@ describe("RaffleApi", () => {
     ]);
   });
 
+  it("calls the gasless and relayer routes, and reads a 204 as no content", async () => {
+    const calls: Call[] = [];
+    const fetch: FetchLike = async (url, init) => {
+      calls.push({ url: new URL(url), method: init.method, headers: init.headers, body: init.body });
+      const path = new URL(url).pathname;
+      if (path.startsWith("/relayer/jobs/")) return new Response(null, { status: 204 });
+      return new Response(JSON.stringify(path === "/relayer/claim" ? { jobs: [{ id: "j1" }] } : { id: "r1", state: "queued" }), { status: 200 });
+    };
+    const api = new RaffleApi({ baseUrl: "http://api.test", apiKey: "rk_x", fetch });
+    const id = "0b3f7a56-8c1d-4e2f-9a0b-1c2d3e4f5a6b";
+    expect(await api.claimRelayJobs({ chainId: 31337, relayerId: "worker-1", limit: 5 })).toEqual([{ id: "j1" }]);
+    await expect(
+      api.reportRelayJobSent(id, { relayerId: "worker-1", txHash: `0x${"ab".repeat(32)}`, nonce: 3, maxFeePerGas: "2", maxPriorityFeePerGas: "1" }),
+    ).resolves.toBeUndefined();
+    await expect(api.reportRelayJobOutcome(id, { relayerId: "worker-1", outcome: "failed", failureCode: "voucherExpired" })).resolves.toBeUndefined();
+    expect((await api.getGaslessRequest(id)).state).toBe("queued");
+    await api.getGaslessSettings();
+    await api.setGaslessSettings({ enabled: true, dailyGasBudgetWei: "1", perPlayerDailyLimit: 3 });
+    expect(calls.map((call) => `${call.method} ${call.url.pathname}`)).toEqual([
+      "POST /relayer/claim",
+      `POST /relayer/jobs/${id}/sent`,
+      `POST /relayer/jobs/${id}/outcome`,
+      `GET /gasless/${id}`,
+      "GET /merchant/gasless",
+      "PUT /merchant/gasless",
+    ]);
+    expect(JSON.parse(calls[0].body!)).toEqual({ chainId: 31337, relayerId: "worker-1", limit: 5 });
+    expect(JSON.parse(calls[2].body!)).toEqual({ relayerId: "worker-1", outcome: "failed", failureCode: "voucherExpired" });
+  });
+
   it("raises problems as typed errors with their code, and says which may succeed later", async () => {
     const { fetch, calls } = stubFetch(() => ({
       status: 409,

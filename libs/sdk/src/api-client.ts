@@ -4,12 +4,20 @@ import type {
   ContractWithMerchant,
   CreateClaimRequest,
   CreateWebhookRequest,
+  GaslessPurchaseRequest,
+  GaslessRequest,
+  GaslessSettings,
+  GaslessSettingsRequest,
   Health,
   List,
   Problem,
   ProblemCode,
   RaffleContractsQuery,
   Readiness,
+  RelayClaimRequest,
+  RelayJob,
+  RelayOutcomeReport,
+  RelaySentReport,
   Round,
   RoundWithDraw,
   RoundsQuery,
@@ -23,6 +31,7 @@ import type {
   WebhookDeliveryDetail,
   WebhookWithSecret,
 } from "./types";
+import { buyWithoutGas, type BuyWithoutGasOptions } from "./gasless-buy";
 
 /** The part of `fetch` the client uses: the global one of Node 18+ and browsers fits, and so does a test double. */
 export type FetchLike = (
@@ -185,6 +194,53 @@ export class RaffleApi {
     return this.request("POST", `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`);
   }
 
+  // Gasless purchases (issue #52): the player signs, the merchant's relayer submits and pays.
+
+  /**
+   * Buys without gas for the signer: signs the voucher's purchase (one ERC-3009 signature, or a permit and an intent)
+   * and queues it with the API; with `wait`, answers once it is mined (with its `ticketIds`) or failed.
+   */
+  buyWithoutGas(options: BuyWithoutGasOptions): Promise<GaslessRequest> {
+    return buyWithoutGas(this, options);
+  }
+
+  /** Queues a player's signed purchase for the merchant's relayer [submitMerchantGaslessPurchase]. */
+  submitGaslessPurchase(body: GaslessPurchaseRequest): Promise<GaslessRequest> {
+    return this.request("POST", "/gasless/purchases", undefined, body);
+  }
+
+  /** One gasless request of the merchant's raffles [getMerchantGasless]. */
+  getGaslessRequest(id: string): Promise<GaslessRequest> {
+    return this.request("GET", `/gasless/${encodeURIComponent(id)}`);
+  }
+
+  /** The merchant's relaying settings and today's spending [getGaslessSettings]. */
+  getGaslessSettings(): Promise<GaslessSettings> {
+    return this.request("GET", "/merchant/gasless");
+  }
+
+  /** Turns relaying on or off, with its daily gas budget and per-player limit [setGaslessSettings]. */
+  setGaslessSettings(body: GaslessSettingsRequest): Promise<GaslessSettings> {
+    return this.request("PUT", "/merchant/gasless", undefined, body);
+  }
+
+  // The relayer (the merchant worker): leases, what it sent, what came of it.
+
+  /** Jobs this relayerId holds (leases renewed) and queued ones newly leased to it [claimRelayJobs]. */
+  async claimRelayJobs(body: RelayClaimRequest): Promise<RelayJob[]> {
+    return (await this.request<{ jobs: RelayJob[] }>("POST", "/relayer/claim", undefined, body)).jobs;
+  }
+
+  /** Records a transaction sent for a job; a resend (same nonce, higher fee) adds one [reportRelayJobSent]. */
+  async reportRelayJobSent(id: string, body: RelaySentReport): Promise<void> {
+    await this.request("POST", `/relayer/jobs/${encodeURIComponent(id)}/sent`, undefined, body);
+  }
+
+  /** Reports a job mined (the API verifies the receipt) or failed with a camelCase code [reportRelayJobOutcome]. */
+  async reportRelayJobOutcome(id: string, body: RelayOutcomeReport): Promise<void> {
+    await this.request("POST", `/relayer/jobs/${encodeURIComponent(id)}/outcome`, undefined, body);
+  }
+
   // Operations.
 
   /** Liveness [getHealth]; needs no key. */
@@ -217,7 +273,8 @@ export class RaffleApi {
     });
     const text = await response.text();
     if (!response.ok) throw new RaffleApiError(response.status, problemOf(text)?.code ?? "httpError", problemOf(text));
-    return JSON.parse(text) as T;
+    // 204 No Content (the relayer's reports) has no body to read.
+    return (text === "" ? undefined : JSON.parse(text)) as T;
   }
 }
 

@@ -1,6 +1,7 @@
 export * from "./api-client";
 export * from "./buy-ticket";
 export * from "./draw";
+export * from "./gasless-buy";
 export * from "./raffle-calls";
 export * from "./ticket-state";
 export * from "./types";

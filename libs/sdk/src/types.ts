@@ -76,3 +76,18 @@ export type CreateClaimRequest = JsonBodyOf<"createClaim">;
 export type CreateWebhookRequest = JsonBodyOf<"createWebhook">;
 export type UpdateWebhookRequest = JsonBodyOf<"updateWebhook">;
 export type WebhookDeliveriesQuery = QueryOf<"listWebhookDeliveries">;
+
+/** Gasless purchases, claims and refunds (issue #52): a request in the API's mailbox, as players and game backends follow it. */
+export type GaslessRequest = Schemas["GaslessRequestDto"];
+export type GaslessState = GaslessRequest["state"];
+/** A game backend's gasless purchase: the voucher of `signTicket` with the buyer's signature(s), and its raffle and chain. */
+export type GaslessPurchaseRequest = Schemas["MerchantGaslessPurchaseBody"];
+/** Whether a raffle's tickets can be bought without gas, and how to sign (the `gasless` block of the player raffle reads). */
+export type GaslessAvailability = Schemas["GaslessAvailabilityDto"];
+export type GaslessSettings = Schemas["GaslessSettingsDto"];
+export type GaslessSettingsRequest = Schemas["GaslessSettingsBody"];
+/** A relayer's job: the transaction to send (`to`, `data`), its deadline and what was sent so far. */
+export type RelayJob = Schemas["RelayJobDto"];
+export type RelayClaimRequest = Schemas["RelayClaimBody"];
+export type RelaySentReport = Schemas["RelaySentBody"];
+export type RelayOutcomeReport = Schemas["RelayOutcomeBody"];

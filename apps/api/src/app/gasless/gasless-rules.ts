@@ -1,4 +1,4 @@
-import { Interface, TypedDataEncoder, ZeroAddress, getAddress, recoverAddress, type TypedDataDomain } from "ethers";
+import { Interface, TypedDataEncoder, recoverAddress, type TypedDataDomain } from "ethers";
 import {
   CLAIM_INTENT_TYPES,
   Exchange__factory,
@@ -147,16 +147,6 @@ export const MAX_UINT256 = (1n << 256n) - 1n;
 
 export function fitsUint256(text: string): boolean {
   return BigInt(text) <= MAX_UINT256;
-}
-
-/** The checksummed address, or null for text that is not one (or is the zero address). */
-export function accountOf(text: string): string | null {
-  try {
-    const address = getAddress(text);
-    return address === ZeroAddress ? null : address;
-  } catch {
-    return null;
-  }
 }
 
 const WHAT: Record<GaslessKind, { done: string; safe: string }> = {

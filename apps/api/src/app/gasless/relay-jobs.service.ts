@@ -127,6 +127,7 @@ export class RelayJobsService {
     const before = await this.dataSource.getRepository(GaslessRequestEntity).findOneBy({ id, merchantId });
     if (!before) throw problems.gaslessRequestNotFound();
     if (before.state === "mined" && body.outcome === "mined" && (!body.txHash || body.txHash.toLowerCase() === before.txHash)) return;
+    if (before.state === "mined" || before.state === "failed") throw problems.relayJobNotHeld(`the job is already ${before.state}`);
     const chain = this.chains.get(before.chainId);
     if (body.outcome === "mined") {
       const txHash = (body.txHash ?? before.txHash ?? "").toLowerCase();
