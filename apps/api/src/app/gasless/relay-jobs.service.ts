@@ -11,6 +11,7 @@ import type { GaslessKind, RelayClaimBody, RelayJobDto, RelayOutcomeBody, RelayS
 import { LEASE_SECONDS, TICKETS_BY_SIG_INTERFACE } from "./gasless-rules";
 import { toGaslessDto } from "./gasless-requests.service";
 import { GaslessSettingsService } from "./gasless-settings.service";
+import { nodeRead } from "./chain-read";
 import { writeGaslessWebhook, type GaslessWebhookType } from "./gasless-webhooks";
 
 const RAFFLE_EVENTS: Interface = Raffle__factory.createInterface();
@@ -133,7 +134,10 @@ export class RelayJobsService {
       const txHash = (body.txHash ?? before.txHash ?? "").toLowerCase();
       if (!before.attempts.some((attempt) => attempt.txHash === txHash))
         throw problems.outcomeUnverified("the transaction is not one the relayer reported sending for this job");
-      const [receipt, transaction] = await Promise.all([chain.provider.getTransactionReceipt(txHash), chain.provider.getTransaction(txHash)]);
+      const [receipt, transaction] = await Promise.all([
+        nodeRead(chain.provider.getTransactionReceipt(txHash)),
+        nodeRead(chain.provider.getTransaction(txHash)),
+      ]);
       if (!receipt || !transaction) throw problems.outcomeUnverified("the transaction has no receipt");
       if (receipt.status !== 1) throw problems.outcomeUnverified("the transaction reverted; report it failed");
       if (!receipt.to || getAddress(receipt.to) !== getAddress(before.target))
@@ -157,7 +161,7 @@ export class RelayJobsService {
     }
     // A failure is believed only if no transaction of the job succeeded: a relayer cannot hide a purchase that happened.
     for (const attempt of before.attempts) {
-      const receipt = await chain.provider.getTransactionReceipt(attempt.txHash);
+      const receipt = await nodeRead(chain.provider.getTransactionReceipt(attempt.txHash));
       if (receipt?.status === 1) throw problems.outcomeUnverified(`transaction ${attempt.txHash} succeeded; report it mined`);
     }
     await this.dataSource.transaction(async (manager) => {
