@@ -8,7 +8,7 @@ import {
     FakeCoordinator, IExchangeX, IRaffleFactoryX, IRaffleTicketX, IRaffleX, ITokenX, IVRFMock
 } from "./utils/Interfaces.sol";
 import {Asset, Params, TokenType} from "../src/libraries/Assets.sol";
-import {IRaffle, RoundStatus, RoundView, VrfConfig} from "../src/interfaces/IRaffle.sol";
+import {IRaffle, RoundStatus, RoundView, TicketRef, VrfConfig} from "../src/interfaces/IRaffle.sol";
 import {IExchange} from "../src/interfaces/IExchange.sol";
 
 /// @notice Everything the test's setUp deployed, handed to the handler.
@@ -390,6 +390,50 @@ abstract contract HandlerBase {
     function _mayActFor(uint256 r, uint256 ticketId, address caller) internal view returns (bool) {
         address owner = tickets[r].ownerOf(ticketId);
         return caller == owner || tickets[r].isApprovedForAll(owner, caller) || tickets[r].getApproved(ticketId) == caller;
+    }
+
+    /// @dev The keys of players 0 and 1 (setUp derives their addresses from these).
+    uint256 internal constant PLAYER_KEY_BASE = 0x9100;
+    bytes32 internal constant TICKET_REF_TYPEHASH = keccak256("TicketRef(uint256 roundId,uint256 ticketId)");
+    bytes32 internal constant CLAIM_INTENT_TYPEHASH = keccak256(
+        "ClaimIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)TicketRef(uint256 roundId,uint256 ticketId)"
+    );
+    bytes32 internal constant REFUND_INTENT_TYPEHASH = keccak256(
+        "RefundIntent(address raffle,address holder,TicketRef[] tickets,uint256 deadline)TicketRef(uint256 roundId,uint256 ticketId)"
+    );
+
+    /// @dev Sends a claim or refund of `refs` on raffle `r` as `caller` would (`direct`), or, for a player whose key the
+    /// harness holds and one batch in three, relayed without gas: the player signs the intent (`typehash`) and the
+    /// stranger submits it to the Exchange, which must settle exactly as the player's own call.
+    function _settle(uint256 r, bytes32 typehash, TicketRef[] memory refs, address caller, bytes memory direct)
+        internal
+        returns (bool ok, bytes4 err)
+    {
+        bool mayRelay = caller == players[0] || caller == players[1];
+        if (!mayRelay || uint256(keccak256(direct)) % 3 != 0) return _call(caller, address(raffles[r]), 0, direct);
+        (ok, err) = _call(stranger, address(exchange), 0, _relayedCall(r, typehash, refs, caller));
+        string memory kind = typehash == CLAIM_INTENT_TYPEHASH ? "claim" : "refund";
+        _count(string.concat(kind, ok ? ".relayed" : ".relayed.rejected"));
+    }
+
+    /// @dev The Exchange call a relayer submits for `holder`'s signed intent, valid for an hour.
+    function _relayedCall(uint256 r, bytes32 typehash, TicketRef[] memory refs, address holder)
+        internal
+        view
+        returns (bytes memory)
+    {
+        bytes32[] memory hashes = new bytes32[](refs.length);
+        for (uint256 i = 0; i < refs.length; i++) {
+            hashes[i] = keccak256(abi.encode(TICKET_REF_TYPEHASH, refs[i].roundId, refs[i].ticketId));
+        }
+        uint256 deadline = block.timestamp + 1 hours;
+        bytes32 structHash =
+            keccak256(abi.encode(typehash, address(raffles[r]), holder, keccak256(abi.encodePacked(hashes)), deadline));
+        uint256 key = PLAYER_KEY_BASE + (holder == players[0] ? 0 : 1);
+        (uint8 v, bytes32 sr, bytes32 ss) = vm.sign(key, keccak256(abi.encodePacked("\x19\x01", domainSeparator, structHash)));
+        bytes4 selector =
+            typehash == CLAIM_INTENT_TYPEHASH ? IExchange.claimPrizesBySig.selector : IExchange.refundTicketsBySig.selector;
+        return abi.encodeWithSelector(selector, address(raffles[r]), refs, holder, deadline, abi.encodePacked(sr, ss, v));
     }
 
     function _person(uint256 seed) internal view returns (address) {

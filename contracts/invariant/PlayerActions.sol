@@ -340,7 +340,7 @@ abstract contract PlayerActions is Checks {
             before[i] = _balance(rounds[r][refs[i].roundId].token, owners[i]);
         }
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.claimPrizes, (refs)));
+        (ok, err) = _settle(r, CLAIM_INTENT_TYPEHASH, refs, caller, abi.encodeCall(IRaffle.claimPrizes, (refs)));
         _count(ok ? (refs.length > 1 ? "claim.batch" : "claim.ok") : expectErr == IRaffle.NoPrizeToClaim.selector ? "claim.rejected.noPrize" : "claim.rejected.drawn");
         if (ok && refs.length > 1) _count("claim.ok");
         _checkOutcome(PAYOUT, "claimPrizes", expectOk, expectErr, ok, err);
@@ -452,7 +452,7 @@ abstract contract PlayerActions is Checks {
             paid[i] = ticketsG[r][refs[i].ticketId].paid;
         }
         bytes4 err;
-        (ok, err) = _call(caller, address(raffles[r]), 0, abi.encodeCall(IRaffle.refundTickets, (refs)));
+        (ok, err) = _settle(r, REFUND_INTENT_TYPEHASH, refs, caller, abi.encodeCall(IRaffle.refundTickets, (refs)));
         _count(ok ? (refs.length > 1 ? "refund.batch" : "refund.ok") : "refund.rejected");
         if (ok && refs.length > 1) _count("refund.ok");
         _checkOutcome(PAYOUT, "refundTickets", expectOk, expectErr, ok, err);
