@@ -331,10 +331,9 @@ async function startWorker(apiUrl: string, apiKey: string, chains: ChainSetup[],
     // The relayer sends only to each chain's Exchange: the local worker relays gasless purchases (issue #52).
     ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_EXCHANGE_ADDRESS`, chain.deployment.exchange])),
     MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
-    // The worker relays gasless purchases, claims and refunds with the demo merchant's key, to each chain's Exchange only.
+    // It relays with the demo merchant's key; a stable id hands a restarted stack's relayer back the jobs it held.
     RELAYER_ENABLED: "true",
     RELAYER_ID: "local-stack",
-    ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_EXCHANGE_ADDRESS`, chain.deployment.exchange])),
     REFRESH_INTERVAL_SECONDS: "10",
     HEALTH_PORT: "0",
     LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? "error",
