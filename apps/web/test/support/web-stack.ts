@@ -5,12 +5,12 @@ import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { localDevPrivateKey } from "@raffle/chain";
 import { deployTestRaffle, type HardhatNode, type RoundRules, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
+import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 import { startTestStack } from "@raffle/test-stack";
 
 import { enableGasless } from "../../../../tools/stack/gasless-demo";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
-import { StandInRelayer } from "./stand-in-relayer";
 
 export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles" | "capped" | "minimum" | "history";
 
@@ -82,7 +82,10 @@ export interface WebStackOptions {
   indexerPollMs?: number;
   /** Whether a new head wakes the indexer at once over the node's WebSocket, as in the local stack (off for the tests). */
   indexerWakesOnHeads?: boolean;
-  /** Buying without gas: a relayer pays with the merchant's key, and the merchant switches gasless purchases on. */
+  /**
+   * Buying without gas: the merchant worker runs beside the API and relays (RELAYER_ENABLED), and the merchant switches
+   * gasless purchases on as in the console.
+   */
   gasless?: boolean;
 }
 
@@ -165,12 +168,35 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
     }, 30_000);
 
     if (options.gasless) {
-      const merchant = new Wallet(localDevPrivateKey(2));
-      // The relayer pays from a key of its own (as RELAYER_PRIVATE_KEY lets it), apart from the merchant's transactions.
-      const relayer = new StandInRelayer(apiUrl, merchantKey, world.deployment.chainId, new Wallet(localDevPrivateKey(12)), node.provider);
-      relayer.start();
-      closers.push(() => relayer.stop());
-      await enableGasless(apiUrl, webOrigin, world.deployment.chainId, merchant);
+      const chainId = world.deployment.chainId;
+      // The worker's rotations keep to each raffle's schedule: once a year here, so none ends a round mid-journey.
+      for (const { id } of Object.values(raffles)) {
+        const patched = await fetch(`${apiUrl}/raffle/contracts/${id}`, {
+          method: "PATCH",
+          headers: { Authorization: `Bearer ${merchantKey}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ schedule: "0 0 1 1 *" }),
+        });
+        if (patched.status !== 200) throw new Error(`raffle schedule refused: ${patched.status}`);
+      }
+      const worker = await startMerchantWorker(
+        loadWorkerConfig({
+          API_URL: apiUrl,
+          API_KEY: merchantKey,
+          CHAIN_IDS: String(chainId),
+          [`CHAIN_${chainId}_RPC_URL`]: node.rpcUrl,
+          [`CHAIN_${chainId}_EXCHANGE_ADDRESS`]: world.deployment.exchange,
+          MERCHANT_PRIVATE_KEY: localDevPrivateKey(2),
+          RELAYER_ENABLED: "true",
+          RELAYER_ID: "web-journeys",
+          // The relayer pays from a key of its own, apart from the merchant's transactions the journeys send.
+          RELAYER_PRIVATE_KEY: localDevPrivateKey(12),
+          RELAYER_POLL_INTERVAL_MS: "100",
+          HEALTH_PORT: "0",
+          LOG_LEVEL: "error",
+        }),
+      );
+      closers.push(() => worker.stop());
+      await enableGasless(apiUrl, webOrigin, chainId, new Wallet(localDevPrivateKey(2)));
     }
 
     const web = await serveWebApp({
