@@ -820,7 +820,7 @@ describe("gasless purchases: the API's mailbox", () => {
       tickets,
       deadline,
     };
-    const signature = await signClaimIntent(holder, intent);
+    const { signature } = await signClaimIntent(holder, intent, deadline);
     const body = {
       contractId: raffle.id,
       tickets: ticketIds.map((ticketId: string) => ({ roundId: String(roundId), ticketId })),
@@ -835,7 +835,10 @@ describe("gasless purchases: the API's mailbox", () => {
     const strangerToken = await signIn(stranger);
     expectProblem(await post("claims", strangerToken, body), 422, "buyerSignatureInvalid");
     expectProblem(
-      await post("claims", strangerToken, { ...body, signature: await signClaimIntent(stranger, { ...intent, holder: stranger.address }) }),
+      await post("claims", strangerToken, {
+        ...body,
+        signature: (await signClaimIntent(stranger, { ...intent, holder: stranger.address }, deadline)).signature,
+      }),
       422,
       "notTicketHolder",
     );
