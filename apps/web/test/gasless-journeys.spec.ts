@@ -3,7 +3,7 @@ import * as path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { parseUnits } from "ethers";
 import type { BrowserContext, Page } from "playwright-core";
-import { RaffleTicket__factory, TestToken__factory } from "@raffle/chain";
+import { RaffleTicket__factory, Raffle__factory, TestToken__factory } from "@raffle/chain";
 import { endAndDraw } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
@@ -29,7 +29,7 @@ describe("buying and claiming without gas in a browser", () => {
   const player = gaslessPlayer();
 
   beforeAll(async () => {
-    stack = await startWebStack({ raffles: ["erc20"], gasless: true });
+    stack = await startWebStack({ raffles: ["erc20", "bundles"], gasless: true });
     const token = TestToken__factory.connect(stack.world.token, stack.world.admin);
     await (await token.mint(player.address, parseUnits("1000", 18))).wait();
     await stack.node.provider.send("hardhat_setBalance", [player.address, "0x0"]);
@@ -129,6 +129,32 @@ describe("buying and claiming without gas in a browser", () => {
     expect(await tokenBalance()).toBeGreaterThan(balanceBefore);
     expect(await ethBalance()).toBe(0n);
     await page.screenshot({ path: path.join(SCREENSHOTS, "gasless-claimed-1280.png"), fullPage: true });
+  });
+
+  it("refunds a ticket of a round that missed its minimum without gas: the price back to the holder, still 0 ETH", async () => {
+    await page.goto(`${stack.web.url}/#/raffle/${stack.raffles.bundles.id}`);
+    await page.getByLabel("Quantity").fill("1");
+    await button("Buy without gas").click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Ticket bought without gas!/ })
+      .waitFor({ timeout: 60_000 });
+    // The round needs 3 tickets: ended with 1, it is refundable.
+    await (await Raffle__factory.connect(stack.raffles.bundles.deployed.raffle, stack.world.merchant).endRound()).wait();
+
+    await page.goto(`${stack.web.url}/#/tickets`);
+    await button("Refund without gas").waitFor({ timeout: 60_000 });
+    const before = wallet.requests.length;
+    const balanceBefore = await tokenBalance();
+    await button("Refund without gas").click();
+    await page.getByRole("status").filter({ hasText: "Refunded without gas: the ticket price is back in your wallet." }).waitFor({ timeout: 60_000 });
+    expect({ typedData: asked("eth_signTypedData_v4", before), transactions: asked("eth_sendTransaction", before) }).toEqual({
+      typedData: 1,
+      transactions: 0,
+    });
+    expect((await tokenBalance()) - balanceBefore).toBe(parseUnits("10", 18));
+    expect(await ethBalance()).toBe(0n);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "gasless-refunded-1280.png"), fullPage: true });
   });
 
   it("lets the merchant set its gasless budget in the console: ETH typed, wei sent, a bad amount refused beside the box", async () => {
