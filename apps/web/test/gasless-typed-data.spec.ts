@@ -178,6 +178,13 @@ describe("a gasless request's state, in sentences", () => {
     expect(duplicateRequestId(new Error("boom"))).toBeNull();
   });
 
+  it("says what to do when a wallet signs typed data only for the network it is on", () => {
+    const refusal = Object.assign(new Error('Provided chainId "31337" must match the active chainId "1"'), { code: -32603 });
+    expect(explain(refusal)).toBe(
+      "Your wallet signs only for the network it is on. Switch it to this raffle's network and press the button again: it still costs no gas.",
+    );
+  });
+
   it("turns every submission refusal of the interface into a sentence, never the generic one", () => {
     const codes = [
       "voucherUnknown",

@@ -98,6 +98,9 @@ const WALLET_SENTENCES: Record<string, string> = {
   ChainNotConfiguredError: "This network is not served here. Switch to one of the listed networks.",
 };
 
+const SIGN_ON_ACTIVE_CHAIN =
+  "Your wallet signs only for the network it is on. Switch it to this raffle's network and press the button again: it still costs no gas.";
+
 const NOT_ENOUGH_FUNDS = "Your wallet does not hold enough to pay for this and its network fee. Nothing was charged.";
 
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */
@@ -116,6 +119,8 @@ export function explain(error: unknown): string {
     }
     if (/insufficient funds/i.test(error.message)) return NOT_ENOUGH_FUNDS;
   }
+  // Some wallets (MetaMask) sign typed data only for the network they are on, whatever the message's own chain.
+  if (/must match the active chain/i.test((error as { message?: string })?.message ?? "")) return SIGN_ON_ACTIVE_CHAIN;
   const code = (error as { code?: number })?.code;
   if (code === 4001) return "You declined the request in your wallet. Nothing was done.";
   if (code === 4100) return "Your wallet has not shared an account with this site. Connect it again.";
