@@ -82,4 +82,12 @@ export const WORKER_SETTING_MEANINGS: Record<string, string> = {
   LOG_LEVEL: "pino's levels, as in the API: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; anything else is a configuration error",
   LOW_GAS_BALANCE_ETH:
     "below this balance (native token of each chain) the worker warns once and `raffle_worker_gas_balance_wei` drops under `raffle_worker_gas_balance_threshold_wei`",
+  RELAYER_ENABLED:
+    "Relay the merchant's gasless purchases, claims and refunds from the API's mailbox; on by default when every chain is a dev chain whose Exchange is known, else required",
+  RELAYER_ID: "This relayer's name at the mailbox, stable across restarts (a restarted relayer resumes the jobs it held); each replica its own",
+  RELAYER_PRIVATE_KEY: "The key that pays the relayed gas (never logged); default the merchant key. Each replica may have its own",
+  RELAYER_POLL_INTERVAL_MS: "How often the relayer claims jobs (and renews the leases of those it holds)",
+  RELAYER_MAX_IN_FLIGHT: "Jobs relayed at once per chain (a claim asks for at most 50)",
+  EXCHANGE_ADDRESS:
+    "The chain's Exchange, the only contract the relayer sends to (per chain); on a dev chain read from its deployment record, else required while relaying",
 };

@@ -33,6 +33,8 @@ const API_OTHER: SettingRow[] = [
 const WORKER_OTHER: SettingRow[] = [
   { name: "CHAIN_IDS", defaultText: "—", perChain: false },
   { name: "CHAIN_ID", defaultText: `\`${LOCAL_CHAIN_ID}\``, perChain: false },
+  // Its default depends on the chains and their Exchange (apps/merchant-worker/src/config.ts relayerEnabledSetting).
+  { name: "RELAYER_ENABLED", defaultText: "`true` when every chain is a dev chain whose Exchange is known, else required", perChain: false },
 ];
 
 /** How a default reads in the table, with milliseconds and seconds also in words. */

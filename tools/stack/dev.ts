@@ -37,6 +37,7 @@ import { reapWithThisProcess, releaseFromReaper } from "@raffle/testing";
 import { serveWebApp, WEB_DIST_DIR, type ServedWebApp } from "../../apps/web/server/serve-web-app";
 import { stopOnAnyEnd } from "./lifecycle";
 import { STACK_INDEXER_POLL_MS, putOnPublicSale, waitFor, type DemoDeployment } from "./local-stack";
+import { enableGasless, gaslessPlayer } from "./gasless-demo";
 import { takenPorts } from "./ports";
 import { STACK_DIR, STACK_PLAYER_INDEXES, removeStackFile, writeStackFile, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
       return demos.every((demo) => demo.raffles.every((raffle) => raffle.contractId !== null));
     }, 60_000);
     for (const raffle of demos.flatMap((demo) => demo.raffles)) await putOnPublicSale(apiUrl, apiKey, raffle.contractId!);
+    await enableGasless(apiUrl, webUrl, CHAIN_IDS[0], merchant);
   };
 
   const startWorker = async (): Promise<void> => {
@@ -208,6 +210,9 @@ async function main(): Promise<void> {
       LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? "error",
     };
     nodes.forEach((node, index) => (env[`CHAIN_${CHAIN_IDS[index]}_RPC_URL`] = node.rpcUrl));
+    // It relays gasless requests to the current deployment's Exchanges, as in `npm start`.
+    Object.assign(env, { RELAYER_ENABLED: "true", RELAYER_ID: "local-dev" });
+    demos.forEach((demo, index) => (env[`CHAIN_${CHAIN_IDS[index]}_EXCHANGE_ADDRESS`] = demo.deployment.exchange));
     worker = spawnChildService(process.execPath, [WORKER_MAIN], {
       cwd: ROOT,
       env: { ...process.env, ...env },
@@ -267,6 +272,7 @@ async function main(): Promise<void> {
         address: player.address,
         privateKey: player.privateKey,
       })),
+      gaslessPlayer: { address: gaslessPlayer().address, privateKey: gaslessPlayer().privateKey },
     };
     writeStackFile(facts);
   };

@@ -25,6 +25,7 @@ import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 import { serveWebApp } from "../../apps/web/server/serve-web-app";
 import { STACK_DIR, STACK_PLAYER_INDEXES, removeStackFile, writeStackFile, type StackChain, type StackFile, type StackRaffle } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
+import { enableGasless, fundGaslessPlayer, gaslessPlayer } from "./gasless-demo";
 
 export interface LocalStackOptions {
   apiPort: number;
@@ -150,6 +151,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }, 30_000);
     // The demo raffles are on public sale, so the player app lists them and wallets can buy without an API key.
     for (const raffle of chains.flatMap((chain) => chain.raffles)) await putOnPublicSale(apiUrl, apiKey, raffle.contractId!);
+    // Buy without gas on the player app: the demo merchant relays (its worker, step 6) within a daily gas budget.
+    await enableGasless(apiUrl, webUrl, first.deployment.chainId, merchant);
 
     step(5, "starting the VRF stand-ins");
     for (const chain of chains) {
@@ -211,6 +214,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       chains: stackChains,
       merchant: { wallet: merchant.address, privateKey: LOCAL_DEV_KEYS.demoMerchant },
       players: players.map((player) => ({ address: player.address, privateKey: player.privateKey })),
+      gaslessPlayer: { address: gaslessPlayer().address, privateKey: gaslessPlayer().privateKey },
     };
     writeStackFile(stack);
     // First to go on stop: from then on `npm run api-key` no longer takes the stack for running.
@@ -284,6 +288,7 @@ export async function deployDemo(
   const priceToken = await token.getAddress();
   await allowPriceToken(await provider.getSigner(0), deployment.raffleFactory, priceToken);
   for (const index of STACK_PLAYER_INDEXES) await (await token.mint(new Wallet(localDevPrivateKey(index)).address, parseUnits("10000", 18))).wait();
+  await fundGaslessPlayer(provider, token, parseUnits("10000", 18));
 
   const kinds: Array<StackRaffle["kind"]> = withThreeWinners ? ["ERC20", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"];
   log(`deploying the demo merchant's raffles (${kinds.join(", ")}) with their first rounds`);
@@ -323,7 +328,12 @@ async function startWorker(apiUrl: string, apiKey: string, chains: ChainSetup[],
     API_KEY: apiKey,
     CHAIN_IDS: chains.map((chain) => chain.deployment.chainId).join(","),
     ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_RPC_URL`, chain.node.rpcUrl])),
+    // The relayer sends only to each chain's Exchange: the local worker relays gasless purchases (issue #52).
+    ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.deployment.chainId}_EXCHANGE_ADDRESS`, chain.deployment.exchange])),
     MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant,
+    // It relays with the demo merchant's key; a stable id hands a restarted stack's relayer back the jobs it held.
+    RELAYER_ENABLED: "true",
+    RELAYER_ID: "local-stack",
     REFRESH_INTERVAL_SECONDS: "10",
     HEALTH_PORT: "0",
     LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? "error",

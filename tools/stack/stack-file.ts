@@ -56,6 +56,8 @@ export interface StackFile {
   chains: StackChain[];
   merchant: { wallet: string; privateKey: string };
   players: Array<{ address: string; privateKey: string }>;
+  /** A player holding the demo token and 0 ETH (well-known local key): it buys with "Buy without gas". */
+  gaslessPlayer: { address: string; privateKey: string };
 }
 
 /** The stack's players: Hardhat's default accounts #5 to #9, funded with ETH by the node and with GOLD by the stack. */

@@ -75,6 +75,8 @@ async function main(): Promise<void> {
       : []),
     "  Players (funded with ETH and GOLD; well-known local keys, never use them elsewhere):",
     ...stack.players.map((player) => `    ${player.address}  ${player.privateKey}`),
+    "  Player without gas (holds GOLD only, 0 ETH: buys with Buy without gas, claims with Claim without gas; well-known local dev key, never use it elsewhere):",
+    `    ${stack.gaslessPlayer.address}  ${stack.gaslessPlayer.privateKey}`,
     "",
     "Try it:",
     `  curl -s "${stack.apiUrl}/raffle/contracts?skip=0&take=25" ${auth}          (every chain; add &chainId=${stack.chainId} for one)`,

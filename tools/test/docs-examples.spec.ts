@@ -63,6 +63,7 @@ describe("the guides' examples against npm start", () => {
       chains: [chain],
       merchant: { wallet: "", privateKey: "" },
       players: [{ address: "", privateKey: "" }],
+      gaslessPlayer: { address: "", privateKey: "" },
     };
     const reads = runnable.flatMap(({ file, code }) =>
       [...code.matchAll(/require\("\.\/\.local\/stack\.json"\)((?:\.\w+|\[\d+\])+)/g)].map((match) => ({ file, path: match[1] })),

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Contract, JsonRpcProvider, Wallet, parseEther, parseUnits } from "ethers";
-import { freePort } from "@raffle/testing";
+import { eventually, freePort } from "@raffle/testing";
 
 import type { StackFile } from "../stack/stack-file";
 import { buyWithPackedSdk, installPackedSdk, packSdk, typecheckConsumer } from "./support/packed-sdk";
@@ -120,6 +120,31 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(facts.chains[0].raffles).toEqual(facts.contracts.raffles);
     expect(boot).toContain("Chain 31338");
     expect(facts.players.length).toBeGreaterThanOrEqual(2);
+    // Buying without gas (issue #52): a player holding GOLD and 0 ETH on both chains, printed with its key, and the demo
+    // merchant relaying, so the token-priced raffles offer it.
+    expect(boot).toContain(`${facts.gaslessPlayer.address}  ${facts.gaslessPlayer.privateKey}`);
+    for (const chain of facts.chains) {
+      const chainProvider = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true });
+      const gold = new Contract(chain.priceToken, ["function balanceOf(address) view returns (uint256)"], chainProvider);
+      expect({ chainId: chain.chainId, eth: await chainProvider.getBalance(facts.gaslessPlayer.address) }).toEqual({
+        chainId: chain.chainId,
+        eth: 0n,
+      });
+      expect(await gold.balanceOf(facts.gaslessPlayer.address)).toBeGreaterThan(0n);
+      chainProvider.destroy();
+    }
+    const erc20Ids = facts.chains.flatMap((chain) => chain.raffles.filter((raffle) => raffle.kind !== "NATIVE").map((raffle) => raffle.contractId));
+    // The relayer shows itself with its first poll; until then the API offers nothing.
+    const offers = await eventually(async () => {
+      const { rows } = (await (await fetch(`http://127.0.0.1:${apiPort}/player/raffles`)).json()) as {
+        rows: Array<{ raffle: { id: number }; gasless: { available: boolean } }>;
+      };
+      if (rows.some((row) => erc20Ids.includes(row.raffle.id) && !row.gasless.available)) throw new Error("gasless not offered yet");
+      return rows;
+    }, 15_000);
+    expect(offers.filter((row) => erc20Ids.includes(row.raffle.id)).map((row) => row.gasless)).toEqual(
+      erc20Ids.map(() => ({ available: true, method: "authorization", tokenName: "Demo Gold", tokenVersion: "1" })),
+    );
 
     // `npm run api-key` as the README says, while the stack runs: the key lands in the stack's database and works.
     const created = await run("npm", ["run", "api-key", "--", "create", "--merchant", facts.merchant.wallet, "--label", "readme"], {

@@ -851,7 +851,10 @@ describe("gasless purchases: the API's mailbox", () => {
     const strangerToken = await signIn(stranger);
     expectProblem(await post("claims", strangerToken, body), 422, "buyerSignatureInvalid");
     expectProblem(
-      await post("claims", strangerToken, { ...body, signature: (await signClaimIntent(stranger, { ...intent, holder: stranger.address }, deadline)).signature }),
+      await post("claims", strangerToken, {
+        ...body,
+        signature: (await signClaimIntent(stranger, { ...intent, holder: stranger.address }, deadline)).signature,
+      }),
       422,
       "notTicketHolder",
     );

@@ -6,6 +6,9 @@ import { ChainRotator, type RoundsPortFactory } from "./chain-rotator";
 import { ChainRunner } from "./chain-runner";
 import type { WorkerChainConfig, WorkerConfig } from "./config";
 import type { WorkerLogger } from "./logger";
+import { ApiRelayMailbox } from "./relayer/api-mailbox";
+import { ChainRelayer } from "./relayer/chain-relayer";
+import type { RelayMailbox } from "./relayer/relay-mailbox";
 import { ApiRaffleSource, type RaffleSource } from "./raffle-source";
 import type { RaffleRoundsPort, RotationHooks } from "./rotation";
 import type { TimerFactory } from "./scheduler";
@@ -20,6 +23,8 @@ export interface ChainSeams {
   source?: (chainId: number) => RaffleSource;
   /** Wraps each raffle's chain port (to count or fail calls). */
   decoratePort?: (port: RaffleRoundsPort) => RaffleRoundsPort;
+  /** The relayer's mailbox; the API's relayer routes by default. */
+  mailbox?: (relayerId: string) => RelayMailbox;
 }
 
 /**
@@ -69,14 +74,62 @@ export function createChainRunner(
     onRunFinished: metrics && ((record) => metrics.runFinished(record)),
   });
   logger.debug("chain configured", { node: `${chain.rpcUrlSetting} (${urlOrigin(chain.rpcUrl)})`, confirmations: chain.confirmations });
+  const relaying = relayerParts(config, chain, logger, connection, sender, seams, metrics);
   return new ChainRunner({
     chainId: chain.chainId,
     rpcUrlSetting: chain.rpcUrlSetting,
-    node: connection,
+    node: relaying ? { verifyChainId: () => connection.verifyChainId(), destroy: relaying.destroy } : connection,
+    relayer: relaying?.relayer,
     rotator,
     logger,
     retry: config.apiRetry,
     probeIntervalMs: config.refreshIntervalMs,
     afterNodeAnswered: balance && (() => balance.check()),
   });
+}
+
+/**
+ * The chain's relayer, when RELAYER_ENABLED is on. With the merchant key it shares the rotations' sender, so one nonce
+ * count covers both; with its own key (RELAYER_PRIVATE_KEY) it has its own connection and nonces.
+ */
+function relayerParts(
+  config: WorkerConfig,
+  chain: WorkerChainConfig,
+  logger: WorkerLogger,
+  connection: ChainConnection,
+  merchantSender: TxSender,
+  seams: ChainSeams,
+  metrics?: WorkerMetrics,
+): { relayer: ChainRelayer; destroy: () => void } | undefined {
+  const settings = config.relayer;
+  if (!settings || !chain.exchange) return undefined;
+  const ownKey = settings.key.reveal() !== config.merchantKey.reveal();
+  const relayerConnection = ownKey ? new ChainConnection(chain, settings.key) : connection;
+  const sender = ownKey
+    ? new TxSender(relayerConnection.wallet, {
+        chainId: chain.chainId,
+        confirmations: chain.confirmations,
+        fees: chain.fees,
+        pollMs: chain.receiptPollMs,
+        onFeeBump: metrics && ((to) => metrics.feeBumped(chain.chainId, to)),
+      })
+    : merchantSender;
+  const mailbox =
+    seams.mailbox?.(settings.relayerId) ?? new ApiRelayMailbox({ baseUrl: config.apiUrl, apiKey: config.apiKey, relayerId: settings.relayerId });
+  const relayer = new ChainRelayer({
+    chainId: chain.chainId,
+    exchange: chain.exchange,
+    mailbox,
+    sender,
+    provider: relayerConnection.provider,
+    logger: logger.child({ relayerId: settings.relayerId }),
+    pollIntervalMs: settings.pollIntervalMs,
+    maxInFlight: settings.maxInFlight,
+    metrics,
+  });
+  const destroy = () => {
+    connection.destroy();
+    if (ownKey) relayerConnection.destroy();
+  };
+  return { relayer, destroy };
 }

@@ -3,6 +3,7 @@ import { ConfigError, isRetryable } from "@raffle/config";
 import { retryWithBackoff } from "./backoff";
 import type { ChainRotationsReport, ChainRotator, SingleRunResult } from "./chain-rotator";
 import { errorMessage, type WorkerLogger } from "./logger";
+import type { ChainRelayer, RelayerHealth } from "./relayer/chain-relayer";
 
 /** What a chain runner needs of its node (a ChainConnection, or a stub in unit tests). */
 export interface ChainNode {
@@ -24,6 +25,8 @@ export interface ChainHealth {
   lastRefresh?: ChainRotationsReport["lastRefresh"];
   lastRotation?: ChainRotationsReport["lastRotation"];
   lastError?: ChainRotationsReport["lastError"];
+  /** The relayer of gasless jobs on this chain, when RELAYER_ENABLED is on. */
+  relayer?: RelayerHealth;
 }
 
 export interface ChainRunnerOptions {
@@ -42,6 +45,8 @@ export interface ChainRunnerOptions {
   singleRunAttempts?: number;
   /** Runs after each successful contact with the node (start, probes): the gas balance check. Never awaited. */
   afterNodeAnswered?: () => Promise<void>;
+  /** Relays the mailbox's jobs once the chain runs (RELAYER_ENABLED); not part of `--once`. */
+  relayer?: ChainRelayer;
 }
 
 /** Errors no retry can fix (a node of another chain, a refused API key): each says so itself. */
@@ -100,6 +105,7 @@ export class ChainRunner {
       if (this.stopping.signal.aborted) return;
       this.state = "running";
       this.startProbing();
+      this.options.relayer?.start();
     });
     this.background = run.catch((error: unknown) => this.failed(error));
     try {
@@ -146,6 +152,7 @@ export class ChainRunner {
       lastRotation: report.lastRotation,
       // ISO 8601 UTC times sort as strings.
       lastError: errors.sort((a, b) => a.time.localeCompare(b.time)).at(-1),
+      ...(this.options.relayer ? { relayer: this.options.relayer.health() } : {}),
     };
   }
 
@@ -153,10 +160,15 @@ export class ChainRunner {
     await this.options.rotator.idle();
   }
 
+  get relayer(): ChainRelayer | undefined {
+    return this.options.relayer;
+  }
+
   async stop(): Promise<void> {
     this.stopping.abort();
     clearInterval(this.probeTimer);
     await this.options.rotator.stop();
+    await this.options.relayer?.stop();
     await this.background;
     if (this.state !== "failed") this.state = "stopped";
     this.options.node.destroy();

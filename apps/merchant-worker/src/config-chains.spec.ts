@@ -2,7 +2,8 @@ import { LOCAL_DEV_KEYS } from "@raffle/chain";
 
 import { ConfigError, loadWorkerConfig } from "./config";
 
-const base = { API_KEY: "rk_abc", MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant };
+// Relaying has its own specs (config-relayer.spec.ts): off here, so a chain off the dev chains needs nothing more.
+const base = { API_KEY: "rk_abc", MERCHANT_PRIVATE_KEY: LOCAL_DEV_KEYS.demoMerchant, RELAYER_ENABLED: "false" };
 
 /** The message of the ConfigError `read` throws (fails the test when it throws none, or another error). */
 function configProblem(read: () => unknown): string {

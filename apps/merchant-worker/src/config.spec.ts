@@ -10,7 +10,8 @@ import { ConfigError, loadWorkerConfig } from "./config";
 import { WorkerLogger } from "./logger";
 
 const KEY = LOCAL_DEV_KEYS.demoMerchant;
-const base = { API_KEY: "rk_abc", MERCHANT_PRIVATE_KEY: KEY };
+// Relaying has its own specs (config-relayer.spec.ts): off here, so a chain off the dev chains needs nothing more.
+const base = { API_KEY: "rk_abc", MERCHANT_PRIVATE_KEY: KEY, RELAYER_ENABLED: "false" };
 
 describe("loadWorkerConfig", () => {
   it("has local defaults", () => {

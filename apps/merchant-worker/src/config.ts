@@ -1,6 +1,8 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
 import { inspect } from "node:util";
-import { parseEther } from "ethers";
-import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS } from "@raffle/chain";
+import { getAddress, isAddress, parseEther } from "ethers";
+import { LOCAL_CHAIN_ID, LOCAL_CHAIN_IDS, deploymentPath } from "@raffle/chain";
 import {
   ConfigError,
   ConfigProblems,
@@ -60,6 +62,19 @@ export interface WorkerChainConfig {
   fees: FeeSettings;
   /** How often pending transactions are polled for a receipt. */
   receiptPollMs: number;
+  /** The chain's Exchange: the only contract the relayer sends to (EXCHANGE_ADDRESS); undefined when not relaying. */
+  exchange?: string;
+}
+
+/** The relayer of gasless purchases, claims and refunds (docs/merchant-worker.md "Relayer"). */
+export interface RelayerConfig {
+  /** Stable across restarts: the mailbox hands a restarted relayer back the jobs it held. */
+  relayerId: string;
+  /** The key that pays the relayed gas (RELAYER_PRIVATE_KEY, else the merchant key). */
+  key: MerchantKey;
+  pollIntervalMs: number;
+  /** Jobs relayed at once per chain. */
+  maxInFlight: number;
 }
 
 /** Everything the worker reads from its environment, parsed once at start-up. One key and one API for every chain. */
@@ -82,6 +97,8 @@ export interface WorkerConfig {
   logLevel: LogThreshold;
   /** LOW_GAS_BALANCE_ETH in wei: below it on a chain, the worker warns (once) and the gauge shows it. */
   lowGasBalanceWei: bigint;
+  /** Undefined when RELAYER_ENABLED is off. */
+  relayer?: RelayerConfig;
 }
 
 export { ConfigError };
@@ -120,6 +137,24 @@ function etherAmount(raw: string): bigint | undefined {
   }
 }
 
+/** A 0x address (any case), answered checksummed. */
+function address(raw: string): string | undefined {
+  return isAddress(raw.trim()) ? getAddress(raw.trim()) : undefined;
+}
+
+/** What the mailbox takes as a relayer id. */
+function relayerId(raw: string): string | undefined {
+  return /^[A-Za-z0-9._:-]{1,64}$/.test(raw.trim()) ? raw.trim() : undefined;
+}
+
+/** `RELAYER_ID`'s default: the host name, stable across restarts where the host is (a StatefulSet pod, a VM). */
+function hostRelayerId(): string {
+  return `relayer-${os
+    .hostname()
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, "-")}`;
+}
+
 /** The node a lone dev chain is assumed to run on when no RPC URL is given (Hardhat's and anvil's default port). */
 const DEV_RPC_URL = "http://127.0.0.1:8545";
 
@@ -138,7 +173,22 @@ export const WORKER_SETTINGS = {
   API_RETRY_MAX_DELAY_SECONDS: setting.integer({ min: 1 }).default(30),
   LOG_LEVEL: logLevelSetting,
   LOW_GAS_BALANCE_ETH: setting.parsed(etherAmount, "an amount >= 0 in ether units (e.g. 0.05)").default(parseEther("0.05")),
+  // Unset: derived from the host name at start (hostRelayerId), never a fixed text.
+  RELAYER_ID: setting.parsed(relayerId, "1 to 64 characters of A-Z a-z 0-9 . _ : -").optional(),
+  RELAYER_PRIVATE_KEY: setting.privateKey().optional(),
+  RELAYER_POLL_INTERVAL_MS: setting.integer({ min: 50 }).default(500),
+  RELAYER_MAX_IN_FLIGHT: setting.integer({ min: 1, max: 500 }).default(100),
 };
+
+/**
+ * RELAYER_ENABLED: on local dev chains it defaults to on when every chain's Exchange is known; with any other chain the
+ * operator says it (refused by name when unset).
+ */
+function relayerEnabledSetting(chains: Array<{ chainId: number; exchange?: string }>) {
+  const remote = chains.find((chain) => !LOCAL_CHAIN_IDS.includes(chain.chainId));
+  if (remote) return setting.flag({ why: `(chain ${remote.chainId} is not a local dev chain: relay gasless purchases or not)` });
+  return setting.flag().default(chains.every((chain) => chain.exchange !== undefined));
+}
 
 /** One chain's settings, with their defaults: a dev chain mines at once and needs fewer confirmations. */
 export function chainSettings(chain: ChainEnv, alone: boolean) {
@@ -151,7 +201,23 @@ export function chainSettings(chain: ChainEnv, alone: boolean) {
     MAX_FEE_PER_GAS_GWEI: setting.decimal({ min: 0.000000001 }).default(500),
     FEE_BUMP_PERCENT: setting.decimal({ min: 12.5 }).default(25),
     TX_RECEIPT_TIMEOUT_SECONDS: setting.integer({ min: 1 }).default(60),
+    EXCHANGE_ADDRESS: setting.parsed(address, "a 0x-prefixed 20-byte address").optional(),
   };
+}
+
+/**
+ * The chain's Exchange for the relayer: EXCHANGE_ADDRESS, else on a dev chain the local deployment record's (what
+ * `npm start` and `npm run deploy:platform` write). Never the API's word: the relayer checks the API's jobs against it.
+ */
+function relayedExchange(chain: ChainEnv, given: string | undefined): string | undefined {
+  if (given) return given;
+  if (!LOCAL_CHAIN_IDS.includes(chain.chainId)) return undefined;
+  try {
+    const record = JSON.parse(fs.readFileSync(deploymentPath(chain.chainId), "utf8")) as { exchange?: unknown };
+    return typeof record.exchange === "string" ? address(record.exchange) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function chainConfig(env: NodeJS.ProcessEnv, chain: ChainEnv, alone: boolean): WorkerChainConfig {
@@ -168,7 +234,24 @@ function chainConfig(env: NodeJS.ProcessEnv, chain: ChainEnv, alone: boolean): W
     },
     // A dev chain mines at once: polling fast keeps local runs and tests quick.
     receiptPollMs: LOCAL_CHAIN_IDS.includes(chain.chainId) ? 200 : 2_000,
+    exchange: relayedExchange(chain, settings.EXCHANGE_ADDRESS),
   };
+}
+
+/** How to name a chain's unset setting: the shared name, and the chain's own when several chains are configured. */
+function perChainName(chain: ChainEnv, name: string): string {
+  const own = `CHAIN_${chain.chainId}_${name}`;
+  return chain.name(name) === own || chain.name("RPC_URL") !== "RPC_URL" ? `${name} (or ${own})` : name;
+}
+
+/** Whether RELAYER_ENABLED is on; a relayed chain whose Exchange is unknown is refused by its setting's name. */
+function relaying(env: NodeJS.ProcessEnv, chainEnvList: ChainEnv[], chains: Array<WorkerChainConfig | undefined>): boolean {
+  const known = chainEnvList.map((chain, index) => ({ chainId: chain.chainId, exchange: chains[index]?.exchange }));
+  const { RELAYER_ENABLED: enabled } = readSettings(env, { RELAYER_ENABLED: relayerEnabledSetting(known) });
+  if (!enabled) return false;
+  const missing = chainEnvList.filter((_, index) => chains[index] && !chains[index].exchange).map((chain) => perChainName(chain, "EXCHANGE_ADDRESS"));
+  if (missing.length > 0) throw new ConfigError(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} required while RELAYER_ENABLED is on`);
+  return true;
 }
 
 /**
@@ -182,6 +265,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
   const chains = chainEnvList.map((chain) => problems.read(() => chainConfig(env, chain, chainEnvList.length === 1)));
   const settings = problems.read(() => readSettings(env, WORKER_SETTINGS));
   const key = problems.read(() => merchantKey(env));
+  const relayerOn = problems.read(() => relaying(env, chainEnvList, chains));
   problems.check();
   return {
     apiUrl: settings.API_URL.replace(/\/+$/, ""),
@@ -196,5 +280,13 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     apiRetry: { initialDelayMs: 500, maxDelayMs: settings.API_RETRY_MAX_DELAY_SECONDS * 1_000 },
     logLevel: settings.LOG_LEVEL,
     lowGasBalanceWei: settings.LOW_GAS_BALANCE_ETH,
+    relayer: relayerOn
+      ? {
+          relayerId: settings.RELAYER_ID ?? hostRelayerId(),
+          key: settings.RELAYER_PRIVATE_KEY ? new MerchantKey(settings.RELAYER_PRIVATE_KEY) : key,
+          pollIntervalMs: settings.RELAYER_POLL_INTERVAL_MS,
+          maxInFlight: settings.RELAYER_MAX_IN_FLIGHT,
+        }
+      : undefined,
   };
 }

@@ -19,12 +19,15 @@ export interface HealthReport {
 const UNHEALTHY: ReadonlySet<string> = new Set(["failed", "failedPermanently", "invalidSchedule"]);
 
 /**
+ * `degraded` too while a chain's relayer cannot claim jobs from the API (each chain's `relayer` shows its last claim).
  * `unavailable` when the worker cannot do its job: a chain does not run (node unreachable, or stopped by a fatal
  * error) or a chain's last raffle list refresh failed (the API is unreachable or refuses the key). `degraded` when
  * only some raffle's last run did not succeed: that is the raffle's problem, which a restart would not fix.
  */
 export function overallStatus(chains: ChainHealth[], raffles: RaffleRunRecord[]): HealthReport["status"] {
   if (chains.some((chain) => chain.state !== "running" || !chain.reachable || chain.lastRefresh?.ok === false)) return "unavailable";
+  // A relayer that cannot claim leaves the rotations running: degraded, not a reason to restart the worker.
+  if (chains.some((chain) => chain.relayer?.lastClaim?.ok === false)) return "degraded";
   return raffles.some((raffle) => UNHEALTHY.has(raffle.status)) ? "degraded" : "ok";
 }
 

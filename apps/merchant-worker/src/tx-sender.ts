@@ -30,6 +30,36 @@ export interface TxSenderOptions {
   onFeeBump?: (to: string) => void;
 }
 
+/** One broadcast of a call: its hash, nonce and fees (a replacement is another attempt with the same nonce). */
+export interface BroadcastAttempt {
+  txHash: string;
+  nonce: number;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** A transaction already broadcast (by this process or an earlier one) whose receipt is awaited. */
+export interface PendingTx {
+  nonce: number;
+  gasLimit: bigint;
+  fees: Fees;
+  /** Every hash broadcast under this nonce for the call, oldest first. */
+  hashes: string[];
+}
+
+/** What a caller that must not lose a transaction hooks into a send. */
+export interface SendHooks {
+  /**
+   * Runs with the signed transaction's hash before it reaches the node (write-ahead: a crash after the broadcast still
+   * left the hash on record). Throwing cancels that broadcast; the nonce stays free.
+   */
+  beforeBroadcast?(attempt: BroadcastAttempt): Promise<void>;
+  /** While true, a due replacement is a zero-value transfer to self (frees the nonce) instead of the call. */
+  cancelInstead?(): boolean;
+  /** A fresh gas estimate is also the call's simulation; a caller that has just simulated passes its own limit. */
+  gasLimit?: bigint;
+}
+
 /** Nodes refuse a replacement that raises the fee by less than this (geth 10 %, others 12.5 %): 1/8. */
 const MIN_REPLACEMENT_BUMP_BPS = 1_250n;
 const GAS_LIMIT_MARGIN_PERCENT = 20n;
@@ -94,14 +124,13 @@ export class TxSender {
     this.nonces = new NonceManager(wallet);
   }
 
-  async send(intent: TxIntent, log: WorkerLogger): Promise<SentTransaction> {
+  async send(intent: TxIntent, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     for (let attempt = 1; ; attempt += 1) {
-      const estimate = await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data });
-      const gasLimit = estimate + (estimate * GAS_LIMIT_MARGIN_PERCENT) / 100n;
+      const gasLimit = hooks.gasLimit ?? withMargin(await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data }));
       const fees = await this.marketFees();
       let sent: { nonce: number; hash: string };
       try {
-        sent = await this.nonces.withNextNonce(async (nonce) => ({ nonce, hash: await this.broadcast(intent, nonce, gasLimit, fees) }));
+        sent = await this.nonces.withNextNonce(async (nonce) => ({ nonce, hash: await this.broadcast(intent, nonce, gasLimit, fees, hooks) }));
       } catch (error) {
         if (isNonceConflict(error) && attempt < MAX_NONCE_RETRIES) {
           log.warn("nonce refused by the node; re-synced from its pending count", { call: intent.label, error: errorMessage(error) });
@@ -112,13 +141,30 @@ export class TxSender {
       const { nonce, hash } = sent;
       log.info("transaction sent", { call: intent.label, txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas });
       try {
-        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log);
+        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log, hooks);
       } catch (error) {
         // The nonce may now be used or free in ways the counter does not know: ask the node again next time.
         this.nonces.resync();
         throw error;
       }
     }
+  }
+
+  /**
+   * Waits for a transaction sent earlier (by a process that stopped) as `send` waits for its own: replaced with a
+   * higher fee under the same nonce when it stays unmined, and re-signed when the node no longer knows it.
+   */
+  async resume(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
+    try {
+      return await this.awaitReceipt(intent, { ...pending, hashes: [...pending.hashes] }, log, hooks);
+    } finally {
+      this.nonces.resync();
+    }
+  }
+
+  /** The wallet's address, which pays the gas. */
+  get address(): string {
+    return this.wallet.address;
   }
 
   /** The node's current fee suggestion, clamped to the cap. */
@@ -151,7 +197,7 @@ export class TxSender {
     return this.wallet.provider as JsonRpcProvider;
   }
 
-  private async broadcast(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<string> {
+  private async broadcast(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees, hooks: SendHooks = {}): Promise<string> {
     const feeFields = fees.eip1559
       ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
       : { type: 0, gasPrice: fees.maxFeePerGas };
@@ -165,6 +211,7 @@ export class TxSender {
       value: 0n,
     });
     const hash = Transaction.from(signed).hash!;
+    await hooks.beforeBroadcast?.({ txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
     try {
       await this.provider.broadcastTransaction(signed);
     } catch (error) {
@@ -174,11 +221,7 @@ export class TxSender {
     return hash;
   }
 
-  private async awaitReceipt(
-    intent: TxIntent,
-    pending: { nonce: number; gasLimit: bigint; fees: Fees; hashes: string[] },
-    log: WorkerLogger,
-  ): Promise<SentTransaction> {
+  private async awaitReceipt(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     const timeoutMs = this.options.fees.receiptTimeoutMs;
     const capReachedLogged = { value: false };
     let deadline = Date.now() + timeoutMs;
@@ -194,7 +237,7 @@ export class TxSender {
         if (!late) throw new NonceTakenError(pending.nonce);
         continue;
       } else if (Date.now() >= deadline) {
-        await this.replace(intent, pending, log, capReachedLogged);
+        await this.replace(intent, pending, log, capReachedLogged, hooks);
         deadline = Date.now() + timeoutMs;
       }
       await sleep(this.options.pollMs);
@@ -203,11 +246,14 @@ export class TxSender {
 
   private async replace(
     intent: TxIntent,
-    pending: { nonce: number; gasLimit: bigint; fees: Fees; hashes: string[] },
+    pending: PendingTx,
     log: WorkerLogger,
     capReachedLogged: { value: boolean },
+    hooks: SendHooks,
   ): Promise<void> {
-    const fields = { call: intent.label, nonce: pending.nonce, txHash: pending.hashes[pending.hashes.length - 1] };
+    const cancel = hooks.cancelInstead?.() ?? false;
+    const call = cancel ? { to: this.wallet.address, data: "0x", label: `cancel ${intent.label}` } : intent;
+    const fields = { call: call.label, nonce: pending.nonce, txHash: pending.hashes[pending.hashes.length - 1] };
     const fees = await this.replacementFees(pending.fees);
     if (!fees) {
       if (!capReachedLogged.value) log.warn("transaction still pending and its fee is at the cap MAX_FEE_PER_GAS_GWEI; waiting", fields);
@@ -215,7 +261,8 @@ export class TxSender {
       return;
     }
     try {
-      const hash = await this.broadcast(intent, pending.nonce, pending.gasLimit, fees);
+      // A cancel is not an attempt of the call: it is not announced to the call's hooks.
+      const hash = await this.broadcast(call, pending.nonce, pending.gasLimit, fees, cancel ? {} : hooks);
       pending.hashes.push(hash);
       pending.fees = fees;
       this.options.onFeeBump?.(intent.to);
@@ -239,6 +286,10 @@ export class TxSender {
     }
     return null;
   }
+}
+
+function withMargin(estimate: bigint): bigint {
+  return estimate + (estimate * GAS_LIMIT_MARGIN_PERCENT) / 100n;
 }
 
 function min(a: bigint, b: bigint): bigint {

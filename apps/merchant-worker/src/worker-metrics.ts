@@ -3,13 +3,14 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 import type { HealthReport } from "./health-server";
 import { errorMessage, type WorkerLogger } from "./logger";
+import type { RelayerMetricsSink } from "./relayer/chain-relayer";
 import type { RaffleRunRecord } from "./run-status";
 
 /**
  * The worker's Prometheus metrics (served at /metrics beside /health). Labels: the chain id and, for per-raffle
  * counters, the raffle's address — bounded by the merchant's own raffles.
  */
-export class WorkerMetrics {
+export class WorkerMetrics implements RelayerMetricsSink {
   readonly registry = new Registry();
   private readonly rotations = new Counter({
     name: "raffle_worker_rotations_total",
@@ -33,6 +34,31 @@ export class WorkerMetrics {
     name: "raffle_worker_gas_balance_wei",
     help: "The merchant account's native balance (pays the rotations' gas), by chain, as last read.",
     labelNames: ["chainId"] as const,
+    registers: [this.registry],
+  });
+
+  private readonly relaySent = new Counter({
+    name: "raffle_worker_relay_jobs_sent_total",
+    help: "Gasless jobs (purchases, claims, refunds) this relayer sent a first transaction for, by chain.",
+    labelNames: ["chainId"] as const,
+    registers: [this.registry],
+  });
+  private readonly relayResent = new Counter({
+    name: "raffle_worker_relay_resends_total",
+    help: "Relayed transactions resent under the same nonce (stuck or dropped) or after a restart, by chain.",
+    labelNames: ["chainId"] as const,
+    registers: [this.registry],
+  });
+  private readonly relayMined = new Counter({
+    name: "raffle_worker_relay_jobs_mined_total",
+    help: "Gasless jobs reported mined by this relayer, by chain.",
+    labelNames: ["chainId"] as const,
+    registers: [this.registry],
+  });
+  private readonly relayFailed = new Counter({
+    name: "raffle_worker_relay_jobs_failed_total",
+    help: "Gasless jobs reported failed by this relayer, by chain and failure code (a contract error's name in camelCase, or the relayer's own).",
+    labelNames: ["chainId", "failureCode"] as const,
     registers: [this.registry],
   });
 
@@ -76,6 +102,22 @@ export class WorkerMetrics {
 
   feeBumped(chainId: number, raffle: string): void {
     this.feeBumps.inc({ chainId: String(chainId), raffle });
+  }
+
+  jobSent(chainId: number): void {
+    this.relaySent.inc({ chainId: String(chainId) });
+  }
+
+  jobResent(chainId: number): void {
+    this.relayResent.inc({ chainId: String(chainId) });
+  }
+
+  jobMined(chainId: number): void {
+    this.relayMined.inc({ chainId: String(chainId) });
+  }
+
+  jobFailed(chainId: number, failureCode: string): void {
+    this.relayFailed.inc({ chainId: String(chainId), failureCode });
   }
 
   balance(chainId: number, wei: bigint): void {

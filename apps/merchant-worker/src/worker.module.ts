@@ -35,7 +35,12 @@ export class WorkerModule {
       providers: [
         {
           provide: WorkerLogger,
-          useFactory: () => new WorkerLogger({ level: config.logLevel, sink: options.logSink, secrets: [config.merchantKey.reveal()] }),
+          useFactory: () =>
+            new WorkerLogger({
+              level: config.logLevel,
+              sink: options.logSink,
+              secrets: [config.merchantKey.reveal(), ...(config.relayer ? [config.relayer.key.reveal()] : [])],
+            }),
         },
         { provide: WorkerMetrics, useFactory: () => new WorkerMetrics(config.lowGasBalanceWei) },
         {

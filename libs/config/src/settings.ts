@@ -75,11 +75,11 @@ function decimal({ min }: { min: number }) {
 }
 
 /** On or off: 1, true or yes; 0, false or no; in any case. */
-function flag() {
+function flag(required: Required = {}) {
   return z.stringbool({
     truthy: ["1", "true", "yes"],
     falsy: ["0", "false", "no"],
-    error: (issue) => (issue.input === undefined ? requiredMessage({}) : `must be true or false, got "${String(issue.input)}"`),
+    error: (issue) => (issue.input === undefined ? requiredMessage(required) : `must be true or false, got "${String(issue.input)}"`),
   });
 }
 

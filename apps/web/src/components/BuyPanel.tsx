@@ -10,6 +10,7 @@ import { chainName, useApp } from "../lib/app-context";
 import { maxQuantity, priceForQuantity } from "../lib/bundles";
 import { formatAmount } from "../lib/format";
 import { openConnectMenu } from "./ConnectMenu";
+import { GaslessBuy, gaslessOffer } from "./GaslessBuy";
 import { priceOf, useNativeSymbol } from "./RoundFacts";
 import { explain } from "../lib/messages";
 import { useSession } from "../lib/session";
@@ -93,6 +94,9 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
   const total = price && quantity !== null ? priceForQuantity(quantity, price.amount, rules?.bundles) : null;
   const busy = !["idle", "confirmed", "failed"].includes(purchase.step);
   const funds = useFunds(raffle, connection.address, total);
+  // Without gas, only the price token counts: the wallet may hold no ETH and sit on another network.
+  const offer = gaslessOffer(raffle);
+  const wrongChain = connection.chainId !== chainId;
 
   async function buy() {
     const account = connection.address!;
@@ -168,21 +172,26 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
       </button>
     );
   }
-  if (connection.chainId !== chainId) {
-    return (
-      <div className="buy">
+  const switchNetwork = (
+    <>
+      {offer ? (
+        // Not a refusal here: buying without gas works from any network; only paying the fee yourself needs this one.
+        <p className="hint">To buy and pay the network fee yourself instead, switch your wallet to {chainName(config, chainId)}.</p>
+      ) : (
         <p role="alert">This raffle is on {chainName(config, chainId)}; your wallet is on another network.</p>
-        <button type="button" onClick={() => switchChain.mutate({ chainId })}>
-          Switch to {chainName(config, chainId)}
-        </button>
-        {switchChain.error && (
-          <p role="alert" className="error">
-            {explain(switchChain.error)}
-          </p>
-        )}
-      </div>
-    );
-  }
+      )}
+      <button type="button" onClick={() => switchChain.mutate({ chainId })}>
+        Switch to {chainName(config, chainId)}
+      </button>
+      {switchChain.error && (
+        <p role="alert" className="error">
+          {explain(switchChain.error)}
+        </p>
+      )}
+    </>
+  );
+  if (wrongChain && !offer) return <div className="buy">{switchNetwork}</div>;
+  const closed = raffle.round?.endTimestamp != null;
   return (
     <form
       className="buy"
@@ -222,18 +231,30 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
         </p>
       )}
       {funds.line && <p className="hint">{funds.line}</p>}
-      {funds.shortfall && (
+      {funds.shortfall && (!offer || funds.tokenShortfall) && (
         <p role="alert" className="error">
           {funds.shortfall}
         </p>
       )}
-      <button
-        type="submit"
-        className="primary"
-        disabled={busy || quantity === null || Boolean(funds.shortfall) || raffle.round?.endTimestamp != null}
-      >
-        Buy
-      </button>
+      {offer && (
+        <GaslessBuy
+          raffle={raffle}
+          offer={offer}
+          quantity={quantity}
+          disabled={busy || Boolean(funds.tokenShortfall) || closed}
+          tokenShortfall={funds.recheckToken}
+        />
+      )}
+      {wrongChain ? (
+        switchNetwork
+      ) : (
+        <>
+          {offer && funds.shortfall && !funds.tokenShortfall && <p className="hint">{funds.shortfall}</p>}
+          <button type="submit" className={offer ? undefined : "primary"} disabled={busy || quantity === null || Boolean(funds.shortfall) || closed}>
+            Buy
+          </button>
+        </>
+      )}
       <PurchaseStatus purchase={purchase} />
     </form>
   );
@@ -261,11 +282,17 @@ function useFunds(raffle: PublicRaffle, account: Address | undefined, total: big
   });
   const gasPrice = useGasPrice({ chainId, query: { refetchInterval: 5_000 } });
 
+  const money = (amount: bigint, symbol: string, decimals: number) => formatAmount(amount, decimals, symbol);
+  /** What the price token (an ERC20 price) lacks, whatever the gas: all a purchase without gas needs. */
+  function tokenShortfallOf(tokenBalance: bigint | undefined): string | null {
+    if (!price || total === null || !erc20 || tokenBalance === undefined || tokenBalance >= total) return null;
+    return `Insufficient ${price.symbol}: this purchase costs ${money(total, price.symbol, price.decimals)} and your wallet holds ${money(tokenBalance, price.symbol, price.decimals)}.`;
+  }
+
   function shortfallOf(nativeBalance: bigint | undefined, tokenBalance: bigint | undefined, gasPriceWei: bigint | undefined): string | null {
     if (!price || total === null || nativeBalance === undefined || gasPriceWei === undefined) return null;
     if (erc20 && tokenBalance === undefined) return null;
     const fee = gasPriceWei * PURCHASE_GAS;
-    const money = (amount: bigint, symbol: string, decimals: number) => formatAmount(amount, decimals, symbol);
     const paid = erc20 ? tokenBalance! : nativeBalance;
     if (paid < total) {
       return `Insufficient ${price.symbol}: this purchase costs ${money(total, price.symbol, price.decimals)} and your wallet holds ${money(paid, price.symbol, price.decimals)}.`;
@@ -287,6 +314,11 @@ function useFunds(raffle: PublicRaffle, account: Address | undefined, total: big
   return {
     line,
     shortfall: shortfallOf(native.data?.value, token.data, gasPrice.data),
+    tokenShortfall: tokenShortfallOf(token.data),
+    /** Reads the token balance again: what a purchase without gas would lack, or null. */
+    async recheckToken(): Promise<string | null> {
+      return erc20 ? tokenShortfallOf((await token.refetch()).data) : null;
+    },
     /** Reads the balances and gas price again; the shortfall sentence, or null when the wallet can pay. */
     async recheck(): Promise<string | null> {
       const [nativeNow, tokenNow, gasNow] = await Promise.all([

@@ -44,6 +44,11 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
 export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
 export type RaffleSettings = Schemas["RaffleSettingsBody"];
 
+/** `PUT /merchant/gasless`: whether the merchant's relayer buys for players, and the limits it keeps. */
+export type GaslessSettings = Schemas["GaslessSettingsBody"];
+/** `GET /merchant/gasless`: the settings, today's spending and when a relayer last asked for work. */
+export type GaslessSettingsView = Schemas["GaslessSettingsDto"];
+
 /** The console's calls to the API, all with the merchant's session token (same client as the player pages). */
 export function consoleApi(api: PlayerApi, token: string) {
   const get = <T>(path: string) => api.request<T>("GET", path, { token });
@@ -75,6 +80,8 @@ export function consoleApi(api: PlayerApi, token: string) {
     delivery: (id: number, delivery: string) => get<DeliveryDetail>(`/webhooks/${id}/deliveries/${delivery}`),
     resend: (id: number, delivery: string) => send<Delivery>("POST", `/webhooks/${id}/deliveries/${delivery}/retry`),
     sendTest: (id: number) => send<Delivery>("POST", `/webhooks/${id}/test`),
+    gasless: () => get<GaslessSettingsView>("/merchant/gasless"),
+    updateGasless: (settings: GaslessSettings) => send<GaslessSettingsView>("PUT", "/merchant/gasless", settings),
   };
 }
 

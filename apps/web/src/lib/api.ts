@@ -6,6 +6,20 @@ export type PlayerVoucher = components["schemas"]["PlayerVoucherDto"];
 export type PlayerSignIn = components["schemas"]["PlayerSignInDto"];
 export type PublicRound = components["schemas"]["PublicRoundDto"];
 
+/** A raffle's gasless offer: whether its merchant relays and how the price token signs. */
+export type RaffleGasless = components["schemas"]["GaslessAvailabilityDto"];
+/** A signed purchase, claim or refund in the API's mailbox, as a relayer moves it along. */
+export type GaslessRequest = components["schemas"]["GaslessRequestDto"];
+/** `POST /player/gasless/purchases`: the voucher echoed whole, with the ERC-3009 authorization or the permit path's parts. */
+export type GaslessPurchaseBody = components["schemas"]["GaslessPurchaseBody"];
+/** `POST /player/gasless/claims` and `/refunds`: the holder's ClaimIntent or RefundIntent signature. */
+export type GaslessHolderBody = components["schemas"]["GaslessTicketsBody"];
+
+/** The raffle's gasless offer; absent from an older API, which reads as not available. */
+export function gaslessOf(raffle: PublicRaffle): RaffleGasless | null {
+  return (raffle as Partial<PublicRaffle>).gasless ?? null;
+}
+
 /** One bad field of a validationFailed problem: its path (`title`, `description.blocks[2].text`) and the API's sentence. */
 export interface FieldError {
   field: string;
@@ -19,6 +33,8 @@ export class ApiError extends Error {
     readonly code: string,
     detail: string,
     readonly fields: FieldError[] = [],
+    /** The problem's other members (a gaslessDuplicate names the request already in the mailbox). */
+    readonly problem: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -50,7 +66,8 @@ export class PlayerApi {
     }
     if (response.status === 204) return undefined as T;
     const body = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText, fieldErrorsIn(body));
+    if (!response.ok)
+      throw new ApiError(response.status, body?.code ?? "unknown", body?.detail ?? response.statusText, fieldErrorsIn(body), body ?? {});
     return body as T;
   }
 
@@ -67,5 +84,9 @@ export class PlayerApi {
   /** A voucher for `quantity` tickets (raffle v2); the body is the one-ticket body of old without it. */
   voucher = (token: string, contractId: number, quantity = 1) =>
     this.request<PlayerVoucher>("POST", "/player/vouchers", { token, body: quantity === 1 ? { contractId } : { contractId, quantity } });
+  gaslessPurchase = (token: string, body: GaslessPurchaseBody) => this.request<GaslessRequest>("POST", "/player/gasless/purchases", { token, body });
+  gaslessHolder = (token: string, kind: "claim" | "refund", body: GaslessHolderBody) =>
+    this.request<GaslessRequest>("POST", `/player/gasless/${kind === "claim" ? "claims" : "refunds"}`, { token, body });
+  gaslessRequest = (token: string, id: string) => this.request<GaslessRequest>("GET", `/player/gasless/${encodeURIComponent(id)}`, { token });
   tickets = (token: string) => this.request<{ rows: PlayerTicket[] }>("GET", "/player/tickets", { token }).then((body) => body.rows);
 }

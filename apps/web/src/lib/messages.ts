@@ -24,6 +24,19 @@ const API_SENTENCES: Record<string, string> = {
   chainUnavailable: "The network is not answering right now. Try again in a moment.",
   serviceUnavailable: "The raffle service is busy. Try again in a moment.",
   networkError: "The raffle service cannot be reached. Check your connection and try again.",
+  // Buying, claiming and refunding without gas (the API checks a signed request before it queues it).
+  voucherUnknown: "This purchase offer was not issued here. Press Buy without gas again for a fresh one.",
+  voucherExpired: "What you signed expired before it could be sent. Nothing was charged: press the button again for a fresh one.",
+  buyerSignatureInvalid: "The signature does not match your wallet's address or this request. Nothing was charged; please try again.",
+  authorizationMismatch: "The signed payment does not match this purchase. Nothing was charged; please try again.",
+  insufficientBalance: "Your wallet does not hold enough tokens to pay for these tickets. Nothing was charged.",
+  gaslessUnavailable: "Buying without gas is not available for this raffle right now. You can still buy and pay the network fee yourself.",
+  gaslessBudgetExhausted: "The organiser's budget for paying network fees is used up for today. Try again tomorrow, or pay the network fee yourself.",
+  gaslessPlayerLimitReached: "You have used today's gas-free requests for this organiser. Try again tomorrow, or pay the network fee yourself.",
+  roundClosed: "This round has just closed. The next one starts soon.",
+  gaslessDuplicate: "This purchase was already sent. Follow it below.",
+  notTicketHolder: "These tickets are no longer in your wallet. Reload the page.",
+  gaslessRequestNotFound: "This request is not one of yours, or it no longer exists.",
   // The merchant console.
   notAMerchant: "This wallet is not a merchant's wallet on this platform. Connect the wallet your raffles were deployed with.",
   merchantSessionRequired: "Your console sign-in has ended. Sign in with Ethereum again to continue.",
@@ -85,6 +98,9 @@ const WALLET_SENTENCES: Record<string, string> = {
   ChainNotConfiguredError: "This network is not served here. Switch to one of the listed networks.",
 };
 
+const SIGN_ON_ACTIVE_CHAIN =
+  "Your wallet signs only for the network it is on. Switch it to this raffle's network and press the button again: it still costs no gas.";
+
 const NOT_ENOUGH_FUNDS = "Your wallet does not hold enough to pay for this and its network fee. Nothing was charged.";
 
 /** A sentence a player understands, for anything a step of a purchase, claim or refund can throw. */
@@ -103,6 +119,8 @@ export function explain(error: unknown): string {
     }
     if (/insufficient funds/i.test(error.message)) return NOT_ENOUGH_FUNDS;
   }
+  // Some wallets (MetaMask) sign typed data only for the network they are on, whatever the message's own chain.
+  if (/must match the active chain/i.test((error as { message?: string })?.message ?? "")) return SIGN_ON_ACTIVE_CHAIN;
   const code = (error as { code?: number })?.code;
   if (code === 4001) return "You declined the request in your wallet. Nothing was done.";
   if (code === 4100) return "Your wallet has not shared an account with this site. Connect it again.";

@@ -34,7 +34,11 @@ const KINDS: Record<SessionKind, { storageKey: string; statement: string; minute
 interface SessionValue {
   /** The session of the connected address, if it signed in (and it has not ended). */
   session: PlayerSession | null;
-  signIn(): Promise<PlayerSession>;
+  /**
+   * Signs in for `chainId` (a served chain: a purchase without gas signs in for the raffle's chain, wherever the wallet
+   * is), else for the wallet's current chain.
+   */
+  signIn(chainId?: number): Promise<PlayerSession>;
   signOut(): Promise<void>;
 }
 
@@ -65,30 +69,33 @@ export function SessionProvider({ children, kind = "player" }: { children: React
 
   const session = saved && connection.address && saved.address.toLowerCase() === connection.address.toLowerCase() ? saved : null;
 
-  const signIn = useCallback(async () => {
-    const address = connection.address;
-    const chainId = connection.chainId;
-    if (!address || !chainId) throw new Error("not connected");
-    const { nonce } = await api.nonce(kind);
-    const now = new Date();
-    const message = createSiweMessage({
-      domain: window.location.host,
-      uri: window.location.origin,
-      address,
-      chainId,
-      version: "1",
-      nonce,
-      issuedAt: now,
-      expirationTime: new Date(now.getTime() + minutes * 60_000),
-      statement,
-      resources,
-    });
-    const signature = await signMessage(wagmiConfig, { account: address, message });
-    const signedIn = await api.verify(message, signature, kind);
-    const next: PlayerSession = { token: signedIn.token, address: signedIn.address, chainId: signedIn.chainId, expiresAt: signedIn.expiresAt };
-    setSaved(next);
-    return next;
-  }, [api, connection.address, connection.chainId, wagmiConfig, kind, minutes, statement, resources]);
+  const signIn = useCallback(
+    async (forChain?: number) => {
+      const address = connection.address;
+      const chainId = forChain ?? connection.chainId;
+      if (!address || !chainId) throw new Error("not connected");
+      const { nonce } = await api.nonce(kind);
+      const now = new Date();
+      const message = createSiweMessage({
+        domain: window.location.host,
+        uri: window.location.origin,
+        address,
+        chainId,
+        version: "1",
+        nonce,
+        issuedAt: now,
+        expirationTime: new Date(now.getTime() + minutes * 60_000),
+        statement,
+        resources,
+      });
+      const signature = await signMessage(wagmiConfig, { account: address, message });
+      const signedIn = await api.verify(message, signature, kind);
+      const next: PlayerSession = { token: signedIn.token, address: signedIn.address, chainId: signedIn.chainId, expiresAt: signedIn.expiresAt };
+      setSaved(next);
+      return next;
+    },
+    [api, connection.address, connection.chainId, wagmiConfig, kind, minutes, statement, resources],
+  );
 
   const signOut = useCallback(async () => {
     const token = saved?.token;

@@ -5,6 +5,8 @@ import { useConfig, useConnection } from "wagmi";
 import { simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
 import { openConnectMenu } from "../components/ConnectMenu";
+import { GaslessStatus } from "../components/GaslessStatus";
+import { GaslessHolderActions } from "../components/GaslessHolderActions";
 import { RAFFLE_ABI } from "../lib/abi";
 import { ApiError, type PlayerTicket } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
@@ -98,6 +100,8 @@ export function MyTicketsPage() {
   const [error, setError] = useState<string | null>(null);
   const [skip, setSkip] = useState(0);
   const [done, setDone] = useState<ActionStatus | null>(null);
+  // Claims and refunds sent without gas, followed here: a row goes once its tickets are paid, its request's state stays.
+  const [relayed, setRelayed] = useState<string[]>([]);
   const tickets = useQuery({
     queryKey: ["tickets", session?.token],
     queryFn: () => api.tickets(session!.token),
@@ -136,7 +140,10 @@ export function MyTicketsPage() {
       {session && tickets.data && tickets.data.length > 0 && (
         <>
           {done && <StatusLine status={done} />}
-          <BatchActions tickets={tickets.data} token={session.token} onDone={setDone} />
+          {relayed.map((id) => (
+            <GaslessStatus key={id} id={id} />
+          ))}
+          <BatchActions tickets={tickets.data} token={session.token} onDone={setDone} onRelayed={(id) => setRelayed((ids) => [...ids, id])} />
           <ul className="ticket-groups" aria-label="Your tickets by round">
             {shown.map((group) => (
               <li key={group.key}>
@@ -201,7 +208,17 @@ function ticketStateText(ticket: PlayerTicket, money: (amount: string | bigint) 
 }
 
 /** Per raffle with prizes or refunds open: one button that claims (or refunds) them all, across its rounds, in one transaction. */
-function BatchActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; token: string; onDone: (status: ActionStatus) => void }) {
+function BatchActions({
+  tickets,
+  token,
+  onDone,
+  onRelayed,
+}: {
+  tickets: PlayerTicket[];
+  token: string;
+  onDone: (status: ActionStatus) => void;
+  onRelayed: (id: string) => void;
+}) {
   const byRaffle = new Map<string, PlayerTicket[]>();
   for (const ticket of tickets) {
     if (ticket.state !== "WON" && ticket.state !== "REFUNDABLE") continue;
@@ -214,14 +231,24 @@ function BatchActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; tok
       <h2 id="open-actions-title">Waiting for you</h2>
       <ul className="batch-actions">
         {[...byRaffle.entries()].map(([key, open]) => (
-          <RaffleActions key={key} tickets={open} token={token} onDone={onDone} />
+          <RaffleActions key={key} tickets={open} token={token} onDone={onDone} onRelayed={onRelayed} />
         ))}
       </ul>
     </section>
   );
 }
 
-function RaffleActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; token: string; onDone: (status: ActionStatus) => void }) {
+function RaffleActions({
+  tickets,
+  token,
+  onDone,
+  onRelayed,
+}: {
+  tickets: PlayerTicket[];
+  token: string;
+  onDone: (status: ActionStatus) => void;
+  onRelayed: (id: string) => void;
+}) {
   const { api } = useApp();
   const wagmiConfig = useConfig();
   const connection = useConnection();
@@ -300,6 +327,7 @@ function RaffleActions({ tickets, token, onDone }: { tickets: PlayerTicket[]; to
           </button>
         </p>
       )}
+      <GaslessHolderActions won={won} refundable={refundable} describedBy={describedBy} busy={busy} onRelayed={onRelayed} />
       {status && <StatusLine status={status} />}
     </li>
   );

@@ -1,4 +1,4 @@
-import { Wallet, getBytes, isHexString, type JsonRpcProvider } from "ethers";
+import { Wallet, getBytes, isHexString, type JsonRpcProvider, type TypedDataDomain, type TypedDataField } from "ethers";
 import type { Page } from "playwright-core";
 
 /**
@@ -88,6 +88,18 @@ export class InjectedWallet {
       case "personal_sign": {
         const message = params[0] as string;
         return this.wallet.signMessage(isHexString(message) ? getBytes(message) : message);
+      }
+      case "eth_signTypedData_v4": {
+        // As a browser wallet signs EIP-712: whatever network it is on, for the domain the typed data names.
+        const [from, json] = params as [string, string];
+        if (from.toLowerCase() !== this.wallet.address.toLowerCase()) throw Object.assign(new Error("unknown account"), { code: 4100 });
+        const { domain, types, message } = JSON.parse(json) as {
+          domain: TypedDataDomain;
+          types: Record<string, TypedDataField[]>;
+          message: Record<string, unknown>;
+        };
+        const { EIP712Domain: _domainType, ...signed } = types;
+        return this.wallet.signTypedData(domain, signed, message);
       }
       case "eth_sendTransaction": {
         const tx = params[0] as { to: string; data?: string; value?: string; gas?: string };

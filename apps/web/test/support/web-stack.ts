@@ -5,7 +5,10 @@ import { ApiKeyService, createApp, loadApiConfig } from "@raffle/api";
 import { localDevPrivateKey } from "@raffle/chain";
 import { deployTestRaffle, type HardhatNode, type RoundRules, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 import { eventually, freePort } from "@raffle/testing";
+import { loadWorkerConfig, startMerchantWorker } from "@raffle/merchant-worker";
 import { startTestStack } from "@raffle/test-stack";
+
+import { enableGasless } from "../../../../tools/stack/gasless-demo";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
 
@@ -79,6 +82,11 @@ export interface WebStackOptions {
   indexerPollMs?: number;
   /** Whether a new head wakes the indexer at once over the node's WebSocket, as in the local stack (off for the tests). */
   indexerWakesOnHeads?: boolean;
+  /**
+   * Buying without gas: the merchant worker runs beside the API and relays (RELAYER_ENABLED), and the merchant switches
+   * gasless purchases on as in the console.
+   */
+  gasless?: boolean;
 }
 
 export async function startWebStack(options: WebStackOptions = {}): Promise<WebStack> {
@@ -158,6 +166,38 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
       const { rows } = (await (await fetch(`${apiUrl}/player/raffles`)).json()) as { rows: Array<{ round: unknown }> };
       if (rows.length !== wanted.length || rows.some((row) => !row.round)) throw new Error("rounds not indexed yet");
     }, 30_000);
+
+    if (options.gasless) {
+      const chainId = world.deployment.chainId;
+      // The worker's rotations keep to each raffle's schedule: once a year here, so none ends a round mid-journey.
+      for (const { id } of Object.values(raffles)) {
+        const patched = await fetch(`${apiUrl}/raffle/contracts/${id}`, {
+          method: "PATCH",
+          headers: { Authorization: `Bearer ${merchantKey}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ schedule: "0 0 1 1 *" }),
+        });
+        if (patched.status !== 200) throw new Error(`raffle schedule refused: ${patched.status}`);
+      }
+      const worker = await startMerchantWorker(
+        loadWorkerConfig({
+          API_URL: apiUrl,
+          API_KEY: merchantKey,
+          CHAIN_IDS: String(chainId),
+          [`CHAIN_${chainId}_RPC_URL`]: node.rpcUrl,
+          [`CHAIN_${chainId}_EXCHANGE_ADDRESS`]: world.deployment.exchange,
+          MERCHANT_PRIVATE_KEY: localDevPrivateKey(2),
+          RELAYER_ENABLED: "true",
+          RELAYER_ID: "web-journeys",
+          // The relayer pays from a key of its own, apart from the merchant's transactions the journeys send.
+          RELAYER_PRIVATE_KEY: localDevPrivateKey(12),
+          RELAYER_POLL_INTERVAL_MS: "100",
+          HEALTH_PORT: "0",
+          LOG_LEVEL: "error",
+        }),
+      );
+      closers.push(() => worker.stop());
+      await enableGasless(apiUrl, webOrigin, chainId, new Wallet(localDevPrivateKey(2)));
+    }
 
     const web = await serveWebApp({
       port: webPort,

@@ -11,6 +11,7 @@ import { useConsole } from "../console-context";
 import { KeyName, RevokedKeyNotice, useRevokedKeysInUse } from "../components/RevokedKeyNotice";
 import { fromNow } from "../key-times";
 import { SalesChart, type ChartSeries } from "../components/SalesChart";
+import { GaslessSettingsSection } from "../components/GaslessSettingsForm";
 import { formatDateTime } from "../../lib/locale";
 
 const COLORS = ["#0b57d0", "#116329", "#a40e26", "#8250df", "#bc4c00"];
@@ -231,6 +232,7 @@ export function OverviewPage() {
           </section>
         );
       })}
+      <GaslessSettingsSection />
     </>
   );
 }
