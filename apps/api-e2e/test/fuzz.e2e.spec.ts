@@ -124,6 +124,66 @@ describe("fuzzed input never gets a 5xx and never writes", () => {
     }
   });
 
+  it("the gasless mailbox and relayer routes with fuzzed bodies: a 4xx problem, never a 5xx, and no request written", async () => {
+    const voucher = (await postJson("/raffle/ticket/sign", { account: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", contractId }).expect(200)).body;
+    // Each field either the real shape or anything at all, nested objects included.
+    const maybe = <T>(value: T) => fc.oneof(fc.constant(value), jsonish);
+    const fixed = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).map(([name, field]) => [name, fc.constant(field)]));
+    const purchase = fc.record(
+      {
+        contractId: maybe(contractId),
+        chainId: maybe(harness.world.deployment.chainId),
+        voucher: fc.oneof(
+          jsonish,
+          fc.record({
+            nonce: maybe(voucher.nonce),
+            signature: maybe(voucher.signature),
+            expiresAt: maybe(voucher.expiresAt),
+            params: fc.oneof(
+              jsonish,
+              fc.record({ ...fixed(voucher.params), externalId: maybe(voucher.params.externalId), receiver: maybe(voucher.params.receiver) }),
+            ),
+            item: maybe(voucher.item),
+            price: fc.oneof(
+              jsonish,
+              fc.record({ ...fixed(voucher.price), amount: maybe(voucher.price.amount), tokenType: maybe(voucher.price.tokenType) }),
+            ),
+            value: maybe(voucher.value),
+          }),
+        ),
+        authorization: fc.oneof(
+          jsonish,
+          fc.record({ validAfter: maybe("0"), validBefore: maybe(String(voucher.expiresAt)), signature: maybe(voucher.signature) }),
+        ),
+        intent: fc.oneof(jsonish, fc.record({ deadline: maybe(String(voucher.expiresAt)), signature: maybe(voucher.signature) })),
+      },
+      { requiredKeys: ["voucher"] },
+    );
+    await fc.assert(
+      fc.asyncProperty(purchase, async (body) => {
+        const response = await postJson("/gasless/purchases", body);
+        expectWellFormed(response);
+        expect(response.status).toBeGreaterThanOrEqual(400);
+      }),
+      { numRuns: RUNS },
+    );
+    const id = "0b3f7a56-8c1d-4e2f-9a0b-1c2d3e4f5a6b";
+    for (const path of ["/relayer/claim", `/relayer/jobs/${id}/sent`, `/relayer/jobs/${id}/outcome`, "/relayer/jobs/%E0%A4%A/sent"]) {
+      await fc.assert(
+        fc.asyncProperty(bodyOf(["chainId", "relayerId", "limit", "txHash", "nonce", "outcome", "failureCode"]), async (body) => {
+          expectWellFormed(await postJson(path, body));
+        }),
+        { numRuns: RUNS / 4 },
+      );
+    }
+    const db = await (await import("@raffle/db")).openDatabase({ url: harness.database.url, poolSize: 1 });
+    try {
+      expect(await db.query(`SELECT count(*)::int AS requests FROM gasless_request`)).toEqual([{ requests: 0 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it("POST endpoints with fuzzed bodies, bad JSON and huge bodies; nothing rejected is written", async () => {
     const before = await counts();
     await fc.assert(

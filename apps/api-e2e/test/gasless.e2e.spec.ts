@@ -1,11 +1,16 @@
 import { Wallet, parseUnits, type Signer } from "ethers";
 import { createSiweMessage } from "viem/siwe";
 import {
+  PlainToken__factory,
   Raffle__factory,
   SigningWallet__factory,
+  TokenType,
+  allowPriceToken,
+  deployMerchantRaffle,
   SmartWallet__factory,
   TestToken__factory,
   signClaimIntent,
+  signRefundIntent,
   signPermit,
   signPurchaseAuthorization,
   signPurchaseIntent,
@@ -647,6 +652,29 @@ describe("gasless purchases: the API's mailbox", () => {
     expect(another[0].attempts.map((attempt: { txHash: string }) => attempt.txHash)).toEqual([decoy.hash, real]);
   });
 
+  it("queues a signed purchase sent twice at once exactly once, and fails a queued one nobody sent before its deadline", async () => {
+    const player = await tokenOnlyPlayer();
+    const token = await signIn(player);
+    const body = await authorizationBody(player, await voucherFor(token));
+    const answers = await Promise.all([0, 1, 2].map(() => harness.http.post("/player/gasless/purchases").set(auth(token)).send(body)));
+    const accepted = answers.filter((answer) => answer.status === 202);
+    expect(accepted).toHaveLength(1);
+    for (const answer of answers.filter((entry) => entry.status !== 202)) {
+      expect(expectProblem(answer, 409, "gaslessDuplicate").existingId).toBe(accepted[0].body.id);
+    }
+
+    // Its deadline passes while queued (made so here, rather than waiting out a voucher): the next claim fails it.
+    const id = accepted[0].body.id;
+    await harness.app.get<DataSource>(DATA_SOURCE).query(`UPDATE gasless_request SET not_after = 1 WHERE id = $1`, [id]);
+    expect(await claimJobs("relayer-a")).toEqual([]);
+    const failed = (await harness.http.get(`/player/gasless/${id}`).set(auth(token)).expect(200)).body;
+    expect(failed).toMatchObject({ state: "failed", failureCode: "voucherExpired", txHash: null });
+    expect(failed.failureReason).toBe("Your purchase could not be sent before it expired; your tokens did not move.");
+    await eventually(async () => {
+      expect(receiver.received.some((entry) => entry.body.type === "gasless.failed" && (entry.body.data as { id: string }).id === id)).toBe(true);
+    });
+  });
+
   it("keeps a player to the merchant's daily limit and a merchant to its gas budget; a failure reads as a sentence and is announced", async () => {
     await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 1 }).expect(200);
     const player = await tokenOnlyPlayer();
@@ -695,7 +723,16 @@ describe("gasless purchases: the API's mailbox", () => {
       "Your purchase could not be completed; your tokens did not move.",
     );
 
-    // Today's relayed purchases already cost more than a budget of 1 wei.
+    // Today's relayed purchases already cost more than a budget of 1 wei: a new purchase is refused, and one queued
+    // before the budget shrank fails with a sentence instead of being leased.
+    await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 }).expect(200);
+    const waiting = await tokenOnlyPlayer();
+    const waitingToken = await signIn(waiting);
+    const { body: queuedBefore } = await harness.http
+      .post("/player/gasless/purchases")
+      .set(auth(waitingToken))
+      .send(await authorizationBody(waiting, await voucherFor(waitingToken)))
+      .expect(202);
     await settings({ enabled: true, dailyGasBudgetWei: "1", perPlayerDailyLimit: 20 }).expect(200);
     const other = await tokenOnlyPlayer();
     const otherToken = await signIn(other);
@@ -707,7 +744,49 @@ describe("gasless purchases: the API's mailbox", () => {
       409,
       "gaslessBudgetExhausted",
     );
+    expect(await claimJobs("relayer-a")).toEqual([]);
+    expect((await harness.http.get(`/player/gasless/${queuedBefore.id}`).set(auth(waitingToken)).expect(200)).body).toMatchObject({
+      state: "failed",
+      failureCode: "gaslessBudgetExhausted",
+      failureReason: "Your purchase could not be relayed: the merchant's gas budget for today is spent; your tokens did not move.",
+    });
     await settings({ enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 }).expect(200);
+  });
+
+  it("offers nothing for a price token with neither ERC-3009 nor EIP-2612, and refuses a purchase in it", async () => {
+    const plain = await new PlainToken__factory(harness.world.admin).deploy();
+    await plain.waitForDeployment();
+    const plainAddress = await plain.getAddress();
+    await allowPriceToken(harness.world.admin, harness.world.deployment.raffleFactory, plainAddress);
+    const deployed = await deployMerchantRaffle(harness.world.merchant, {
+      factory: harness.world.deployment.raffleFactory,
+      commission: 1_000n,
+      timeLagBeforeRelease: 86_400n,
+      ticketName: "Plain Ticket",
+      ticketSymbol: "TPLAIN",
+      firstRound: { price: { tokenType: TokenType.ERC20, token: plainAddress, tokenId: 0n, amount: 10n }, maxTicket: 100n },
+    });
+    const id = await indexedRaffleId(harness, key, deployed.raffle);
+    await harness.http.put(`/raffle/contracts/${id}/public-sale`).set(auth(key)).send({ publicSale: true }).expect(200);
+    expect((await harness.http.get(`/player/raffles/${id}`).expect(200)).body.gasless).toEqual({
+      available: false,
+      method: null,
+      tokenName: null,
+      tokenVersion: null,
+    });
+    const player = await tokenOnlyPlayer();
+    await (await plain.mint(player.address, 1000n)).wait();
+    const token = await signIn(player);
+    const voucher = (await harness.http.post("/player/vouchers").set(auth(token)).send({ contractId: id }).expect(200)).body;
+    const refused = expectProblem(
+      await harness.http
+        .post("/player/gasless/purchases")
+        .set(auth(token))
+        .send(await authorizationBody(player, voucher)),
+      409,
+      "gaslessUnavailable",
+    );
+    expect(refused.detail).toContain("neither ERC-3009 nor EIP-2612");
   });
 
   it("refuses a voucher of a round that closed", async () => {
@@ -800,6 +879,16 @@ describe("gasless purchases: the API's mailbox", () => {
     expect((await harness.http.get(`/player/gasless/${claim.id}`).set(auth(token)).expect(200)).body.failureReason).toBe(
       "Your prize claim found no prize to pay; your tickets are unchanged; you can claim again.",
     );
+
+    // The same tickets' refund, on the holder's RefundIntent: refundTicketsBySig's calldata.
+    const refundSignature = await signRefundIntent(holder, intent);
+    const { body: refund } = await post("refunds", token, { ...body, signature: refundSignature }).expect(202);
+    expect(refund).toMatchObject({ kind: "refund", state: "queued", account: holder.address });
+    const [refundJob] = await claimJobs("relayer-a");
+    expect(refundJob.id).toBe(refund.id);
+    const refundArgs = TICKETS_BY_SIG_INTERFACE.decodeFunctionData("refundTicketsBySig", refundJob.data);
+    expect([refundArgs.holder, refundArgs.signature]).toEqual([holder.address, refundSignature]);
+    await harness.http.post(`/relayer/jobs/${refund.id}/outcome`).set(auth(key)).send({ relayerId: "relayer-a", outcome: "failed" }).expect(204);
   });
 });
 

@@ -506,6 +506,12 @@ describe("the merchant console's API", () => {
       const overview = (await call("get", "/merchant/overview")(token).expect(200)).body.chains[0];
       expect(overview.raffles).toBe(1);
       expect(overview.attention.map((item: { contractId: number }) => item.contractId)).toEqual([bobRaffle.id]);
+      // Gasless relaying settings are each merchant's own: Bob's read and write never reach Alice's.
+      const aliceGasless = { enabled: true, dailyGasBudgetWei: "7", perPlayerDailyLimit: 3 };
+      await harness.http.put("/merchant/gasless").set(auth(aliceSession)).send(aliceGasless).expect(200);
+      expect((await call("get", "/merchant/gasless")(token).expect(200)).body.enabled).toBe(false);
+      await call("put", "/merchant/gasless")(token).send({ enabled: false, dailyGasBudgetWei: "1", perPlayerDailyLimit: 1 }).expect(200);
+      expect((await harness.http.get("/merchant/gasless").set(auth(aliceSession)).expect(200)).body).toMatchObject(aliceGasless);
 
       expect((await call("get", "/webhooks")(token).expect(200)).body.rows).toEqual([]);
       expectProblem(await call("get", "/webhooks/{id}", `/webhooks/${hook}`)(token), 404, "webhookNotFound");

@@ -2696,6 +2696,7 @@ export interface components {
              */
             available: boolean;
             /**
+             * @description ERC-3009 `authorization` (one signature) or EIP-2612 `permit` (permit + intent); null when the token has neither.
              * @example authorization
              * @enum {string|null}
              */
@@ -3450,43 +3451,82 @@ export interface components {
             rows: components["schemas"]["SalesRowDto"][];
         };
         VoucherParamsBody: {
-            /** @example 7 */
+            /**
+             * @description The round id the voucher carries, decimal string.
+             * @example 7
+             */
             externalId: string;
-            /** @example 1795450200 */
+            /**
+             * @description Expiry, seconds since the epoch, decimal string.
+             * @example 1795450200
+             */
             expiresAt: string;
-            /** @example 0x2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c */
+            /**
+             * @description The voucher's 32-byte nonce.
+             * @example 0x2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c
+             */
             nonce: string;
-            /** @example 0x3030303030303030303030303030303030303030303030303030303030303030 */
+            /**
+             * @description bytes32 of the short string "0x".
+             * @example 0x3030303030303030303030303030303030303030303030303030303030303030
+             */
             extra: string;
-            /** @example 0xa16E02E87b7454126E5E10d957A927A7F5B5d2be */
+            /**
+             * @description The raffle contract address.
+             * @example 0xa16E02E87b7454126E5E10d957A927A7F5B5d2be
+             */
             receiver: string;
-            /** @example 0x0000000000000000000000000000000000000000 */
+            /**
+             * @description The referrer address (zero when none).
+             * @example 0x0000000000000000000000000000000000000000
+             */
             referrer: string;
         };
         VoucherAssetBody: {
-            /** @example 1 */
+            /**
+             * @description TokenType index: NATIVE=0, ERC20=1, ERC721=2, ERC998=3, ERC1155=4.
+             * @example 1
+             */
             tokenType: number;
-            /** @example 0xB7A5bd0345EF1Cc5E66bf61BdeC17D2461fBd968 */
+            /**
+             * @description Token contract address.
+             * @example 0xB7A5bd0345EF1Cc5E66bf61BdeC17D2461fBd968
+             */
             token: string;
-            /** @example 0 */
+            /**
+             * @description Token id, decimal string.
+             * @example 0
+             */
             tokenId: string;
-            /** @example 10000000000000000000 */
+            /**
+             * @description Amount in the token's smallest unit, decimal string.
+             * @example 10000000000000000000
+             */
             amount: string;
         };
         VoucherBody: {
-            /** @example 0x2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c */
+            /**
+             * @description The voucher's 32-byte nonce: `params.nonce`.
+             * @example 0x2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c
+             */
             nonce: string;
             /**
              * @description The API's EIP-712 signature of the voucher.
              * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
              */
             signature: string;
-            /** @example 1900000000 */
+            /**
+             * @description Seconds-based expiry: `params.expiresAt`.
+             * @example 1900000000
+             */
             expiresAt: number;
             params: components["schemas"]["VoucherParamsBody"];
             item: components["schemas"]["VoucherAssetBody"];
             price: components["schemas"]["VoucherAssetBody"];
-            /** @example 0 */
+            /**
+             * @description Native value of the purchase, wei as a decimal string (0 for an ERC20 price).
+             * @example 0
+             */
             value: string;
             /**
              * @description As `POST /player/vouchers` answers it (echoed, checked against the voucher's raffle).
@@ -3517,21 +3557,42 @@ export interface components {
             signature: string;
         };
         PermitBody: {
-            /** @example 10000000000000000000 */
+            /**
+             * @description Allowance the permit gives the Exchange, at least the price; smallest units, decimal string.
+             * @example 10000000000000000000
+             */
             value: string;
-            /** @example 1900000000 */
+            /**
+             * @description Unix seconds until which the permit is valid, decimal string.
+             * @example 1900000000
+             */
             deadline: string;
-            /** @example 27 */
+            /**
+             * @description The permit signature's v.
+             * @example 27
+             */
             v: number;
-            /** @example 0xabababababababababababababababababababababababababababababababab */
+            /**
+             * @description The permit signature's r.
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
             r: string;
-            /** @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd */
+            /**
+             * @description The permit signature's s.
+             * @example 0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+             */
             s: string;
         };
         IntentBody: {
-            /** @example 1900000000 */
+            /**
+             * @description Unix seconds until which the intent is valid, decimal string.
+             * @example 1900000000
+             */
             deadline: string;
-            /** @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab */
+            /**
+             * @description The buyer's EIP-712 signature of the PurchaseIntent (65 bytes, or an ERC-1271 wallet's format).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
             signature: string;
         };
         GaslessPurchaseBody: {
@@ -3547,10 +3608,12 @@ export interface components {
         GaslessRequestDto: {
             /**
              * Format: uuid
+             * @description The request's id.
              * @example 0b3f7a56-8c1d-4e2f-9a0b-1c2d3e4f5a6b
              */
             id: string;
             /**
+             * @description What is relayed.
              * @example purchase
              * @enum {string}
              */
@@ -3561,9 +3624,15 @@ export interface components {
              * @enum {string}
              */
             state: "queued" | "sent" | "mined" | "failed";
-            /** @example 31337 */
+            /**
+             * @description The chain it is relayed on.
+             * @example 31337
+             */
             chainId: number;
-            /** @example 3 */
+            /**
+             * @description The raffle contract id.
+             * @example 3
+             */
             contractId: number;
             /**
              * @description The buyer, or the tickets' holder.
@@ -3595,9 +3664,15 @@ export interface components {
              * @example null
              */
             failureReason: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was accepted (ISO 8601 UTC).
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When its state last changed (ISO 8601 UTC).
+             */
             updatedAt: string;
         };
         TicketRefBody: {
@@ -3625,7 +3700,10 @@ export interface components {
              * @example 1900000000
              */
             deadline: string;
-            /** @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab */
+            /**
+             * @description The holder's EIP-712 signature of the ClaimIntent or RefundIntent (65 bytes, or an ERC-1271 wallet's format).
+             * @example 0xababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababababab
+             */
             signature: string;
         };
         GaslessRequestListDto: {
@@ -3641,13 +3719,22 @@ export interface components {
             permit?: components["schemas"]["PermitBody"];
             /** @description EIP-2612's purchase intent. Either this or `authorization`. */
             intent?: components["schemas"]["IntentBody"];
-            /** @example 3 */
+            /**
+             * @description The raffle contract id the voucher is for.
+             * @example 3
+             */
             contractId: number;
-            /** @example 31337 */
+            /**
+             * @description The chain of the raffle.
+             * @example 31337
+             */
             chainId: number;
         };
         RelayClaimBody: {
-            /** @example 31337 */
+            /**
+             * @description The chain whose jobs the relayer sends.
+             * @example 31337
+             */
             chainId: number;
             /**
              * @description The relayer's own stable name (1 to 64 of A-Z a-z 0-9 . _ : -).
@@ -3655,29 +3742,54 @@ export interface components {
              */
             relayerId: string;
             /**
+             * @description Most jobs to answer, held and new together.
              * @default 20
              * @example 20
              */
             limit?: number;
         };
         RelayAttemptDto: {
-            /** @example 0xabababababababababababababababababababababababababababababababab */
+            /**
+             * @description The transaction's hash.
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
             txHash: string;
-            /** @example 7 */
+            /**
+             * @description The relayer account's nonce it was sent with.
+             * @example 7
+             */
             nonce: number;
-            /** @example 2000000000 */
+            /**
+             * @description Its maxFeePerGas, wei, decimal string.
+             * @example 2000000000
+             */
             maxFeePerGas: string;
-            /** @example 1000000000 */
+            /**
+             * @description Its maxPriorityFeePerGas, wei, decimal string.
+             * @example 1000000000
+             */
             maxPriorityFeePerGas: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was reported sent (ISO 8601 UTC).
+             */
             sentAt: string;
         };
         RelayJobDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The job's id: the request's.
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What is relayed.
+             * @enum {string}
+             */
             kind: "purchase" | "claim" | "refund";
-            /** @example 31337 */
+            /**
+             * @description The chain to send it on.
+             * @example 31337
+             */
             chainId: number;
             /**
              * @description The chain's Exchange.
@@ -3703,24 +3815,46 @@ export interface components {
             leaseExpiresAt: string;
         };
         RelayJobListDto: {
+            /** @description Jobs this relayer holds now, oldest first. */
             jobs: components["schemas"]["RelayJobDto"][];
         };
         RelaySentBody: {
-            /** @example worker-1 */
+            /**
+             * @description The relayer's own stable name, as in its claim.
+             * @example worker-1
+             */
             relayerId: string;
-            /** @example 0xabababababababababababababababababababababababababababababababab */
+            /**
+             * @description The transaction's hash.
+             * @example 0xabababababababababababababababababababababababababababababababab
+             */
             txHash: string;
-            /** @example 7 */
+            /**
+             * @description The relayer account's nonce it was sent with (a resend keeps it).
+             * @example 7
+             */
             nonce: number;
-            /** @example 2000000000 */
+            /**
+             * @description Its maxFeePerGas, wei, decimal string.
+             * @example 2000000000
+             */
             maxFeePerGas: string;
-            /** @example 1000000000 */
+            /**
+             * @description Its maxPriorityFeePerGas, wei, decimal string.
+             * @example 1000000000
+             */
             maxPriorityFeePerGas: string;
         };
         RelayOutcomeBody: {
-            /** @example worker-1 */
+            /**
+             * @description The relayer's own stable name, as in its claim.
+             * @example worker-1
+             */
             relayerId: string;
-            /** @enum {string} */
+            /**
+             * @description mined (the API verifies the receipt) or failed.
+             * @enum {string}
+             */
             outcome: "mined" | "failed";
             /**
              * @description For mined: the transaction (one of the job's attempts); the latest when omitted.
@@ -3734,11 +3868,20 @@ export interface components {
             failureCode?: string;
         };
         GaslessSettingsDto: {
-            /** @example true */
+            /**
+             * @description Whether the merchant relays gasless requests.
+             * @example true
+             */
             enabled: boolean;
-            /** @example 50000000000000000 */
+            /**
+             * @description Wei of gas the relayer may spend per UTC day, decimal string.
+             * @example 50000000000000000
+             */
             dailyGasBudgetWei: string;
-            /** @example 20 */
+            /**
+             * @description Gasless requests one player may make per UTC day.
+             * @example 20
+             */
             perPlayerDailyLimit: number;
             /**
              * @description Gas cost of today's (UTC) mined gasless requests, wei.
@@ -3752,7 +3895,10 @@ export interface components {
             relayerLastSeenAt: string | null;
         };
         GaslessSettingsBody: {
-            /** @example true */
+            /**
+             * @description Whether the merchant relays gasless requests.
+             * @example true
+             */
             enabled: boolean;
             /**
              * @description Wei of gas the relayer may spend per UTC day, decimal string.
@@ -10924,6 +11070,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GaslessSettingsDto"];
+                };
+            };
+            /** @description `badRequest`: the request URL or framing cannot be read (a broken percent-encoding in the path, for one). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"] & {
+                        /** @enum {string} */
+                        code: "badRequest";
+                        /** @enum {integer} */
+                        status: 400;
+                        /** @enum {integer} */
+                        statusCode: 400;
+                    };
                 };
             };
             /** @description `unauthorized`: no valid `Authorization: Bearer <merchant API key>` (missing, unknown, revoked, or another scheme). */

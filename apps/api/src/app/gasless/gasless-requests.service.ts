@@ -28,6 +28,7 @@ import {
   type TicketRef,
 } from "./gasless-rules";
 import { GaslessSettingsService, UTC_DAY_START } from "./gasless-settings.service";
+import { chainRead, nodeRead, refusedByContract } from "./chain-read";
 
 /** Who submits a purchase: a signed-in player (the voucher must be its own), or a game backend's API key. */
 export type PurchaseSubmitter = { player: string } | { merchantId: number; contractId: number; chainId: number };
@@ -64,12 +65,14 @@ export function toGaslessDto(row: GaslessRequestEntity): GaslessRequestDto {
  */
 export async function signedBy(provider: JsonRpcProvider, account: string, digest: string, signature: string): Promise<boolean> {
   if (recoverSigner(digest, signature) === account) return true;
-  if ((await provider.getCode(account)) === "0x") return false;
+  if ((await nodeRead(provider.getCode(account))) === "0x") return false;
   try {
     const answer: string = await new Contract(account, ACCOUNT_ABI, provider).isValidSignature(digest, signature);
     return answer.toLowerCase() === ERC1271_MAGIC;
-  } catch {
-    return false;
+  } catch (error) {
+    // The wallet refused (reverted, or answered no bytes4): not its signature. The node's trouble is a 503.
+    if (refusedByContract(error)) return false;
+    throw problems.serviceUnavailable("chain");
   }
 }
 
@@ -133,7 +136,7 @@ export class GaslessRequestsService {
     if (!settings.enabled) throw problems.gaslessUnavailable("the merchant does not relay purchases");
     const price = purchase.price;
     if (Number(price.tokenType) !== TokenType.ERC20) throw problems.gaslessUnavailable("the price is not an ERC20 token");
-    const support = await this.settings.tokenSupport(chain.chainId, String(price.token));
+    const support = await nodeRead(this.settings.tokenSupport(chain.chainId, String(price.token)));
     if (!support.method || support.name === null || support.version === null) {
       throw problems.gaslessUnavailable("the price token supports neither ERC-3009 nor EIP-2612");
     }
@@ -181,13 +184,17 @@ export class GaslessRequestsService {
         permit = { ...body.permit, value: BigInt(body.permit.value), deadline: BigInt(body.permit.deadline) };
         if (permit.value < amount) throw problems.authorizationMismatch("the permit is for less than the price");
         if (!leavesTimeToRelay(permit.deadline, now)) throw problems.authorizationMismatch("the permit's deadline leaves no time to relay it");
-        const nonce: bigint = await token.nonces(purchase.account);
+        const nonce: bigint = await chainRead(token.nonces(purchase.account), () =>
+          problems.gaslessUnavailable("the price token's permit nonce cannot be read"),
+        );
         const signature = `${body.permit.r}${body.permit.s.slice(2)}${body.permit.v.toString(16).padStart(2, "0")}`;
         const digest = permitDigest(domain, { owner: purchase.account, spender: exchange, value: permit.value, nonce, deadline: permit.deadline });
         if (!(await signedBy(chain.provider, purchase.account, digest, signature))) throw problems.buyerSignatureInvalid(purchase.account, "permit");
         if (permit.deadline < BigInt(notAfter)) notAfter = Number(permit.deadline);
       } else {
-        const allowance: bigint = await token.allowance(purchase.account, exchange);
+        const allowance: bigint = await chainRead(token.allowance(purchase.account, exchange), () =>
+          problems.gaslessUnavailable("the price token's allowance cannot be read"),
+        );
         if (allowance < amount) throw problems.authorizationMismatch("without a permit, the Exchange's allowance must cover the price");
       }
       calldata = permitCalldata(purchase, voucher.signature, { deadline, signature: body.intent.signature }, permit);
@@ -196,7 +203,9 @@ export class GaslessRequestsService {
       throw problems.authorizationMismatch("send either `authorization` (ERC-3009) or `intent` with an optional `permit`");
     }
 
-    const balance: bigint = await token.balanceOf(purchase.account);
+    const balance: bigint = await chainRead(token.balanceOf(purchase.account), () =>
+      problems.gaslessUnavailable("the price token's balance cannot be read"),
+    );
     if (balance < amount) throw problems.insufficientBalance(purchase.account, balance.toString(), amount.toString());
     const latest = await this.rounds.latest(raffle.id);
     if (!latest || latest.entity.id !== issued.roundId || latest.entity.endTimestamp !== null) throw problems.roundClosed(raffle.id);

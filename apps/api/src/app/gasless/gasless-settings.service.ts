@@ -9,6 +9,7 @@ import { TtlCache } from "../../services/ttl-cache";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import type { GaslessAvailabilityDto, GaslessSettingsBody, GaslessSettingsDto } from "./gasless.dto";
 import { RELAYER_ALIVE_SECONDS } from "./gasless-rules";
+import { refusedByContract } from "./chain-read";
 
 /** A price token's gasless support: ERC-3009 first (one signature), else EIP-2612; its EIP-712 domain (ERC-5267). */
 export interface TokenSupport {
@@ -144,8 +145,7 @@ export class GaslessSettingsService {
 /** A call the token refused (reverted, or answered nothing that decodes): the feature is absent. Anything else is the node's. */
 function absent<T>(fallback: T): (error: unknown) => T {
   return (error) => {
-    const code = (error as { code?: string }).code;
-    if (code === "CALL_EXCEPTION" || code === "BAD_DATA") return fallback;
+    if (refusedByContract(error)) return fallback;
     throw error;
   };
 }

@@ -225,7 +225,7 @@ export class GaslessSettingsController {
     summary: "The merchant's gasless relaying: switch, daily gas budget, per-player limit, today's spending.",
   })
   @ApiOkResponse({ type: GaslessSettingsDto })
-  @AnswersProblems(...AUTHENTICATED_PROBLEMS)
+  @AnswersProblems(...AUTHENTICATED_PROBLEMS, "badRequest")
   get(@CurrentCaller() caller: Caller): Promise<GaslessSettingsDto> {
     return this.settings.describe(caller.merchantId);
   }

@@ -11,6 +11,7 @@ import type { GaslessKind, RelayClaimBody, RelayJobDto, RelayOutcomeBody, RelayS
 import { LEASE_SECONDS, TICKETS_BY_SIG_INTERFACE } from "./gasless-rules";
 import { toGaslessDto } from "./gasless-requests.service";
 import { GaslessSettingsService } from "./gasless-settings.service";
+import { nodeRead } from "./chain-read";
 import { writeGaslessWebhook, type GaslessWebhookType } from "./gasless-webhooks";
 
 const RAFFLE_EVENTS: Interface = Raffle__factory.createInterface();
@@ -71,6 +72,11 @@ export class RelayJobsService {
     return this.dataSource.transaction(async (manager) => {
       await this.settings.heartbeat(manager, merchantId, body.chainId, body.relayerId);
       await this.expireUnsent(manager, merchantId, body.chainId);
+      // Relaying off, or today's budget spent: held jobs go on (their transactions may be out already), nothing new is
+      // leased, and over budget the queued ones fail at once rather than wait out their deadline.
+      const settings = await this.settings.settings(merchantId, manager);
+      const overBudget = (await this.settings.spentToday(merchantId, manager)) >= BigInt(settings.dailyGasBudgetWei);
+      if (overBudget) await this.failQueued(manager, merchantId, body.chainId, "gaslessBudgetExhausted");
       const renewed: Record<string, unknown>[] = unwrap(
         await manager.query(
           `UPDATE gasless_request SET lease_expires_at = now() + $4 * interval '1 second'
@@ -79,7 +85,7 @@ export class RelayJobsService {
           [merchantId, body.chainId, body.relayerId, LEASE_SECONDS],
         ),
       );
-      const room = Math.max(0, limit - renewed.length);
+      const room = settings.enabled && !overBudget ? Math.max(0, limit - renewed.length) : 0;
       const leased: Record<string, unknown>[] =
         room === 0
           ? []
@@ -133,7 +139,10 @@ export class RelayJobsService {
       const txHash = (body.txHash ?? before.txHash ?? "").toLowerCase();
       if (!before.attempts.some((attempt) => attempt.txHash === txHash))
         throw problems.outcomeUnverified("the transaction is not one the relayer reported sending for this job");
-      const [receipt, transaction] = await Promise.all([chain.provider.getTransactionReceipt(txHash), chain.provider.getTransaction(txHash)]);
+      const [receipt, transaction] = await Promise.all([
+        nodeRead(chain.provider.getTransactionReceipt(txHash)),
+        nodeRead(chain.provider.getTransaction(txHash)),
+      ]);
       if (!receipt || !transaction) throw problems.outcomeUnverified("the transaction has no receipt");
       if (receipt.status !== 1) throw problems.outcomeUnverified("the transaction reverted; report it failed");
       if (!receipt.to || getAddress(receipt.to) !== getAddress(before.target))
@@ -157,7 +166,7 @@ export class RelayJobsService {
     }
     // A failure is believed only if no transaction of the job succeeded: a relayer cannot hide a purchase that happened.
     for (const attempt of before.attempts) {
-      const receipt = await chain.provider.getTransactionReceipt(attempt.txHash);
+      const receipt = await nodeRead(chain.provider.getTransactionReceipt(attempt.txHash));
       if (receipt?.status === 1) throw problems.outcomeUnverified(`transaction ${attempt.txHash} succeeded; report it mined`);
     }
     await this.dataSource.transaction(async (manager) => {
@@ -188,15 +197,20 @@ export class RelayJobsService {
 
   /** Queued jobs nobody sent before their deadline can only fail: the player's tokens never moved. */
   private async expireUnsent(manager: EntityManager, merchantId: number, chainId: number): Promise<void> {
-    const expired: Array<{ id: string }> = unwrap(
+    await this.failQueued(manager, merchantId, chainId, "voucherExpired", true);
+  }
+
+  /** Fails the queued jobs (those past their deadline only, with `expiredOnly`), each announced. */
+  private async failQueued(manager: EntityManager, merchantId: number, chainId: number, failureCode: string, expiredOnly = false): Promise<void> {
+    const failed: Array<{ id: string }> = unwrap(
       await manager.query(
-        `UPDATE gasless_request SET state = 'failed', failure_code = 'voucherExpired', lease_holder = NULL, lease_expires_at = NULL, updated_at = now()
-          WHERE merchant_id = $1 AND chain_id = $2 AND state = 'queued' AND not_after < extract(epoch FROM now())
+        `UPDATE gasless_request SET state = 'failed', failure_code = $3, lease_holder = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE merchant_id = $1 AND chain_id = $2 AND state = 'queued' AND ($4 = false OR not_after < extract(epoch FROM now()))
          RETURNING id`,
-        [merchantId, chainId],
+        [merchantId, chainId, failureCode, expiredOnly],
       ),
     );
-    for (const { id } of expired) await this.announce(manager, id, "gasless.failed", null);
+    for (const { id } of failed) await this.announce(manager, id, "gasless.failed", null);
   }
 
   private async announce(
