@@ -16,6 +16,7 @@ import { growthPart } from "./parts/growth";
 import { indexerPart } from "./parts/indexer";
 import { memoryPart } from "./parts/memory";
 import { readsPart } from "./parts/reads";
+import { relayerPart } from "./parts/relayer";
 import { signPart } from "./parts/sign";
 import { webPart } from "./parts/web";
 import { webhooksPart } from "./parts/webhooks";
@@ -28,6 +29,7 @@ const PARTS_IN_ORDER: Array<[name: string, run: (stack: BenchStack) => Promise<v
   ["sign", signPart],
   ["memory", memoryPart],
   ["webhooks", webhooksPart],
+  ["relayer", relayerPart],
   ["chains", chainsPart],
   ["reads", readsPart],
   ["growth", growthPart],
