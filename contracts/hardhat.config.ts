@@ -78,10 +78,7 @@ const config: HardhatUserConfig = {
     // The raffle (and the deployer that carries its creation code) is compiled for size, so its runtime stays under
     // the 24 KiB limit with item prizes; the gas snapshot shows what its hot paths cost at this setting.
     overrides: Object.fromEntries(
-      ["src/Raffle.sol", "src/RaffleDeployer.sol"].map((file) => [
-        file,
-        { version: SOLC_VERSION, settings: solcSettings(RAFFLE_OPTIMIZER_RUNS) },
-      ]),
+      ["src/Raffle.sol", "src/RaffleDeployer.sol"].map((file) => [file, { version: SOLC_VERSION, settings: solcSettings(RAFFLE_OPTIMIZER_RUNS) }]),
     ),
   },
   paths: {

@@ -250,12 +250,7 @@ contract Raffle is IRaffle, IItemPrizes, AccessControl, ReentrancyGuardTransient
         uint32 rulesVersion = _rulesVersion;
         RoundRules storage rules = _rules[rulesVersion];
         uint256 itemCount = _nextItems.length;
-        uint256 winners = rules.prizeShares.length;
-        if (itemCount != 0) {
-            // Positions past the pot's shares carry an item only.
-            uint256 lastItemPosition = _nextItems[itemCount - 1].position;
-            if (lastItemPosition > winners) winners = lastItemPosition;
-        }
+        uint256 winners = _winnersOf(rules, itemCount);
         uint256 required = _ticketsRequired(rules, winners);
         if (maxTicket != 0 && maxTicket < required) revert MaxTicketBelowMinimum(maxTicket, required);
         if (rules.bundles.length != 0) {
@@ -309,6 +304,7 @@ contract Raffle is IRaffle, IItemPrizes, AccessControl, ReentrancyGuardTransient
         round.itemPositions = positions;
         emit ItemsEscrowed(roundId, merchant, items);
         for (uint256 i; i < itemCount; ++i) {
+            // solhint-disable-next-line no-empty-blocks
             try this.moveItem(items[i].asset, merchant, address(this)) {}
             catch (bytes memory reason) {
                 revert ItemNotEscrowed(items[i].position, reason);
@@ -891,6 +887,15 @@ contract Raffle is IRaffle, IItemPrizes, AccessControl, ReentrancyGuardTransient
         uint256 held = _ticketsBought[roundId][account];
         if (held + quantity > max) revert WalletLimitReached(account, held, quantity, max);
         _ticketsBought[roundId][account] = held + quantity;
+    }
+
+    /// @dev How many winners a round started now draws: its rules' shares, or more when an item sits on a later
+    /// position (positions past the shares carry an item only).
+    function _winnersOf(RoundRules storage rules, uint256 itemCount) private view returns (uint256 winners) {
+        winners = rules.prizeShares.length;
+        if (itemCount == 0) return winners;
+        uint256 lastItemPosition = _nextItems[itemCount - 1].position;
+        if (lastItemPosition > winners) winners = lastItemPosition;
     }
 
     /// @dev Tickets a round needs to be drawn: its minimum, and at least one per winner position.

@@ -11,7 +11,19 @@ import {
 
 import { ONE_DAY } from "./support/fixtures";
 import { RoundStatus, approveExchange, buyTicket, claimPrizes, claimPrizesCall, endRound, startErc20Round } from "./support/scenario";
-import { ItemStatus, POTIONS, POTION_ID, deployItemWorld, drawnItemRound, erc1155Item, erc20Item, erc721Item, itemStatuses, setItems, type ItemWorld } from "./support/items";
+import {
+  ItemStatus,
+  POTIONS,
+  POTION_ID,
+  deployItemWorld,
+  drawnItemRound,
+  erc1155Item,
+  erc20Item,
+  erc721Item,
+  itemStatuses,
+  setItems,
+  type ItemWorld,
+} from "./support/items";
 
 const OnItem = { Accept: 0, Refuse: 1, Reenter: 2, ReenterAndSwallow: 3 } as const;
 
@@ -56,7 +68,10 @@ describe("Item prizes: hostile items and winners", () => {
         .to.emit(world.raffle, "ItemClaimed")
         .and.not.to.emit(world.raffle, "PrizeClaimed");
       expect(await world.sword.ownerOf(world.swordId)).to.equal(walletAddress);
-      await expect(wallet.execute(world.address, claimData(world, roundId, first!.ticketId))).to.be.revertedWithCustomError(world.raffle, "NoPrizeToClaim");
+      await expect(wallet.execute(world.address, claimData(world, roundId, first!.ticketId))).to.be.revertedWithCustomError(
+        world.raffle,
+        "NoPrizeToClaim",
+      );
     });
 
     it("that never accepts leaves its item to the merchant after the release period", async () => {
@@ -66,7 +81,10 @@ describe("Item prizes: hostile items and winners", () => {
       await time.increase(ONE_DAY);
       await (await world.raffle.connect(world.players[7]).returnItems(roundId)).wait();
       expect(await world.sword.ownerOf(world.swordId)).to.equal(world.merchant.address);
-      await expect(wallet.execute(world.address, claimData(world, roundId, winners[0]!.ticketId))).to.be.revertedWithCustomError(world.raffle, "NoPrizeToClaim");
+      await expect(wallet.execute(world.address, claimData(world, roundId, winners[0]!.ticketId))).to.be.revertedWithCustomError(
+        world.raffle,
+        "NoPrizeToClaim",
+      );
     });
 
     it("that re-enters claimPrizes from onERC721Received is stopped by the guard: refused, or swallowed and paid once", async () => {
@@ -90,7 +108,9 @@ describe("Item prizes: hostile items and winners", () => {
       const second = drawn.winners[1]!;
       const wallet = await new ItemWinnerWallet__factory(second.holder).deploy(world.ticketAddress);
       await (await world.ticket.connect(second.holder).transferFrom(second.holder.address, await wallet.getAddress(), second.ticketId)).wait();
-      await (await wallet.setOnItem(OnItem.ReenterAndSwallow, world.address, world.raffle.interface.encodeFunctionData("returnItems", [drawn.roundId]))).wait();
+      await (
+        await wallet.setOnItem(OnItem.ReenterAndSwallow, world.address, world.raffle.interface.encodeFunctionData("returnItems", [drawn.roundId]))
+      ).wait();
       await (await wallet.execute(world.address, claimData(world, drawn.roundId, second.ticketId))).wait();
       expect(await world.potions.balanceOf(await wallet.getAddress(), POTION_ID)).to.equal(POTIONS);
       expect(await wallet.reentrySucceeded()).to.equal(false);
@@ -117,9 +137,14 @@ describe("Item prizes: hostile items and winners", () => {
       await (await pausable.mint(world.merchant.address)).wait();
       await (await pausable.setApprovalForAll(world.address, true)).wait();
       const sword = erc721Item(await pausable.getAddress(), 1n);
-      await setItems(world, [[1, sword], [2, world.potionAsset]]);
+      await setItems(world, [
+        [1, sword],
+        [2, world.potionAsset],
+      ]);
       await (await pausable.setPaused(true)).wait();
-      await expect(startErc20Round(world)).to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed").withArgs(1n, pausable.interface.getError("ItemTransfersPaused")!.selector);
+      await expect(startErc20Round(world))
+        .to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed")
+        .withArgs(1n, pausable.interface.getError("ItemTransfersPaused")!.selector);
       await (await pausable.setPaused(false)).wait();
 
       const [alice, bob, carol] = world.players;
@@ -132,7 +157,9 @@ describe("Item prizes: hostile items and winners", () => {
       const [first, second] = await world.raffle.getWinners(1n);
       await (await pausable.setPaused(true)).wait();
       const firstHolder = owners.get(first!.ticketId)!;
-      await expect(claimPrizes(world, firstHolder, [1n, first!.ticketId])).to.emit(world.raffle, "ItemTransferFailed").and.to.emit(world.raffle, "PrizeClaimed");
+      await expect(claimPrizes(world, firstHolder, [1n, first!.ticketId]))
+        .to.emit(world.raffle, "ItemTransferFailed")
+        .and.to.emit(world.raffle, "PrizeClaimed");
       await (await claimPrizes(world, owners.get(second!.ticketId)!, [1n, second!.ticketId])).wait();
       expect((await world.raffle.getRound(1n)).status).to.equal(RoundStatus.Drawn);
       await (await pausable.setPaused(false)).wait();
@@ -146,12 +173,22 @@ describe("Item prizes: hostile items and winners", () => {
       const gems = await new PausableItem20__factory(world.merchant).deploy();
       await (await gems.mint(world.merchant.address, 1_000n)).wait();
       await (await gems.approve(world.address, 1_000n)).wait();
-      await setItems(world, [[1, world.swordAsset], [2, erc20Item(await gems.getAddress(), 1_000n)], [3, world.potionAsset]]);
+      await setItems(world, [
+        [1, world.swordAsset],
+        [2, erc20Item(await gems.getAddress(), 1_000n)],
+        [3, world.potionAsset],
+      ]);
       await startErc20Round(world);
       await endRound(world);
       await (await gems.setPaused(true)).wait();
-      await expect(world.raffle.returnItems(1n)).to.emit(world.raffle, "ItemTransferFailed").withArgs(1n, 2n, world.merchant.address, gems.interface.getError("ItemTransfersPaused")!.selector);
-      expect(await itemStatuses(world, 1n)).to.deep.equal([[1, ItemStatus.Returned], [2, ItemStatus.Escrowed], [3, ItemStatus.Returned]]);
+      await expect(world.raffle.returnItems(1n))
+        .to.emit(world.raffle, "ItemTransferFailed")
+        .withArgs(1n, 2n, world.merchant.address, gems.interface.getError("ItemTransfersPaused")!.selector);
+      expect(await itemStatuses(world, 1n)).to.deep.equal([
+        [1, ItemStatus.Returned],
+        [2, ItemStatus.Escrowed],
+        [3, ItemStatus.Returned],
+      ]);
       await (await gems.setPaused(false)).wait();
       await (await world.raffle.returnItems(1n)).wait();
       expect(await gems.balanceOf(world.merchant.address)).to.equal(1_000n);
@@ -165,7 +202,12 @@ describe("Item prizes: hostile items and winners", () => {
       const item = erc721Item(await reentrant.getAddress(), 1n);
       await setItems(world, [[1, item]]);
       // At escrow it tries to have the raffle move it straight back to the merchant.
-      await (await reentrant.setReentry(world.address, world.raffle.interface.encodeFunctionData("moveItem", [item, world.address, world.merchant.address]))).wait();
+      await (
+        await reentrant.setReentry(
+          world.address,
+          world.raffle.interface.encodeFunctionData("moveItem", [item, world.address, world.merchant.address]),
+        )
+      ).wait();
       const [alice, bob] = world.players;
       await approveExchange(world, [alice!, bob!]);
       const price = await startErc20Round(world);

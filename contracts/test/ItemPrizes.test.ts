@@ -17,7 +17,18 @@ import {
   setRules,
   startErc20Round,
 } from "./support/scenario";
-import { GEMS, ItemStatus, POTIONS, POTION_ID, deployItemWorld, drawnItemRound, erc1155Item, itemStatuses, setItems, type ItemWorld } from "./support/items";
+import {
+  GEMS,
+  ItemStatus,
+  POTIONS,
+  POTION_ID,
+  deployItemWorld,
+  drawnItemRound,
+  erc1155Item,
+  itemStatuses,
+  setItems,
+  type ItemWorld,
+} from "./support/items";
 import { latestTimestamp } from "./support/vouchers";
 
 async function itemWorldFixture() {
@@ -43,10 +54,16 @@ describe("Item prizes", () => {
   describe("setItemPrizes", () => {
     it("is the merchant's (admin) and records the caller as the merchant the items come from", async () => {
       const world = await loadFixture(itemWorldFixture);
-      await expect(world.raffle.connect(world.players[0]).setItemPrizes([{ position: 1, asset: world.swordAsset }]))
-        .to.be.revertedWithCustomError(world.raffle, "AccessControlUnauthorizedAccount");
-      await expect(world.raffle.setItemPrizes([{ position: 1, asset: world.swordAsset }, { position: 2, asset: world.potionAsset }]))
-        .to.emit(world.raffle, "ItemPrizesSet");
+      await expect(world.raffle.connect(world.players[0]).setItemPrizes([{ position: 1, asset: world.swordAsset }])).to.be.revertedWithCustomError(
+        world.raffle,
+        "AccessControlUnauthorizedAccount",
+      );
+      await expect(
+        world.raffle.setItemPrizes([
+          { position: 1, asset: world.swordAsset },
+          { position: 2, asset: world.potionAsset },
+        ]),
+      ).to.emit(world.raffle, "ItemPrizesSet");
       const [merchant, items] = await world.raffle.itemPrizes();
       expect(merchant).to.equal(world.merchant.address);
       expect(items.map((item) => [item.position, assetTuple(item.asset)])).to.deep.equal([
@@ -61,7 +78,14 @@ describe("Item prizes", () => {
       const bad: [string, { position: number; asset: typeof world.swordAsset }[], number][] = [
         ["position 0", [{ position: 0, asset: world.swordAsset }], 0],
         ["position 21", [{ position: 21, asset: world.swordAsset }], 0],
-        ["positions not increasing", [{ position: 2, asset: world.swordAsset }, { position: 2, asset: world.potionAsset }], 1],
+        [
+          "positions not increasing",
+          [
+            { position: 2, asset: world.swordAsset },
+            { position: 2, asset: world.potionAsset },
+          ],
+          1,
+        ],
         ["an ERC721 of amount 2", [{ position: 1, asset: { ...world.swordAsset, amount: 2n } }], 0],
         ["an ERC1155 of amount 0", [{ position: 1, asset: erc1155Item(potions, POTION_ID, 0n) }], 0],
         ["an ERC20 with a token id", [{ position: 1, asset: { ...world.gemAsset, tokenId: 1n } }], 0],
@@ -85,7 +109,7 @@ describe("Item prizes", () => {
         [3, world.gemAsset],
       ]);
       const before = await balances(world, world.merchant.address);
-      await expect(startErc20Round(world)).to.not.be.rejected;
+      await startErc20Round(world);
       const raffle = await balances(world, world.address);
       expect(raffle).to.deep.equal({ sword: 1n, potions: POTIONS, gems: GEMS });
       const after = await balances(world, world.merchant.address);
@@ -107,7 +131,9 @@ describe("Item prizes", () => {
       const world = await loadFixture(itemWorldFixture);
       await setItems(world, [[2, world.potionAsset]]);
       const price = { tokenType: TokenType.ERC20, token: await world.token.getAddress(), tokenId: 0n, amount: TICKET_PRICE };
-      await expect(world.raffle.startRound(world.item, price, 0n)).to.emit(world.raffle, "ItemsEscrowed").withArgs(1n, world.merchant.address, [[2n, assetTuple(world.potionAsset)]]);
+      await expect(world.raffle.startRound(world.item, price, 0n))
+        .to.emit(world.raffle, "ItemsEscrowed")
+        .withArgs(1n, world.merchant.address, [[2n, assetTuple(world.potionAsset)]]);
     });
 
     it("refuses the round with ItemNotEscrowed(position) when an item is not approved or not the merchant's", async () => {
@@ -117,10 +143,14 @@ describe("Item prizes", () => {
         [1, world.swordAsset],
         [2, world.potionAsset],
       ]);
-      await expect(startErc20Round(world)).to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed").withArgs(2n, (reason: string) => reason.length > 2);
+      await expect(startErc20Round(world))
+        .to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed")
+        .withArgs(2n, (reason: string) => reason.length > 2);
       await (await world.potions.setApprovalForAll(world.address, true)).wait();
       await (await world.sword.transferFrom(world.merchant.address, world.players[5].address, world.swordId)).wait();
-      await expect(startErc20Round(world)).to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed").withArgs(1n, (reason: string) => reason.length > 2);
+      await expect(startErc20Round(world))
+        .to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed")
+        .withArgs(1n, (reason: string) => reason.length > 2);
       expect((await world.raffle.getCurrentRoundInfo()).roundId).to.equal(0n);
       expect(await world.potions.balanceOf(world.address, POTION_ID)).to.equal(0n);
     });
@@ -167,7 +197,10 @@ describe("Item prizes", () => {
       ]);
       expect((await world.raffle.getRound(roundId)).status).to.equal(RoundStatus.Claimed);
       for (const winner of winners) {
-        await expect(claimPrizes(world, winner.holder, [roundId, winner.ticketId])).to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus");
+        await expect(claimPrizes(world, winner.holder, [roundId, winner.ticketId])).to.be.revertedWithCustomError(
+          world.raffle,
+          "UnexpectedRoundStatus",
+        );
       }
     });
 
@@ -176,7 +209,10 @@ describe("Item prizes", () => {
       const second = winners[1]!;
       const buyer = world.players[6]!;
       await (await world.ticket.connect(second.holder).transferFrom(second.holder.address, buyer.address, second.ticketId)).wait();
-      await expect(claimPrizes(world, second.holder, [roundId, second.ticketId])).to.be.revertedWithCustomError(world.raffle, "NotTicketOwnerOrApproved");
+      await expect(claimPrizes(world, second.holder, [roundId, second.ticketId])).to.be.revertedWithCustomError(
+        world.raffle,
+        "NotTicketOwnerOrApproved",
+      );
       await (await claimPrizes(world, buyer, [roundId, second.ticketId])).wait();
       expect(await world.potions.balanceOf(buyer.address, POTION_ID)).to.equal(POTIONS);
       await expect(claimPrizes(world, buyer, [roundId, second.ticketId])).to.be.revertedWithCustomError(world.raffle, "NoPrizeToClaim");
@@ -189,7 +225,11 @@ describe("Item prizes", () => {
       const tickets = [{ roundId, ticketId: first.ticketId }];
       const { chainId } = await ethers.provider.getNetwork();
       const exchange = await world.exchange.getAddress();
-      const intent = await signClaimIntent(first.holder, { chainId, exchange, raffle: world.address, holder: first.holder.address, tickets }, (await latestTimestamp()) + 600n);
+      const intent = await signClaimIntent(
+        first.holder,
+        { chainId, exchange, raffle: world.address, holder: first.holder.address, tickets },
+        (await latestTimestamp()) + 600n,
+      );
       await expect(world.exchange.connect(relayer).claimPrizesBySig(world.address, tickets, first.holder.address, intent.deadline, intent.signature))
         .to.emit(world.raffle, "ItemClaimed")
         .withArgs(roundId, first.ticketId, first.holder.address, 1n, assetTuple(world.swordAsset));
@@ -254,7 +294,10 @@ describe("Item prizes", () => {
     it("returns the items of a round whose randomness timed out", async () => {
       const world = await loadFixture(itemWorldFixture);
       const [alice, bob] = world.players;
-      await setItems(world, [[1, world.swordAsset], [2, world.potionAsset]]);
+      await setItems(world, [
+        [1, world.swordAsset],
+        [2, world.potionAsset],
+      ]);
       await approveExchange(world, [alice!, bob!]);
       const price = await startErc20Round(world);
       await buyTicket(world, alice!, price);
@@ -273,7 +316,9 @@ describe("Item prizes", () => {
       const [first, second] = winners;
       await (await claimPrizes(world, first!.holder, [roundId, first!.ticketId])).wait();
       const { drawnAt } = await world.raffle.getRound(roundId);
-      await expect(world.raffle.returnItems(roundId)).to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet").withArgs(roundId, drawnAt + ONE_DAY);
+      await expect(world.raffle.returnItems(roundId))
+        .to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet")
+        .withArgs(roundId, drawnAt + ONE_DAY);
       await time.increaseTo(drawnAt + ONE_DAY);
       const merchantPotions = await world.potions.balanceOf(world.merchant.address, POTION_ID);
       await (await world.raffle.connect(world.players[7]).returnItems(roundId)).wait();

@@ -38,7 +38,7 @@ describe("Item prizes: what no role can do with an escrowed item", () => {
   });
 
   it("the merchant cannot take items back from a round that can still pay its winners", async () => {
-    const { world, stranger } = await loadFixture(escrowedFixture);
+    const { world } = await loadFixture(escrowedFixture);
     await expect(world.raffle.returnItems(1n)).to.be.revertedWithCustomError(world.raffle, "UnexpectedRoundStatus");
     const buyers = world.players.slice(0, 3);
     await approveExchange(world, buyers);
@@ -83,10 +83,9 @@ describe("Item prizes: what no role can do with an escrowed item", () => {
     );
     // The co-admin names the merchant's sword: it is pulled from the co-admin, who does not hold it.
     await (await world.raffle.connect(coAdmin).setItemPrizes([{ position: 1, asset: world.swordAsset }])).wait();
-    await expect(world.raffle.connect(hotKey).startRound(world.item, plainAsset((await world.raffle.getRound(1n)).price), 0n)).to.be.revertedWithCustomError(
-      world.raffle,
-      "ItemNotEscrowed",
-    );
+    await expect(
+      world.raffle.connect(hotKey).startRound(world.item, plainAsset((await world.raffle.getRound(1n)).price), 0n),
+    ).to.be.revertedWithCustomError(world.raffle, "ItemNotEscrowed");
     expect(await world.sword.ownerOf(world.swordId)).to.equal(world.merchant.address);
   });
 
@@ -110,7 +109,11 @@ describe("Item prizes: what no role can do with an escrowed item", () => {
     const tickets = [{ roundId, ticketId: first.ticketId }];
     const { chainId } = await ethers.provider.getNetwork();
     const exchange = await world.exchange.getAddress();
-    const refund = await signRefundIntent(first.holder, { chainId, exchange, raffle: world.address, holder: first.holder.address, tickets }, (await latestTimestamp()) + 600n);
+    const refund = await signRefundIntent(
+      first.holder,
+      { chainId, exchange, raffle: world.address, holder: first.holder.address, tickets },
+      (await latestTimestamp()) + 600n,
+    );
     await expect(world.exchange.connect(relayer).claimPrizesBySig(world.address, tickets, first.holder.address, refund.deadline, refund.signature))
       .to.be.revertedWithCustomError(world.exchange, "HolderSignatureInvalid")
       .withArgs(first.holder.address);
@@ -123,10 +126,9 @@ describe("Item prizes: what no role can do with an escrowed item", () => {
     await expect(world.potions.connect(stranger).safeTransferFrom(stranger.address, world.address, POTION_ID, 5n, "0x"))
       .to.be.revertedWithCustomError(world.raffle, "UnsolicitedItem")
       .withArgs(stranger.address);
-    await expect(world.potions.connect(stranger).safeBatchTransferFrom(stranger.address, world.address, [POTION_ID], [5n], "0x")).to.be.revertedWithCustomError(
-      world.raffle,
-      "UnsolicitedItem",
-    );
+    await expect(
+      world.potions.connect(stranger).safeBatchTransferFrom(stranger.address, world.address, [POTION_ID], [5n], "0x"),
+    ).to.be.revertedWithCustomError(world.raffle, "UnsolicitedItem");
     await (await world.sword.mint(stranger.address)).wait();
     await expect(world.sword.connect(stranger)["safeTransferFrom(address,address,uint256)"](stranger.address, world.address, 2n)).to.be.reverted;
     expect(await world.raffle.supportsInterface("0x4e2312e0")).to.equal(true);

@@ -238,7 +238,12 @@ async function measure(): Promise<Figures> {
   await (await potions.setApprovalForAll(itemRaffle.address, true)).wait();
   const swordItem = { tokenType: TokenType.ERC721, token: await sword.getAddress(), tokenId: 1n, amount: 1n };
   const potionItem = { tokenType: TokenType.ERC1155, token: await potions.getAddress(), tokenId: 7n, amount: 50n };
-  await (await itemRaffle.raffle.setItemPrizes([{ position: 1, asset: swordItem }, { position: 2, asset: potionItem }])).wait();
+  await (
+    await itemRaffle.raffle.setItemPrizes([
+      { position: 1, asset: swordItem },
+      { position: 2, asset: potionItem },
+    ])
+  ).wait();
   figures["startRound.items.erc721AndErc1155"] = await gasOf(itemRaffle.raffle.startRound(ticketAsset(itemRaffle.ticketAddress), price, 1_000n));
   for (const [index, buyer] of players.slice(0, 2).entries()) {
     await (await token.connect(buyer).approve(exchangeAddress, price.amount)).wait();

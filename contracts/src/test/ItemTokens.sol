@@ -81,11 +81,11 @@ contract PausableItem20 is ERC20 {
     }
 }
 
-/// @notice Test-only ERC721 that, on every transfer between holders, calls `target` with `data` (the raffle's claim,
+/// @notice Test-only ERC721 that, on every transfer between holders, calls `reentryTarget` with `reentryData` (the raffle's claim,
 /// return or escrow mover) and records whether that re-entry succeeded and how it failed; the transfer goes on.
 contract ReentrantItem721 is ERC721 {
-    address public target;
-    bytes public data;
+    address public reentryTarget;
+    bytes public reentryData;
     uint256 public reentries;
     uint256 public reentriesSucceeded;
     bytes public lastFailure;
@@ -98,15 +98,15 @@ contract ReentrantItem721 is ERC721 {
         _mint(to, tokenId);
     }
 
-    function setReentry(address target_, bytes calldata data_) external {
-        target = target_;
-        data = data_;
+    function setReentry(address target, bytes calldata data) external {
+        reentryTarget = target;
+        reentryData = data;
     }
 
     function _update(address to, uint256 tokenId, address auth) internal override returns (address) {
-        if (target != address(0) && _ownerOf(tokenId) != address(0)) {
+        if (reentryTarget != address(0) && _ownerOf(tokenId) != address(0)) {
             reentries += 1;
-            (bool ok, bytes memory result) = target.call(data);
+            (bool ok, bytes memory result) = reentryTarget.call(reentryData);
             if (ok) reentriesSucceeded += 1;
             else lastFailure = result;
         }
