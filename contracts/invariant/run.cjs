@@ -90,6 +90,12 @@ const REQUIRED = [
   "wallet.ticketsHeld",
   "vrfConfig.callbackGasTooLowRefused",
   "vrfConfig.minimumCallbackGas",
+  // Item prizes (ItemInvariants): escrowed, refused at start, claimed, returned, and hostile tokens and wallets.
+  "items.escrowed",
+  "items.claimed",
+  "items.returned",
+  "round.refusedItems",
+  "hostile.changed",
 ];
 
 function parseArgs(argv) {
@@ -311,6 +317,10 @@ async function main() {
     `Contract wallets: ${fmt(summary["wallet.callback"] ?? 0)} mint callbacks re-entered (${reentries.join(", ")}); ` +
       `${fmt(summary["wallet.ticketsBought"] ?? 0)} tickets bought, ${fmt(summary["wallet.ticketsHeld"] ?? 0)} held at settlement; ` +
       `${fmt(summary["wallet.refusedTickets"] ?? 0)} purchases refused by the wallet.`,
+  );
+  console.log(
+    `Item prizes: ${fmt(summary["items.escrowed"] ?? 0)} escrowed, ${fmt(summary["items.claimed"] ?? 0)} claimed, ` +
+      `${fmt(summary["items.returned"] ?? 0)} returned; ${fmt(summary["round.refusedItems"] ?? 0)} rounds refused at start for their items.`,
   );
   console.log("");
   console.log("Handler calls by action (forge metrics, all campaigns):");

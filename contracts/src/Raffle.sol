@@ -6,10 +6,12 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
+import {IERC1155Receiver} from "@openzeppelin/contracts/token/ERC1155/IERC1155Receiver.sol";
 
 import {Asset, TokenType} from "./libraries/Assets.sol";
 import {BundlePrice} from "./libraries/BundlePrice.sol";
 import {DrawRule} from "./libraries/DrawRule.sol";
+import {ItemTransfer} from "./libraries/ItemTransfer.sol";
 import {PrizeSplit} from "./libraries/PrizeSplit.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 import {
@@ -23,6 +25,7 @@ import {
     TicketRef,
     Winner
 } from "./interfaces/IRaffle.sol";
+import {IItemPrizes, ItemPrize, ItemStatus, RoundItem} from "./interfaces/IItemPrizes.sol";
 import {IRaffleFactory} from "./interfaces/IRaffleFactory.sol";
 import {IRaffleTicket, PrizeStatus} from "./interfaces/IRaffleTicket.sol";
 import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
@@ -34,7 +37,9 @@ import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
 /// with the VRF settings in force when the round started, and routes the answer here. A draw the factory cannot get
 /// makes the round refundable at once, so no failure outside the raffle can keep a round from ending. Price tokens
 /// come from the factory's allow-list, and the Exchange measures every payment, so every pot is fully paid.
-contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
+/// Winning positions may also carry items (ERC721, ERC1155, ERC20) escrowed from the merchant when the round starts
+/// (see `IItemPrizes`); each item moves alone, so one that misbehaves holds up nothing but itself.
+contract Raffle is IRaffle, IItemPrizes, AccessControl, ReentrancyGuardTransient {
     using SafeERC20 for IERC20;
 
     /// @notice May start and end rounds. The merchant holds it; it can grant it to a hot key for automation.
@@ -113,9 +118,18 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         uint32 rulesVersion;
         /// @dev Bit i: the prize of position i was claimed.
         uint32 claimedPositions;
+        /// @dev Bit i: position i carries an escrowed item.
+        uint32 itemPositions;
+        /// @dev Bit i: position i's item left escrow (to its winner or back to the merchant).
+        uint32 itemsOut;
         uint256 vrfRequestId;
         uint256 randomWord;
         Asset price;
+    }
+
+    struct EscrowedItem {
+        Asset asset;
+        ItemStatus status;
     }
 
     CurrentRound private _current;
@@ -128,6 +142,12 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     /// @dev Every rules version ever set; a version is never changed, so a round's rules are fixed by its version.
     RoundRules[] private _rules;
     uint32 private _rulesVersion;
+    /// @dev The items rounds started from now on escrow, and the merchant (the admin who set them) they come from.
+    ItemPrize[] private _nextItems;
+    address private _itemMerchant;
+    /// @dev Each round's items by position (0 = first prize), where each is, and the merchant they go back to.
+    mapping(uint256 roundId => mapping(uint256 position => EscrowedItem)) private _roundItems;
+    mapping(uint256 roundId => address merchant) private _roundItemMerchant;
 
     address public beneficiary;
     /// @dev Commission earned on claimed prizes, per price token (address(0) for native), until the merchant withdraws
@@ -216,9 +236,11 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
 
     /// @inheritdoc IRaffle
     /// @dev Fixes the rules in force into the round: later `setRoundRules` calls never reach it.
+    /// The merchant's items for the round are pulled into escrow last; any that cannot be refuses the round.
     function startRound(Asset calldata ticket, Asset calldata price, uint256 maxTicket)
         external
         onlyRole(ROUND_MANAGER_ROLE)
+        nonReentrant
     {
         CurrentRound memory current = _current;
         if (current.active) revert RoundStillActive(current.roundId);
@@ -227,7 +249,8 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         if (maxTicket > type(uint32).max) revert MaxTicketTooLarge(maxTicket);
         uint32 rulesVersion = _rulesVersion;
         RoundRules storage rules = _rules[rulesVersion];
-        uint256 winners = rules.prizeShares.length;
+        uint256 itemCount = _nextItems.length;
+        uint256 winners = _winnersOf(rules, itemCount);
         uint256 required = _ticketsRequired(rules, winners);
         if (maxTicket != 0 && maxTicket < required) revert MaxTicketBelowMinimum(maxTicket, required);
         if (rules.bundles.length != 0) {
@@ -261,6 +284,32 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         _currentPrice = CurrentPrice({token: price.token, amount: uint96(price.amount)});
         emit RoundStarted(roundId, ticket, price, maxTicket, firstTicketId);
         emit RoundRulesApplied(roundId, rulesVersion, rules);
+        if (itemCount != 0) _escrowItems(roundId, round, itemCount);
+    }
+
+    /// @dev Pulls the round's items from the merchant, measuring what arrived: a token that delivers less (a fee) or
+    /// cannot be pulled (not approved, paused) refuses the whole round with a named error.
+    function _escrowItems(uint256 roundId, Round storage round, uint256 itemCount) private {
+        address merchant = _itemMerchant;
+        _roundItemMerchant[roundId] = merchant;
+        ItemPrize[] memory items = _nextItems;
+        uint32 positions;
+        for (uint256 i; i < itemCount; ++i) {
+            uint256 position = items[i].position - 1;
+            positions |= uint32(1 << position);
+            EscrowedItem storage stored = _roundItems[roundId][position];
+            stored.asset = items[i].asset;
+            stored.status = ItemStatus.Escrowed;
+        }
+        round.itemPositions = positions;
+        emit ItemsEscrowed(roundId, merchant, items);
+        for (uint256 i; i < itemCount; ++i) {
+            // solhint-disable-next-line no-empty-blocks
+            try this.moveItem(items[i].asset, merchant, address(this)) {}
+            catch (bytes memory reason) {
+                revert ItemNotEscrowed(items[i].position, reason);
+            }
+        }
     }
 
     /// @inheritdoc IRaffle
@@ -412,7 +461,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
 
     /// @inheritdoc IRaffle
     /// @dev Each prize is the position's amount (see `Winner.amount`); the commission on it is credited to the
-    /// beneficiary (see `withdrawCommission`). A round whose prizes are all claimed becomes `Claimed`.
+    /// beneficiary (see `withdrawCommission`). A position's item goes to the ticket's holder; if that transfer fails
+    /// (a receiver or token that refuses), the share is still paid and the item stays claimable. A round whose prizes
+    /// and items are all claimed becomes `Claimed`.
     function claimPrizes(TicketRef[] calldata tickets) external nonReentrant {
         _requireBatchSize(tickets.length);
         address settler = _settler();
@@ -423,9 +474,18 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             uint256 position = _unclaimedPosition(roundId, round, ticketId);
             address winner = _requireOwnerOrApproved(ticketId, settler);
 
-            uint32 claimed = round.claimedPositions | uint32(uint256(1) << position);
-            round.claimedPositions = claimed;
-            if (claimed == (uint256(1) << round.winnersCount) - 1) round.status = RoundStatus.Claimed;
+            uint256 bit = uint256(1) << position;
+            uint32 claimed = round.claimedPositions;
+            bool shareOwed = claimed & bit == 0;
+            if (shareOwed) {
+                claimed |= uint32(bit);
+                round.claimedPositions = claimed;
+            }
+            if (round.itemPositions & ~round.itemsOut & bit != 0) _claimItem(roundId, round, position, ticketId, winner);
+            if (claimed == (uint256(1) << round.winnersCount) - 1 && round.itemsOut == round.itemPositions) {
+                round.status = RoundStatus.Claimed;
+            }
+            if (!shareOwed) continue;
 
             uint256 amount = _prizeAmount(round, position);
             uint256 commissionAmount = PrizeSplit.commissionOf(amount, commission);
@@ -497,6 +557,115 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
             ticketContract.burn(ticketId);
             _pay(round.price.token, owner, amount);
         }
+    }
+
+    // ---------------------------------------------------------------- item prizes
+
+    /// @inheritdoc IItemPrizes
+    /// @dev The caller, an admin, is the merchant the items are pulled from and go back to: an admin can only ever
+    /// escrow its own items, never those of someone else who approved the raffle.
+    function setItemPrizes(ItemPrize[] calldata items) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        uint256 count = items.length;
+        uint256 previous;
+        address tickets = address(ticketContract);
+        for (uint256 i; i < count; ++i) {
+            uint256 position = items[i].position;
+            if (position <= previous || position > MAX_WINNERS || !ItemTransfer.isValid(items[i].asset, tickets)) {
+                revert InvalidItemPrize(i);
+            }
+            previous = position;
+        }
+        delete _nextItems;
+        for (uint256 i; i < count; ++i) {
+            _nextItems.push(items[i]);
+        }
+        _itemMerchant = msg.sender;
+        emit ItemPrizesSet(msg.sender, items);
+    }
+
+    /// @inheritdoc IItemPrizes
+    function itemPrizes() external view returns (address merchant, ItemPrize[] memory items) {
+        return (_itemMerchant, _nextItems);
+    }
+
+    /// @inheritdoc IItemPrizes
+    function getRoundItems(uint256 roundId) external view returns (address merchant, RoundItem[] memory items) {
+        uint256 positions = _rounds[roundId].itemPositions;
+        uint256 count;
+        for (uint256 rest = positions; rest != 0; rest &= rest - 1) {
+            ++count;
+        }
+        items = new RoundItem[](count);
+        uint256 next;
+        for (uint256 position; position < MAX_WINNERS && next < count; ++position) {
+            if (positions & (uint256(1) << position) == 0) continue;
+            EscrowedItem storage item = _roundItems[roundId][position];
+            items[next++] = RoundItem({position: position + 1, asset: item.asset, status: item.status});
+        }
+        return (_roundItemMerchant[roundId], items);
+    }
+
+    /// @inheritdoc IItemPrizes
+    /// @dev A round that can pay no winner (closed, refundable) returns its items at once; a drawn round once its
+    /// release time has come, so a winner has exactly as long to claim an item as a share. Each item moves alone: one
+    /// that cannot (a paused token) stays in escrow for a later call and holds up none of the others.
+    function returnItems(uint256 roundId) external nonReentrant {
+        Round storage round = _rounds[roundId];
+        RoundStatus status = round.status;
+        if (status == RoundStatus.Drawn || status == RoundStatus.Claimed) {
+            uint256 releasableAt = uint256(round.drawnAt) + timeLagBeforeRelease;
+            if (block.timestamp < releasableAt) revert PrizeNotReleasableYet(roundId, releasableAt);
+        } else if (status != RoundStatus.Closed && status != RoundStatus.Refundable && status != RoundStatus.Released) {
+            revert UnexpectedRoundStatus(roundId, status);
+        }
+        uint256 pending = round.itemPositions & ~uint256(round.itemsOut);
+        if (pending == 0) revert NoItemsToReturn(roundId);
+        address merchant = _roundItemMerchant[roundId];
+        for (uint256 position; pending != 0; ++position) {
+            uint256 bit = uint256(1) << position;
+            if (pending & bit == 0) continue;
+            pending &= ~bit;
+            if (_sendItem(roundId, round, position, merchant, ItemStatus.Returned)) {
+                emit ItemReturned(roundId, merchant, position + 1, _roundItems[roundId][position].asset);
+            }
+        }
+    }
+
+    /// @notice Moves an item in or out of escrow and measures that exactly its amount moved (see `ItemTransfer`), so
+    /// a failing or short transfer is undone alone, in this call. The raffle only.
+    function moveItem(Asset calldata asset, address from, address to) external {
+        if (msg.sender != address(this)) revert CallerNotSelf(msg.sender);
+        uint256 before = ItemTransfer.held(asset);
+        ItemTransfer.move(asset, from, to);
+        uint256 afterwards = ItemTransfer.held(asset);
+        uint256 moved;
+        if (from == address(this)) moved = before > afterwards ? before - afterwards : 0;
+        else moved = afterwards > before ? afterwards - before : 0;
+        if (moved != asset.amount) revert ItemAmountMismatch(asset.amount, moved);
+    }
+
+    /// @notice Accepts ERC1155 tokens only while the raffle itself pulls them into escrow.
+    function onERC1155Received(address operator, address, uint256, uint256, bytes calldata)
+        external
+        view
+        returns (bytes4)
+    {
+        if (operator != address(this)) revert UnsolicitedItem(operator);
+        return IERC1155Receiver.onERC1155Received.selector;
+    }
+
+    /// @notice Refuses batches: the raffle never pulls one.
+    function onERC1155BatchReceived(address operator, address, uint256[] calldata, uint256[] calldata, bytes calldata)
+        external
+        pure
+        returns (bytes4)
+    {
+        revert UnsolicitedItem(operator);
+    }
+
+    /// @inheritdoc AccessControl
+    function supportsInterface(bytes4 interfaceId) public view override returns (bool) {
+        return interfaceId == type(IERC1155Receiver).interfaceId || super.supportsInterface(interfaceId);
     }
 
     // ---------------------------------------------------------------- admin
@@ -579,7 +748,7 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
                 : (status == RoundStatus.Released ? PrizeStatus.Released : PrizeStatus.Unclaimed);
             winners[position] = Winner({
                 ticketId: _winners[roundId][position],
-                share: shares[position],
+                share: position < shares.length ? shares[position] : 0,
                 amount: _prizeAmount(round, position),
                 status: prizeStatus
             });
@@ -632,6 +801,35 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         round.drawnAt = uint40(block.timestamp);
         emit WinnersDrawn(roundId, round.randomWord, ticketIds);
         _announce(firstTicketId, firstTicketId + ticketCount - 1);
+    }
+
+    /// @dev Sends the winner's item of `position`; a transfer that fails leaves it claimable (see `claimPrizes`).
+    function _claimItem(uint256 roundId, Round storage round, uint256 position, uint256 ticketId, address winner)
+        private
+    {
+        if (_sendItem(roundId, round, position, winner, ItemStatus.Claimed)) {
+            emit ItemClaimed(roundId, ticketId, winner, position + 1, _roundItems[roundId][position].asset);
+        }
+    }
+
+    /// @dev Sends position `position`'s item to `to` and records it as `outcome`. The record is written first and
+    /// undone if the transfer fails, so a receiver that re-enters sees the item gone; the failure is reported, never
+    /// raised, so it holds up nothing else.
+    function _sendItem(uint256 roundId, Round storage round, uint256 position, address to, ItemStatus outcome)
+        private
+        returns (bool sent)
+    {
+        EscrowedItem storage item = _roundItems[roundId][position];
+        uint32 out = round.itemsOut;
+        round.itemsOut = out | uint32(1 << position);
+        item.status = outcome;
+        try this.moveItem(item.asset, address(this), to) {
+            return true;
+        } catch (bytes memory reason) {
+            round.itemsOut = out;
+            item.status = ItemStatus.Escrowed;
+            emit ItemTransferFailed(roundId, position + 1, to, reason);
+        }
     }
 
     /// @dev ERC-4906 for every ticket of the round: its outcome changed (refundable, or unclaimed prizes released).
@@ -691,6 +889,15 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         _ticketsBought[roundId][account] = held + quantity;
     }
 
+    /// @dev How many winners a round started now draws: its rules' shares, or more when an item sits on a later
+    /// position (positions past the shares carry an item only).
+    function _winnersOf(RoundRules storage rules, uint256 itemCount) private view returns (uint256 winners) {
+        winners = rules.prizeShares.length;
+        if (itemCount == 0) return winners;
+        uint256 lastItemPosition = _nextItems[itemCount - 1].position;
+        if (lastItemPosition > winners) winners = lastItemPosition;
+    }
+
     /// @dev Tickets a round needs to be drawn: its minimum, and at least one per winner position.
     function _ticketsRequired(RoundRules storage rules, uint256 winners) private view returns (uint256) {
         uint256 minimum = rules.minTickets;
@@ -698,11 +905,14 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
     }
 
     /// @dev Position `position`'s prize before commission (see `PrizeSplit`).
+    /// A position past the rules' shares carries an item only.
     function _prizeAmount(Round storage round, uint256 position) private view returns (uint256) {
-        return PrizeSplit.prizeOf(_rules[round.rulesVersion].prizeShares, round.pot, position);
+        uint16[] storage shares = _rules[round.rulesVersion].prizeShares;
+        if (position >= shares.length) return 0;
+        return PrizeSplit.prizeOf(shares, round.pot, position);
     }
 
-    /// @dev The position of `ticketId` among the round's winners, if its prize is still unclaimed.
+    /// @dev The position of `ticketId` among the round's winners, if its share or its item is still unclaimed.
     function _unclaimedPosition(uint256 roundId, Round storage round, uint256 ticketId)
         private
         view
@@ -713,7 +923,9 @@ contract Raffle is IRaffle, AccessControl, ReentrancyGuardTransient {
         for (; position < count; ++position) {
             if (winners[position] == ticketId) break;
         }
-        if (position == count || round.claimedPositions & (uint256(1) << position) != 0) {
+        if (position == count) revert NoPrizeToClaim(roundId, ticketId);
+        uint256 bit = uint256(1) << position;
+        if (round.claimedPositions & bit != 0 && round.itemPositions & ~round.itemsOut & bit == 0) {
             revert NoPrizeToClaim(roundId, ticketId);
         }
     }

@@ -169,6 +169,8 @@ describe("Raffle administration", () => {
       // v2 added finishDraw (anyone; it draws from the word already recorded, so it chooses nothing) and
       // setRoundRules (admin; prize shares, minimum, wallet cap and bundles of rounds started later: no VRF setting).
       // drawInCallback is the VRF callback's capped inline draw, callable by the raffle itself only (CallerNotSelf).
+      // Item prizes added setItemPrizes (admin; items of later rounds, pulled from the caller), returnItems (anyone;
+      // pays only the round's merchant) and moveItem (the raffle itself only): no VRF setting.
       expect(writes).to.deep.equal([
         "claimPrizes",
         "drawInCallback",
@@ -177,13 +179,16 @@ describe("Raffle administration", () => {
         "finishDraw",
         "fulfillDraw",
         "grantRole",
+        "moveItem",
         "pause",
         "printTicket",
         "refundTickets",
         "releasePrize",
         "renounceRole",
+        "returnItems",
         "revokeRole",
         "setBeneficiary",
+        "setItemPrizes",
         "setRoundRules",
         "startRound",
         "unpause",

@@ -5,7 +5,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signer
 import { ethers } from "hardhat";
 import { Wallet, type ContractTransactionResponse, type Signer } from "ethers";
 
-import { SmartWallet__factory, signClaimIntent, type AssetStruct } from "@raffle/chain";
+import { SmartWallet__factory, TestCollectible__factory, TestItems1155__factory, TokenType, signClaimIntent, type AssetStruct } from "@raffle/chain";
 import { deployPlatform, deployRaffle, erc20Price, nativePrice, ticketAsset, type DeployedRaffle, type Platform } from "./support/fixtures";
 import { authorize, intend, permitFor } from "./support/gasless";
 import { signVoucher } from "./support/vouchers";
@@ -225,6 +225,41 @@ async function measure(): Promise<Figures> {
       .connect(relayer)
       .claimPrizesBySig(gaslessRaffle.address, claimTickets, gaslessOwner, claimIntent.deadline, claimIntent.signature),
   );
+
+  // Item prizes, in a raffle of their own (measured last, so the figures above stay as they were): a sword (ERC721)
+  // on the first prize with the pot, potions (ERC1155) alone on the second; two buyers, the sword's claim, then the
+  // potions' claim (an item and nothing else).
+  const itemRaffle = await deployRaffle(platform);
+  const sword = await new TestCollectible__factory(merchant).deploy("Sword", "SWORD", merchant.address);
+  const potions = await new TestItems1155__factory(merchant).deploy();
+  await (await sword.mint(merchant.address)).wait();
+  await (await potions.mint(merchant.address, 7n, 50n)).wait();
+  await (await sword.setApprovalForAll(itemRaffle.address, true)).wait();
+  await (await potions.setApprovalForAll(itemRaffle.address, true)).wait();
+  const swordItem = { tokenType: TokenType.ERC721, token: await sword.getAddress(), tokenId: 1n, amount: 1n };
+  const potionItem = { tokenType: TokenType.ERC1155, token: await potions.getAddress(), tokenId: 7n, amount: 50n };
+  await (
+    await itemRaffle.raffle.setItemPrizes([
+      { position: 1, asset: swordItem },
+      { position: 2, asset: potionItem },
+    ])
+  ).wait();
+  figures["startRound.items.erc721AndErc1155"] = await gasOf(itemRaffle.raffle.startRound(ticketAsset(itemRaffle.ticketAddress), price, 1_000n));
+  for (const [index, buyer] of players.slice(0, 2).entries()) {
+    await (await token.connect(buyer).approve(exchangeAddress, price.amount)).wait();
+    await buy(platform, itemRaffle, buyer, price, nonceOfRun(5, index));
+  }
+  await (await itemRaffle.raffle.endRound()).wait();
+  const itemRound = await itemRaffle.raffle.getRound(1n);
+  await (await platform.vrf.fulfillRandomWords(itemRound.vrfRequestId, await platform.factory.getAddress())).wait();
+  const itemWinners = await itemRaffle.raffle.getWinners(1n);
+  const itemClaim = async (ticketId: bigint) => {
+    const owner = await itemRaffle.ticket.ownerOf(ticketId);
+    const holder = players.find((player) => player.address === owner)!;
+    return gasOf(itemRaffle.raffle.connect(holder).claimPrizes([{ roundId: 1n, ticketId }]));
+  };
+  figures["claimPrizes.shareAndItem.erc721"] = await itemClaim(itemWinners[0]!.ticketId);
+  figures["claimPrizes.item.erc1155"] = await itemClaim(itemWinners[1]!.ticketId);
   return figures;
 }
 
