@@ -49,7 +49,7 @@ const W = {
   ),
   apiKey: r("npm run api-key -- create --merchant $MERCHANT_ADDRESS"),
   worker: r(
-    `MERCHANT_KEYSTORE_FILE="$SECRETS/merchant.json" MERCHANT_KEYSTORE_PASSWORD_FILE="$SECRETS/merchant.password" node dist/apps/merchant-worker/src/main.js --once`,
+    `RELAYER_ENABLED=false MERCHANT_KEYSTORE_FILE="$SECRETS/merchant.json" MERCHANT_KEYSTORE_PASSWORD_FILE="$SECRETS/merchant.password" node dist/apps/merchant-worker/src/main.js --once`,
   ),
 };
 const WALKTHROUGH = [
