@@ -60,48 +60,88 @@ export interface SendHooks {
   gasLimit?: bigint;
 }
 
+/** A transaction signed, not yet broadcast. */
+interface SignedTx {
+  raw: string;
+  hash: string;
+  nonce: number;
+}
+
 /** Nodes refuse a replacement that raises the fee by less than this (geth 10 %, others 12.5 %): 1/8. */
 const MIN_REPLACEMENT_BUMP_BPS = 1_250n;
 const GAS_LIMIT_MARGIN_PERCENT = 20n;
 const MAX_NONCE_RETRIES = 3;
 
 /**
- * One nonce counter per wallet. Taking a nonce and broadcasting with it happen under one lock, so concurrent
- * rotations of several raffles never share a nonce and their transactions reach the node in nonce order (a node
- * that mines on each transaction refuses a nonce gap). The count starts from, and after any failed broadcast
- * re-syncs to, the node's "pending" transaction count.
+ * One nonce counter per wallet. A nonce is taken and its transaction signed under one lock, so concurrent sends never
+ * share a nonce; each transaction's write-ahead record then runs beside the others' (a mailbox answering in 100 ms
+ * no longer caps a key at ten sends a second), and its broadcast waits for the previous nonce's broadcast, so
+ * transactions still reach the node in nonce order (a node that mines on each transaction refuses a nonce gap) and
+ * none reaches it before its own record. The count starts from, and after any failed record or broadcast re-syncs to,
+ * the node's "pending" transaction count, once every broadcast under way has settled.
  */
 export class NonceManager {
   private next?: number;
   private lock: Promise<unknown> = Promise.resolve();
+  /** The broadcast of the last nonce taken: the next one waits for it. */
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Counts re-syncs: a transaction taken before one is not broadcast (an earlier nonce of its count may be missing). */
+  private epoch = 0;
 
   constructor(private readonly wallet: Wallet) {}
 
-  /** Runs `broadcast` with the next nonce; the nonce counts as used only if it succeeds. */
-  withNextNonce<T>(broadcast: (nonce: number) => Promise<T>): Promise<T> {
-    const run = this.lock.then(async () => {
-      this.next ??= await this.wallet.provider!.getTransactionCount(this.wallet.address, "pending");
-      try {
-        const result = await broadcast(this.next);
-        this.next += 1;
-        return result;
-      } catch (error) {
-        this.next = undefined;
-        throw error;
+  /**
+   * Takes the next nonce and `sign`s with it, then `record`s (beside other sends), then `broadcast`s in nonce order.
+   * The nonce counts as used only if all three succeed; a send whose earlier nonce failed throws `NonceOrderBroken`.
+   */
+  async sendInOrder<S, T>(
+    sign: (nonce: number) => Promise<S>,
+    record: (signed: S) => Promise<void>,
+    broadcast: (signed: S) => Promise<T>,
+  ): Promise<T> {
+    const taken = this.lock.then(async () => {
+      if (this.next === undefined) {
+        await this.tail.catch(() => undefined);
+        this.next = await this.wallet.provider!.getTransactionCount(this.wallet.address, "pending");
       }
+      const nonce = this.next;
+      const epoch = this.epoch;
+      const previous = this.tail;
+      const signed = await sign(nonce);
+      this.next = nonce + 1;
+      const sent = (async () => {
+        const [own, before] = await Promise.allSettled([record(signed), previous]);
+        if (own.status === "rejected") throw own.reason;
+        if (epoch !== this.epoch || before.status === "rejected") throw new NonceOrderBroken(nonce);
+        return broadcast(signed);
+      })();
+      sent.catch(() => {
+        if (epoch === this.epoch) this.resync();
+      });
+      this.tail = sent.catch(() => undefined);
+      return { sent };
     });
-    this.lock = run.catch(() => undefined);
-    return run;
+    this.lock = taken.catch(() => undefined);
+    return (await taken).sent;
   }
 
   resync(): void {
     this.next = undefined;
+    this.epoch += 1;
+  }
+}
+
+/** An earlier nonce of the wallet was not broadcast (its record or broadcast failed): this one was not sent either. */
+export class NonceOrderBroken extends Error {
+  constructor(readonly nonce: number) {
+    super(`nonce ${nonce} not broadcast: an earlier nonce of the key was not`);
+    this.name = "NonceOrderBroken";
   }
 }
 
 /** The node refused the nonce as used already, or as leaving a gap: re-sync and try again. */
 function isNonceConflict(error: unknown): boolean {
-  return isError(error, "NONCE_EXPIRED") || /nonce too (low|high)/i.test(errorMessage(error));
+  return error instanceof NonceOrderBroken || isError(error, "NONCE_EXPIRED") || /nonce too (low|high)/i.test(errorMessage(error));
 }
 
 export function bumpFee(value: bigint, percent: number): bigint {
@@ -130,7 +170,17 @@ export class TxSender {
       const fees = await this.marketFees();
       let sent: { nonce: number; hash: string };
       try {
-        sent = await this.nonces.withNextNonce(async (nonce) => ({ nonce, hash: await this.broadcast(intent, nonce, gasLimit, fees, hooks) }));
+        sent = await this.nonces.sendInOrder(
+          async (nonce) => this.sign(intent, nonce, gasLimit, fees),
+          async (signed) =>
+            hooks.beforeBroadcast?.({
+              txHash: signed.hash,
+              nonce: signed.nonce,
+              maxFeePerGas: fees.maxFeePerGas,
+              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+            }),
+          async (signed) => ({ nonce: signed.nonce, hash: await this.sendSigned(signed) }),
+        );
       } catch (error) {
         if (isNonceConflict(error) && attempt < MAX_NONCE_RETRIES) {
           log.warn("nonce refused by the node; re-synced from its pending count", { call: intent.label, error: errorMessage(error) });
@@ -198,10 +248,16 @@ export class TxSender {
   }
 
   private async broadcast(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees, hooks: SendHooks = {}): Promise<string> {
+    const signed = await this.sign(intent, nonce, gasLimit, fees);
+    await hooks.beforeBroadcast?.({ txHash: signed.hash, nonce, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
+    return this.sendSigned(signed);
+  }
+
+  private async sign(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<SignedTx> {
     const feeFields = fees.eip1559
       ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
       : { type: 0, gasPrice: fees.maxFeePerGas };
-    const signed = await this.wallet.signTransaction({
+    const raw = await this.wallet.signTransaction({
       ...feeFields,
       chainId: this.options.chainId,
       nonce,
@@ -210,15 +266,17 @@ export class TxSender {
       gasLimit,
       value: 0n,
     });
-    const hash = Transaction.from(signed).hash!;
-    await hooks.beforeBroadcast?.({ txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
+    return { raw, hash: Transaction.from(raw).hash!, nonce };
+  }
+
+  private async sendSigned(signed: SignedTx): Promise<string> {
     try {
-      await this.provider.broadcastTransaction(signed);
+      await this.provider.broadcastTransaction(signed.raw);
     } catch (error) {
       // The very same signed transaction is already in the pool (sent by us before, or by a twin instance).
       if (!/already known|known transaction/i.test(errorMessage(error))) throw error;
     }
-    return hash;
+    return signed.hash;
   }
 
   private async awaitReceipt(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
