@@ -156,6 +156,8 @@ export function bumpFee(value: bigint, percent: number): bigint {
  */
 export class TxSender {
   private readonly nonces: NonceManager;
+  private head?: { at: number; value: Promise<number> };
+  private mined?: { head: number; value: Promise<number> };
 
   constructor(
     private readonly wallet: Wallet,
@@ -279,27 +281,66 @@ export class TxSender {
     return signed.hash;
   }
 
+  /**
+   * Waits for a receipt of `pending`. A receipt can only appear with a new block, so the chain's head is asked once
+   * per poll for every transaction waiting (not each its own receipt and nonce count per poll: fifty transactions in
+   * flight made a thousand node calls a second), and each transaction's receipt is looked up once per new head.
+   */
   private async awaitReceipt(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     const timeoutMs = this.options.fees.receiptTimeoutMs;
     const capReachedLogged = { value: false };
     let deadline = Date.now() + timeoutMs;
+    let checkedHead: number | undefined;
+    let checkedHashes = 0;
     for (;;) {
-      const receipt = await this.findReceipt(pending.hashes);
-      if (receipt) {
-        if (receipt.status === 0) throw new TransactionRevertedError(receipt.hash);
-        const head = await this.provider.getBlockNumber();
-        if (head - receipt.blockNumber + 1 >= this.options.confirmations) return { hash: receipt.hash, blockNumber: receipt.blockNumber };
-      } else if ((await this.provider.getTransactionCount(this.wallet.address, "latest")) > pending.nonce) {
-        // The nonce is used: by one of ours mined a moment ago, or by a transaction this process did not send.
-        const late = await this.findReceipt(pending.hashes);
-        if (!late) throw new NonceTakenError(pending.nonce);
-        continue;
-      } else if (Date.now() >= deadline) {
+      const head = await this.headNumber();
+      if (head !== checkedHead || pending.hashes.length !== checkedHashes) {
+        const receipt = await this.findReceipt(pending.hashes);
+        if (receipt) {
+          if (receipt.status === 0) throw new TransactionRevertedError(receipt.hash);
+          if (Math.max(head, receipt.blockNumber) - receipt.blockNumber + 1 >= this.options.confirmations) {
+            return { hash: receipt.hash, blockNumber: receipt.blockNumber };
+          }
+        } else if ((await this.minedCount(head)) > pending.nonce) {
+          // The nonce is used: by one of ours mined a moment ago, or by a transaction this process did not send.
+          const late = await this.findReceipt(pending.hashes);
+          if (!late) throw new NonceTakenError(pending.nonce);
+          continue;
+        }
+        [checkedHead, checkedHashes] = [head, pending.hashes.length];
+      }
+      if (Date.now() >= deadline) {
         await this.replace(intent, pending, log, capReachedLogged, hooks);
         deadline = Date.now() + timeoutMs;
       }
       await sleep(this.options.pollMs);
     }
+  }
+
+  /** The chain's head block number, asked of the node at most once per poll interval for all waiting transactions. */
+  private headNumber(): Promise<number> {
+    if (!this.head || Date.now() - this.head.at >= this.options.pollMs) {
+      const value = this.provider.getBlockNumber();
+      const entry = { at: Date.now(), value };
+      this.head = entry;
+      value.catch(() => {
+        if (this.head === entry) this.head = undefined;
+      });
+    }
+    return this.head.value;
+  }
+
+  /** The key's mined transaction count, asked once per head for all waiting transactions. */
+  private minedCount(head: number): Promise<number> {
+    if (this.mined?.head !== head) {
+      const value = this.provider.getTransactionCount(this.wallet.address, "latest");
+      const entry = { head, value };
+      this.mined = entry;
+      value.catch(() => {
+        if (this.mined === entry) this.mined = undefined;
+      });
+    }
+    return this.mined!.value;
   }
 
   private async replace(
