@@ -158,6 +158,7 @@ export class TxSender {
   private readonly nonces: NonceManager;
   private head?: { at: number; value: Promise<number> };
   private mined?: { head: number; value: Promise<number> };
+  private headFees?: { head: number; value: Promise<Fees> };
 
   constructor(
     private readonly wallet: Wallet,
@@ -169,7 +170,7 @@ export class TxSender {
   async send(intent: TxIntent, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     for (let attempt = 1; ; attempt += 1) {
       const gasLimit = hooks.gasLimit ?? withMargin(await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data }));
-      const fees = await this.marketFees();
+      const fees = await this.feesAtHead();
       let sent: { nonce: number; hash: string };
       try {
         sent = await this.nonces.sendInOrder(
@@ -230,6 +231,20 @@ export class TxSender {
     if (data.gasPrice === null) throw new Error("the node reports no fee data");
     const gasPrice = min(data.gasPrice, cap);
     return { eip1559: false, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice };
+  }
+
+  /** The market's fees for a first send, asked of the node once per block for all sends (fees move with blocks). */
+  private async feesAtHead(): Promise<Fees> {
+    const head = await this.headNumber();
+    if (this.headFees?.head !== head) {
+      const value = this.marketFees();
+      const entry = { head, value };
+      this.headFees = entry;
+      value.catch(() => {
+        if (this.headFees === entry) this.headFees = undefined;
+      });
+    }
+    return this.headFees!.value;
   }
 
   /** Fees for a replacement: the old ones raised by `bumpPercent` (or the market, if higher), capped; undefined at the cap. */
