@@ -60,48 +60,88 @@ export interface SendHooks {
   gasLimit?: bigint;
 }
 
+/** A transaction signed, not yet broadcast. */
+interface SignedTx {
+  raw: string;
+  hash: string;
+  nonce: number;
+}
+
 /** Nodes refuse a replacement that raises the fee by less than this (geth 10 %, others 12.5 %): 1/8. */
 const MIN_REPLACEMENT_BUMP_BPS = 1_250n;
 const GAS_LIMIT_MARGIN_PERCENT = 20n;
 const MAX_NONCE_RETRIES = 3;
 
 /**
- * One nonce counter per wallet. Taking a nonce and broadcasting with it happen under one lock, so concurrent
- * rotations of several raffles never share a nonce and their transactions reach the node in nonce order (a node
- * that mines on each transaction refuses a nonce gap). The count starts from, and after any failed broadcast
- * re-syncs to, the node's "pending" transaction count.
+ * One nonce counter per wallet. A nonce is taken and its transaction signed under one lock, so concurrent sends never
+ * share a nonce; each transaction's write-ahead record then runs beside the others' (a mailbox answering in 100 ms
+ * no longer caps a key at ten sends a second), and its broadcast waits for the previous nonce's broadcast, so
+ * transactions still reach the node in nonce order (a node that mines on each transaction refuses a nonce gap) and
+ * none reaches it before its own record. The count starts from, and after any failed record or broadcast re-syncs to,
+ * the node's "pending" transaction count, once every broadcast under way has settled.
  */
 export class NonceManager {
   private next?: number;
   private lock: Promise<unknown> = Promise.resolve();
+  /** The broadcast of the last nonce taken: the next one waits for it. */
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Counts re-syncs: a transaction taken before one is not broadcast (an earlier nonce of its count may be missing). */
+  private epoch = 0;
 
   constructor(private readonly wallet: Wallet) {}
 
-  /** Runs `broadcast` with the next nonce; the nonce counts as used only if it succeeds. */
-  withNextNonce<T>(broadcast: (nonce: number) => Promise<T>): Promise<T> {
-    const run = this.lock.then(async () => {
-      this.next ??= await this.wallet.provider!.getTransactionCount(this.wallet.address, "pending");
-      try {
-        const result = await broadcast(this.next);
-        this.next += 1;
-        return result;
-      } catch (error) {
-        this.next = undefined;
-        throw error;
+  /**
+   * Takes the next nonce and `sign`s with it, then `record`s (beside other sends), then `broadcast`s in nonce order.
+   * The nonce counts as used only if all three succeed; a send whose earlier nonce failed throws `NonceOrderBroken`.
+   */
+  async sendInOrder<S, T>(
+    sign: (nonce: number) => Promise<S>,
+    record: (signed: S) => Promise<void>,
+    broadcast: (signed: S) => Promise<T>,
+  ): Promise<T> {
+    const taken = this.lock.then(async () => {
+      if (this.next === undefined) {
+        await this.tail.catch(() => undefined);
+        this.next = await this.wallet.provider!.getTransactionCount(this.wallet.address, "pending");
       }
+      const nonce = this.next;
+      const epoch = this.epoch;
+      const previous = this.tail;
+      const signed = await sign(nonce);
+      this.next = nonce + 1;
+      const sent = (async () => {
+        const [own, before] = await Promise.allSettled([record(signed), previous]);
+        if (own.status === "rejected") throw own.reason;
+        if (epoch !== this.epoch || before.status === "rejected") throw new NonceOrderBroken(nonce);
+        return broadcast(signed);
+      })();
+      sent.catch(() => {
+        if (epoch === this.epoch) this.resync();
+      });
+      this.tail = sent.catch(() => undefined);
+      return { sent };
     });
-    this.lock = run.catch(() => undefined);
-    return run;
+    this.lock = taken.catch(() => undefined);
+    return (await taken).sent;
   }
 
   resync(): void {
     this.next = undefined;
+    this.epoch += 1;
+  }
+}
+
+/** An earlier nonce of the wallet was not broadcast (its record or broadcast failed): this one was not sent either. */
+export class NonceOrderBroken extends Error {
+  constructor(readonly nonce: number) {
+    super(`nonce ${nonce} not broadcast: an earlier nonce of the key was not`);
+    this.name = "NonceOrderBroken";
   }
 }
 
 /** The node refused the nonce as used already, or as leaving a gap: re-sync and try again. */
 function isNonceConflict(error: unknown): boolean {
-  return isError(error, "NONCE_EXPIRED") || /nonce too (low|high)/i.test(errorMessage(error));
+  return error instanceof NonceOrderBroken || isError(error, "NONCE_EXPIRED") || /nonce too (low|high)/i.test(errorMessage(error));
 }
 
 export function bumpFee(value: bigint, percent: number): bigint {
@@ -116,6 +156,9 @@ export function bumpFee(value: bigint, percent: number): bigint {
  */
 export class TxSender {
   private readonly nonces: NonceManager;
+  private head?: { at: number; value: Promise<number> };
+  private mined?: { head: number; value: Promise<number> };
+  private headFees?: { head: number; value: Promise<Fees> };
 
   constructor(
     private readonly wallet: Wallet,
@@ -127,10 +170,20 @@ export class TxSender {
   async send(intent: TxIntent, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     for (let attempt = 1; ; attempt += 1) {
       const gasLimit = hooks.gasLimit ?? withMargin(await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data }));
-      const fees = await this.marketFees();
+      const fees = await this.feesAtHead();
       let sent: { nonce: number; hash: string };
       try {
-        sent = await this.nonces.withNextNonce(async (nonce) => ({ nonce, hash: await this.broadcast(intent, nonce, gasLimit, fees, hooks) }));
+        sent = await this.nonces.sendInOrder(
+          async (nonce) => this.sign(intent, nonce, gasLimit, fees),
+          async (signed) =>
+            hooks.beforeBroadcast?.({
+              txHash: signed.hash,
+              nonce: signed.nonce,
+              maxFeePerGas: fees.maxFeePerGas,
+              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+            }),
+          async (signed) => ({ nonce: signed.nonce, hash: await this.sendSigned(signed) }),
+        );
       } catch (error) {
         if (isNonceConflict(error) && attempt < MAX_NONCE_RETRIES) {
           log.warn("nonce refused by the node; re-synced from its pending count", { call: intent.label, error: errorMessage(error) });
@@ -180,6 +233,20 @@ export class TxSender {
     return { eip1559: false, maxFeePerGas: gasPrice, maxPriorityFeePerGas: gasPrice };
   }
 
+  /** The market's fees for a first send, asked of the node once per block for all sends (fees move with blocks). */
+  private async feesAtHead(): Promise<Fees> {
+    const head = await this.headNumber();
+    if (this.headFees?.head !== head) {
+      const value = this.marketFees();
+      const entry = { head, value };
+      this.headFees = entry;
+      value.catch(() => {
+        if (this.headFees === entry) this.headFees = undefined;
+      });
+    }
+    return this.headFees!.value;
+  }
+
   /** Fees for a replacement: the old ones raised by `bumpPercent` (or the market, if higher), capped; undefined at the cap. */
   async replacementFees(previous: Fees): Promise<Fees | undefined> {
     const { bumpPercent, maxFeePerGas: cap } = this.options.fees;
@@ -198,10 +265,16 @@ export class TxSender {
   }
 
   private async broadcast(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees, hooks: SendHooks = {}): Promise<string> {
+    const signed = await this.sign(intent, nonce, gasLimit, fees);
+    await hooks.beforeBroadcast?.({ txHash: signed.hash, nonce, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
+    return this.sendSigned(signed);
+  }
+
+  private async sign(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<SignedTx> {
     const feeFields = fees.eip1559
       ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
       : { type: 0, gasPrice: fees.maxFeePerGas };
-    const signed = await this.wallet.signTransaction({
+    const raw = await this.wallet.signTransaction({
       ...feeFields,
       chainId: this.options.chainId,
       nonce,
@@ -210,38 +283,79 @@ export class TxSender {
       gasLimit,
       value: 0n,
     });
-    const hash = Transaction.from(signed).hash!;
-    await hooks.beforeBroadcast?.({ txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas });
+    return { raw, hash: Transaction.from(raw).hash!, nonce };
+  }
+
+  private async sendSigned(signed: SignedTx): Promise<string> {
     try {
-      await this.provider.broadcastTransaction(signed);
+      await this.provider.broadcastTransaction(signed.raw);
     } catch (error) {
       // The very same signed transaction is already in the pool (sent by us before, or by a twin instance).
       if (!/already known|known transaction/i.test(errorMessage(error))) throw error;
     }
-    return hash;
+    return signed.hash;
   }
 
+  /**
+   * Waits for a receipt of `pending`. A receipt can only appear with a new block, so the chain's head is asked once
+   * per poll for every transaction waiting (not each its own receipt and nonce count per poll: fifty transactions in
+   * flight made a thousand node calls a second), and each transaction's receipt is looked up once per new head.
+   */
   private async awaitReceipt(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     const timeoutMs = this.options.fees.receiptTimeoutMs;
     const capReachedLogged = { value: false };
     let deadline = Date.now() + timeoutMs;
+    let checkedHead: number | undefined;
+    let checkedHashes = 0;
     for (;;) {
-      const receipt = await this.findReceipt(pending.hashes);
-      if (receipt) {
-        if (receipt.status === 0) throw new TransactionRevertedError(receipt.hash);
-        const head = await this.provider.getBlockNumber();
-        if (head - receipt.blockNumber + 1 >= this.options.confirmations) return { hash: receipt.hash, blockNumber: receipt.blockNumber };
-      } else if ((await this.provider.getTransactionCount(this.wallet.address, "latest")) > pending.nonce) {
-        // The nonce is used: by one of ours mined a moment ago, or by a transaction this process did not send.
-        const late = await this.findReceipt(pending.hashes);
-        if (!late) throw new NonceTakenError(pending.nonce);
-        continue;
-      } else if (Date.now() >= deadline) {
+      const head = await this.headNumber();
+      if (head !== checkedHead || pending.hashes.length !== checkedHashes) {
+        const receipt = await this.findReceipt(pending.hashes);
+        if (receipt) {
+          if (receipt.status === 0) throw new TransactionRevertedError(receipt.hash);
+          if (Math.max(head, receipt.blockNumber) - receipt.blockNumber + 1 >= this.options.confirmations) {
+            return { hash: receipt.hash, blockNumber: receipt.blockNumber };
+          }
+        } else if ((await this.minedCount(head)) > pending.nonce) {
+          // The nonce is used: by one of ours mined a moment ago, or by a transaction this process did not send.
+          const late = await this.findReceipt(pending.hashes);
+          if (!late) throw new NonceTakenError(pending.nonce);
+          continue;
+        }
+        [checkedHead, checkedHashes] = [head, pending.hashes.length];
+      }
+      if (Date.now() >= deadline) {
         await this.replace(intent, pending, log, capReachedLogged, hooks);
         deadline = Date.now() + timeoutMs;
       }
       await sleep(this.options.pollMs);
     }
+  }
+
+  /** The chain's head block number, asked of the node at most once per poll interval for all waiting transactions. */
+  private headNumber(): Promise<number> {
+    if (!this.head || Date.now() - this.head.at >= this.options.pollMs) {
+      const value = this.provider.getBlockNumber();
+      const entry = { at: Date.now(), value };
+      this.head = entry;
+      value.catch(() => {
+        if (this.head === entry) this.head = undefined;
+      });
+    }
+    return this.head.value;
+  }
+
+  /** The key's mined transaction count, asked once per head for all waiting transactions. */
+  private minedCount(head: number): Promise<number> {
+    if (this.mined?.head !== head) {
+      const value = this.provider.getTransactionCount(this.wallet.address, "latest");
+      const entry = { head, value };
+      this.mined = entry;
+      value.catch(() => {
+        if (this.mined === entry) this.mined = undefined;
+      });
+    }
+    return this.mined!.value;
   }
 
   private async replace(

@@ -123,6 +123,47 @@ describe("TxSender against a local node (Hardhat, or anvil with TEST_NODE=anvil)
     expect(await node.provider.getTransactionCount(wallet.address, "latest")).toBe(8);
   });
 
+  it("records concurrent sends side by side, and no transaction reaches the node before its record", async () => {
+    const { txSender, wallet, logger } = sender();
+    const recorded = new Set<string>();
+    let recordsAtOnce = 0;
+    let mostAtOnce = 0;
+    const beforeBroadcast = async (attempt: { txHash: string }) => {
+      // A slow mailbox: 300 ms per record. One record after another, eight would take 2.4 s.
+      mostAtOnce = Math.max(mostAtOnce, (recordsAtOnce += 1));
+      expect(await node.provider.getTransaction(attempt.txHash)).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      recordsAtOnce -= 1;
+      recorded.add(attempt.txHash);
+    };
+    const results = await Promise.all(Array.from({ length: 8 }, () => txSender.send(intent, logger, { beforeBroadcast })));
+    expect(mostAtOnce).toBeGreaterThan(1);
+    expect(results.every((result) => recorded.has(result.hash))).toBe(true);
+    const nonces = await Promise.all(results.map(async (result) => (await node.provider.getTransaction(result.hash))!.nonce));
+    expect([...nonces].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(await node.provider.getTransactionCount(wallet.address, "latest")).toBe(8);
+  });
+
+  it("leaves no nonce gap when one record of concurrent sends is refused", async () => {
+    const { txSender, wallet, logger } = sender();
+    let calls = 0;
+    const beforeBroadcast = async () => {
+      calls += 1;
+      const refuse = calls === 2;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (refuse) throw new Error("the mailbox refused the record");
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => txSender.send(intent, logger, { beforeBroadcast })));
+    const failed = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(failed).toHaveLength(1);
+    expect(String((failed[0] as PromiseRejectedResult).reason)).toContain("the mailbox refused the record");
+    // The refused one was never broadcast; the others (those behind it re-sent under fresh nonces) all mined, gap-free.
+    expect(await node.provider.getTransactionCount(wallet.address, "latest")).toBe(4);
+    expect(await node.provider.getTransactionCount(wallet.address, "pending")).toBe(4);
+    const next = await txSender.send(intent, logger);
+    expect((await node.provider.getTransaction(next.hash))!.nonce).toBe(4);
+  });
+
   it("gives up with NonceTakenError when another transaction of the key displaces the pending one", async () => {
     const { txSender, wallet, logs, logger } = sender({}, { receiptTimeoutMs: 60_000 });
     await node.provider.send("evm_setAutomine", [false]);

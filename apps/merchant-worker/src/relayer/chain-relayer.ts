@@ -48,6 +48,12 @@ export interface RelayerHealth {
 const MAX_REVERTED_SENDS = 3;
 /** `limit` of a claim is 1..50 (the mailbox's bounds): held jobs plus new leases. */
 const MAX_CLAIM = 50;
+/**
+ * With no room for a new job, a claim only renews the leases held (120 s at the API), and answers every held job in
+ * full: it is made this often, not at every poll (at 50 jobs a second, polls of a full relayer cost the API more
+ * than the jobs' own reports).
+ */
+const RENEW_WHEN_FULL_MS = 20_000;
 
 /**
  * Relays one chain's jobs from the mailbox: checks the target, simulates, sends with its own nonce manager, records
@@ -60,6 +66,7 @@ export class ChainRelayer {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly totals = { sent: 0, resent: 0, mined: 0, failed: 0 };
   private lastClaim: RelayerHealth["lastClaim"] = null;
+  private lastClaimOkAt?: number;
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
   private stopped = true;
@@ -104,6 +111,7 @@ export class ChainRelayer {
     const { mailbox, chainId, logger } = this.options;
     // The mailbox counts the jobs this relayer holds against `limit` and leases only the room left.
     const limit = Math.max(1, Math.min(MAX_CLAIM, this.options.maxInFlight));
+    if (this.inFlight.size >= limit && this.lastClaimOkAt !== undefined && this.nowMs() - this.lastClaimOkAt < RENEW_WHEN_FULL_MS) return 0;
     let jobs: RelayJob[];
     try {
       jobs = await mailbox.claim(chainId, limit);
@@ -113,6 +121,7 @@ export class ChainRelayer {
       return 0;
     }
     this.lastClaim = { at: this.nowIso(), ok: true, jobs: jobs.length };
+    this.lastClaimOkAt = this.nowMs();
     let started = 0;
     for (const job of jobs) {
       if (this.inFlight.has(job.id) || job.chainId !== chainId) continue;
@@ -305,6 +314,10 @@ export class ChainRelayer {
       this.options.metrics?.jobFailed(this.options.chainId, outcome.failureCode);
       log.info("relay job failed", { failureCode: outcome.failureCode });
     }
+  }
+
+  private nowMs(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   private nowSeconds(): number {

@@ -27,7 +27,7 @@ import {
   voucherDigest,
   type TicketRef,
 } from "./gasless-rules";
-import { GaslessSettingsService, UTC_DAY_START } from "./gasless-settings.service";
+import { GaslessSettingsService, UTC_DAY_START, spentTodaySql } from "./gasless-settings.service";
 import { chainRead, nodeRead, refusedByContract } from "./chain-read";
 
 /** Who submits a purchase: a signed-in player (the voucher must be its own), or a game backend's API key. */
@@ -289,8 +289,10 @@ export class GaslessRequestsService {
   }
 
   /**
-   * The budget and player limit, then the row, in one transaction under the merchant's advisory lock: two requests
-   * of one player at once cannot both pass a limit that has room for one.
+   * The budget and player limit, then the row, in one transaction under the player's advisory lock (per merchant and
+   * account): two requests of one player at once cannot both pass a limit that has room for one, while other players'
+   * requests go on side by side (queueing spends no budget; only a mined job does). Four statements: the lock, both
+   * checks in one query, the insert returning the row.
    */
   private async queue(
     chain: ServedChain,
@@ -299,20 +301,24 @@ export class GaslessRequestsService {
     request: Pick<GaslessRequestEntity, "kind" | "account" | "voucherNonce" | "intentDigest" | "quantity" | "calldata" | "notAfter">,
   ): Promise<GaslessRequestDto> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('gasless-merchant'), $1)`, [raffle.merchantId]);
-      if ((await this.settings.spentToday(raffle.merchantId, manager)) >= BigInt(settings.dailyGasBudgetWei)) throw problems.gaslessBudgetExhausted();
-      const [{ count }] = await manager.query(
-        `SELECT count(*)::int AS count FROM gasless_request
-          WHERE merchant_id = $1 AND account = $2 AND created_at >= ${UTC_DAY_START} AND NOT (state = 'failed' AND tx_hash IS NULL)`,
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('gasless-player'), hashtext($1 || ':' || $2))`, [
+        String(raffle.merchantId),
+        request.account.toLowerCase(),
+      ]);
+      const [{ spent, count }] = await manager.query(
+        `SELECT ${spentTodaySql("$1")} AS spent,
+                (SELECT count(*)::int FROM gasless_request
+                  WHERE merchant_id = $1 AND account = $2 AND created_at >= ${UTC_DAY_START} AND NOT (state = 'failed' AND tx_hash IS NULL)) AS count`,
         [raffle.merchantId, request.account],
       );
+      if (BigInt(spent) >= BigInt(settings.dailyGasBudgetWei)) throw problems.gaslessBudgetExhausted();
       if (count >= settings.perPlayerDailyLimit) throw problems.gaslessPlayerLimitReached(settings.perPlayerDailyLimit);
-      const id = randomUUID();
-      const inserted = await manager.query(
+      const inserted: Record<string, unknown>[] = await manager.query(
         `INSERT INTO gasless_request (id, kind, state, chain_id, contract_id, merchant_id, account, voucher_nonce, intent_digest, quantity, target, calldata, not_after)
-         VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING id`,
+         VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
+         RETURNING id, kind, state, chain_id, contract_id, account, quantity, tx_hash, ticket_ids, failure_code, created_at, updated_at`,
         [
-          id,
+          randomUUID(),
           request.kind,
           chain.chainId,
           raffle.id,
@@ -331,7 +337,23 @@ export class GaslessRequestsService {
         const existing = await manager.getRepository(GaslessRequestEntity).findOneByOrFail(where);
         throw problems.gaslessDuplicate(existing.id);
       }
-      return toGaslessDto(await manager.getRepository(GaslessRequestEntity).findOneByOrFail({ id }));
+      const [row] = inserted;
+      return toGaslessDto(
+        manager.getRepository(GaslessRequestEntity).create({
+          id: row.id as string,
+          kind: row.kind as string,
+          state: row.state as string,
+          chainId: row.chain_id as number,
+          contractId: row.contract_id as number,
+          account: row.account as string,
+          quantity: row.quantity as number | null,
+          txHash: row.tx_hash as string | null,
+          ticketIds: row.ticket_ids as string[],
+          failureCode: row.failure_code as string | null,
+          createdAt: row.created_at as Date,
+          updatedAt: row.updated_at as Date,
+        }),
+      );
     });
   }
 }

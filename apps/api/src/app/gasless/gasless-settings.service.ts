@@ -38,6 +38,11 @@ const DEFAULT_SETTINGS: MerchantGasless = { enabled: false, dailyGasBudgetWei: "
 /** Start of the current UTC day, as SQL: budgets and player limits count from it. */
 export const UTC_DAY_START = `(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 
+/** Wei the merchant (`merchantParam`, a query parameter) spent on mined gasless requests today (UTC), as SQL text. */
+export function spentTodaySql(merchantParam: string): string {
+  return `(SELECT COALESCE(sum(gas_cost_wei), 0)::text FROM gasless_request WHERE merchant_id = ${merchantParam} AND mined_at >= ${UTC_DAY_START})`;
+}
+
 /** Each merchant's relaying settings, its spending today, its relayers' heartbeat, and what a raffle read shows of them. */
 @Injectable()
 export class GaslessSettingsService {
@@ -86,7 +91,7 @@ export class GaslessSettingsService {
   }
 
   private spentSql(): string {
-    return `(SELECT COALESCE(sum(gas_cost_wei), 0)::text FROM gasless_request WHERE merchant_id = $1 AND mined_at >= ${UTC_DAY_START})`;
+    return spentTodaySql("$1");
   }
 
   /** The relayer `relayerId` of the merchant asked for jobs of `chainId` now. */
