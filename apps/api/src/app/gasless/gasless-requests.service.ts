@@ -3,7 +3,7 @@ import { Inject, Injectable } from "@nestjs/common";
 import { Contract, getAddress, type JsonRpcProvider } from "ethers";
 import type { DataSource, EntityManager } from "typeorm";
 import { TokenType, tokenDomain, type PurchaseVoucher } from "@raffle/chain";
-import { ContractEntity, ContractModule, GaslessRequestEntity, TicketVoucherEntity } from "@raffle/db";
+import { ContractEntity, ContractModule, GaslessRequestEntity, TicketVoucherEntity, type GaslessAttempt } from "@raffle/db";
 
 import { problems } from "../../common/problem";
 import { ServedChains, type ServedChain } from "../../services/served-chains";
@@ -316,7 +316,7 @@ export class GaslessRequestsService {
       const inserted: Record<string, unknown>[] = await manager.query(
         `INSERT INTO gasless_request (id, kind, state, chain_id, contract_id, merchant_id, account, voucher_nonce, intent_digest, quantity, target, calldata, not_after)
          VALUES ($1, $2, 'queued', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
-         RETURNING id, kind, state, chain_id, contract_id, account, quantity, tx_hash, ticket_ids, failure_code, created_at, updated_at`,
+         RETURNING *`,
         [
           randomUUID(),
           request.kind,
@@ -337,23 +337,7 @@ export class GaslessRequestsService {
         const existing = await manager.getRepository(GaslessRequestEntity).findOneByOrFail(where);
         throw problems.gaslessDuplicate(existing.id);
       }
-      const [row] = inserted;
-      return toGaslessDto(
-        manager.getRepository(GaslessRequestEntity).create({
-          id: row.id as string,
-          kind: row.kind as string,
-          state: row.state as string,
-          chainId: row.chain_id as number,
-          contractId: row.contract_id as number,
-          account: row.account as string,
-          quantity: row.quantity as number | null,
-          txHash: row.tx_hash as string | null,
-          ticketIds: row.ticket_ids as string[],
-          failureCode: row.failure_code as string | null,
-          createdAt: row.created_at as Date,
-          updatedAt: row.updated_at as Date,
-        }),
-      );
+      return toGaslessDto(gaslessRowEntity(manager, inserted[0]));
     });
   }
 }
@@ -379,4 +363,29 @@ function purchaseVoucherOf(account: string, voucher: VoucherBody): PurchaseVouch
     item: asset(voucher.item),
     price: asset(voucher.price),
   };
+}
+
+/** A row as the query answers it (snake case), made an entity so the DTO mappers read it. */
+export function gaslessRowEntity(manager: EntityManager, raw: Record<string, unknown>): GaslessRequestEntity {
+  return manager.getRepository(GaslessRequestEntity).create({
+    id: raw.id as string,
+    createdAt: raw.created_at as Date,
+    updatedAt: raw.updated_at as Date,
+    kind: raw.kind as string,
+    state: raw.state as string,
+    chainId: raw.chain_id as number,
+    contractId: raw.contract_id as number,
+    merchantId: raw.merchant_id as number,
+    account: raw.account as string,
+    quantity: raw.quantity as number | null,
+    target: raw.target as string,
+    calldata: raw.calldata as string,
+    notAfter: Number(raw.not_after),
+    leaseHolder: raw.lease_holder as string | null,
+    leaseExpiresAt: raw.lease_expires_at as Date | null,
+    attempts: raw.attempts as GaslessAttempt[],
+    txHash: raw.tx_hash as string | null,
+    ticketIds: raw.ticket_ids as string[],
+    failureCode: raw.failure_code as string | null,
+  });
 }

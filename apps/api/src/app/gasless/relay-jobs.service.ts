@@ -9,7 +9,7 @@ import { ServedChains } from "../../services/served-chains";
 import { DATA_SOURCE } from "../../services/tokens";
 import type { GaslessKind, RelayClaimBody, RelayJobDto, RelayOutcomeBody, RelaySentBody } from "./gasless.dto";
 import { LEASE_SECONDS, TICKETS_BY_SIG_INTERFACE } from "./gasless-rules";
-import { toGaslessDto } from "./gasless-requests.service";
+import { gaslessRowEntity, toGaslessDto } from "./gasless-requests.service";
 import { GaslessSettingsService } from "./gasless-settings.service";
 import { nodeRead } from "./chain-read";
 import { writeGaslessWebhook, type GaslessWebhookType } from "./gasless-webhooks";
@@ -27,31 +27,6 @@ function toJobDto(row: GaslessRequestEntity): RelayJobDto {
     attempts: row.attempts,
     leaseExpiresAt: row.leaseExpiresAt!.toISOString(),
   };
-}
-
-/** A row as the query answers it (snake case), made an entity so the DTO mappers read it. */
-function entityOf(manager: EntityManager, raw: Record<string, unknown>): GaslessRequestEntity {
-  return manager.getRepository(GaslessRequestEntity).create({
-    id: raw.id as string,
-    createdAt: raw.created_at as Date,
-    updatedAt: raw.updated_at as Date,
-    kind: raw.kind as string,
-    state: raw.state as string,
-    chainId: raw.chain_id as number,
-    contractId: raw.contract_id as number,
-    merchantId: raw.merchant_id as number,
-    account: raw.account as string,
-    quantity: raw.quantity as number | null,
-    target: raw.target as string,
-    calldata: raw.calldata as string,
-    notAfter: Number(raw.not_after),
-    leaseHolder: raw.lease_holder as string | null,
-    leaseExpiresAt: raw.lease_expires_at as Date | null,
-    attempts: raw.attempts as GaslessAttempt[],
-    txHash: raw.tx_hash as string | null,
-    ticketIds: raw.ticket_ids as string[],
-    failureCode: raw.failure_code as string | null,
-  });
 }
 
 /**
@@ -101,7 +76,7 @@ export class RelayJobsService {
               ),
             );
       return [...renewed, ...leased]
-        .map((raw) => entityOf(manager, raw))
+        .map((raw) => gaslessRowEntity(manager, raw))
         .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
         .map(toJobDto);
     });
