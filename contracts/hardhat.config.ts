@@ -48,6 +48,14 @@ extendConfig((config, userConfig) => {
   config.raffle = { localChainIds: userConfig.raffle?.localChainIds ?? [...LOCAL_CHAIN_IDS] };
 });
 
+// Hardhat merges compilation jobs only when their compiler config is the same object, and it resolves each override
+// to an object of its own. One object for both files compiles the raffle once, inside the deployer's job, instead of
+// once per job.
+extendConfig((config) => {
+  const overrides = config.solidity.overrides;
+  overrides["src/RaffleDeployer.sol"] = overrides["src/Raffle.sol"];
+});
+
 extendProvider((provider, _config, network) => withConfiguredKeys(provider, network));
 
 const env = process.env;

@@ -28,7 +28,7 @@ import {
 import {IItemPrizes, ItemPrize, ItemStatus, RoundItem} from "./interfaces/IItemPrizes.sol";
 import {IRaffleFactory} from "./interfaces/IRaffleFactory.sol";
 import {IRaffleTicket, PrizeStatus} from "./interfaces/IRaffleTicket.sol";
-import {RaffleTicketDeployer} from "./RaffleTicketDeployer.sol";
+import {IRaffleTicketDeployer} from "./interfaces/IDeployers.sol";
 
 /// @notice A merchant's raffle: rounds of tickets sold through the Exchange, in bundles if the merchant wishes, with
 /// one to MAX_WINNERS winners drawn from one Chainlink VRF v2.5 word, and a real pot that the winners share (less the
@@ -171,7 +171,7 @@ contract Raffle is IRaffle, IItemPrizes, AccessControl, ReentrancyGuardTransient
         commission = settings.commission;
         timeLagBeforeRelease = settings.timeLagBeforeRelease;
         ticketContract = IRaffleTicket(
-            RaffleTicketDeployer(settings.ticketDeployer).deployTicket(settings.ticketName, settings.ticketSymbol)
+            IRaffleTicketDeployer(settings.ticketDeployer).deployTicket(settings.ticketName, settings.ticketSymbol)
         );
         // Version 0: one winner takes the pot, no minimum, no cap, no bundles.
         _rules.push().prizeShares.push(uint16(BASIS_POINTS));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IRaffleDeployer} from "./interfaces/IDeployers.sol";
 import {RaffleSettings} from "./interfaces/IRaffle.sol";
 import {Raffle} from "./Raffle.sol";
 
@@ -12,7 +13,7 @@ import {Raffle} from "./Raffle.sol";
 /// code stores (contracts whose code is a STOP byte and then the data, so a call to one does nothing), and
 /// `deployRaffle` copies it back with EXTCODECOPY. Only the raffle's own runtime then has to fit the 24 KiB limit;
 /// its creation code may grow to what this constructor's 48 KiB initcode limit leaves room for.
-contract RaffleDeployer {
+contract RaffleDeployer is IRaffleDeployer {
     /// @dev Most data one code store holds: the EIP-170 limit less the leading STOP byte.
     uint256 private constant STORE_CAPACITY = 24_575;
 

@@ -8,7 +8,7 @@ import {VRFV2PlusClient} from "@chainlink/contracts/src/v0.8/vrf/dev/libraries/V
 import {IExchange} from "./interfaces/IExchange.sol";
 import {IRaffleFactory, RaffleConfig} from "./interfaces/IRaffleFactory.sol";
 import {IRaffle, RaffleSettings, VrfConfig} from "./interfaces/IRaffle.sol";
-import {RaffleDeployer} from "./RaffleDeployer.sol";
+import {IRaffleDeployer} from "./interfaces/IDeployers.sol";
 import {VrfConfigs} from "./libraries/VrfConfigs.sol";
 
 /// @notice The request bounds a Chainlink VRF v2.5 coordinator publishes (the first two fields of its `s_config`).
@@ -107,7 +107,7 @@ contract RaffleFactory is IRaffleFactory, AccessControl {
         returns (address raffle, address ticket)
     {
         if (vrfVersion == 0 || _vrfConfigs[vrfVersion].subscriptionId == 0) revert VrfNotConfigured();
-        raffle = RaffleDeployer(raffleDeployer).deployRaffle(
+        raffle = IRaffleDeployer(raffleDeployer).deployRaffle(
             RaffleSettings({
                 admin: msg.sender,
                 factory: address(this),
