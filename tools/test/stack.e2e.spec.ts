@@ -143,7 +143,13 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
       return rows;
     }, 15_000);
     expect(offers.filter((row) => erc20Ids.includes(row.raffle.id)).map((row) => row.gasless)).toEqual(
-      erc20Ids.map(() => ({ available: true, method: "authorization", tokenName: "Demo Gold", tokenVersion: "1" })),
+      erc20Ids.map(() => ({ available: true, method: "authorization", tokenName: "Demo Gold", tokenVersion: "1", claimsAndRefunds: true })),
+    );
+    // The demo merchant relays on every chain: an ETH-priced raffle's prizes and refunds go without gas too.
+    const nativeOffers = offers.filter((row) => !erc20Ids.includes(row.raffle.id)).map((row) => row.gasless);
+    expect(nativeOffers.length).toBeGreaterThan(0);
+    expect(nativeOffers).toEqual(
+      nativeOffers.map(() => ({ available: false, method: null, tokenName: null, tokenVersion: null, claimsAndRefunds: true })),
     );
 
     // `npm run api-key` as the README says, while the stack runs: the key lands in the stack's database and works.

@@ -14,6 +14,7 @@ import {
   signPermit,
   signPurchaseAuthorization,
   signPurchaseIntent,
+  localDevPrivateKey,
   tokenDomain,
 } from "@raffle/chain";
 import { RaffleApi, type FetchLike } from "@raffle/sdk";
@@ -22,7 +23,7 @@ import type { DataSource } from "typeorm";
 import type { ApiConfig } from "../../api/src/config/api-config";
 import { TICKETS_BY_SIG_INTERFACE } from "../../api/src/app/gasless/gasless-rules";
 import { API_CONFIG, DATA_SOURCE } from "../../api/src/services/tokens";
-import { deployTestRaffle, type TestRaffle } from "@raffle/chain/testing";
+import { buyTicket, deployTestRaffle, endAndDraw, type TestRaffle } from "@raffle/chain/testing";
 import { eventually } from "@raffle/testing";
 
 import { browserSessions, fastWebhooks, startApiHarness, type ApiHarness } from "./support/api-harness";
@@ -166,7 +167,7 @@ describe("gasless purchases: the API's mailbox", () => {
     const { body } = await harness.http.get("/merchant/gasless").set(auth(key)).expect(200);
     expect(body).toEqual({ enabled: false, dailyGasBudgetWei: "0", perPlayerDailyLimit: 20, spentTodayWei: "0", relayerLastSeenAt: null });
     const read = (await harness.http.get(`/player/raffles/${raffle.id}`).expect(200)).body;
-    expect(read.gasless).toEqual({ available: false, method: "authorization", tokenName: "Test Gold", tokenVersion: "1" });
+    expect(read.gasless).toEqual({ available: false, method: "authorization", tokenName: "Test Gold", tokenVersion: "1", claimsAndRefunds: false });
 
     const player = await tokenOnlyPlayer();
     const token = await signIn(player);
@@ -188,7 +189,7 @@ describe("gasless purchases: the API's mailbox", () => {
     expect(await claimJobs("relayer-a")).toEqual([]);
     await eventually(async () => {
       const again = (await harness.http.get(`/player/raffles/${raffle.id}`).expect(200)).body;
-      expect(again.gasless.available).toBe(true);
+      expect(again.gasless).toMatchObject({ available: true, claimsAndRefunds: true });
     });
     expect((await harness.http.get("/merchant/gasless").set(auth(key)).expect(200)).body.relayerLastSeenAt).toEqual(expect.any(String));
   });
@@ -768,11 +769,14 @@ describe("gasless purchases: the API's mailbox", () => {
     });
     const id = await indexedRaffleId(harness, key, deployed.raffle);
     await harness.http.put(`/raffle/contracts/${id}/public-sale`).set(auth(key)).send({ publicSale: true }).expect(200);
+    // The merchant relays: its prizes and refunds go without gas whatever the price token, a purchase in this one cannot.
+    await claimJobs("relayer-a");
     expect((await harness.http.get(`/player/raffles/${id}`).expect(200)).body.gasless).toEqual({
       available: false,
       method: null,
       tokenName: null,
       tokenVersion: null,
+      claimsAndRefunds: true,
     });
     const player = await tokenOnlyPlayer();
     await (await plain.mint(player.address, 1000n)).wait();
@@ -892,6 +896,54 @@ describe("gasless purchases: the API's mailbox", () => {
     const refundArgs = TICKETS_BY_SIG_INTERFACE.decodeFunctionData("refundTicketsBySig", refundJob.data);
     expect([refundArgs.holder, refundArgs.signature]).toEqual([holder.address, refundSignature]);
     await harness.http.post(`/relayer/jobs/${refund.id}/outcome`).set(auth(key)).send({ relayerId: "relayer-a", outcome: "failed" }).expect(204);
+  });
+
+  it("offers claims and refunds without gas for a raffle priced in ETH, and relays its prize to the holder, who pays no gas", async () => {
+    const deployed = await deployTestRaffle(harness.world, "NATIVE", 100n);
+    const id = await indexedRaffleId(harness, key, deployed.raffle);
+    await harness.http.put(`/raffle/contracts/${id}/public-sale`).set(auth(key)).send({ publicSale: true }).expect(200);
+    await claimJobs("relayer-a");
+    const offered = async () => (await harness.http.get(`/player/raffles/${id}`).expect(200)).body.gasless;
+    // No purchase without gas in ETH (there is no token to sign for), but the holder's signature claims and refunds.
+    expect(await offered()).toEqual({ available: false, method: null, tokenName: null, tokenVersion: null, claimsAndRefunds: true });
+    const on = { enabled: true, dailyGasBudgetWei: parseUnits("1", 18).toString(), perPlayerDailyLimit: 20 };
+    await settings({ ...on, enabled: false }).expect(200);
+    await eventually(async () => expect((await offered()).claimsAndRefunds).toBe(false));
+    await settings(on).expect(200);
+    await eventually(async () => expect((await offered()).claimsAndRefunds).toBe(true));
+
+    const holder = new Wallet(localDevPrivateKey(6), harness.world.provider);
+    const ticketId = await buyTicket(harness.world, deployed, holder);
+    await endAndDraw(harness.world, deployed);
+    const token = await signIn(holder);
+    const won = await eventually(async () => {
+      const { body } = await harness.http.get("/player/tickets").set(auth(token)).expect(200);
+      const row = body.rows.find(
+        (each: { raffle: string; tokenId: string }) => each.raffle === deployed.raffle && each.tokenId === ticketId.toString(),
+      );
+      if (row?.state !== "WON") throw new Error("the win is not indexed yet");
+      return row as { roundId: string; prize: string };
+    });
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    const tickets = [{ roundId: BigInt(won.roundId), ticketId }];
+    const place = { chainId: harness.world.deployment.chainId, exchange: harness.world.deployment.exchange, raffle: deployed.raffle };
+    const { signature } = await signClaimIntent(holder, { ...place, holder: holder.address, tickets }, deadline);
+    const { body: claim } = await harness.http
+      .post("/player/gasless/claims")
+      .set(auth(token))
+      .send({ contractId: id, tickets: [{ roundId: won.roundId, ticketId: ticketId.toString() }], deadline: deadline.toString(), signature })
+      .expect(202);
+    const [job] = await claimJobs("relayer-a");
+    expect(job).toMatchObject({ id: claim.id, kind: "claim" });
+    const before = await harness.world.provider.getBalance(holder.address);
+    const txHash = await relay(job, "relayer-a");
+    await harness.http.post(`/relayer/jobs/${job.id}/outcome`).set(auth(key)).send({ relayerId: "relayer-a", outcome: "mined", txHash }).expect(204);
+    // The prize in ETH, exactly, to the holder; the relayer paid the gas.
+    expect((await harness.world.provider.getBalance(holder.address)) - before).toBe(BigInt(won.prize));
+    expect(BigInt(won.prize)).toBeGreaterThan(0n);
+    await eventually(async () =>
+      expect((await harness.http.get(`/player/gasless/${claim.id}`).set(auth(token)).expect(200)).body.state).toBe("mined"),
+    );
   });
 });
 

@@ -2711,6 +2711,11 @@ export interface components {
              * @example 1
              */
             tokenVersion: string | null;
+            /**
+             * @description The merchant relays and a relayer of its claimed jobs in the last 2 minutes: the raffle's prizes can be claimed and its tickets refunded without gas, whatever the price (ETH or any token), as the holder's signature alone moves them.
+             * @example true
+             */
+            claimsAndRefunds: boolean;
         };
         PublicRaffleDto: {
             /** @description The raffle contract. */
@@ -2728,7 +2733,7 @@ export interface components {
              * @example 2026-11-25T02:00:00.000Z
              */
             nextDrawAt: string | null;
-            /** @description Whether the raffle's tickets can be bought without gas (issue #52), and how to sign. */
+            /** @description Whether the raffle's tickets can be bought, and its prizes claimed and tickets refunded, without gas (issue #52), and how to sign. */
             gasless: components["schemas"]["GaslessAvailabilityDto"];
         };
         PublicRaffleListDto: {

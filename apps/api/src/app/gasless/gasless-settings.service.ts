@@ -113,23 +113,30 @@ export class GaslessSettingsService {
     return value;
   }
 
-  /** The `gasless` block of a raffle read: available when the merchant relays, its relayer is alive and the token supports a method. */
+  /**
+   * The `gasless` block of a raffle read. Claims and refunds without gas need only a merchant that relays and a relayer
+   * alive: the holder's signature moves the prize or the refund whatever the price. A purchase also needs an ERC20
+   * price whose token supports a method.
+   */
   async availability(
     raffle: { merchantId: number; chainId: number },
     price: { tokenType: number | bigint; token: string } | null,
   ): Promise<GaslessAvailabilityDto> {
-    const none: GaslessAvailabilityDto = { available: false, method: null, tokenName: null, tokenVersion: null };
-    if (!price || Number(price.tokenType) !== TokenType.ERC20) return none;
+    const erc20 = price !== null && Number(price.tokenType) === TokenType.ERC20;
     const [merchant, token] = await Promise.all([
       this.merchantState(raffle.merchantId),
-      // A node that does not answer makes the raffle read say "not available", never fail.
-      this.tokenSupport(raffle.chainId, price.token).catch((): TokenSupport => ({ method: null, name: null, version: null })),
+      erc20
+        ? // A node that does not answer makes the raffle read say "not available", never fail.
+          this.tokenSupport(raffle.chainId, price.token).catch((): TokenSupport => ({ method: null, name: null, version: null }))
+        : { method: null, name: null, version: null },
     ]);
+    const relays = merchant.enabled && merchant.relayerChains.includes(raffle.chainId);
     return {
-      available: merchant.enabled && merchant.relayerChains.includes(raffle.chainId) && token.method !== null,
+      available: relays && token.method !== null,
       method: token.method,
       tokenName: token.name,
       tokenVersion: token.version,
+      claimsAndRefunds: relays,
     };
   }
 

@@ -340,4 +340,11 @@ export class GaslessAvailabilityDto {
     string | null;
   @ApiProperty({ type: String, nullable: true, example: "1", description: "The token's EIP-712 domain version (ERC-5267)." })
   tokenVersion!: string | null;
+  @ApiProperty({
+    example: true,
+    description:
+      "The merchant relays and a relayer of its claimed jobs in the last 2 minutes: the raffle's prizes can be claimed and its tickets refunded " +
+      "without gas, whatever the price (ETH or any token), as the holder's signature alone moves them.",
+  })
+  claimsAndRefunds!: boolean;
 }

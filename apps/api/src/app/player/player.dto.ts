@@ -87,7 +87,10 @@ export class PublicRaffleDto {
   })
   nextDrawAt!: string | null;
 
-  @ApiProperty({ type: GaslessAvailabilityDto, description: "Whether the raffle's tickets can be bought without gas (issue #52), and how to sign." })
+  @ApiProperty({
+    type: GaslessAvailabilityDto,
+    description: "Whether the raffle's tickets can be bought, and its prizes claimed and tickets refunded, without gas (issue #52), and how to sign.",
+  })
   gasless!: GaslessAvailabilityDto;
 }
 
