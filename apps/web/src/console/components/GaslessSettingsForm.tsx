@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { formatAmountRounded } from "../../lib/format";
 import { explain } from "../../lib/messages";
 import type { GaslessSettingsView } from "../console-api";
 import { useConsole } from "../console-context";
@@ -29,7 +30,12 @@ export function GaslessSettingsSection() {
             <div>
               <dt>Gas spent today (UTC)</dt>
               <dd>
-                {weiToEth(settings.data.spentTodayWei)} ETH of {weiToEth(settings.data.dailyGasBudgetWei)} ETH
+                {/* Rounded for reading; the exact wei on hover, and read out by screen readers. */}
+                <data value={settings.data.spentTodayWei} title={`${settings.data.spentTodayWei} wei`}>
+                  {formatAmountRounded(settings.data.spentTodayWei, 18, "ETH")}
+                </data>
+                <span className="visually-hidden"> (exactly {settings.data.spentTodayWei} wei)</span> of {weiToEth(settings.data.dailyGasBudgetWei)}{" "}
+                ETH
               </dd>
             </div>
           </dl>
