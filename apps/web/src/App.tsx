@@ -1,4 +1,5 @@
 import { ConnectMenu } from "./components/ConnectMenu";
+import { NetworkNeedProvider } from "./lib/network-need";
 import { useRoute } from "./lib/route";
 import { MyTicketsPage } from "./pages/MyTicketsPage";
 import { RafflePage } from "./pages/RafflePage";
@@ -8,7 +9,7 @@ import { RoundHistoryPage } from "./pages/RoundHistoryPage";
 export function App() {
   const route = useRoute();
   return (
-    <>
+    <NetworkNeedProvider>
       <a href="#main" className="skip">
         Skip to content
       </a>
@@ -29,6 +30,6 @@ export function App() {
         {route.page === "rounds" && <RoundHistoryPage id={route.id} />}
         {route.page === "tickets" && <MyTicketsPage />}
       </main>
-    </>
+    </NetworkNeedProvider>
   );
 }

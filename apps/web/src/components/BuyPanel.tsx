@@ -13,6 +13,7 @@ import { openConnectMenu } from "./ConnectMenu";
 import { GaslessBuy, gaslessOffer } from "./GaslessBuy";
 import { priceOf, useNativeSymbol } from "./RoundFacts";
 import { explain } from "../lib/messages";
+import { useActsWithoutSwitch } from "../lib/network-need";
 import { useSession } from "../lib/session";
 
 /** Where a purchase is: each state is shown, so the player always knows what to do or wait for. */
@@ -97,6 +98,8 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
   // Without gas, only the price token counts: the wallet may hold no ETH and sit on another network.
   const offer = gaslessOffer(raffle);
   const wrongChain = connection.chainId !== chainId;
+  const closed = raffle.round?.endTimestamp != null;
+  useActsWithoutSwitch(Boolean(offer) && connection.isConnected && !closed);
 
   async function buy() {
     const account = connection.address!;
@@ -191,7 +194,6 @@ export function BuyPanel({ raffle }: { raffle: PublicRaffle }) {
     </>
   );
   if (wrongChain && !offer) return <div className="buy">{switchNetwork}</div>;
-  const closed = raffle.round?.endTimestamp != null;
   return (
     <form
       className="buy"

@@ -4,6 +4,7 @@ import { useConnect, useConnection, useConnectors, useDisconnect, useSwitchChain
 import { chainName, useApp } from "../lib/app-context";
 import { shortAddress } from "../lib/format";
 import { explain } from "../lib/messages";
+import { usePageActsWithoutSwitch } from "../lib/network-need";
 import { useSession } from "../lib/session";
 
 /** The event that opens the wallet menu from elsewhere on the page ("Connect your wallet to buy"). */
@@ -29,6 +30,7 @@ export function ConnectMenu({ signInLabel = "Sign in" }: { signInLabel?: string 
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
+  const actsWithoutSwitch = usePageActsWithoutSwitch();
 
   // The generic injected connector only when no wallet announced itself over EIP-6963 (it would be the same wallet).
   const announced = connectors.filter((connector) => connector.id !== "injected");
@@ -117,7 +119,13 @@ export function ConnectMenu({ signInLabel = "Sign in" }: { signInLabel?: string 
       >
         Disconnect
       </button>
-      {!served && <p role="alert">Your wallet is on a network this site does not serve.</p>}
+      {!served &&
+        (actsWithoutSwitch ? (
+          // Not a fault here: what this page offers without gas is signed from any network and sent by the organiser.
+          <p className="hint">Your wallet is on another network. Actions without gas on this page need no switch.</p>
+        ) : (
+          <p role="alert">Your wallet is on a network this site does not serve.</p>
+        ))}
       {error && <p role="alert">{error}</p>}
     </div>
   );

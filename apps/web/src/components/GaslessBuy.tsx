@@ -128,8 +128,9 @@ export function GaslessBuy({
         Buy without gas
       </button>
       <p id="gasless-help" className="hint">
-        {offer.method === "authorization" ? "One signature in your wallet" : "Signatures in your wallet"}, no ETH needed: the organiser pays the
-        network fee.
+        {offer.method === "authorization"
+          ? "One signature in your wallet, no ETH needed: the organiser pays the network fee."
+          : "Your wallet asks for two signatures: a permit for the token, then the purchase. No ETH needed: the organiser pays the network fee."}
       </p>
       {step.step === "preparing" && <p role="status">Preparing your purchase…</p>}
       {step.step === "signing" && <p role="status">{step.text}</p>}

@@ -8,6 +8,7 @@ import { gaslessOf, type PlayerTicket } from "../lib/api";
 import { useApp } from "../lib/app-context";
 import { HOLDER_INTENT_SECONDS, claimIntentTypedData, refundIntentTypedData } from "../lib/gasless";
 import { explain } from "../lib/messages";
+import { useActsWithoutSwitch } from "../lib/network-need";
 import { useSession } from "../lib/session";
 import { duplicateRequestId } from "../lib/gasless-state";
 
@@ -44,7 +45,12 @@ export function GaslessHolderActions({
   const [working, setWorking] = useState<"claim" | "refund" | null>(null);
   const [sent, setSent] = useState<Set<string>>(new Set());
   const [failure, setFailure] = useState<string | null>(null);
-  if (!offer.data || !gaslessOf(offer.data)?.available) return null;
+  // Whatever the price (ETH or a token): the holder's signature alone moves the prize or the refund.
+  const offered = Boolean(offer.data && gaslessOf(offer.data)?.claimsAndRefunds);
+  const openWon = won.filter((ticket) => !sent.has(ticket.tokenId));
+  const openRefundable = refundable.filter((ticket) => !sent.has(ticket.tokenId));
+  useActsWithoutSwitch(offered && (openWon.length > 0 || openRefundable.length > 0));
+  if (!offered) return null;
 
   async function relay(kind: "claim" | "refund", chosen: PlayerTicket[]) {
     const holder = connection.address;
@@ -80,8 +86,6 @@ export function GaslessHolderActions({
     setWorking(null);
   }
 
-  const openWon = won.filter((ticket) => !sent.has(ticket.tokenId));
-  const openRefundable = refundable.filter((ticket) => !sent.has(ticket.tokenId));
   if (openWon.length === 0 && openRefundable.length === 0 && !failure) return null;
   return (
     <div className="gasless">

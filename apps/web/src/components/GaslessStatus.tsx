@@ -13,8 +13,8 @@ const POLL_MS = 1_000;
 const DONE_STATES: GaslessRequest["state"][] = ["mined", "failed"];
 
 /**
- * Follows one request in the mailbox until it is mined or failed, saying each state; once done, the page's own data
- * (tickets, the raffle) is read again.
+ * Follows one request in the mailbox until it is mined or failed, saying each state; once done, the page's data
+ * (tickets, the raffle, the wallet's balances) is read again.
  */
 export function GaslessStatus({ id, onDone }: { id: string; onDone?: (request: GaslessRequest) => void }) {
   const { api } = useApp();
@@ -29,8 +29,8 @@ export function GaslessStatus({ id, onDone }: { id: string; onDone?: (request: G
   const state = request.data?.state;
   useEffect(() => {
     if (!request.data || !DONE_STATES.includes(request.data.state)) return;
-    void queryClient.invalidateQueries({ queryKey: ["tickets"] });
-    void queryClient.invalidateQueries({ queryKey: ["raffle"] });
+    // Everything the request moved: tickets, the raffle, and the wallet's balances read from the chain.
+    void queryClient.invalidateQueries();
     onDone?.(request.data);
     // Once per end state: the request's other fields do not change after it.
   }, [state]);

@@ -11,6 +11,8 @@ export class InjectedWallet {
   private readonly declines = new Set<string>();
   /** Every method the page asked the wallet for, in order: a test can assert that nothing was signed or sent. */
   readonly requests: string[] = [];
+  /** The primary type of every typed-data message signed, in order ("Permit", "PurchaseIntent", ...). */
+  readonly signedTypes: string[] = [];
   /** As a real wallet: no account for the site until the player approves the connection (eth_requestAccounts). */
   private authorized = false;
 
@@ -93,11 +95,13 @@ export class InjectedWallet {
         // As a browser wallet signs EIP-712: whatever network it is on, for the domain the typed data names.
         const [from, json] = params as [string, string];
         if (from.toLowerCase() !== this.wallet.address.toLowerCase()) throw Object.assign(new Error("unknown account"), { code: 4100 });
-        const { domain, types, message } = JSON.parse(json) as {
+        const { domain, types, message, primaryType } = JSON.parse(json) as {
           domain: TypedDataDomain;
           types: Record<string, TypedDataField[]>;
           message: Record<string, unknown>;
+          primaryType: string;
         };
+        this.signedTypes.push(primaryType);
         const { EIP712Domain: _domainType, ...signed } = types;
         return this.wallet.signTypedData(domain, signed, message);
       }

@@ -11,8 +11,9 @@ import { startTestStack } from "@raffle/test-stack";
 import { enableGasless } from "../../../../tools/stack/gasless-demo";
 
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
+import { deployPermitOnlyRaffle } from "./permit-only-token";
 
-export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles" | "capped" | "minimum" | "history";
+export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles" | "capped" | "minimum" | "history" | "permitOnly";
 
 /** The raffles the player journeys start with; the others are set up by the suites that use them. */
 const DEFAULT_RAFFLES: RaffleName[] = ["native", "erc20", "soldOut", "late", "bundles"];
@@ -27,6 +28,7 @@ const SETTINGS: Record<RaffleName, { title: string; description: string }> = {
   capped: { title: "One Per Player", description: "Each wallet may hold a limited number of tickets per round." },
   minimum: { title: "Full House or Refund", description: "The round draws only when enough tickets sell; otherwise every ticket is refunded." },
   history: { title: "Weekly Classic", description: "Several winners share the pot; every past round's draw can be checked." },
+  permitOnly: { title: "Pearl Dive", description: "Tickets are paid in pearls, a token that signs EIP-2612 permits only." },
 };
 
 /**
@@ -136,10 +138,13 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
       capped: ["NATIVE", 100n],
       minimum: ["NATIVE", 100n],
       history: ["NATIVE", 100n],
+      permitOnly: ["ERC20", 100n],
     };
     for (const name of wanted) {
       const [kind, maxTicket] = kinds[name];
-      const deployed = await deployTestRaffle(world, kind, maxTicket, RULES[name]);
+      // Priced in a token of its own, with EIP-2612 and no ERC-3009 (the world's token has both).
+      const deployed =
+        name === "permitOnly" ? await deployPermitOnlyRaffle(world, maxTicket) : await deployTestRaffle(world, kind, maxTicket, RULES[name]);
       const id = await eventually(async () => {
         const response = await fetch(`${apiUrl}/raffle/contracts?take=100`, { headers: { Authorization: `Bearer ${merchantKey}` } });
         const { rows } = (await response.json()) as { rows: Array<{ id: number; address: string }> };
