@@ -5,6 +5,7 @@ import type { GaslessRequest } from "../lib/api";
 import { useApp } from "../lib/app-context";
 import { gaslessStateText } from "../lib/gasless-state";
 import { explain } from "../lib/messages";
+import { useActsWithoutSwitch } from "../lib/network-need";
 import { useSession } from "../lib/session";
 
 /** How often the page asks the mailbox where a request is: a relayer polls about once a second. */
@@ -27,6 +28,8 @@ export function GaslessStatus({ id, onDone }: { id: string; onDone?: (request: G
     refetchInterval: (query) => (query.state.data && DONE_STATES.includes(query.state.data.state) ? false : POLL_MS),
   });
   const state = request.data?.state;
+  // A request relayed for the player: the page acted without a network switch, and says no alarm about the network.
+  useActsWithoutSwitch(true);
   useEffect(() => {
     if (!request.data || !DONE_STATES.includes(request.data.state)) return;
     // Everything the request moved: tickets, the raffle, and the wallet's balances read from the chain.
