@@ -50,7 +50,8 @@ interface Claim {
  * tokens: a round with an ERC721 first prize and an ERC1155 second prize (a position past the pot's one share, so it
  * carries only its item) sold, drawn and claimed; a round below its minimum whose items go back to the merchant; and
  * a winner wallet that refuses its item, whose failed transfer shows on the round without holding up the other
- * position, until it accepts and claims again.
+ * position, until it accepts and claims again; and a paused item token, whose item stays in escrow when the round's
+ * items go back to the merchant, until the token resumes.
  */
 describe("item prizes through the API", () => {
   let harness: ApiHarness;
@@ -154,6 +155,13 @@ describe("item prizes through the API", () => {
     });
     const history = (await harness.http.get(`/player/raffles/${contractId}/rounds`).expect(200)).body;
     expect(history.rows[0].itemPrizes).toEqual(expected);
+    // The raffle's parameters name the items the next rounds escrow (ItemPrizesSet).
+    const { body: raffles } = await harness.http.get("/raffle/contracts").query({ take: 100 }).set(auth()).expect(200);
+    const parameters = raffles.rows.find((row: { id: number }) => row.id === contractId).parameters;
+    expect(parameters.itemPrizes).toEqual({
+      merchant,
+      items: expected.map(({ position, kind, token, tokenId, amount }) => ({ position, tokenType: kind.toUpperCase(), token, tokenId, amount })),
+    });
   });
 
   it("draws and claims both items: round.drawn carries each position's item, /claims an item claim per position, item.claimed each", async () => {
@@ -368,6 +376,37 @@ describe("item prizes through the API", () => {
     expect((await claimsOf(walletAddress)).find((claim) => claim.id === walletClaim.id)).toMatchObject({
       claimStatus: "REDEEMED",
       redeemedTxHash: accepted!.hash,
+    });
+  });
+  it("returns the items of a closed round one by one: a paused token's item stays in escrow, shown as failed, and goes back once resumed", async () => {
+    const { world } = harness;
+    await setRules(world, raffle, { prizeShares: [10000], minTickets: 3 });
+    const swordId = await setSwordAndPotions();
+    await nextRound();
+    await (await onChain().endRound()).wait(); // no ticket: the round closes and can pay no winner
+    const { roundId } = await onChain().getCurrentRoundInfo();
+    await (await sword.setPaused(true)).wait();
+    const first = await (await Raffle__factory.connect(raffle.raffle, world.players[2]).returnItems(roundId)).wait();
+
+    const round = await eventually(async () => {
+      const body = await current();
+      expect(body.itemPrizes[0].transferFailure).not.toBeNull();
+      return body;
+    });
+    expect(round.status).toBe("CLOSED");
+    const paused = sword.interface.encodeErrorResult("ItemTransfersPaused", []);
+    expect(round.itemPrizes.map((item: ItemPrize) => [item.status, item.transferFailure])).toEqual([
+      ["escrowed", { to: merchant, reason: paused, txHash: first!.hash }],
+      ["returned", null],
+    ]);
+    expect(await sword.ownerOf(swordId)).toBe(raffle.raffle);
+
+    await (await sword.setPaused(false)).wait();
+    const second = await (await Raffle__factory.connect(raffle.raffle, world.players[2]).returnItems(roundId)).wait();
+    expect(await sword.ownerOf(swordId)).toBe(merchant);
+    await eventually(async () => {
+      const body = await current();
+      expect(body.itemPrizes[0]).toMatchObject({ status: "returned", txHash: second!.hash, transferFailure: null });
     });
   });
 });

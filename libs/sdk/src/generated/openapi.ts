@@ -1099,7 +1099,7 @@ export interface components {
              */
             baseTokenURI: string;
             /**
-             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first). Empty for token contracts.
+             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first); once the merchant set item prizes, `itemPrizes`: the items the next rounds escrow (`merchant`, and `items`, each `position` from 1, `tokenType`, `token`, `tokenId`, `amount`). Empty for token contracts.
              * @example {
              *       "timeLagBeforeRelease": "86400",
              *       "commission": "1000",
@@ -1243,7 +1243,7 @@ export interface components {
              */
             baseTokenURI: string;
             /**
-             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first). Empty for token contracts.
+             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first); once the merchant set item prizes, `itemPrizes`: the items the next rounds escrow (`merchant`, and `items`, each `position` from 1, `tokenType`, `token`, `tokenId`, `amount`). Empty for token contracts.
              * @example {
              *       "timeLagBeforeRelease": "86400",
              *       "commission": "1000",
