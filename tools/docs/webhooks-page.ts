@@ -36,7 +36,7 @@ export const WEBHOOK_EVENT_DOCS: Record<(typeof CHAIN_WEBHOOK_EVENT_TYPES)[numbe
     event: "WinnersDrawn",
     meaning: "the round's winners are known, first prize first, with the word they follow from",
     added:
-      "`winners` (per position: `position`, `ticketId`, `account`, `share`, `amount` before commission, `prize` after commission as an asset, `claimId`), and the first position's `winner`, `prize` and `claimId` at the top level",
+      "`winners` (per position: `position`, `ticketId`, `account`, `share`, `amount` before commission, `prize` after commission as an asset, `claimId`, and the escrowed `item` the position carries as an asset with its `itemClaimId`; `prize` and `claimId` are null for a position that carries only an item, `item` and `itemClaimId` for one without), and the first position's `winner`, `prize` and `claimId` at the top level",
   },
   "round.refundable": {
     contract: "Raffle",
@@ -45,7 +45,11 @@ export const WEBHOOK_EVENT_DOCS: Record<(typeof CHAIN_WEBHOOK_EVENT_TYPES)[numbe
     added: "`reason` (`MINIMUM_NOT_REACHED`, `DRAW_REFUSED` or `RANDOMNESS_TIMEOUT`) and `ticketCount`",
   },
   "ticket.refunded": { contract: "Raffle", event: "TicketRefunded", meaning: "what a ticket paid went back to its holder (the ticket is burnt)" },
-  "prize.claimed": { contract: "Raffle", event: "PrizeClaimed", meaning: "a winning ticket's holder claimed its prize (one message per prize)" },
+  "prize.claimed": {
+    contract: "Raffle",
+    event: "PrizeClaimed",
+    meaning: "a winning ticket's holder claimed its share of the pot (one message per prize; none for a position that carries only an item)",
+  },
   "prize.released": {
     contract: "Raffle",
     event: "PrizeReleased",
@@ -59,6 +63,24 @@ export const WEBHOOK_EVENT_DOCS: Record<(typeof CHAIN_WEBHOOK_EVENT_TYPES)[numbe
   },
   "raffle.paused": { contract: "Raffle", event: "Paused", meaning: "the merchant paused the raffle's purchases" },
   "raffle.unpaused": { contract: "Raffle", event: "Unpaused", meaning: "the merchant resumed the raffle's purchases" },
+  "item.claimed": {
+    contract: "Raffle",
+    event: "ItemClaimed",
+    meaning: "a winning position's escrowed item (ERC721, ERC1155 or ERC20) went to the ticket's holder, in the same claim as its share",
+    added: "`claimId` (the position's RAFFLE_ITEM claim)",
+  },
+  "item.returned": {
+    contract: "Raffle",
+    event: "ItemReturned",
+    meaning: "an escrowed item went back to the merchant (`returnItems`: a round closed, refundable or released, or drawn and past its release time)",
+    added: "`claimId` (the position's RAFFLE_ITEM claim, now RELEASED; null for a round that was never drawn)",
+  },
+  "item.transferFailed": {
+    contract: "Raffle",
+    event: "ItemTransferFailed",
+    meaning:
+      "sending an item to its winner or back to the merchant failed (a receiver that refuses it, a paused token): it stays in escrow, claimable or returnable again; nothing else of the call was held up",
+  },
 };
 
 /** What the API's gasless mailbox announces (no chain event of its own: `data` is the request). */

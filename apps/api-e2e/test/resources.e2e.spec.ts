@@ -111,6 +111,8 @@ describe("resource shapes of spec 2", () => {
       rules: { prizeShares: [10000], minTickets: 0, maxTicketsPerWallet: 0, bundles: [] },
       pot: "0",
       winners: [],
+      // Item prizes (issue #53): none unless the merchant set some.
+      itemPrizes: [],
       vrfRequestId: null,
       randomWord: null,
       refundReason: null,

@@ -40,7 +40,7 @@ const FILES = {
     about: "What a client of the platform (the SDK, a game backend, the player app) calls and reads on the contracts.",
     lists: {
       RAFFLE_CLIENT_ABI: {
-        doc: "A Raffle for a player's client: the round views, prices, batch claims and refunds, `finishDraw`, the events a purchase and a draw emit, and every error a player's call can revert with, so a refusal decodes to its name.",
+        doc: "A Raffle for a player's client: the round views, prices, batch claims and refunds, `finishDraw`, the events a purchase, a draw and a claim (its share and its item prize) emit, and every error a player's call can revert with, so a refusal decodes to its name.",
         groups: [
           [
             "Raffle",
@@ -64,7 +64,20 @@ const FILES = {
               "finishDraw",
             ],
           ],
-          ["Raffle", "event", ["TicketsPurchased", "RandomnessReceived", "WinnersDrawn", "PrizeClaimed", "RoundRefundable", "TicketRefunded"]],
+          [
+            "Raffle",
+            "event",
+            [
+              "TicketsPurchased",
+              "RandomnessReceived",
+              "WinnersDrawn",
+              "PrizeClaimed",
+              "ItemClaimed",
+              "ItemTransferFailed",
+              "RoundRefundable",
+              "TicketRefunded",
+            ],
+          ],
           ["Raffle", "error", RAFFLE_PLAYER_ERRORS],
         ],
       },

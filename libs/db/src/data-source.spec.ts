@@ -135,7 +135,7 @@ describe("database schema", () => {
         [`0x${"aa".repeat(32)}`],
       );
       // The migrations this test reverts must still be the last two before the later ones, reverted first.
-      expect(dataSource.migrations.slice(-7).map((migration) => migration.name)).toEqual([
+      expect(dataSource.migrations.slice(-8).map((migration) => migration.name)).toEqual([
         "RawEventsNaturalKey1765300000000",
         "RawEventsBlockKey1765400000000",
         "SiweNoncePurpose1765500000000",
@@ -143,8 +143,9 @@ describe("database schema", () => {
         "ApiKeyRejectedUse1765620000000",
         "ApiKeyLastCaller1765700000000",
         "GaslessRequests1765800000000",
+        "RoundItems1765900000000",
       ]);
-      for (let undone = 0; undone < 7; undone += 1) await dataSource.undoLastMigration();
+      for (let undone = 0; undone < 8; undone += 1) await dataSource.undoLastMigration();
       const [{ ids }] = await dataSource.query(`SELECT count(id)::int AS ids FROM indexer_event`);
       expect(ids).toBe(1);
       await dataSource.runMigrations();

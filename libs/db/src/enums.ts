@@ -75,6 +75,15 @@ export enum ClaimType {
   VOUCHER = "VOUCHER",
   /** What a ticket of a refundable round paid, taken back with `refundTickets`. */
   RAFFLE_REFUND = "RAFFLE_REFUND",
+  /** The item a winner position carries (issue #53), sent to the ticket's holder by `claimPrizes`. */
+  RAFFLE_ITEM = "RAFFLE_ITEM",
+}
+
+/** Where an escrowed item prize of a round is (on-chain `ItemStatus` of `getRoundItems`). */
+export enum RoundItemStatus {
+  ESCROWED = "ESCROWED",
+  CLAIMED = "CLAIMED",
+  RETURNED = "RETURNED",
 }
 
 export enum ClaimStatus {

@@ -3,6 +3,7 @@ import { EXCHANGE_HANDLERS } from "./handlers/exchange";
 import { FACTORY_HANDLERS } from "./handlers/factory";
 import type { EventHandler, ProjectedTable } from "./handlers/handler";
 import { RAFFLE_DRAW_HANDLERS } from "./handlers/raffle-draw";
+import { RAFFLE_ITEM_HANDLERS } from "./handlers/raffle-items";
 import { RAFFLE_PURCHASE_HANDLERS } from "./handlers/raffle-purchases";
 import { RAFFLE_ROUND_HANDLERS } from "./handlers/raffle-rounds";
 import { RAFFLE_SETTLEMENT_HANDLERS } from "./handlers/raffle-settlement";
@@ -21,6 +22,7 @@ export const EVENT_HANDLERS: readonly EventHandler[] = [
   ...RAFFLE_PURCHASE_HANDLERS,
   ...RAFFLE_DRAW_HANDLERS,
   ...RAFFLE_SETTLEMENT_HANDLERS,
+  ...RAFFLE_ITEM_HANDLERS,
   ...TICKET_HANDLERS,
   ...EXCHANGE_HANDLERS,
 ];

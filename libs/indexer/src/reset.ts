@@ -21,10 +21,10 @@ export function resetCommand(chainId: number): string {
 
 /** Deletes what was indexed from one chain, in the caller's transaction. */
 async function deleteIndexedRows(manager: EntityManager, chainId: number): Promise<void> {
-  // Claims name their raffle without a foreign key (vouchers have none): prizes and refunds go explicitly; winners
-  // go with their rounds, and rounds and tickets with their raffles (ON DELETE CASCADE).
+  // Claims name their raffle without a foreign key (vouchers have none): prizes, items and refunds go explicitly;
+  // winners and items go with their rounds, and rounds and tickets with their raffles (ON DELETE CASCADE).
   await manager.query(
-    `DELETE FROM claim WHERE claim_type IN ('RAFFLE_PRIZE', 'RAFFLE_REFUND') AND contract_id IN (SELECT id FROM contract WHERE chain_id = $1)`,
+    `DELETE FROM claim WHERE claim_type IN ('RAFFLE_PRIZE', 'RAFFLE_ITEM', 'RAFFLE_REFUND') AND contract_id IN (SELECT id FROM contract WHERE chain_id = $1)`,
     [chainId],
   );
   await manager.query(`DELETE FROM contract WHERE chain_id = $1 AND contract_module = 'RAFFLE'`, [chainId]);
@@ -36,7 +36,7 @@ async function deleteIndexedRows(manager: EntityManager, chainId: number): Promi
 }
 
 /**
- * Forgets everything indexed from one chain (raw events, block hashes, cursor, rounds, winners, tickets, prize and refund claims and the
+ * Forgets everything indexed from one chain (raw events, block hashes, cursor, rounds, winners, items, tickets, prize, item and refund claims and the
  * raffle contracts registered from events), keeping merchants, API keys and issued vouchers. For a local chain
  * that restarted from genesis: the next indexer run rebuilds the projection from the new chain. No indexer of the
  * chain may run meanwhile: use resetChainIndex when one may.

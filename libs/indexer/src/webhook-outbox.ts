@@ -12,6 +12,9 @@ import type { Announcement } from "./projector";
  * The tables have no undo trigger: a reorg adds retractions (`removed: true`, same `eventId`), it deletes nothing.
  */
 
+/** The chain events' types of item prizes (issue #53): an item sent to its winner, back to the merchant, or not sent. */
+export const ITEM_WEBHOOK_EVENT_TYPES = ["item.claimed", "item.returned", "item.transferFailed"] as const;
+
 /** The message types of chain events, which the indexer writes, in the order the README lists them. */
 export const CHAIN_WEBHOOK_EVENT_TYPES = [
   "raffle.deployed",
@@ -26,6 +29,7 @@ export const CHAIN_WEBHOOK_EVENT_TYPES = [
   "claim.redeemed",
   "raffle.paused",
   "raffle.unpaused",
+  ...ITEM_WEBHOOK_EVENT_TYPES,
 ] as const;
 
 /** The types the API's gasless mailbox writes (issue #52): a relayed request was sent, mined or failed. */

@@ -196,6 +196,9 @@ describe("indexer: raffle v2 rounds", () => {
         amount: winner.amount,
         prize: claims[i].items[0],
         claimId: expect.any(Number),
+        // A round without item prizes: no position carries an item.
+        item: null,
+        itemClaimId: null,
       })),
     );
     expect(drawn.data).toMatchObject({ winner: winners[0].account, ticketIds: winners.map((w: { ticket_id: string }) => w.ticket_id) });

@@ -1,9 +1,9 @@
-import { Raffle__factory } from "@raffle/chain";
+import { PausableItem721__factory, Raffle__factory, TestItems1155__factory, TokenType } from "@raffle/chain";
 import { buyTicket, deployTestRaffle, setUpWorld, startTestNode, type HardhatNode, type TestRaffle, type TestWorld } from "@raffle/chain/testing";
 
 import { indexedDatabase, type IndexedDatabase } from "./support/indexer-harness";
 import { projectionSnapshot } from "./support/snapshot";
-import { endAndDraw } from "./support/v2-world";
+import { buyTickets, claimPrizes, endAndDraw, restartRound } from "./support/v2-world";
 
 describe("indexer reorg handling", () => {
   let node: HardhatNode;
@@ -150,5 +150,71 @@ describe("indexer reorg handling", () => {
     );
     expect(round).toEqual({ round_status: "ACTIVE", price_token: "NATIVE" });
     expect(await nativeRows()).toHaveLength(1);
+  });
+  it("rolls back item prizes: a draw, claims and a failed transfer a reorg removed leave the escrow a clean index gives", async () => {
+    const [alice, bob, carol] = world.players;
+    const merchant = await world.merchant.getAddress();
+    const itemRaffle = await deployTestRaffle(world, "ERC20");
+    const sword = await new PausableItem721__factory(world.admin).deploy();
+    const potions = await new TestItems1155__factory(world.admin).deploy();
+    await (await sword.mint(merchant)).wait();
+    await (await potions.mint(merchant, 7n, 50n)).wait();
+    await (await sword.connect(world.merchant).setApprovalForAll(itemRaffle.raffle, true)).wait();
+    await (await potions.connect(world.merchant).setApprovalForAll(itemRaffle.raffle, true)).wait();
+    await (
+      await Raffle__factory.connect(itemRaffle.raffle, world.merchant).setItemPrizes([
+        { position: 1, asset: { tokenType: TokenType.ERC721, token: await sword.getAddress(), tokenId: 1n, amount: 1n } },
+        { position: 2, asset: { tokenType: TokenType.ERC1155, token: await potions.getAddress(), tokenId: 7n, amount: 50n } },
+      ])
+    ).wait();
+    await restartRound(world, itemRaffle);
+    await db.indexer.syncToHead();
+    const snapshotId: string = await node.provider.send("evm_snapshot", []);
+
+    // The branch that will disappear: sold, drawn, the sword's transfer refused by its paused token, then claimed.
+    await buyTickets(world, itemRaffle, alice, 1);
+    await buyTickets(world, itemRaffle, bob, 1);
+    const roundId = await endAndDraw(world, itemRaffle);
+    const winners = await Raffle__factory.connect(itemRaffle.raffle, world.merchant).getWinners(roundId);
+    await (await sword.setPaused(true)).wait();
+    await claimPrizes(
+      world,
+      itemRaffle,
+      roundId,
+      winners.map((winner) => winner.ticketId),
+    );
+    const items = `SELECT i.position, i.status, i.failed_to IS NOT NULL AS failed FROM round_item i JOIN round r ON r.id = i.round_id
+                     JOIN contract c ON c.id = r.contract_id WHERE c.address = $1 ORDER BY i.position`;
+    await db.indexer.syncToHead();
+    expect(await db.dataSource.query(items, [itemRaffle.raffle])).toEqual([
+      { position: 1, status: "ESCROWED", failed: true },
+      { position: 2, status: "CLAIMED", failed: false },
+    ]);
+    expect(await db.dataSource.query(`SELECT claim_status FROM claim WHERE claim_type = 'RAFFLE_ITEM' ORDER BY token_id`)).toHaveLength(2);
+
+    // The new branch: one other purchase, and more blocks than the old branch had.
+    await node.provider.send("evm_revert", [snapshotId]);
+    await buyTickets(world, itemRaffle, carol, 1);
+    for (let i = 0; i < 12; i += 1) await node.provider.send("evm_mine", []);
+    await db.indexer.syncToHead();
+    expect(await db.dataSource.query(items, [itemRaffle.raffle])).toEqual([
+      { position: 1, status: "ESCROWED", failed: false },
+      { position: 2, status: "ESCROWED", failed: false },
+    ]);
+    expect(await db.dataSource.query(`SELECT id FROM claim WHERE claim_type = 'RAFFLE_ITEM'`)).toHaveLength(0);
+    const clean = await indexedDatabase("reorg_items_clean", node.provider, world.deployment, { batchBlocks: 50 });
+    try {
+      await clean.indexer.syncToHead();
+      // The rows the item round wrote (a raffle's title set by an earlier case is the merchant's, not the chain's).
+      const projected = async (dataSource: typeof db.dataSource) => {
+        const { rounds, tickets, winners, items, claims } = await projectionSnapshot(dataSource);
+        return { rounds, tickets, winners, items, claims };
+      };
+      const reorged = await projected(db.dataSource);
+      expect(reorged.items).toHaveLength(2);
+      expect(reorged).toEqual(await projected(clean.dataSource));
+    } finally {
+      await clean.close();
+    }
   });
 });

@@ -3,11 +3,13 @@ import {
   LOCAL_DEV_KEYS,
   LookAlikeFactory__factory,
   NonceSequence,
+  PausableItem721__factory,
   RAFFLE_PURCHASE_EXTRA,
   Raffle__factory,
   RaffleFactory__factory,
   RaffleTicket__factory,
   RoundStatus,
+  TestItems1155__factory,
   TestToken__factory,
   TicketStatus,
   TokenType,
@@ -197,6 +199,56 @@ describe("the SDK against raffle v2 on a Hardhat chain", () => {
     expect(signRequests.at(-1)).not.toHaveProperty("quantity");
     expect(single.ticketIds).toEqual([single.ticketId]);
     expect(await token.balanceOf(await player.getAddress())).toBe(before - GOLD("55"));
+  }, 60_000);
+
+  it("claimPrizes claims item prizes too: an ERC721 with the first share, an ERC1155 on a position past the shares; verifyDraw as before", async () => {
+    const merchant = await world.merchant.getAddress();
+    const sword = await new PausableItem721__factory(world.admin).deploy();
+    const potions = await new TestItems1155__factory(world.admin).deploy();
+    await (await sword.mint(merchant)).wait();
+    await (await potions.mint(merchant, 7n, 50n)).wait();
+    await (await sword.connect(world.merchant).setApprovalForAll(raffle.raffle, true)).wait();
+    await (await potions.connect(world.merchant).setApprovalForAll(raffle.raffle, true)).wait();
+    const swordAsset = { tokenType: TokenType.ERC721, token: await sword.getAddress(), tokenId: 1n, amount: 1n };
+    const potionAsset = { tokenType: TokenType.ERC1155, token: await potions.getAddress(), tokenId: 7n, amount: 50n };
+    const merchantRaffle = Raffle__factory.connect(raffle.raffle, world.merchant);
+    await (
+      await merchantRaffle.setItemPrizes([
+        { position: 1, asset: swordAsset },
+        { position: 4, asset: potionAsset },
+      ])
+    ).wait();
+    // The round on sale (the bundles above) is drawn; the next one escrows the items and has four winners.
+    await endAndDraw(world, raffle);
+    await startNextRound(world, raffle);
+    const roundId = await currentRoundId();
+    const player = world.players[0];
+    await buyTickets(world, raffle, player, 5);
+    await endAndDraw(world, raffle);
+    const winners = await contract().getWinners(roundId);
+    expect(winners.map((winner) => winner.amount)).toEqual([GOLD("22.5"), GOLD("13.5"), GOLD("9"), 0n]);
+    const verification = verifyDraw(await readDrawRecord(raffle.raffle, roundId, node.provider));
+    expect(verification).toMatchObject({ valid: true, recorded: winners.map((winner) => winner.ticketId) });
+
+    const owner = await player.getAddress();
+    const settled = await claimPrizes(
+      raffle.raffle,
+      winners.map((winner) => ({ roundId, ticketId: winner.ticketId })),
+      player,
+    );
+    expect(settled.txHashes).toHaveLength(1);
+    expect(settled.items).toEqual([
+      { roundId, ticketId: winners[0].ticketId, position: 1, winner: owner, asset: swordAsset, txHash: settled.txHashes[0] },
+      { roundId, ticketId: winners[3].ticketId, position: 4, winner: owner, asset: potionAsset, txHash: settled.txHashes[0] },
+    ]);
+    expect(settled.failedItems).toEqual([]);
+    // The position past the shares is claimed with no money (its PrizeClaimed pays 0).
+    expect(settled.tickets.map((ticket) => ticket.amount)).toEqual(winners.map((winner) => (winner.amount * 9n) / 10n));
+    expect(await sword.ownerOf(1n)).toBe(owner);
+    expect(await potions.balanceOf(owner, 7n)).toBe(50n);
+    expect(Number((await contract().getRound(roundId)).status)).toBe(RoundStatus.Claimed);
+    await (await merchantRaffle.setItemPrizes([])).wait();
+    await startNextRound(world, raffle);
   }, 60_000);
 });
 

@@ -52,6 +52,11 @@ export interface RaffleParameters {
   commission: string;
   schedule: string;
   roundId: number;
+  /** The item prizes the next rounds escrow, once the merchant set some (`setItemPrizes`); position 1 = first prize. */
+  itemPrizes?: {
+    merchant: string;
+    items: Array<{ position: number; tokenType: "ERC721" | "ERC1155" | "ERC20"; token: string; tokenId: string; amount: string }>;
+  };
 }
 
 /** List responses: one page of `rows` and the `count` of all matches. */

@@ -5,7 +5,8 @@
 
 /**
  * A Raffle for a player's client: the round views, prices, batch claims and refunds, `finishDraw`, the events a
- * purchase and a draw emit, and every error a player's call can revert with, so a refusal decodes to its name.
+ * purchase, a draw and a claim (its share and its item prize) emit, and every error a player's call can revert with, so
+ * a refusal decodes to its name.
  */
 export const RAFFLE_CLIENT_ABI = [
   "function getCurrentRoundInfo() view returns ((uint256 roundId, uint256 startTimestamp, uint256 endTimestamp, uint256 maxTicket, uint256 prizeNumber, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) acceptedAsset, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) ticketAsset) info)",
@@ -28,6 +29,8 @@ export const RAFFLE_CLIENT_ABI = [
   "event RandomnessReceived(uint256 indexed roundId, uint256 randomWord)",
   "event WinnersDrawn(uint256 indexed roundId, uint256 randomWord, uint256[] ticketIds)",
   "event PrizeClaimed(uint256 indexed roundId, uint256 indexed ticketId, address indexed winner, uint256 prize, uint256 commission)",
+  "event ItemClaimed(uint256 indexed roundId, uint256 indexed ticketId, address indexed winner, uint256 position, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) asset)",
+  "event ItemTransferFailed(uint256 indexed roundId, uint256 position, address to, bytes reason)",
   "event RoundRefundable(uint256 indexed roundId)",
   "event TicketRefunded(uint256 indexed roundId, uint256 indexed ticketId, address indexed owner, uint256 amount)",
   "error RafflePaused()",

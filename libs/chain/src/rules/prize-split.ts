@@ -11,12 +11,15 @@ export const BASIS_POINTS = 10_000n;
 
 /**
  * What each winner position pays before commission (`PrizeSplit.prizeOf`): pot x share / 10,000 rounded down for every
- * position but the first, which takes the rest, so the amounts add up to the pot exactly.
+ * position but the first, which takes the rest, so the amounts add up to the pot exactly. A round with item prizes
+ * may have more `positions` than shares (positions that carry only an item): those pay 0, as the Raffle's
+ * `_prizeAmount` does.
  */
-export function prizeAmounts(pot: Integer, shares: readonly Integer[]): bigint[] {
+export function prizeAmounts(pot: Integer, shares: readonly Integer[], positions = shares.length): bigint[] {
   const whole = BigInt(pot);
-  const amounts = shares.map((share) => (whole * BigInt(share)) / BASIS_POINTS);
+  const amounts = shares.slice(0, positions).map((share) => (whole * BigInt(share)) / BASIS_POINTS);
   if (amounts.length > 0) amounts[0] = whole - amounts.slice(1).reduce((sum, amount) => sum + amount, 0n);
+  while (amounts.length < positions) amounts.push(0n);
   return amounts;
 }
 

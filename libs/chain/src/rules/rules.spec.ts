@@ -7,6 +7,13 @@ describe("the Raffle's rules in TypeScript", () => {
     expect(prizeAmounts(vector.pot, vector.shares).map(String)).toEqual(vector.amounts);
   });
 
+  it("pays 0 to positions past the shares (item-only positions), the shares as without them", () => {
+    for (const vector of RULE_VECTORS.prizeSplit) {
+      const amounts = prizeAmounts(vector.pot, vector.shares, vector.shares.length + 2).map(String);
+      expect(amounts).toEqual([...vector.amounts, "0", "0"]);
+    }
+  });
+
   it.each(RULE_VECTORS.commission.map((vector) => [vector.name, vector]))("commission: %s", (_name, vector) => {
     expect(commissionOf(vector.amount, vector.rate).toString()).toBe(vector.commission);
     expect(netPrize(vector.amount, vector.rate).toString()).toBe(vector.net);

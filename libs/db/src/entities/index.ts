@@ -9,6 +9,7 @@ import { PlayerSessionEntity, SiweNonceEntity } from "./player-session.entity";
 import { PriceComponentEntity, PriceEntity } from "./price.entity";
 import { RoundEntity } from "./round.entity";
 import { RoundWinnerEntity } from "./round-winner.entity";
+import { RoundItemEntity } from "./round-item.entity";
 import { TemplateEntity } from "./template.entity";
 import { TicketVoucherEntity } from "./ticket-voucher.entity";
 import { TicketEntity } from "./ticket.entity";
@@ -27,6 +28,7 @@ export * from "./player-session.entity";
 export * from "./price.entity";
 export * from "./round.entity";
 export * from "./round-winner.entity";
+export * from "./round-item.entity";
 export * from "./template.entity";
 export * from "./ticket-voucher.entity";
 export * from "./ticket.entity";
@@ -42,6 +44,7 @@ export const ENTITIES = [
   PriceComponentEntity,
   RoundEntity,
   RoundWinnerEntity,
+  RoundItemEntity,
   TicketEntity,
   ClaimEntity,
   TicketVoucherEntity,

@@ -20,6 +20,7 @@ import { WebhookAttempts1765600000000 } from "./1765600000000-webhook-attempts";
 import { ApiKeyRejectedUse1765620000000 } from "./1765620000000-api-key-rejected-use";
 import { ApiKeyLastCaller1765700000000 } from "./1765700000000-api-key-last-caller";
 import { GaslessRequests1765800000000 } from "./1765800000000-gasless-requests";
+import { RoundItems1765900000000 } from "./1765900000000-round-items";
 
 /** Every migration, oldest first. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -46,6 +47,7 @@ export const MIGRATIONS: Function[] = [
   ApiKeyRejectedUse1765620000000,
   ApiKeyLastCaller1765700000000,
   GaslessRequests1765800000000,
+  RoundItems1765900000000,
 ];
 
 export { PrizeRedemptionTx1763900000000 };

@@ -12,7 +12,7 @@ import type { PriceTokens } from "./price-tokens";
 
 /** The tables handlers write. Each needs the `indexer_undo_<table>_*` triggers, unless KEPT_ON_REORG names it. */
 export type ProjectedTable =
-  "merchant" | "contract" | "template" | "token" | "price" | "price_component" | "round" | "ticket" | "round_winner" | "claim";
+  "merchant" | "contract" | "template" | "token" | "price" | "price_component" | "round" | "ticket" | "round_winner" | "round_item" | "claim";
 
 /** What every handler may use: fixed when the indexer is built, the same for every event of the chain. */
 export interface HandlerDeps {

@@ -1,4 +1,5 @@
 import { ZeroAddress } from "ethers";
+import type { EntityManager } from "typeorm";
 import { netPrize, prizeAmounts } from "@raffle/chain/rules";
 
 import type { JsonValue } from "../decode";
@@ -30,8 +31,10 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
         [raffle.id, argString(args, "roundId"), argString(args, "randomWord"), ticketIds[0] ?? null, at],
       );
       if (!round || ticketIds.length === 0) return { subject: { merchantId: raffle.merchantId, contractId: raffle.id, data: { winners: [] } } };
-      const shares = round.prize_shares.slice(0, ticketIds.length);
-      const amounts = prizeAmounts(BigInt(round.pot), shares);
+      // Positions past the shares carry only an item: share 0, amount 0, no RAFFLE_PRIZE claim (no money is owed).
+      const shares = ticketIds.map((_, position) => round.prize_shares[position] ?? 0);
+      const amounts = prizeAmounts(BigInt(round.pot), round.prize_shares, ticketIds.length);
+      const paid = ticketIds.map((_, position) => position < round.prize_shares.length);
       const holders: Array<{ token_id: string; account: string }> = await updateReturning(
         manager,
         `UPDATE ticket SET is_prize = true, updated_at = $3 WHERE contract_id = $1 AND token_id = ANY($2::numeric[]) RETURNING token_id, account`,
@@ -59,7 +62,7 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
       const commission = BigInt(parameters.commission ?? "0");
       const releasableAt = new Date(at.getTime() + Number(parameters.timeLagBeforeRelease ?? "0") * 1000);
       const roundId = argString(args, "roundId");
-      const items = amounts.map((amount) => [
+      const prizes = amounts.map((amount) => [
         {
           tokenType: component.token_type,
           token: component.address,
@@ -67,6 +70,8 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
           amount: netPrize(amount, commission).toString(),
         },
       ]);
+      const claimParameters = ticketIds.map((ticketId, position) => JSON.stringify({ raffle: raffle.address, roundId, ticketId, position }));
+      const paidPositions = (values: string[]) => values.filter((_, position) => paid[position]);
       // RETURNING gives each prize claim as stored (its id, and its items as the API serves them).
       const claims: Array<{ id: number; token_id: string; items: JsonValue[] }> = await manager.query(
         `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,
@@ -86,15 +91,27 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
           round.id,
           event.blockNumber,
           at,
-          accounts,
-          items.map((item) => JSON.stringify(item)),
-          ticketIds,
-          ticketIds.map((ticketId, position) => JSON.stringify({ raffle: raffle.address, roundId, ticketId, position })),
+          paidPositions(accounts),
+          paidPositions(prizes.map((prize) => JSON.stringify(prize))),
+          paidPositions(ticketIds),
+          paidPositions(claimParameters),
         ],
       );
       const claimOf = new Map(claims.map((claim) => [claim.token_id, claim]));
+      const itemOf = await drawItems(manager, {
+        roundRowId: round.id,
+        raffleId: raffle.id,
+        merchantId,
+        ticketIds,
+        accounts,
+        claimParameters,
+        releasableAt,
+        blockNumber: event.blockNumber,
+        at,
+      });
       // Every position with its ticket, holder, share, amount before commission and claim (whose item is the prize
-      // after commission). The first position's fields stay at the top level, as the first message format had them.
+      // after commission), and the item it carries with its RAFFLE_ITEM claim. The first position's fields stay at
+      // the top level, as the first message format had them.
       const winners = ticketIds.map((ticketId, position) => ({
         position,
         ticketId,
@@ -103,6 +120,8 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
         amount: amounts[position].toString(),
         prize: claimOf.get(ticketId)?.items?.[0] ?? null,
         claimId: claimOf.get(ticketId)?.id ?? null,
+        item: itemOf.get(ticketId)?.items?.[0] ?? null,
+        itemClaimId: itemOf.get(ticketId)?.id ?? null,
       }));
       const first = winners[0];
       return {
@@ -115,3 +134,56 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
     },
   }),
 ];
+
+interface DrawnItems {
+  roundRowId: number;
+  raffleId: number;
+  merchantId: number;
+  ticketIds: string[];
+  accounts: string[];
+  claimParameters: string[];
+  releasableAt: Date;
+  blockNumber: number;
+  at: Date;
+}
+
+/**
+ * The round's escrowed items get their winning tickets, and each a RAFFLE_ITEM claim for the ticket's holder, with
+ * the same parameters as the position's prize claim (Raffle.claimPrizes sends both). Returns the claims by ticket.
+ */
+async function drawItems(manager: EntityManager, drawn: DrawnItems): Promise<Map<string, { id: number; items: JsonValue[] }>> {
+  const items = await updateReturning<{ position: number; ticket_id: string; token_type: string; token: string; token_id: string; amount: string }>(
+    manager,
+    `UPDATE round_item i SET ticket_id = ($2::numeric[])[i.position], updated_at = $3
+      WHERE i.round_id = $1 AND i.position <= cardinality($2::numeric[])
+      RETURNING i.position, i.ticket_id::text AS ticket_id, i.token_type, i.token, i.token_id::text AS token_id, i.amount::text AS amount`,
+    [drawn.roundRowId, drawn.ticketIds, drawn.at],
+  );
+  if (items.length === 0) return new Map();
+  const index = items.map((item) => item.position - 1);
+  const claims: Array<{ id: number; token_id: string; items: JsonValue[] }> = await manager.query(
+    `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,
+                        token_id, parameters, indexed_block, created_at, updated_at)
+     SELECT v.account, $1, 'RAFFLE_ITEM', 'NEW', v.items::jsonb, $2, $3, $4, v.token_id, v.parameters::jsonb, $5, $6, $6
+       FROM unnest($7::text[], $8::text[], $9::numeric[], $10::text[]) WITH ORDINALITY AS v(account, items, token_id, parameters, n)
+      ORDER BY v.n
+     ON CONFLICT (contract_id, token_id, claim_type) WHERE claim_type <> 'VOUCHER'
+     DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', redeemed_tx_hash = NULL, items = EXCLUDED.items,
+                   end_timestamp = EXCLUDED.end_timestamp, round_id = EXCLUDED.round_id,
+                   parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at
+     RETURNING id, token_id::text AS token_id, items`,
+    [
+      drawn.merchantId,
+      drawn.releasableAt,
+      drawn.raffleId,
+      drawn.roundRowId,
+      drawn.blockNumber,
+      drawn.at,
+      index.map((position) => drawn.accounts[position]),
+      items.map((item) => JSON.stringify([{ tokenType: item.token_type, token: item.token, tokenId: item.token_id, amount: item.amount }])),
+      index.map((position) => drawn.ticketIds[position]),
+      index.map((position) => drawn.claimParameters[position]),
+    ],
+  );
+  return new Map(claims.map((claim) => [claim.token_id, claim]));
+}

@@ -3,12 +3,12 @@ import { TicketStatus } from "@raffle/db";
 import { ContractKind } from "../decode";
 import { argString } from "../indexed-event";
 import { onEvent, type SingleEventHandler } from "./handler";
-import { pauseChanged, updateReturning } from "./shared";
+import { markRoundClaimedIfSettled, pauseChanged, updateReturning } from "./shared";
 
 /** After the draw: prizes claimed or released, tickets refunded; and the raffle's pause. */
 export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
   onEvent({
-    /** One winner position's prize was paid: the round is CLAIMED once no position is left unclaimed. */
+    /** One winner position's prize was paid: the round is CLAIMED once no position nor item is left unclaimed. */
     contract: ContractKind.RAFFLE,
     event: "PrizeClaimed",
     writes: ["round_winner", "ticket", "claim", "round"],
@@ -16,11 +16,11 @@ export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
     async project(_deps, manager, event, raffle) {
       const { args, blockTimestamp: at } = event;
       const ticketId = argString(args, "ticketId");
-      const [winner] = await updateReturning<{ round_id: number }>(
+      const [winner] = await updateReturning<{ round_id: number; share: number }>(
         manager,
         `UPDATE round_winner w SET claim_status = 'CLAIMED', updated_at = $4
            FROM round r WHERE r.id = w.round_id AND r.contract_id = $1 AND r.round_id = $2 AND w.ticket_id = $3
-         RETURNING w.round_id`,
+         RETURNING w.round_id, w.share`,
         [raffle.id, argString(args, "roundId"), ticketId, at],
       );
       if (!winner) return;
@@ -33,11 +33,10 @@ export const RAFFLE_SETTLEMENT_HANDLERS: SingleEventHandler[] = [
           WHERE contract_id = $1 AND round_id = $2 AND token_id = $3 AND claim_type = 'RAFFLE_PRIZE'`,
         [raffle.id, winner.round_id, ticketId, event.txHash, at],
       );
-      await manager.query(
-        `UPDATE round SET round_status = 'CLAIMED', updated_at = $2
-          WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM round_winner w WHERE w.round_id = $1 AND w.claim_status = 'UNCLAIMED')`,
-        [winner.round_id, at],
-      );
+      await markRoundClaimedIfSettled(manager, winner.round_id, at);
+      // A position past the round's shares carries only an item: its PrizeClaimed (prize 0) pays no money, and
+      // merchants hear of its claim through item.claimed instead.
+      if (winner.share === 0) return { subject: null };
     },
   }),
   onEvent({

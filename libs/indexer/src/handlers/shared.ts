@@ -65,6 +65,20 @@ export async function insertContract(manager: EntityManager, chainId: number, ro
   return id;
 }
 
+/**
+ * A drawn round becomes CLAIMED once every position's share is claimed and no item is left in escrow, as the Raffle's
+ * `claimPrizes` decides (an item whose transfer failed keeps the round open until it is claimed again).
+ */
+export async function markRoundClaimedIfSettled(manager: EntityManager, roundRowId: number, at: Date): Promise<void> {
+  await manager.query(
+    `UPDATE round SET round_status = 'CLAIMED', updated_at = $2
+      WHERE id = $1 AND round_status = 'DRAWN'
+        AND NOT EXISTS (SELECT 1 FROM round_winner w WHERE w.round_id = $1 AND w.claim_status = 'UNCLAIMED')
+        AND NOT EXISTS (SELECT 1 FROM round_item i WHERE i.round_id = $1 AND i.status = 'ESCROWED')`,
+    [roundRowId, at],
+  );
+}
+
 export async function merchantOf(manager: EntityManager, contractId: number): Promise<number> {
   const [{ merchant_id: merchantId }] = await manager.query(`SELECT merchant_id FROM contract WHERE id = $1`, [contractId]);
   return merchantId;

@@ -17,11 +17,11 @@ export const TICKET_HANDLERS: SingleEventHandler[] = [
       const to = argString(args, "to");
       const tokenId = argString(args, "tokenId");
       await manager.query(`UPDATE ticket SET account = $3, updated_at = $4 WHERE contract_id = $1 AND token_id = $2`, [ticket.id, tokenId, to, at]);
-      // A prize or a refund belongs to whoever holds the ticket.
+      // A prize, an item or a refund belongs to whoever holds the ticket.
       await manager.query(
         `UPDATE claim c SET account = $3, updated_at = $4 FROM contract t
           WHERE t.id = $1 AND c.contract_id = t.raffle_contract_id AND c.token_id = $2
-            AND c.claim_type IN ('RAFFLE_PRIZE', 'RAFFLE_REFUND') AND c.claim_status = 'NEW'`,
+            AND c.claim_type IN ('RAFFLE_PRIZE', 'RAFFLE_ITEM', 'RAFFLE_REFUND') AND c.claim_status = 'NEW'`,
         [ticket.id, tokenId, to, at],
       );
       await manager.query(

@@ -58,6 +58,13 @@ export async function projectionSnapshot(dataSource: DataSource, chainId?: numbe
         WHERE ${onChain("raffle.chain_id")}
         ORDER BY raffle.address, r.round_id, w.position`,
     ),
+    items: await q(
+      `SELECT raffle.address AS raffle, r.round_id, i.position, i.token_type, i.token, i.token_id, i.amount, i.merchant, i.status, i.ticket_id,
+              i.claimed_by, i.tx_hash, i.failed_to, i.failed_reason, i.failed_tx_hash, i.indexed_block, i.created_at, i.updated_at
+         FROM round_item i JOIN round r ON r.id = i.round_id JOIN contract raffle ON raffle.id = r.contract_id
+        WHERE ${onChain("raffle.chain_id")}
+        ORDER BY raffle.address, r.round_id, i.position`,
+    ),
     claims: await q(
       `SELECT m.wallet AS merchant, c.address AS raffle, r.round_id, cl.account, cl.claim_type, cl.claim_status, cl.items,
               cl.end_timestamp, cl.token_id, cl.parameters, cl.redeemed_tx_hash, cl.indexed_block, cl.created_at, cl.updated_at

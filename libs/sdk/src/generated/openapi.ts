@@ -1099,7 +1099,7 @@ export interface components {
              */
             baseTokenURI: string;
             /**
-             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first). Empty for token contracts.
+             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first); once the merchant set item prizes, `itemPrizes`: the items the next rounds escrow (`merchant`, and `items`, each `position` from 1, `tokenType`, `token`, `tokenId`, `amount`). Empty for token contracts.
              * @example {
              *       "timeLagBeforeRelease": "86400",
              *       "commission": "1000",
@@ -1243,7 +1243,7 @@ export interface components {
              */
             baseTokenURI: string;
             /**
-             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first). Empty for token contracts.
+             * @description For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first); once the merchant set item prizes, `itemPrizes`: the items the next rounds escrow (`merchant`, and `items`, each `position` from 1, `tokenType`, `token`, `tokenId`, `amount`). Empty for token contracts.
              * @example {
              *       "timeLagBeforeRelease": "86400",
              *       "commission": "1000",
@@ -1535,6 +1535,79 @@ export interface components {
              */
             claimStatus: "UNCLAIMED" | "CLAIMED" | "RELEASED";
         };
+        ItemTransferFailureDto: {
+            /**
+             * @description Whom the item was sent to: its winner or the merchant.
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            to: string;
+            /**
+             * @description The token's or receiver's revert data, hex (decode it with the token's ABI); the item stayed in escrow.
+             * @example 0x
+             */
+            reason: string;
+            /**
+             * @description The transaction of the failed attempt.
+             * @example 0x4b1f9c2e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c
+             */
+            txHash: string;
+        };
+        ItemPrizeDto: {
+            /**
+             * @description The winner position it is for: 1 = first prize (as the contract counts item positions).
+             * @example 1
+             */
+            position: number;
+            /**
+             * @description The token standard of the item.
+             * @example erc721
+             * @enum {string}
+             */
+            kind: "erc721" | "erc1155" | "erc20";
+            /**
+             * @description The item's token contract.
+             * @example 0x0165878A594ca255338adfa4d48449f69242Eb8F
+             */
+            token: string;
+            /**
+             * @description The token id (decimal string); null for an ERC20.
+             * @example 7
+             */
+            tokenId: string | null;
+            /**
+             * @description How many, in the token's smallest unit (integer string); "1" for an ERC721.
+             * @example 1
+             */
+            amount: string;
+            /**
+             * @description escrowed (held by the raffle), claimed (sent to the position's winner) or returned (sent back to the merchant).
+             * @example escrowed
+             * @enum {string}
+             */
+            status: "escrowed" | "claimed" | "returned";
+            /**
+             * @description The position's winning ticket (decimal string), once the round is drawn; null before, and for a position no ticket won.
+             * @example null
+             */
+            ticketId: string | null;
+            /**
+             * @description Who received the item, once claimed; null otherwise.
+             * @example null
+             */
+            claimedBy: string | null;
+            /**
+             * @description The merchant the item was escrowed from, and goes back to.
+             * @example 0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc
+             */
+            merchant: string;
+            /**
+             * @description The transaction of the item's last move: its escrow (the round's startRound), its claim or its return.
+             * @example 0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63
+             */
+            txHash: string;
+            /** @description The last failed attempt to send it since that move (a receiver that refuses it, a paused token); null when none. */
+            transferFailure: components["schemas"]["ItemTransferFailureDto"] | null;
+        };
         RoundDto: {
             /**
              * @description Round id; the purchase passes it as `params.externalId`.
@@ -1621,6 +1694,8 @@ export interface components {
             pot: string;
             /** @description The winners, first position first; empty until drawn. */
             winners: components["schemas"]["RoundWinnerDto"][];
+            /** @description The items the round holds in escrow for its winner positions (an ERC721, an ERC1155 id and amount, or an ERC20 amount), first position first, and where each is now; empty for a round without item prizes. */
+            itemPrizes: components["schemas"]["ItemPrizeDto"][];
             /**
              * @description The VRF request of the draw (decimal string); null when none was asked.
              * @example null
@@ -1811,7 +1886,7 @@ export interface components {
              * @example VOUCHER
              * @enum {string}
              */
-            claimType: "RAFFLE_PRIZE" | "VOUCHER" | "RAFFLE_REFUND";
+            claimType: "RAFFLE_PRIZE" | "VOUCHER" | "RAFFLE_REFUND" | "RAFFLE_ITEM";
             /**
              * @description Whether the claim is still open, redeemed, expired, canceled or released.
              * @example NEW
@@ -1822,7 +1897,7 @@ export interface components {
             items: components["schemas"]["ClaimItemDto"][];
             /**
              * Format: date-time
-             * @description For a prize: when the merchant may release it if unclaimed. Null for a refund (it never expires).
+             * @description For a prize or an item: when the merchant may release it (or take the item back) if unclaimed. Null for a refund (it never expires).
              * @example 2026-11-30T16:00:00.000Z
              */
             endTimestamp: string | null;
@@ -1862,7 +1937,7 @@ export interface components {
              */
             redeemedTxHash: string | null;
             /**
-             * @description What the client passes on-chain. Prize: `raffle` address, on-chain `roundId`, `ticketId` and winner `position` (0 = first prize), for Raffle.claimPrizes([{roundId, ticketId}, ...]). Refund: `raffle` address, on-chain `roundId` and `ticketId`, for Raffle.refundTickets([{roundId, ticketId}, ...]). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).
+             * @description What the client passes on-chain. Prize or item: `raffle` address, on-chain `roundId`, `ticketId` and winner `position` (0 = first prize), for Raffle.claimPrizes([{roundId, ticketId}, ...]), which sends a position's share and its item together. Refund: `raffle` address, on-chain `roundId` and `ticketId`, for Raffle.refundTickets([{roundId, ticketId}, ...]). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).
              * @example {
              *       "exchange": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
              *       "params": {
@@ -2113,7 +2188,7 @@ export interface components {
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed";
             /**
              * @description True when a reorg removed the event announced by an earlier message with the same `eventId`.
              * @example false
@@ -2166,7 +2241,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winners` (every position, first prize first: `position`, `ticketId`, `account`, `share` in basis points, `amount` before commission, `prize` = the claim's item after commission, `claimId`) and the first position's `winner`, `prize` and `claimId`; `round.refundable` adds `reason` (MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT) and `ticketCount`; `claim.redeemed` adds `claimId` and `items`.
+             * @description The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winners` (every position, first prize first: `position`, `ticketId`, `account`, `share` in basis points, `amount` before commission, `prize` = the claim's item after commission, `claimId`, and `item`, the escrowed item prize the position carries, with its `itemClaimId`) and the first position's `winner`, `prize` and `claimId`; `item.claimed` and `item.returned` add `claimId` (the position's RAFFLE_ITEM claim); `round.refundable` adds `reason` (MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT) and `ticketCount`; `claim.redeemed` adds `claimId` and `items`.
              * @example {
              *       "roundId": "1",
              *       "ticketId": "1000001",
@@ -2192,7 +2267,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
+            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text for the merchant (no control, invisible or direction-changing characters; tab and line breaks are fine).
              * @default
@@ -2218,7 +2293,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text.
              * @example Game server (production)
@@ -2277,7 +2352,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text.
              * @example Game server (production)
@@ -2329,7 +2404,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
+            events?: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text, as on create; unchanged when omitted.
              * @example Game server (production)
@@ -2354,7 +2429,7 @@ export interface components {
              *       "round.drawn"
              *     ]
              */
-            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
+            events: ("raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed")[];
             /**
              * @description Free text.
              * @example Game server (production)
@@ -2417,7 +2492,7 @@ export interface components {
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
             /**
              * @description True for a retraction (a reorg removed the event).
              * @example false
@@ -2541,7 +2616,7 @@ export interface components {
              * @example ticket.purchased
              * @enum {string}
              */
-            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
+            type: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
             /**
              * @description True for a retraction (a reorg removed the event).
              * @example false
@@ -2826,6 +2901,8 @@ export interface components {
             pot: string;
             /** @description The winners, first position first; empty until drawn. */
             winners: components["schemas"]["RoundWinnerDto"][];
+            /** @description The items the round holds in escrow for its winner positions (an ERC721, an ERC1155 id and amount, or an ERC20 amount), first position first, and where each is now; empty for a round without item prizes. */
+            itemPrizes: components["schemas"]["ItemPrizeDto"][];
             /**
              * @description The VRF request of the draw (decimal string); null when none was asked.
              * @example null
@@ -6133,7 +6210,7 @@ export interface operations {
                 /** @description Records to return. */
                 take?: number;
                 /** @description Only deliveries of this message type. */
-                type?: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
+                type?: "raffle.deployed" | "round.started" | "ticket.purchased" | "round.ended" | "round.drawn" | "round.refundable" | "ticket.refunded" | "prize.claimed" | "prize.released" | "claim.redeemed" | "raffle.paused" | "raffle.unpaused" | "item.claimed" | "item.returned" | "item.transferFailed" | "gasless.sent" | "gasless.mined" | "gasless.failed" | "webhook.test";
                 /** @description Only deliveries in this state. */
                 status?: "PENDING" | "DELIVERED" | "FAILED";
             };

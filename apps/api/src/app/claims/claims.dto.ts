@@ -25,8 +25,9 @@ export class ClaimItemDto {
 }
 
 /**
- * What an account can claim. From the indexer: a RAFFLE_PRIZE claim per winner position of a drawn round, and a
- * RAFFLE_REFUND claim per ticket of a refundable round. From the merchant: VOUCHER claims.
+ * What an account can claim. From the indexer: a RAFFLE_PRIZE claim per winner position of a drawn round that pays a
+ * share of the pot, a RAFFLE_ITEM claim per position that carries an escrowed item, and a RAFFLE_REFUND claim per
+ * ticket of a refundable round. From the merchant: VOUCHER claims.
  */
 export class ClaimDto {
   @ApiProperty({ example: 42, description: "Claim id." }) id!: number;
@@ -44,7 +45,8 @@ export class ClaimDto {
     format: "date-time",
     nullable: true,
     type: String,
-    description: "For a prize: when the merchant may release it if unclaimed. Null for a refund (it never expires).",
+    description:
+      "For a prize or an item: when the merchant may release it (or take the item back) if unclaimed. Null for a refund (it never expires).",
   })
   endTimestamp!: string | null;
   @ApiProperty({ example: null, nullable: true, type: Number, description: "For a prize or a refund: the raffle contract id." }) contractId!:
@@ -96,7 +98,7 @@ export class ClaimDto {
       items: [{ tokenType: 1, token: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0", tokenId: "0", amount: "5000000000000000000" }],
     },
     description:
-      "What the client passes on-chain. Prize: `raffle` address, on-chain `roundId`, `ticketId` and winner `position` (0 = first prize), for Raffle.claimPrizes([{roundId, ticketId}, ...]). Refund: `raffle` address, on-chain `roundId` and `ticketId`, for Raffle.refundTickets([{roundId, ticketId}, ...]). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).",
+      "What the client passes on-chain. Prize or item: `raffle` address, on-chain `roundId`, `ticketId` and winner `position` (0 = first prize), for Raffle.claimPrizes([{roundId, ticketId}, ...]), which sends a position's share and its item together. Refund: `raffle` address, on-chain `roundId` and `ticketId`, for Raffle.refundTickets([{roundId, ticketId}, ...]). Voucher: `exchange` address and the exact `params` and `items` of Exchange.claim(params, items, signature).",
   })
   parameters!: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from "@nestjs/common";
 import { In, type DataSource } from "typeorm";
 import { buildPurchaseArgs, type PurchaseArgs } from "@raffle/chain";
-import { ContractEntity, PriceEntity, RoundEntity, RoundStatus, RoundWinnerEntity } from "@raffle/db";
+import { ContractEntity, PriceEntity, RoundEntity, RoundItemEntity, RoundStatus, RoundWinnerEntity } from "@raffle/db";
 
 import type { ApiConfig } from "../../config/api-config";
 import { RoundDto, toRoundDto } from "../../common/dto/round.dto";
@@ -83,7 +83,7 @@ export class RoundsService {
 
   /**
    * Rounds as the Round resource shows them, their relations filled in with light queries (one for every round's
-   * contracts, one for the drawn ones' winners; each price read once) rather than one many-joined query: a refresh
+   * contracts, one for the drawn ones' winners, one for item prizes; each price read once) rather than one many-joined query: a refresh
    * runs every READ_CACHE_MS in every API process, and the joined query's rows cost more to build than to fetch.
    */
   private async served(rounds: RoundEntity[]): Promise<RoundDto[]> {
@@ -94,9 +94,10 @@ export class RoundsService {
       contractIds.add(round.contractId).add(round.ticketContractId);
       for (const component of prices.get(round.priceId)?.components ?? []) contractIds.add(component.contractId);
     }
-    const [contractRows, winners] = await Promise.all([
+    const [contractRows, winners, items] = await Promise.all([
       this.dataSource.getRepository(ContractEntity).findBy({ id: In([...contractIds]) }),
       this.winners(rounds.filter((round) => DRAWN_STATUSES.has(round.roundStatus)).map((round) => round.id)),
+      this.items(rounds.map((round) => round.id)),
     ]);
     const contracts = new Map(contractRows.map((contract) => [contract.id, contract]));
     return rounds.map((round) => {
@@ -115,6 +116,7 @@ export class RoundsService {
       return toRoundDto(
         round,
         winners.filter((winner) => winner.roundId === round.id),
+        items.filter((item) => item.roundId === round.id),
       );
     });
   }
@@ -170,7 +172,13 @@ export class RoundsService {
     const round = await this.dataSource.getRepository(RoundEntity).findOne({ where: { id }, relations: ROUND_RELATIONS });
     // Another merchant's round is as unknown as a missing one; a raffle of a chain not served is chainNotServed.
     if (!round || !(await this.contracts.findOwnRaffle(merchantId, round.contractId))) throw problems.roundIdNotFound(id);
-    return toRoundDto(round, await this.winners([round.id]));
+    return toRoundDto(round, await this.winners([round.id]), await this.items([round.id]));
+  }
+
+  /** The rounds' item prizes (issue #53): rounds without items have no row, so one light query for any page. */
+  private items(roundIds: number[]): Promise<RoundItemEntity[]> {
+    if (roundIds.length === 0) return Promise.resolve([]);
+    return this.dataSource.getRepository(RoundItemEntity).find({ where: { roundId: In(roundIds) }, order: { roundId: "ASC", position: "ASC" } });
   }
 
   private winners(roundIds: number[]): Promise<RoundWinnerEntity[]> {

@@ -252,7 +252,7 @@ export class WebhookMessageDto {
     additionalProperties: true,
     example: { roundId: "1", ticketId: "1000001", account: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", serial: "1", externalId: "7" },
     description:
-      "The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winners` (every position, first prize first: `position`, `ticketId`, `account`, `share` in basis points, `amount` before commission, `prize` = the claim's item after commission, `claimId`) and the first position's `winner`, `prize` and `claimId`; `round.refundable` adds `reason` (MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT) and `ticketCount`; `claim.redeemed` adds `claimId` and `items`.",
+      "The event's facts: its arguments (amounts and ids as decimal strings, addresses checksummed); `round.drawn` adds `winners` (every position, first prize first: `position`, `ticketId`, `account`, `share` in basis points, `amount` before commission, `prize` = the claim's item after commission, `claimId`, and `item`, the escrowed item prize the position carries, with its `itemClaimId`) and the first position's `winner`, `prize` and `claimId`; `item.claimed` and `item.returned` add `claimId` (the position's RAFFLE_ITEM claim); `round.refundable` adds `reason` (MINIMUM_NOT_REACHED, DRAW_REFUSED or RANDOMNESS_TIMEOUT) and `ticketCount`; `claim.redeemed` adds `claimId` and `items`.",
   })
   data!: Record<string, unknown>;
 }

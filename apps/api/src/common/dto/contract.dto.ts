@@ -61,7 +61,7 @@ export class ContractDto {
 
   @ApiProperty({
     description:
-      "For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first). Empty for token contracts.",
+      "For a raffle: `timeLagBeforeRelease` (seconds, string), `commission` (basis points, string), `schedule` (cron) and `roundId` (current on-chain round id, 0 before the first); once the merchant set item prizes, `itemPrizes`: the items the next rounds escrow (`merchant`, and `items`, each `position` from 1, `tokenType`, `token`, `tokenId`, `amount`). Empty for token contracts.",
     type: "object",
     additionalProperties: true,
     example: { timeLagBeforeRelease: "86400", commission: "1000", schedule: "0 0 * * *", roundId: 1 },

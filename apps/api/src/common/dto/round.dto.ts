@@ -7,6 +7,7 @@ import {
   TokenStatus,
   type PriceComponentEntity,
   type RoundEntity,
+  type RoundItemEntity,
   type RoundWinnerEntity,
   type TemplateEntity,
   type TokenEntity,
@@ -123,6 +124,70 @@ export class RoundWinnerDto {
   claimStatus!: PrizeClaimStatus;
 }
 
+/** The kinds of item prize, by the token standard of the escrowed asset. */
+export const ITEM_PRIZE_KINDS = ["erc721", "erc1155", "erc20"] as const;
+/** Where an item prize is: held by the raffle, with its winner, or back with the merchant. */
+export const ITEM_PRIZE_STATUSES = ["escrowed", "claimed", "returned"] as const;
+
+/** The last attempt to send an escrowed item that failed since the item last moved (`ItemTransferFailed`). */
+export class ItemTransferFailureDto {
+  @ApiProperty({ example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc", description: "Whom the item was sent to: its winner or the merchant." })
+  to!: string;
+  @ApiProperty({
+    example: "0x",
+    description: "The token's or receiver's revert data, hex (decode it with the token's ABI); the item stayed in escrow.",
+  })
+  reason!: string;
+  @ApiProperty({
+    example: "0x4b1f9c2e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c",
+    description: "The transaction of the failed attempt.",
+  })
+  txHash!: string;
+}
+
+/** An item prize of a round (issue #53): escrowed from the merchant when the round started, for one winner position. */
+export class ItemPrizeDto {
+  @ApiProperty({ example: 1, description: "The winner position it is for: 1 = first prize (as the contract counts item positions)." })
+  position!: number;
+  @ApiProperty({ example: "erc721", enum: ITEM_PRIZE_KINDS, description: "The token standard of the item." })
+  kind!: (typeof ITEM_PRIZE_KINDS)[number];
+  @ApiProperty({ example: "0x0165878A594ca255338adfa4d48449f69242Eb8F", description: "The item's token contract." }) token!: string;
+  @ApiProperty({ example: "7", nullable: true, type: String, description: "The token id (decimal string); null for an ERC20." })
+  tokenId!: string | null;
+  @ApiProperty({ example: "1", description: 'How many, in the token\'s smallest unit (integer string); "1" for an ERC721.' }) amount!: string;
+  @ApiProperty({
+    example: "escrowed",
+    enum: ITEM_PRIZE_STATUSES,
+    description: "escrowed (held by the raffle), claimed (sent to the position's winner) or returned (sent back to the merchant).",
+  })
+  status!: (typeof ITEM_PRIZE_STATUSES)[number];
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "The position's winning ticket (decimal string), once the round is drawn; null before, and for a position no ticket won.",
+  })
+  ticketId!: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: "Who received the item, once claimed; null otherwise." })
+  claimedBy!: string | null;
+  @ApiProperty({
+    example: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+    description: "The merchant the item was escrowed from, and goes back to.",
+  })
+  merchant!: string;
+  @ApiProperty({
+    example: "0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63",
+    description: "The transaction of the item's last move: its escrow (the round's startRound), its claim or its return.",
+  })
+  txHash!: string;
+  @ApiProperty({
+    type: ItemTransferFailureDto,
+    nullable: true,
+    description: "The last failed attempt to send it since that move (a receiver that refuses it, a paused token); null when none.",
+  })
+  transferFailure!: ItemTransferFailureDto | null;
+}
+
 /** Spec 2.3. */
 export class RoundDto {
   @ApiProperty({ example: 7, description: "Round id; the purchase passes it as `params.externalId`." }) id!: number;
@@ -157,6 +222,12 @@ export class RoundDto {
   pot!: string;
   @ApiProperty({ type: [RoundWinnerDto], description: "The winners, first position first; empty until drawn." }) winners!: RoundWinnerDto[];
   @ApiProperty({
+    type: [ItemPrizeDto],
+    description:
+      "The items the round holds in escrow for its winner positions (an ERC721, an ERC1155 id and amount, or an ERC20 amount), first position first, and where each is now; empty for a round without item prizes.",
+  })
+  itemPrizes!: ItemPrizeDto[];
+  @ApiProperty({
     example: null,
     nullable: true,
     type: String,
@@ -188,6 +259,22 @@ function toRoundWinnerDto(winner: RoundWinnerEntity): RoundWinnerDto {
     share: winner.share,
     amount: winner.amount,
     claimStatus: winner.claimStatus,
+  };
+}
+
+export function toItemPrizeDto(item: RoundItemEntity): ItemPrizeDto {
+  return {
+    position: item.position,
+    kind: item.tokenType.toLowerCase() as ItemPrizeDto["kind"],
+    token: item.token,
+    tokenId: item.tokenType === "ERC20" ? null : item.tokenId,
+    amount: item.amount,
+    status: item.status.toLowerCase() as ItemPrizeDto["status"],
+    ticketId: item.ticketId,
+    claimedBy: item.claimedBy,
+    merchant: item.merchant,
+    txHash: item.txHash,
+    transferFailure: item.failedTxHash ? { to: item.failedTo!, reason: item.failedReason!, txHash: item.failedTxHash } : null,
   };
 }
 
@@ -237,7 +324,7 @@ function toPriceComponentDto(component: PriceComponentEntity): PriceComponentDto
   };
 }
 
-export function toRoundDto(round: RoundEntity, winners: RoundWinnerEntity[] = []): RoundDto {
+export function toRoundDto(round: RoundEntity, winners: RoundWinnerEntity[] = [], items: RoundItemEntity[] = []): RoundDto {
   return {
     id: round.id,
     createdAt: round.createdAt.toISOString(),
@@ -266,6 +353,7 @@ export function toRoundDto(round: RoundEntity, winners: RoundWinnerEntity[] = []
     },
     pot: round.pot,
     winners: [...winners].sort((a, b) => a.position - b.position).map(toRoundWinnerDto),
+    itemPrizes: [...items].sort((a, b) => a.position - b.position).map(toItemPrizeDto),
     vrfRequestId: round.vrfRequestId,
     randomWord: round.randomWord,
     refundReason: round.refundReason,
