@@ -2,15 +2,17 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Address, Hex } from "viem";
 import { useConfig, useConnection } from "wagmi";
-import { simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
+import { readContract, simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
 import { openConnectMenu } from "../components/ConnectMenu";
 import { GaslessStatus } from "../components/GaslessStatus";
 import { GaslessHolderActions } from "../components/GaslessHolderActions";
+import { ItemPrize } from "../components/ItemPrize";
 import { RAFFLE_ABI } from "../lib/abi";
 import { ApiError, type PlayerTicket } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
 import { formatAmount } from "../lib/format";
+import { readRoundItems, type ItemStatus, type PrizeItem } from "../lib/items";
 import { explain } from "../lib/messages";
 import { basisPointsOf, prizeFiguresText } from "../lib/prize";
 import { refundReasonText } from "../lib/refund-reason";
@@ -175,6 +177,7 @@ function RoundGroup({ group }: { group: TicketGroup }) {
   const { config } = useApp();
   const money = useMoney(group.tickets[0]);
   const headingId = `group-${group.key.replaceAll(":", "-")}`;
+  const items = useWinningItems(group);
   return (
     <article className="panel ticket-group" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -187,10 +190,63 @@ function RoundGroup({ group }: { group: TicketGroup }) {
         {group.tickets.map((ticket) => (
           <li key={ticket.tokenId} className="ticket">
             <span>Ticket #{ticket.serial}</span> <span className={`state state-${ticket.state.toLowerCase()}`}>{ticketStateText(ticket, money)}</span>
+            {items.data?.get(ticket.tokenId) && <TicketItem chainId={group.chainId} item={items.data.get(ticket.tokenId)!} />}
           </li>
         ))}
       </ul>
     </article>
+  );
+}
+
+/** Ticket states whose round was drawn and the ticket won a position. */
+const WINNING = new Set<PlayerTicket["state"]>(["WON", "CLAIMED", "RELEASED"]);
+
+/**
+ * The item each winning ticket of a round wins, by ticket id (read from the chain: the round's winners and its
+ * escrowed items), or none when the round has no items.
+ */
+function useWinningItems(group: TicketGroup) {
+  const wagmiConfig = useConfig();
+  const raffle = group.raffle as Address;
+  return useQuery({
+    queryKey: ["winning-items", group.chainId, group.raffle, group.roundId],
+    enabled: group.tickets.some((ticket) => WINNING.has(ticket.state)),
+    refetchInterval: 5_000,
+    queryFn: async () => {
+      const roundId = BigInt(group.roundId);
+      const { items } = await readRoundItems(wagmiConfig, group.chainId, raffle, roundId);
+      const byTicket = new Map<string, PrizeItem>();
+      if (items.length === 0) return byTicket;
+      const winners = await readContract(wagmiConfig, {
+        chainId: group.chainId,
+        address: raffle,
+        abi: RAFFLE_ABI,
+        functionName: "getWinners",
+        args: [roundId],
+      });
+      winners.forEach((winner, index) => {
+        const item = items.find((each) => each.position === index + 1);
+        if (item) byTicket.set(winner.ticketId.toString(), item);
+      });
+      return byTicket;
+    },
+  });
+}
+
+const TICKET_ITEM_STATUS: Record<ItemStatus, string> = {
+  None: "not escrowed",
+  Escrowed: "to claim",
+  Claimed: "claimed: it is in your wallet",
+  Returned: "returned to the organiser",
+};
+
+/** A winning ticket's item and whether it was claimed. */
+function TicketItem({ chainId, item }: { chainId: number; item: PrizeItem }) {
+  return (
+    <span className="ticket-item">
+      {" "}
+      · item: <ItemPrize chainId={chainId} item={item} /> ({TICKET_ITEM_STATUS[item.status ?? "None"]})
+    </span>
   );
 }
 
