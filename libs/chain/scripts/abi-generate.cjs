@@ -159,7 +159,13 @@ const FILES = {
       },
       ITEM_ERC721_ABI: {
         doc: "An ERC721 item prize (any ERC721; here as OpenZeppelin's compiles it): its metadata, its owner and the raffle's approval to escrow it.",
-        groups: [["TestCollectible", "function", ["name", "tokenURI", "ownerOf", "getApproved", "isApprovedForAll", "setApprovalForAll", "supportsInterface"]]],
+        groups: [
+          [
+            "TestCollectible",
+            "function",
+            ["name", "tokenURI", "ownerOf", "getApproved", "isApprovedForAll", "setApprovalForAll", "supportsInterface"],
+          ],
+        ],
       },
       ITEM_ERC1155_ABI: {
         doc: "An ERC1155 item prize (any ERC1155; here as OpenZeppelin's compiles it): its metadata URI, a holder's balance and the raffle's approval to escrow it.",
