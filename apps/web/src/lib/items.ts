@@ -143,15 +143,18 @@ export async function describeItem(config: Config, chainId: number, item: PrizeI
   return { text, name, image: metadata.image };
 }
 
-/** An item's label, read once per item (metadata does not change under a page). */
-export function useItemLabel(chainId: number, item: PrizeItem) {
-  const config = useConfig();
-  return useQuery({
+/** The query of an item's label, read once per item (metadata does not change under a page). */
+export function itemLabelQuery(config: Config, chainId: number, item: PrizeItem) {
+  return {
     queryKey: ["item-label", chainId, item.kind, item.token, item.tokenId.toString(), item.amount.toString()],
     queryFn: () => describeItem(config, chainId, item),
     staleTime: Infinity,
     retry: false,
-  });
+  } as const;
+}
+
+export function useItemLabel(chainId: number, item: PrizeItem) {
+  return useQuery(itemLabelQuery(useConfig(), chainId, item));
 }
 
 /** "held in escrow by the raffle", …: where a round's item is, in words. */
