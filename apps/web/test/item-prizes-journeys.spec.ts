@@ -412,6 +412,12 @@ describe("item prizes in a browser", () => {
         `2nd prize: Item #1 of ${tokens.dragon} · held in escrow`,
         "3rd prize: 50 × Potion of Healing · held in escrow",
       ]);
+      const next = card().getByRole("list", { name: "Items of the next round" }).getByRole("listitem");
+      await settles(
+        () => next.nth(1).textContent(),
+        "toBe",
+        `2nd prize: Item #1 of ${tokens.dragon} · This raffle holds token #1 in escrow for a round: it comes back to your wallet when that round's items are returned.`,
+      );
       await card().getByRole("button", { name: "Return items of round #3", exact: true }).click();
       await card().getByText("The items of round #3 are back in your wallet.").waitFor(WAIT);
       await settles(() => roundItems.allTextContents(), "toEqual", [
@@ -422,6 +428,11 @@ describe("item prizes in a browser", () => {
       expect(await TestCollectible__factory.connect(tokens.dragon, stack.node.provider).ownerOf(1n)).toBe(stack.merchant.address);
       const items1155 = TestItems1155__factory.connect(tokens.items1155, stack.node.provider);
       expect([await items1155.balanceOf(stack.merchant.address, 1n), await items1155.balanceOf(stack.merchant.address, 2n)]).toEqual([4n, 450n]);
+      await settles(() => next.allTextContents(), "toEqual", [
+        "1st prize: Legendary Sword · in your wallet, approved",
+        `2nd prize: Item #1 of ${tokens.dragon} · in your wallet, approved`,
+        "3rd prize: 50 × Potion of Healing · in your wallet, approved",
+      ]);
       // Returned already: the button is gone.
       expect(await card().getByRole("button", { name: "Return items of round #3", exact: true }).count()).toBe(0);
 

@@ -37,13 +37,19 @@ export async function decimalsOf(config: Config, chainId: number, token: Address
   return (await orNull(readContract(config, { chainId, address: token, abi: erc20Abi, functionName: "decimals" }))) ?? 0;
 }
 
-/** Why the merchant's wallet cannot hand this item over when a round starts (not owned, too few), or null. */
-export async function holdingProblem(config: Config, chainId: number, merchant: Address, item: PrizeItem): Promise<string | null> {
+/**
+ * Why the merchant's wallet cannot hand this item over when a round starts (not owned, too few), or null. `raffle`,
+ * when given, names the raffle whose escrow may hold the item now.
+ */
+export async function holdingProblem(config: Config, chainId: number, merchant: Address, item: PrizeItem, raffle?: Address): Promise<string | null> {
   const { token, tokenId, amount } = item;
   if (item.kind === "ERC721") {
     const owner = await orNull(readContract(config, { chainId, address: token, abi: ITEM_ERC721_ABI, functionName: "ownerOf", args: [tokenId] }));
     if (owner === null) return `Token #${tokenId} does not exist in this collection.`;
-    return owner.toLowerCase() === merchant.toLowerCase() ? null : `Your wallet does not hold token #${tokenId} of this collection: ${owner} does.`;
+    if (owner.toLowerCase() === merchant.toLowerCase()) return null;
+    if (owner.toLowerCase() === raffle?.toLowerCase())
+      return `This raffle holds token #${tokenId} in escrow for a round: it comes back to your wallet when that round's items are returned.`;
+    return `Your wallet does not hold token #${tokenId} of this collection: ${owner} does.`;
   }
   if (item.kind === "ERC1155") {
     const held = await orNull(
@@ -119,7 +125,7 @@ export interface ItemCheck {
 export async function checkItems(config: Config, chainId: number, merchant: Address, raffle: Address, items: PrizeItem[]): Promise<ItemCheck[]> {
   return Promise.all(
     items.map(async (item) => ({
-      problem: await holdingProblem(config, chainId, merchant, item),
+      problem: await holdingProblem(config, chainId, merchant, item, raffle),
       approved: await isApproved(config, chainId, merchant, raffle, item, items),
     })),
   );

@@ -57,6 +57,8 @@ export function RoundItems({ chainId, raffle, round }: { chainId: number; raffle
       setStatus("Returning the items…");
       await waitForTransactionReceipt(config, { chainId, hash });
       await queryClient.invalidateQueries({ queryKey: ["round-items", chainId, raffle, round.roundId] });
+      // What the wallet holds changed: the next round's checks are read again.
+      await queryClient.invalidateQueries({ queryKey: ["console", "item-checks"] });
       setStatus(`The items of round #${round.roundId} are back in your wallet.`);
     } catch (failure) {
       setStatus(null);
