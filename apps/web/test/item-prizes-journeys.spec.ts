@@ -210,9 +210,9 @@ describe("item prizes in a browser", () => {
     await page.goto(raffleUrl("items"));
     await page.getByRole("heading", { level: 2, name: "Round 2" }).waitFor(WAIT);
     await settles(() => prizes().allTextContents(), "toEqual", [
-      "1st prize: Legendary Sword",
-      `2nd prize: Item #1 of ${tokens.shield}`,
-      "3rd prize: 50 × Potion of Healing",
+      "1st prize: Legendary Sword · plus 60% of the pot",
+      `2nd prize: Item #1 of ${tokens.shield} · plus 30% of the pot`,
+      "3rd prize: 50 × Potion of Healing · plus 10% of the pot",
     ]);
     await page.getByText("3 prizes are items, held in escrow by the raffle until their winners claim them.", { exact: false }).waitFor(WAIT);
     // A data:image/ picture and an https one, both shown under the page's policy; alt text is the item's name.
@@ -225,7 +225,7 @@ describe("item prizes in a browser", () => {
     await page.goto(raffleUrl("hostileItems"));
     await page.getByRole("heading", { level: 2, name: "Round 2" }).waitFor(WAIT);
     await settles(() => prizes().allTextContents(), "toEqual", [
-      "1st prize: <script>window.__pwned = 1</script>Cursed Blade",
+      "1st prize: <script>window.__pwned = 1</script>Cursed Blade · plus 100% of the pot",
       `2nd prize: Item #103 of ${tokens.items1155}`,
       `3rd prize: ${"Z".repeat(79)}…`,
       `4th prize: Item #1 of ${tokens.pausable}`,

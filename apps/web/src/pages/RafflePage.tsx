@@ -56,11 +56,14 @@ function PrizesSoFar({ raffle }: { raffle: PublicRaffle }) {
         {Array.from({ length: positions }, (_, position) => {
           const item = roundItems.find((each) => each.position === position + 1);
           const gross = shares[position];
+          // Before the first ticket the pot is empty: a position's share is said as a percentage.
+          const share = round.rules.prizeShares[position];
+          const shareText = gross !== undefined ? prizeFiguresText({ gross, commission }, money) : share ? `${share / 100}% of the pot` : null;
           return (
             <li key={position}>
               <strong>{prizeName(position)}</strong>: {item && <ItemPrize chainId={raffle.raffle.chainId} item={item} />}
-              {item && gross !== undefined && " · plus "}
-              {gross !== undefined && prizeFiguresText({ gross, commission }, money)}
+              {item && shareText && " · plus "}
+              {shareText}
             </li>
           );
         })}
