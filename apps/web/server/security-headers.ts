@@ -33,8 +33,11 @@ export function connectSources(config: WebConfigOrigins): string[] {
 
 /**
  * The Content-Security-Policy. Vite's build is module scripts and stylesheets of the same origin (no inline script or
- * style). Images: the build's own, wallet icons (EIP-6963 gives them as data: URLs) and a raffle's image, which a
- * merchant may host anywhere over https.
+ * style). Images: the build's own, wallet icons (EIP-6963 gives them as data: URLs), a raffle's image, which a
+ * merchant may host anywhere over https, and an item prize's picture (data:image/ or https:, src/lib/item-metadata.ts).
+ * Fetches: the API and each chain's node, and any https host for an item prize's metadata JSON (a game studio's
+ * `tokenURI` may point anywhere); never plain http beyond the configured origins. A fetched body is only ever parsed as
+ * JSON into a plain-text name and an image URL, and scripts still come from 'self' alone.
  */
 export function contentSecurityPolicy(connect: string[]): string {
   const directives: Array<[string, string[]]> = [
@@ -43,7 +46,7 @@ export function contentSecurityPolicy(connect: string[]): string {
     ["style-src", ["'self'"]],
     ["img-src", ["'self'", "data:", "https:"]],
     ["font-src", ["'self'"]],
-    ["connect-src", ["'self'", ...connect]],
+    ["connect-src", ["'self'", "https:", ...connect]],
     ["object-src", ["'none'"]],
     ["base-uri", ["'none'"]],
     ["form-action", ["'self'"]],

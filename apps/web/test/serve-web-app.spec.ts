@@ -117,12 +117,12 @@ describe("the web server", () => {
     await expectStillServing();
   });
 
-  it("sends the security headers on every answer, with the API's and the node's origins (never a path) as connect-src", async () => {
+  it("sends the security headers on every answer, with https: (item metadata) and the API's and the node's origins (never a path) as connect-src", async () => {
     for (const target of ["/", "/console/", "/config.json", "/missing.js", "/%"]) {
       const { headers } = await rawRequest(web.url, `GET ${target} HTTP/1.1`);
       expect(headers["content-security-policy"]).toBe(
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; font-src 'self'; " +
-          "connect-src 'self' http://127.0.0.1:3999 https://rpc.example.org; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+          "connect-src 'self' https: http://127.0.0.1:3999 https://rpc.example.org; object-src 'none'; base-uri 'none'; form-action 'self'; " +
           "frame-ancestors 'none'",
       );
       expect(headers["x-frame-options"]).toBe("DENY");

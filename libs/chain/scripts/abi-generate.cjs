@@ -159,6 +159,31 @@ const FILES = {
           ["RaffleFactory", "error", ["PriceTokenNotAllowed", "NotAContract", "MerchantNotActive"]],
         ],
       },
+      ITEM_PRIZES_ABI: {
+        doc: "A raffle's item prizes, for the player app (the next round's items and a round's escrowed items) and the console (setItemPrizes, returnItems), with what those calls can revert with.",
+        groups: [
+          ["Raffle", "function", ["itemPrizes", "getRoundItems", "setItemPrizes", "returnItems"]],
+          [
+            "Raffle",
+            "error",
+            ["InvalidItemPrize", "ItemNotEscrowed", "ItemAmountMismatch", "NoItemsToReturn", "PrizeNotReleasableYet", "UnexpectedRoundStatus"],
+          ],
+        ],
+      },
+      ITEM_ERC721_ABI: {
+        doc: "An ERC721 item prize (any ERC721; here as OpenZeppelin's compiles it): its metadata, its owner and the raffle's approval to escrow it.",
+        groups: [
+          [
+            "TestCollectible",
+            "function",
+            ["name", "tokenURI", "ownerOf", "getApproved", "isApprovedForAll", "setApprovalForAll", "supportsInterface"],
+          ],
+        ],
+      },
+      ITEM_ERC1155_ABI: {
+        doc: "An ERC1155 item prize (any ERC1155; here as OpenZeppelin's compiles it): its metadata URI, a holder's balance and the raffle's approval to escrow it.",
+        groups: [["TestItems1155", "function", ["uri", "balanceOf", "isApprovedForAll", "setApprovalForAll"]]],
+      },
     },
   },
 };

@@ -85,6 +85,12 @@ const REVERT_SENTENCES: Record<string, string> = {
   WalletLimitReached: "You already hold the most tickets one wallet may buy in this round.",
   NoPrizeToClaim: "This ticket has no prize left to claim: it was already paid.",
   TicketNotInRound: "This ticket is not part of that round. Reload the page.",
+  // Item prizes (the console: setItemPrizes, startRound's escrow, returnItems).
+  InvalidItemPrize: "One of the items is not a valid prize: one item per position from 1 to 20, with an amount above 0.",
+  ItemNotEscrowed: "An item prize could not be taken into escrow: the wallet must hold it and have approved the raffle. The round did not start.",
+  ItemAmountMismatch: "The item token moved a different amount than asked (a token that charges a fee on transfers): it cannot be a prize.",
+  NoItemsToReturn: "This round holds no item to return: every item was claimed or returned already.",
+  PrizeNotReleasableYet: "The winners still have time to claim: the items can be returned once the release time has passed.",
 };
 
 /** The wallet library's (wagmi's) errors, by name: they are not viem's classes. */

@@ -1,16 +1,18 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Address, Hex } from "viem";
-import { useConfig, useConnection } from "wagmi";
-import { simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
+import { useConfig, useConnection, type Config } from "wagmi";
+import { readContract, simulateContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
 import { openConnectMenu } from "../components/ConnectMenu";
 import { GaslessStatus } from "../components/GaslessStatus";
 import { GaslessHolderActions } from "../components/GaslessHolderActions";
+import { ItemPrize } from "../components/ItemPrize";
 import { RAFFLE_ABI } from "../lib/abi";
 import { ApiError, type PlayerTicket } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
 import { formatAmount } from "../lib/format";
+import { itemLabelQuery, readRoundItems, type ItemStatus, type PrizeItem } from "../lib/items";
 import { explain } from "../lib/messages";
 import { basisPointsOf, prizeFiguresText } from "../lib/prize";
 import { refundReasonText } from "../lib/refund-reason";
@@ -175,6 +177,7 @@ function RoundGroup({ group }: { group: TicketGroup }) {
   const { config } = useApp();
   const money = useMoney(group.tickets[0]);
   const headingId = `group-${group.key.replaceAll(":", "-")}`;
+  const items = useWinningItems(group);
   return (
     <article className="panel ticket-group" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -187,10 +190,78 @@ function RoundGroup({ group }: { group: TicketGroup }) {
         {group.tickets.map((ticket) => (
           <li key={ticket.tokenId} className="ticket">
             <span>Ticket #{ticket.serial}</span> <span className={`state state-${ticket.state.toLowerCase()}`}>{ticketStateText(ticket, money)}</span>
+            {items.data?.get(ticket.tokenId) && <TicketItem chainId={group.chainId} item={items.data.get(ticket.tokenId)!} />}
           </li>
         ))}
       </ul>
     </article>
+  );
+}
+
+/** Ticket states whose round was drawn and the ticket won a position. */
+const WINNING = new Set<PlayerTicket["state"]>(["WON", "CLAIMED", "RELEASED"]);
+
+/**
+ * The item each winning ticket of a round wins, by ticket id (read from the chain: the round's winners and its
+ * escrowed items), or none when the round has no items.
+ */
+function useWinningItems(group: TicketGroup) {
+  const wagmiConfig = useConfig();
+  return useQuery({
+    queryKey: ["winning-items", group.chainId, group.raffle, group.roundId],
+    enabled: group.tickets.some((ticket) => WINNING.has(ticket.state)),
+    refetchInterval: 5_000,
+    queryFn: () => readWinningItems(wagmiConfig, group.chainId, group.raffle as Address, group.roundId),
+  });
+}
+
+/** A round's items by the id of the winning ticket that wins each (empty when the round has no items). */
+async function readWinningItems(wagmiConfig: Config, chainId: number, raffle: Address, round: string): Promise<Map<string, PrizeItem>> {
+  const roundId = BigInt(round);
+  const { items } = await readRoundItems(wagmiConfig, chainId, raffle, roundId);
+  const byTicket = new Map<string, PrizeItem>();
+  if (items.length === 0) return byTicket;
+  const winners = await readContract(wagmiConfig, { chainId, address: raffle, abi: RAFFLE_ABI, functionName: "getWinners", args: [roundId] });
+  winners.forEach((winner, index) => {
+    const item = items.find((each) => each.position === index + 1);
+    if (item) byTicket.set(winner.ticketId.toString(), item);
+  });
+  return byTicket;
+}
+
+/** ", with Legendary Sword and 50 × Potion of Healing": the items a claim sent to the wallet, by name. */
+async function claimedItemsText(wagmiConfig: Config, queryClient: QueryClient, batch: PlayerTicket[]): Promise<string> {
+  const claimed: Array<{ position: number; name: string }> = [];
+  const { chainId, raffle } = batch[0];
+  for (const roundId of new Set(batch.map((ticket) => ticket.roundId))) {
+    const byTicket = await readWinningItems(wagmiConfig, chainId, raffle as Address, roundId);
+    for (const ticket of batch.filter((each) => each.roundId === roundId)) {
+      const item = byTicket.get(ticket.tokenId);
+      if (item?.status === "Claimed") {
+        claimed.push({ position: item.position, name: (await queryClient.fetchQuery(itemLabelQuery(wagmiConfig, chainId, item))).text });
+      }
+    }
+  }
+  if (claimed.length === 0) return "";
+  // First prize first, as the pages list prizes.
+  const names = claimed.sort((a, b) => a.position - b.position).map((each) => each.name);
+  return `, with ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}`;
+}
+
+const TICKET_ITEM_STATUS: Record<ItemStatus, string> = {
+  None: "not escrowed",
+  Escrowed: "to claim",
+  Claimed: "claimed: it is in your wallet",
+  Returned: "returned to the organiser",
+};
+
+/** A winning ticket's item and whether it was claimed. */
+function TicketItem({ chainId, item }: { chainId: number; item: PrizeItem }) {
+  return (
+    <span className="ticket-item">
+      {" "}
+      · item: <ItemPrize chainId={chainId} item={item} /> ({TICKET_ITEM_STATUS[item.status ?? "None"]})
+    </span>
   );
 }
 
@@ -290,9 +361,10 @@ function RaffleActions({
           if (done === ids.size) break;
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
+        const items = action === "claim" ? await claimedItemsText(wagmiConfig, queryClient, batch).catch(() => "") : "";
         const text =
           action === "claim"
-            ? `${batch.length === 1 ? "Prize" : `${batch.length} prizes`} claimed: ${money(sum(batch, (ticket) => ticket.prize ?? "0"))} is in your wallet.`
+            ? `${batch.length === 1 ? "Prize" : `${batch.length} prizes`} claimed: ${money(sum(batch, (ticket) => ticket.prize ?? "0"))} is in your wallet${items}.`
             : `${batch.length === 1 ? "Ticket" : `${batch.length} tickets`} refunded: ${money(sum(batch, (ticket) => ticket.price))} is back in your wallet.`;
         // Said by the page, not this row: once its tickets are paid, the row is gone.
         setStatus(null);

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { BuyPanel } from "../components/BuyPanel";
+import { ItemPrize } from "../components/ItemPrize";
 import { RichText } from "../components/RichText";
 import { RoundFacts, priceOf, useNativeSymbol } from "../components/RoundFacts";
 import type { PublicRaffle } from "../lib/api";
@@ -8,6 +9,7 @@ import { chainName, useApp } from "../lib/app-context";
 import type { RoundRulesView } from "../lib/bundles";
 import { prizeName } from "../lib/draw-check";
 import { formatAmount } from "../lib/format";
+import { useRoundItems, type PrizeItem } from "../lib/items";
 import { explain } from "../lib/messages";
 import { commissionOf, grossShares, prizeFiguresText, rateText } from "../lib/prize";
 
@@ -22,22 +24,49 @@ function prizeSentence(rules: RoundRulesView | undefined, commission: bigint | n
   return `${shares.length} winning tickets share the pot (${split}), ${less}.${minimum}`;
 }
 
-/** Each prize of the selling round as its pot stands, labelled as My tickets and Round history label a won prize. */
+/** The round's item prizes in a sentence: how many, held in escrow, and the winners who win an item only. */
+function itemSentence(shareCount: number, items: PrizeItem[]): string {
+  if (items.length === 0) return "";
+  const extra = Math.max(0, ...items.map((item) => item.position)) - shareCount;
+  const only = extra <= 0 ? "" : extra === 1 ? "; one more winning ticket wins an item only" : `; ${extra} more winning tickets win an item only`;
+  const held = items.length === 1 ? "One prize is an item" : `${items.length} prizes are items`;
+  return ` ${held}, held in escrow by the raffle until ${items.length === 1 ? "its winner claims it" : "their winners claim them"}${only}.`;
+}
+
+/**
+ * Each prize of the selling round as its pot stands, labelled as My tickets and Round history label a won prize, with
+ * the item a position wins (read from the chain: the round's escrow and the item token's metadata).
+ */
 function PrizesSoFar({ raffle }: { raffle: PublicRaffle }) {
   const price = priceOf(raffle, useNativeSymbol(raffle.raffle.chainId));
   const { round, pot } = raffle;
-  if (!round || round.status !== "ACTIVE" || !price || pot === null || BigInt(pot) === 0n) return null;
+  const selling = round?.status === "ACTIVE";
+  const items = useRoundItems(raffle.raffle.chainId, raffle.raffle.address, selling ? round.roundId : null);
+  if (!round || !selling || !price) return null;
   const money = (amount: string | bigint) => formatAmount(amount, price.decimals, price.symbol);
   const commission = commissionOf(raffle.raffle);
+  const shares = pot !== null && BigInt(pot) > 0n ? grossShares(pot, round.rules.prizeShares) : [];
+  const roundItems = items.data?.items ?? [];
+  const positions = Math.max(shares.length, ...roundItems.map((item) => item.position));
+  if (positions === 0) return null;
   return (
     <>
       <h3 id="prizes-so-far">Prizes if the round ended now</h3>
       <ol className="winners" aria-labelledby="prizes-so-far">
-        {grossShares(pot, round.rules.prizeShares).map((gross, position) => (
-          <li key={position}>
-            <strong>{prizeName(position)}</strong>: {prizeFiguresText({ gross, commission }, money)}
-          </li>
-        ))}
+        {Array.from({ length: positions }, (_, position) => {
+          const item = roundItems.find((each) => each.position === position + 1);
+          const gross = shares[position];
+          // Before the first ticket the pot is empty: a position's share is said as a percentage.
+          const share = round.rules.prizeShares[position];
+          const shareText = gross !== undefined ? prizeFiguresText({ gross, commission }, money) : share ? `${share / 100}% of the pot` : null;
+          return (
+            <li key={position}>
+              <strong>{prizeName(position)}</strong>: {item && <ItemPrize chainId={raffle.raffle.chainId} item={item} />}
+              {item && shareText && " · plus "}
+              {shareText}
+            </li>
+          );
+        })}
       </ol>
     </>
   );
@@ -47,6 +76,8 @@ function PrizesSoFar({ raffle }: { raffle: PublicRaffle }) {
 export function RafflePage({ id }: { id: number }) {
   const { api, config } = useApp();
   const raffle = useQuery({ queryKey: ["raffle", id], queryFn: () => api.raffle(id), refetchInterval: 3_000 });
+  const selling = raffle.data?.round?.status === "ACTIVE" ? raffle.data.round.roundId : null;
+  const items = useRoundItems(raffle.data?.raffle.chainId ?? 0, raffle.data?.raffle.address ?? "", selling);
   if (raffle.isPending) return <p role="status">Loading the raffle…</p>;
   if (raffle.error) {
     return (
@@ -74,6 +105,7 @@ export function RafflePage({ id }: { id: number }) {
         <h2 id="round-title">{round ? `Round ${round.number ?? round.roundId}` : "No round yet"}</h2>
         <p className="hint">
           On {chainName(config, contract.chainId)}. {prizeSentence(round?.rules, commissionOf(contract))}
+          {itemSentence(round?.rules.prizeShares.length ?? 1, items.data?.items ?? [])}
         </p>
         <RoundFacts raffle={raffle.data} bar />
         <PrizesSoFar raffle={raffle.data} />

@@ -3,11 +3,13 @@ import { useState } from "react";
 import type { Address } from "viem";
 import { useConfig } from "wagmi";
 
+import { ItemPrize } from "../components/ItemPrize";
 import { priceOfRound, useNativeSymbol } from "../components/RoundFacts";
 import type { PublicRound } from "../lib/api";
 import { chainName, useApp } from "../lib/app-context";
 import { checkDraw, prizeName, readDrawRecordFromChain, type DrawCheck } from "../lib/draw-check";
 import { formatAmount, shortAddress } from "../lib/format";
+import { ITEM_STATUS_TEXT, useRoundItems } from "../lib/items";
 import { explain } from "../lib/messages";
 import { commissionOf, prizeFiguresText, rateText } from "../lib/prize";
 import { refundReasonText } from "../lib/refund-reason";
@@ -164,6 +166,7 @@ function RoundCard({ round, commission }: { round: PublicRound; commission: bigi
           </ol>
         </>
       )}
+      <RoundItems round={round} roundName={name} />
       {(round.vrfRequestId || round.randomWord || round.drawTxHash) && (
         <>
           <h3>Draw record</h3>
@@ -186,6 +189,25 @@ function RoundCard({ round, commission }: { round: PublicRound; commission: bigi
       {DRAWN.has(round.status) && round.winners.length > 0 && <VerifyDraw round={round} roundName={name} />}
       <p className="hint">On {chainName(config, round.contract.chainId)}.</p>
     </article>
+  );
+}
+
+/** The round's item prizes, read from its escrow on chain: each position's item and where it is now. */
+function RoundItems({ round, roundName }: { round: PublicRound; roundName: string }) {
+  const { chainId, address } = round.contract;
+  const items = useRoundItems(chainId, address, round.roundId);
+  if (!items.data || items.data.items.length === 0) return null;
+  return (
+    <>
+      <h3>Item prizes</h3>
+      <ol className="winners items" aria-label={`Item prizes of ${roundName}`}>
+        {items.data.items.map((item) => (
+          <li key={item.position}>
+            <strong>{prizeName(item.position - 1)}</strong>: <ItemPrize chainId={chainId} item={item} /> · {ITEM_STATUS_TEXT[item.status ?? "None"]}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 

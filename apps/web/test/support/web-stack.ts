@@ -13,7 +13,8 @@ import { enableGasless } from "../../../../tools/stack/gasless-demo";
 import { serveWebApp, type ServedWebApp } from "../../server/serve-web-app";
 import { deployPermitOnlyRaffle } from "./permit-only-token";
 
-export type RaffleName = "native" | "erc20" | "soldOut" | "late" | "bundles" | "capped" | "minimum" | "history" | "permitOnly";
+export type RaffleName =
+  "native" | "erc20" | "soldOut" | "late" | "bundles" | "capped" | "minimum" | "history" | "permitOnly" | "items" | "hostileItems";
 
 /** The raffles the player journeys start with; the others are set up by the suites that use them. */
 const DEFAULT_RAFFLES: RaffleName[] = ["native", "erc20", "soldOut", "late", "bundles"];
@@ -29,12 +30,14 @@ const SETTINGS: Record<RaffleName, { title: string; description: string }> = {
   minimum: { title: "Full House or Refund", description: "The round draws only when enough tickets sell; otherwise every ticket is refunded." },
   history: { title: "Weekly Classic", description: "Several winners share the pot; every past round's draw can be checked." },
   permitOnly: { title: "Pearl Dive", description: "Tickets are paid in pearls, a token that signs EIP-2612 permits only." },
+  items: { title: "Sword and Potions", description: "Three winners share the pot, and each wins a game item too." },
+  hostileItems: { title: "Mystery Box", description: "Item prizes whose token contracts describe them badly, or not at all." },
 };
 
 /**
  * Raffle v2 rules, set by the merchant before the first round: `bundles` has three winners 50/30/20, a minimum of 3
  * tickets, 5 for 45 and 10 for 80; `capped` lets one wallet buy 2 tickets of a round; `minimum` needs 3 tickets to be
- * drawn; `history` has two winners, 60/40.
+ * drawn; `history` has two winners, 60/40; `items` has three winners 60/30/10 and needs 2 tickets (its suite sets item prizes on them).
  */
 const RULES: Partial<Record<RaffleName, RoundRules>> = {
   bundles: {
@@ -49,6 +52,7 @@ const RULES: Partial<Record<RaffleName, RoundRules>> = {
   capped: { prizeShares: [10_000], minTickets: 0, maxTicketsPerWallet: 2, bundles: [] },
   minimum: { prizeShares: [10_000], minTickets: 3, maxTicketsPerWallet: 0, bundles: [] },
   history: { prizeShares: [6_000, 4_000], minTickets: 0, maxTicketsPerWallet: 0, bundles: [] },
+  items: { prizeShares: [6_000, 3_000, 1_000], minTickets: 2, maxTicketsPerWallet: 0, bundles: [] },
 };
 
 /** One chain, PostgreSQL, the API with its indexer, the built player app and one Chromium: the whole suite's stack. */
@@ -139,6 +143,8 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
       minimum: ["NATIVE", 100n],
       history: ["NATIVE", 100n],
       permitOnly: ["ERC20", 100n],
+      items: ["NATIVE", 100n],
+      hostileItems: ["NATIVE", 100n],
     };
     for (const name of wanted) {
       const [kind, maxTicket] = kinds[name];

@@ -65,3 +65,45 @@ export const CONSOLE_RAFFLE_ABI = [
   "error NotAContract(address token)",
   "error MerchantNotActive(address merchant)",
 ] as const;
+
+/**
+ * A raffle's item prizes, for the player app (the next round's items and a round's escrowed items) and the console
+ * (setItemPrizes, returnItems), with what those calls can revert with.
+ */
+export const ITEM_PRIZES_ABI = [
+  "function itemPrizes() view returns (address merchant, (uint256 position, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) asset)[] items)",
+  "function getRoundItems(uint256 roundId) view returns (address merchant, (uint256 position, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) asset, uint8 status)[] items)",
+  "function setItemPrizes((uint256 position, (uint8 tokenType, address token, uint256 tokenId, uint256 amount) asset)[] items)",
+  "function returnItems(uint256 roundId)",
+  "error InvalidItemPrize(uint256 index)",
+  "error ItemNotEscrowed(uint256 position, bytes reason)",
+  "error ItemAmountMismatch(uint256 expected, uint256 moved)",
+  "error NoItemsToReturn(uint256 roundId)",
+  "error PrizeNotReleasableYet(uint256 roundId, uint256 releasableAt)",
+  "error UnexpectedRoundStatus(uint256 roundId, uint8 status)",
+] as const;
+
+/**
+ * An ERC721 item prize (any ERC721; here as OpenZeppelin's compiles it): its metadata, its owner and the raffle's
+ * approval to escrow it.
+ */
+export const ITEM_ERC721_ABI = [
+  "function name() view returns (string)",
+  "function tokenURI(uint256 tokenId) view returns (string)",
+  "function ownerOf(uint256 tokenId) view returns (address)",
+  "function getApproved(uint256 tokenId) view returns (address)",
+  "function isApprovedForAll(address owner, address operator) view returns (bool)",
+  "function setApprovalForAll(address operator, bool approved)",
+  "function supportsInterface(bytes4 interfaceId) view returns (bool)",
+] as const;
+
+/**
+ * An ERC1155 item prize (any ERC1155; here as OpenZeppelin's compiles it): its metadata URI, a holder's balance and the
+ * raffle's approval to escrow it.
+ */
+export const ITEM_ERC1155_ABI = [
+  "function uri(uint256) view returns (string)",
+  "function balanceOf(address account, uint256 id) view returns (uint256)",
+  "function isApprovedForAll(address account, address operator) view returns (bool)",
+  "function setApprovalForAll(address operator, bool approved)",
+] as const;

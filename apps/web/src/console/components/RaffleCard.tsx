@@ -11,7 +11,9 @@ import { CONSOLE_RAFFLE_ABI } from "../console-abi";
 import type { Raffle, RoundHistory } from "../console-api";
 import { useConsole } from "../console-context";
 import { fieldErrorsOf, invalidProps } from "../field-errors";
+import { ItemPrizesPanel } from "./ItemPrizesPanel";
 import { PlayerPageForm } from "./PlayerPageForm";
+import { RoundItems } from "./RoundItems";
 import { StartRoundForm } from "./StartRoundForm";
 import { ScrollBox } from "./ScrollBox";
 import { formatDateTime } from "../../lib/locale";
@@ -142,6 +144,7 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
         </button>
       </div>
       {editingPage && <PlayerPageForm raffle={raffle} idPrefix={heading} />}
+      <ItemPrizesPanel chainId={raffle.chainId} raffle={raffle.address as Address} idPrefix={heading} />
       {rounds.data && current?.status !== "ACTIVE" && (
         <>
           <h3>{current ? "Start the next round" : "Start the first round"}</h3>
@@ -235,6 +238,9 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
           </table>
         </ScrollBox>
       )}
+      {rounds.data?.rows.map((round) => (
+        <RoundItems key={round.roundId} chainId={raffle.chainId} raffle={raffle.address as Address} round={round} />
+      ))}
     </section>
   );
 }

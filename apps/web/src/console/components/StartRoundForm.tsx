@@ -3,8 +3,12 @@ import { isAddress, parseUnits, zeroAddress, type Address } from "viem";
 import { useConfig } from "wagmi";
 import { readContract, waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
-import { explain } from "../../lib/messages";
+import { ITEM_PRIZES_ABI } from "../../lib/items";
 import { CONSOLE_RAFFLE_ABI, ERC20_METADATA_ABI } from "../console-abi";
+import { explainItemError } from "../item-checks";
+
+/** startRound with what it can revert with, its escrow of the next round's items included (ItemNotEscrowed). */
+const START_ROUND_ABI = [...CONSOLE_RAFFLE_ABI, ...ITEM_PRIZES_ABI];
 
 /** libs/chain's TokenType numbers (architecture §3). */
 export const TOKEN_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2 } as const;
@@ -38,7 +42,7 @@ export function StartRoundForm({ chainId, raffle, onDone }: { chainId: number; r
       const hash = await writeContract(wagmiConfig, {
         chainId,
         address: raffle,
-        abi: CONSOLE_RAFFLE_ABI,
+        abi: START_ROUND_ABI,
         functionName: "startRound",
         args: [
           { tokenType: TOKEN_TYPE.ERC721, token: ticket, tokenId: 0n, amount: 1n },
@@ -52,7 +56,7 @@ export function StartRoundForm({ chainId, raffle, onDone }: { chainId: number; r
       onDone();
     } catch (failure) {
       setStatus(null);
-      setError(explain(failure).replace(" Nothing was charged; please try again.", " Please try again."));
+      setError(explainItemError(failure));
     } finally {
       setBusy(false);
     }
