@@ -32,10 +32,7 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "the node's WebSocket endpoint (`ws://` or `wss://`; Hardhat serves it on its HTTP port): each new head (`eth_subscribe` to `newHeads`) wakes the indexer at once; polling stays as the fallback while the socket is down (it reconnects with backoff, 1 s doubling to 30 s). On a chain with sub-second blocks weigh the lag against the provider's bill. Per chain, never shared",
   INDEXER_REORG_WINDOW_BLOCKS:
     "blocks below the head applied with the undo log; a reorg deeper than that stops the chain's indexer with an error saying how to reset it; per chain",
-  CHAIN_CHECK_INTERVAL_SECONDS:
-    "how often the API checks that each chain's node serves that chain, the deployment's contracts have code (again after each reconnect) and the voucher key holds `SIGNER_ROLE`",
   SIGNATURE_TTL_SECONDS: "voucher lifetime",
-  READY_MAX_LAG_BLOCKS: "`/ready` fails when the index is further behind",
   RATE_LIMIT_SIGN_PER_KEY: "signatures per key per minute",
   RATE_LIMIT_SIGN_PER_ACCOUNT: "signatures one merchant may have issued per buyer account per minute",
   WEB_ORIGINS: "origins of the player app (comma-separated): Sign-In with Ethereum accepts their hosts only, CORS answers them only",
@@ -45,7 +42,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "public reads (`GET /player/raffles`, `/player/raffles/:id`, `/player/raffles/:id/rounds`) per client IP per minute",
   REDIS_URL: "share rate-limit counters across workers and replicas (`redis://` or `rediss://`, with `//` and a host)",
   REDIS_KEY_PREFIX: "prefix of the rate-limit keys, so environments can share one Redis",
-  API_KEY_CACHE_SECONDS: "how long a verified key is cached",
   LOG_LEVEL:
     "pino's levels, the same meaning in the API, the indexer and the worker: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; anything else stops the API at start",
   METRICS_ENABLED: "Prometheus metrics at `/metrics`; `false` records nothing and answers `/metrics` with 404",

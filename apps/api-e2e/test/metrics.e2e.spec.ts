@@ -36,8 +36,8 @@ describe("metrics, status and logs", () => {
     // The VRF balance is read each chain check; webhooks to the test's receiver on 127.0.0.1, retried quickly.
     served = await startTwoChainApi(
       "metrics",
-      { CHAIN_CHECK_INTERVAL_SECONDS: "1" },
-      { webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 200 }) },
+      {},
+      { chainCheckIntervalMs: 1000, webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 200 }) },
     );
     chains.push(...served.chains);
     ({ database, config, http, key } = served);

@@ -67,10 +67,10 @@ describe("API configuration", () => {
   });
 
   it("reports every bad setting at once, each by name", () => {
-    expect(() => load({ PORT: "x", READY_MAX_LAG_BLOCKS: "-1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
+    expect(() => load({ PORT: "x", SIGNATURE_TTL_SECONDS: "1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
       new ConfigError(
         'INDEXER_WS_URL must be a ws:// or wss:// URL, got a http:// URL; INDEXER_REORG_WINDOW_BLOCKS must be an integer >= 1, got "0"; ' +
-          'PORT must be an integer from 0 to 65535, got "x"; READY_MAX_LAG_BLOCKS must be an integer >= 0, got "-1"',
+          'PORT must be an integer from 0 to 65535, got "x"; SIGNATURE_TTL_SECONDS must be an integer >= 10, got "1"',
       ),
     );
     expect(load({ INDEXER_REORG_WINDOW_BLOCKS: "64" }).chains[0].reorgWindowBlocks).toBe(64);

@@ -66,18 +66,20 @@ export interface ApiConfig {
     pollIntervalMs: number;
     defaultSchedule: string;
   };
+  /** READY_MAX_LAG_BLOCKS, a constant; a field so that a test may set another bound. */
   readyMaxLagBlocks: number;
   /** LOG_LEVEL: pino's levels (fatal, error, warn, info, debug, trace, silent), the same meaning in every app. */
   logLevel: LogLevel;
   /** METRICS_ENABLED (default true): Prometheus metrics at /metrics; off, no metric is recorded and /metrics is 404. */
   metricsEnabled: boolean;
   /**
-   * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS): that RPC_URL serves CHAIN_ID, that
-   * the deployment's contracts have code (after each reconnect) and that the voucher key holds SIGNER_ROLE.
+   * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS, a constant; tests shorten it here):
+   * that RPC_URL serves CHAIN_ID, that the deployment's contracts have code (after each reconnect) and that the voucher
+   * key holds SIGNER_ROLE.
    */
   chainCheckIntervalMs: number;
   rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string };
-  /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
+  /** Seconds an authenticated API key stays cached (API_KEY_CACHE_SECONDS; tests set 0 here). */
   apiKeyCacheSeconds: number;
   /** Milliseconds hot reads (contracts, rounds) are cached: READ_CACHE_MS; tests may shorten it. */
   readCacheMs: number;
@@ -224,16 +226,28 @@ export const API_SETTINGS = {
   DEFAULT_RAFFLE_SCHEDULE: setting
     .parsed((raw) => (validateCronExpression(raw).valid ? raw : undefined), 'a cron schedule like "0 0 * * *"')
     .default("0 0 * * *"),
-  READY_MAX_LAG_BLOCKS: setting.integer().default(10),
   LOG_LEVEL: logLevelSetting,
   METRICS_ENABLED: setting.flag().default(true),
-  CHAIN_CHECK_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(15),
   RATE_LIMIT_SIGN_PER_KEY: setting.integer({ min: 1 }).default(600_000),
   RATE_LIMIT_SIGN_PER_ACCOUNT: setting.integer({ min: 1 }).default(60),
   REDIS_URL: setting.redisUrl().optional(),
   REDIS_KEY_PREFIX: setting.text().optional(),
-  API_KEY_CACHE_SECONDS: setting.integer().default(5),
 };
+
+/**
+ * Blocks the index may trail the chain's head before `/ready` fails: a few seconds of blocks on the fast chains, the
+ * normal wait for a confirmation on the slow ones. Not a setting: no operator has needed another bound.
+ */
+export const READY_MAX_LAG_BLOCKS = 10;
+
+/**
+ * Seconds between two checks of each chain (its node serves it, the deployment's contracts have code, the voucher key
+ * holds SIGNER_ROLE). A signer rotation waits for one check (contracts/tasks/signer-rotation.ts quotes this figure).
+ */
+export const CHAIN_CHECK_INTERVAL_SECONDS = 15;
+
+/** Seconds a verified API key stays cached in each process: a revocation takes effect on every replica within this. */
+export const API_KEY_CACHE_SECONDS = 5;
 
 /** The window every rate limit counts in (sign, player and per-IP budgets): a minute, the unit the budgets are quoted in. */
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -283,10 +297,10 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
       pollIntervalMs: settings.INDEXER_POLL_INTERVAL_MS,
       defaultSchedule: settings.DEFAULT_RAFFLE_SCHEDULE,
     },
-    readyMaxLagBlocks: settings.READY_MAX_LAG_BLOCKS,
+    readyMaxLagBlocks: READY_MAX_LAG_BLOCKS,
     logLevel: settings.LOG_LEVEL,
     metricsEnabled: settings.METRICS_ENABLED,
-    chainCheckIntervalMs: settings.CHAIN_CHECK_INTERVAL_SECONDS * 1000,
+    chainCheckIntervalMs: CHAIN_CHECK_INTERVAL_SECONDS * 1000,
     rateLimit: {
       windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
       signPerKey: settings.RATE_LIMIT_SIGN_PER_KEY,
@@ -295,7 +309,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
       // Several environments may share one Redis: keys carry the chain ids unless a prefix is given.
       redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? defaultRedisKeyPrefix(chains.map((chain) => chain.chainId)),
     },
-    apiKeyCacheSeconds: settings.API_KEY_CACHE_SECONDS,
+    apiKeyCacheSeconds: API_KEY_CACHE_SECONDS,
     readCacheMs: READ_CACHE_MS,
     webhooks: webhooks!,
     player: player!,
