@@ -7,6 +7,8 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   PGLITE_DIR: "without `DATABASE_URL`: the folder of the embedded PGlite database (`.local/pglite`, the local stack's)",
   PORT: "HTTP port: decimal digits, 0 to 65535 (`1e3`, `0x10` and `99999` are refused by name)",
   HOST: "address the API listens on: an IP address (`0.0.0.0` every interface, `127.0.0.1` loopback only behind a local proxy, `::`) or a host name; a URL or `host:port` is refused by name",
+  API_ROLES:
+    "what this process does, comma-separated: `serve` (the HTTP routes; stateless, any number of replicas), `index` (one indexer per chain; one process leads each chain, the others stand by and take over within seconds) and `deliver` (webhook delivery; any number of workers share the outbox). A process without `serve` answers only `/health`, `/ready`, `/metrics` and `/status`. Anything else is refused by name at start",
   API_WORKERS:
     "API processes sharing the port (Node cluster): one per core the API has to itself (on a machine it shares with PostgreSQL and Redis, fewer: one on two cores, see docs/performance.md); worker 0 runs the indexer. More than one needs `DATABASE_URL` and `REDIS_URL`",
   DATABASE_URL:
@@ -49,8 +51,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "32 bytes (64 hex digits or base64) that encrypt webhook secrets at rest; required when any served chain is not a local dev chain",
   WEBHOOK_ENCRYPTION_KEY_FILE: "instead of `WEBHOOK_ENCRYPTION_KEY`: a file holding it (a secret mounted as a file)",
   WEBHOOK_ALLOW_PRIVATE_URLS: "accept `http://` and hosts on loopback or private networks (the local stack and tests only)",
-  WEBHOOK_DELIVERY_ENABLED: "run the webhook delivery loop in this process (any number of replicas may)",
-  INDEXER_ENABLED: "run the indexer in the API process",
   INDEXER_POLL_INTERVAL_MS:
     "pause between polls once caught up; a quiet chain's poll backs off, doubling after each quiet step up to 8 times this, and comes back on events or a new head over `INDEXER_WS_URL`",
   DEFAULT_RAFFLE_SCHEDULE: "cron schedule given to newly registered raffles; checked at start by the cron package the worker runs it with",

@@ -213,7 +213,7 @@ describe("metrics, status and logs", () => {
   it("records nothing and answers 404 at /metrics with METRICS_ENABLED=false", async () => {
     const off = await createApp(
       loadApiConfig(
-        { DATABASE_URL: database.url, RPC_URL: chains[0].node.rpcUrl, METRICS_ENABLED: "false", INDEXER_ENABLED: "false" },
+        { DATABASE_URL: database.url, RPC_URL: chains[0].node.rpcUrl, METRICS_ENABLED: "false", API_ROLES: "serve,deliver" },
         chains[0].world.deployment,
       ),
     );

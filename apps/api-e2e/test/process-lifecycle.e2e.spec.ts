@@ -71,7 +71,7 @@ describe("the compiled API's process: address, lines, default metrics and honest
     base = { LOG_LEVEL: "info", DATABASE_URL: harness.database.url, DEPLOYMENT_FILE: deploymentFile };
     // 127.0.0.2 is loopback too: bound there alone, the API must refuse 127.0.0.1. The indexer is off: the test moves
     // the cursor itself.
-    api = new CompiledApi({ ...base, PORT: String(port), HOST: "127.0.0.2", RPC_URL: harness.node.rpcUrl, INDEXER_ENABLED: "false" });
+    api = new CompiledApi({ ...base, PORT: String(port), HOST: "127.0.0.2", RPC_URL: harness.node.rpcUrl, API_ROLES: "serve,deliver" });
     await api.waitFor("api listening");
   }, 120_000);
 

@@ -17,6 +17,7 @@ import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer/options";
 
 import { loadDeploymentFile } from "./deployment-file";
 import { loadPlayerConfig, type PlayerConfig } from "./player-config";
+import { API_ROLES, parseRoles, type ApiRole } from "./roles";
 import { loadWebhookConfig, type WebhookConfig } from "./webhook-config";
 
 /** One chain the API serves: its node, its platform deployment, its voucher key and how its indexer reads it. */
@@ -55,6 +56,11 @@ export interface ApiConfig {
   host: string;
   /** API processes sharing the port (API_WORKERS); more than one needs PostgreSQL and Redis, shared by all. */
   workers: number;
+  /**
+   * API_ROLES: what this process does (serve, index, deliver; all three by default). `index` and `deliver` are also
+   * `indexer.enabled` and `webhooks.deliveryEnabled`, which tests may switch off on their own.
+   */
+  roles: ApiRole[];
   /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir?: string;
@@ -214,13 +220,13 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
 
 /** The API's own settings (the chains' and the webhooks' have theirs), with their defaults: written here only. */
 export const API_SETTINGS = {
+  API_ROLES: setting.parsed(parseRoles, `a comma-separated list of ${API_ROLES.join(", ")}`).default([...API_ROLES]),
   API_WORKERS: setting.integer({ min: 1 }).default(1),
   PORT: setting.port().default(3000),
   HOST: setting.host().default("0.0.0.0"),
   DATABASE_URL: setting.postgresUrl().optional(),
   PGLITE_DIR: setting.text().optional(),
   SIGNATURE_TTL_SECONDS: setting.integer({ min: 10 }).default(600),
-  INDEXER_ENABLED: setting.flag().default(true),
   INDEXER_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(1_000),
   // Checked here by the cron package the merchant worker runs it with: a bad default would only fail there, later.
   DEFAULT_RAFFLE_SCHEDULE: setting
@@ -288,12 +294,13 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     port: settings.PORT,
     host: settings.HOST,
     workers: settings.API_WORKERS,
+    roles: settings.API_ROLES,
     databaseUrl: settings.DATABASE_URL,
     pgliteDir: settings.PGLITE_DIR,
     chains,
     signatureTtlSeconds: settings.SIGNATURE_TTL_SECONDS,
     indexer: {
-      enabled: settings.INDEXER_ENABLED,
+      enabled: settings.API_ROLES.includes("index"),
       pollIntervalMs: settings.INDEXER_POLL_INTERVAL_MS,
       defaultSchedule: settings.DEFAULT_RAFFLE_SCHEDULE,
     },
@@ -311,7 +318,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     },
     apiKeyCacheSeconds: API_KEY_CACHE_SECONDS,
     readCacheMs: READ_CACHE_MS,
-    webhooks: webhooks!,
+    webhooks: { ...webhooks!, deliveryEnabled: settings.API_ROLES.includes("deliver") },
     player: player!,
   };
 }
