@@ -13,6 +13,8 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "API processes sharing the port (Node cluster): one per core the API has to itself (on a machine it shares with PostgreSQL and Redis, fewer: one on two cores, see docs/performance.md); worker 0 runs the indexer. More than one needs `DATABASE_URL` and `REDIS_URL`",
   DATABASE_URL:
     "PostgreSQL URL (`postgres://` or `postgresql://`, with `//` and a host: `postgres:/user:pw@host/db` is refused, its password never printed; `npm run api-key` checks it the same way); without it the embedded PGlite folder `PGLITE_DIR` (`.local/pglite`)",
+  DATABASE_REPLICA_URL:
+    "a PostgreSQL streaming replica of `DATABASE_URL` (same URL rules): the index reads (`GET /rounds/current`, `/rounds`, `/rounds/:id`, the public `GET /player/raffles...`) use it while it is within 2 s of the primary, and the primary otherwise (dropped within a second of dying or of passing the bound, taken back once caught up); writes, sign-in, sessions, the voucher log, claims and a player's own tickets always use the primary. Needs `DATABASE_URL`",
   CHAIN_IDS:
     'several chains served (comma-separated); each chain\'s own settings are then `CHAIN_<id>_<SETTING>` (see "Many chains, one platform"). Without it, `CHAIN_ID` alone',
   CHAIN_ID: "the chain served, when `CHAIN_IDS` is not set",

@@ -69,6 +69,17 @@ describe("API configuration", () => {
     });
   });
 
+  it("reads DATABASE_REPLICA_URL only beside DATABASE_URL, never quoting it", () => {
+    const primary = "postgres://raffle:pw@db-primary/raffle";
+    expect(load({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "postgres://raffle:pw@db-replica/raffle" }).databaseReplicaUrl).toBe(
+      "postgres://raffle:pw@db-replica/raffle",
+    );
+    expect(load({}).databaseReplicaUrl).toBeUndefined();
+    expect(() => load({ DATABASE_REPLICA_URL: "postgres://raffle:pw@db-replica/raffle" })).toThrow(/DATABASE_REPLICA_URL needs DATABASE_URL/);
+    expect(() => load({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "mysql://raffle:s3cret@db/raffle" })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(() => load({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "mysql://raffle:s3cret@db/raffle" })).not.toThrow(/s3cret/);
+  });
+
   it("refuses an unknown or empty role by name", () => {
     expect(() => load({ API_ROLES: "serve,indexer" })).toThrow(
       new ConfigError('API_ROLES must be a comma-separated list of serve, index, deliver, got "serve,indexer"'),

@@ -64,6 +64,11 @@ export interface ApiConfig {
   /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir?: string;
+  /**
+   * DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL that the index reads (rounds, claims, public raffle
+   * lists) use while it keeps within its lag bound of the primary (see services/read-replica.ts).
+   */
+  databaseReplicaUrl?: string;
   /** Every chain this deployment serves (CHAIN_IDS, or CHAIN_ID alone), in the order listed. */
   chains: ChainConfig[];
   signatureTtlSeconds: number;
@@ -226,6 +231,7 @@ export const API_SETTINGS = {
   HOST: setting.host().default("0.0.0.0"),
   DATABASE_URL: setting.postgresUrl().optional(),
   PGLITE_DIR: setting.text().optional(),
+  DATABASE_REPLICA_URL: setting.postgresUrl().optional(),
   SIGNATURE_TTL_SECONDS: setting.integer({ min: 10 }).default(600),
   INDEXER_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(1_000),
   // Checked here by the cron package the merchant worker runs it with: a bad default would only fail there, later.
@@ -278,6 +284,9 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     if (!settings.REDIS_URL) problems.add("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
     if (!settings.DATABASE_URL) problems.add("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
   }
+  if (settings?.DATABASE_REPLICA_URL && !settings.DATABASE_URL) {
+    problems.add("DATABASE_REPLICA_URL needs DATABASE_URL: it is a replica of that primary (the embedded database has none)");
+  }
   // Whether the webhook key may take its dev default depends on the chains: without valid ones, only their problems
   // are reported (this config is never returned then).
   const webhooks = chains
@@ -297,6 +306,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     roles: settings.API_ROLES,
     databaseUrl: settings.DATABASE_URL,
     pgliteDir: settings.PGLITE_DIR,
+    databaseReplicaUrl: settings.DATABASE_REPLICA_URL,
     chains,
     signatureTtlSeconds: settings.SIGNATURE_TTL_SECONDS,
     indexer: {
