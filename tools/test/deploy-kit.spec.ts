@@ -188,6 +188,9 @@ describe("deploy/kubernetes (Kustomize)", () => {
         "PodDisruptionBudget/raffle-indexer",
         "Deployment/raffle-delivery",
         "PodDisruptionBudget/raffle-delivery",
+        "Deployment/raffle-pgbouncer",
+        "Service/raffle-pgbouncer",
+        "PodDisruptionBudget/raffle-pgbouncer",
         "Deployment/raffle-merchant-worker",
         "Deployment/raffle-web",
         "Service/raffle-web",
@@ -224,6 +227,26 @@ describe("deploy/kubernetes (Kustomize)", () => {
     expect(autoscaler.spec.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name: "raffle-api" });
     expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(2);
     expect(autoscaler.spec.maxReplicas).toBeGreaterThan(autoscaler.spec.minReplicas);
+  });
+
+  it("puts PgBouncer in transaction mode, with named statements kept, between PostgreSQL and the serving and delivery pods only", () => {
+    const settings = Object.fromEntries(
+      kustomization.configMapGenerator.find((generator) => generator.name === "pgbouncer-settings")!.literals!.map((entry) => entry.split("=")),
+    );
+    expect(settings).toMatchObject({ PGBOUNCER_POOL_MODE: "transaction" });
+    expect(Number(settings.PGBOUNCER_MAX_PREPARED_STATEMENTS)).toBeGreaterThan(0);
+    const databaseKey = (name: string) =>
+      container(find("Deployment", name)).env.find((entry: { name: string }) => entry.name === "DATABASE_URL").valueFrom.secretKeyRef.key;
+    expect(["raffle-api", "raffle-delivery", "raffle-indexer"].map(databaseKey)).toEqual([
+      "DATABASE_POOLED_URL",
+      "DATABASE_POOLED_URL",
+      "DATABASE_URL",
+    ]);
+    // The migrations and the indexers' session-level leadership lock connect directly.
+    expect(
+      container(find("Job", "raffle-migrations")).env.find((entry: { name: string }) => entry.name === "DATABASE_URL").valueFrom.secretKeyRef.key,
+    ).toBe("DATABASE_URL");
+    expect(container(find("Deployment", "raffle-api")).env.map((entry: { name: string }) => entry.name)).toContain("DATABASE_REPLICA_URL");
   });
 
   it("runs every workload as a non-root user", () => {
@@ -327,7 +350,7 @@ describe("deploy/compose.production.yml and deploy/.env.example", () => {
   const exampleValues = new Map([...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 
   it("restarts every service and checks the health of every long-running one, Redis and the worker included", () => {
-    expect(Object.keys(services).sort()).toEqual(["api", "merchant-worker", "migrate", "postgres", "redis", "web"]);
+    expect(Object.keys(services).sort()).toEqual(["api", "merchant-worker", "migrate", "postgres", "postgres-replica", "redis", "web"]);
     for (const [name, service] of Object.entries(services)) {
       expect({ name, restart: service.restart }).toEqual({ name, restart: name === "migrate" ? "on-failure" : "unless-stopped" });
       if (name !== "migrate") expect({ name, healthcheck: service.healthcheck?.test?.length }).toEqual({ name, healthcheck: expect.any(Number) });
