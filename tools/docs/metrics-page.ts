@@ -32,7 +32,9 @@ export function apiMetricRows(): MetricRow[] {
   metrics.observeOperations({
     failingWebhookEndpoints: async () => ({ retrying: 0, disabled: 0, oldestRetryingSeconds: 0 }),
     roundsAwaitingRandomness: async () => [],
+    oldestPendingDeliverySeconds: async () => 0,
   });
+  metrics.observeReadReplica({ configured: true, state: () => ({ usable: true, lagSeconds: 0 }) });
   return rowsOf(metrics.registry);
 }
 

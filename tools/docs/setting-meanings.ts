@@ -7,10 +7,14 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
   PGLITE_DIR: "without `DATABASE_URL`: the folder of the embedded PGlite database (`.local/pglite`, the local stack's)",
   PORT: "HTTP port: decimal digits, 0 to 65535 (`1e3`, `0x10` and `99999` are refused by name)",
   HOST: "address the API listens on: an IP address (`0.0.0.0` every interface, `127.0.0.1` loopback only behind a local proxy, `::`) or a host name; a URL or `host:port` is refused by name",
+  API_ROLES:
+    "what this process does, comma-separated: `serve` (the HTTP routes; stateless, any number of replicas), `index` (one indexer per chain; one process leads each chain, the others stand by and take over within seconds) and `deliver` (webhook delivery; any number of workers share the outbox). A process without `serve` answers only `/health`, `/ready`, `/metrics` and `/status`. Anything else is refused by name at start",
   API_WORKERS:
     "API processes sharing the port (Node cluster): one per core the API has to itself (on a machine it shares with PostgreSQL and Redis, fewer: one on two cores, see docs/performance.md); worker 0 runs the indexer. More than one needs `DATABASE_URL` and `REDIS_URL`",
   DATABASE_URL:
     "PostgreSQL URL (`postgres://` or `postgresql://`, with `//` and a host: `postgres:/user:pw@host/db` is refused, its password never printed; `npm run api-key` checks it the same way); without it the embedded PGlite folder `PGLITE_DIR` (`.local/pglite`)",
+  DATABASE_REPLICA_URL:
+    "a PostgreSQL streaming replica of `DATABASE_URL` (same URL rules): the index reads (`GET /rounds/current`, `/rounds`, `/rounds/:id`, the public `GET /player/raffles...`) use it while it is within 2 s of the primary, and the primary otherwise (dropped within a second of dying or of passing the bound, taken back once caught up); writes, sign-in, sessions, the voucher log, claims and a player's own tickets always use the primary. Needs `DATABASE_URL`",
   CHAIN_IDS:
     'several chains served (comma-separated); each chain\'s own settings are then `CHAIN_<id>_<SETTING>` (see "Many chains, one platform"). Without it, `CHAIN_ID` alone',
   CHAIN_ID: "the chain served, when `CHAIN_IDS` is not set",
@@ -32,10 +36,7 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "the node's WebSocket endpoint (`ws://` or `wss://`; Hardhat serves it on its HTTP port): each new head (`eth_subscribe` to `newHeads`) wakes the indexer at once; polling stays as the fallback while the socket is down (it reconnects with backoff, 1 s doubling to 30 s). On a chain with sub-second blocks weigh the lag against the provider's bill. Per chain, never shared",
   INDEXER_REORG_WINDOW_BLOCKS:
     "blocks below the head applied with the undo log; a reorg deeper than that stops the chain's indexer with an error saying how to reset it; per chain",
-  CHAIN_CHECK_INTERVAL_SECONDS:
-    "how often the API checks that each chain's node serves that chain, the deployment's contracts have code (again after each reconnect) and the voucher key holds `SIGNER_ROLE`",
   SIGNATURE_TTL_SECONDS: "voucher lifetime",
-  READY_MAX_LAG_BLOCKS: "`/ready` fails when the index is further behind",
   RATE_LIMIT_SIGN_PER_KEY: "signatures per key per minute",
   RATE_LIMIT_SIGN_PER_ACCOUNT: "signatures one merchant may have issued per buyer account per minute",
   WEB_ORIGINS: "origins of the player app (comma-separated): Sign-In with Ethereum accepts their hosts only, CORS answers them only",
@@ -45,7 +46,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "public reads (`GET /player/raffles`, `/player/raffles/:id`, `/player/raffles/:id/rounds`) per client IP per minute",
   REDIS_URL: "share rate-limit counters across workers and replicas (`redis://` or `rediss://`, with `//` and a host)",
   REDIS_KEY_PREFIX: "prefix of the rate-limit keys, so environments can share one Redis",
-  API_KEY_CACHE_SECONDS: "how long a verified key is cached",
   LOG_LEVEL:
     "pino's levels, the same meaning in the API, the indexer and the worker: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; anything else stops the API at start",
   METRICS_ENABLED: "Prometheus metrics at `/metrics`; `false` records nothing and answers `/metrics` with 404",
@@ -53,8 +53,6 @@ export const API_SETTING_MEANINGS: Record<string, string> = {
     "32 bytes (64 hex digits or base64) that encrypt webhook secrets at rest; required when any served chain is not a local dev chain",
   WEBHOOK_ENCRYPTION_KEY_FILE: "instead of `WEBHOOK_ENCRYPTION_KEY`: a file holding it (a secret mounted as a file)",
   WEBHOOK_ALLOW_PRIVATE_URLS: "accept `http://` and hosts on loopback or private networks (the local stack and tests only)",
-  WEBHOOK_DELIVERY_ENABLED: "run the webhook delivery loop in this process (any number of replicas may)",
-  INDEXER_ENABLED: "run the indexer in the API process",
   INDEXER_POLL_INTERVAL_MS:
     "pause between polls once caught up; a quiet chain's poll backs off, doubling after each quiet step up to 8 times this, and comes back on events or a new head over `INDEXER_WS_URL`",
   DEFAULT_RAFFLE_SCHEDULE: "cron schedule given to newly registered raffles; checked at start by the cron package the worker runs it with",

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const keys = await openDatabase({ url: postgres.url, poolSize: 1 });
   const apiKey = (await new ApiKeyService(keys, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
   await keys.destroy();
-  const api = await stack.startApi({ LOG_LEVEL: "silent", API_KEY_CACHE_SECONDS: "0" });
+  const api = await stack.startApi({ LOG_LEVEL: "silent" });
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const results: Array<{ phase: string; requests: number; statuses: string; slowestMs: number; ok: boolean }> = [];
   try {

@@ -37,6 +37,7 @@ const PARTS: Part[] = [
   { key: "worker-chain", part: "chain node outage under the worker", args: ["run", "fault:worker-chain"], cwd: TOOLS },
   { key: "worker-kill", part: "worker SIGKILLed mid-rotation", args: ["run", "fault:worker-kill"], cwd: TOOLS },
   { key: "signer-rotation", part: "voucher key rotated under sign load", args: ["run", "fault:signer-rotation"], cwd: TOOLS },
+  { key: "replica", part: "read replica killed under read load", args: ["run", "fault:replica"], cwd: TOOLS },
   {
     key: "indexer-kills",
     part: "indexer SIGKILLed 20× mid-backfill (Jest)",

@@ -10,7 +10,7 @@
 import { Exchange__factory, buildPurchaseArgs } from "@raffle/chain";
 import { deployTestRaffle } from "@raffle/chain/testing";
 import { openDatabase } from "@raffle/db";
-import { ApiKeyService } from "@raffle/api";
+import { ApiKeyService, CHAIN_CHECK_INTERVAL_SECONDS } from "@raffle/api";
 import { startTestStack } from "@raffle/test-stack";
 import { Wallet, id } from "ethers";
 
@@ -21,7 +21,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const CONNECTIONS = 16;
 const SIGNATURE_TTL_SECONDS = 10;
-const CHAIN_CHECK_INTERVAL_SECONDS = 1;
 const SIGNER_ROLE = id("SIGNER_ROLE");
 
 interface Voucher {
@@ -44,7 +43,6 @@ async function main(): Promise<void> {
     LOG_LEVEL: "silent",
     SIGNER_NEXT_PRIVATE_KEY: next.privateKey,
     SIGNATURE_TTL_SECONDS: String(SIGNATURE_TTL_SECONDS),
-    CHAIN_CHECK_INTERVAL_SECONDS: String(CHAIN_CHECK_INTERVAL_SECONDS),
     RATE_LIMIT_SIGN_PER_ACCOUNT: "10000000",
   });
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };

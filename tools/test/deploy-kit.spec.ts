@@ -88,12 +88,20 @@ describe("deploy/prometheus/alerts.yml", () => {
   );
   const alerts = readmeAlerts();
 
-  it("has one rule for each of the README's 17 alerts, with its expression, duration, severity and annotations", () => {
-    expect(alerts).toHaveLength(17);
+  it("has one rule for each of the README's 19 alerts, with its expression, duration, severity and annotations", () => {
+    expect(alerts).toHaveLength(19);
     // The four conditions an operator cannot see from request metrics: failing webhook endpoints, rounds waiting on
     // randomness, the VRF subscription's balance, and a revoked key that keeps calling.
     expect(alerts.map((alert) => alert.name)).toEqual(
-      expect.arrayContaining(["RaffleWebhookEndpointFailing", "RaffleRandomnessLate", "RaffleVRFBalanceLow", "RaffleRevokedKeyInUse"]),
+      expect.arrayContaining([
+        "RaffleWebhookEndpointFailing",
+        "RaffleRandomnessLate",
+        "RaffleVRFBalanceLow",
+        "RaffleRevokedKeyInUse",
+        "RaffleNoIndexerLeader",
+        "RaffleReplicaLagging",
+        "RaffleOutboxBacklog",
+      ]),
     );
     expect(rules.map((rule) => rule.alert).sort()).toEqual(alerts.map((alert) => alert.name).sort());
     for (const alert of alerts) {
@@ -174,6 +182,15 @@ describe("deploy/kubernetes (Kustomize)", () => {
         "Job/raffle-migrations",
         "Deployment/raffle-api",
         "Service/raffle-api",
+        "HorizontalPodAutoscaler/raffle-api",
+        "PodDisruptionBudget/raffle-api",
+        "Deployment/raffle-indexer",
+        "PodDisruptionBudget/raffle-indexer",
+        "Deployment/raffle-delivery",
+        "PodDisruptionBudget/raffle-delivery",
+        "Deployment/raffle-pgbouncer",
+        "Service/raffle-pgbouncer",
+        "PodDisruptionBudget/raffle-pgbouncer",
         "Deployment/raffle-merchant-worker",
         "Deployment/raffle-web",
         "Service/raffle-web",
@@ -190,6 +207,46 @@ describe("deploy/kubernetes (Kustomize)", () => {
     const job = find("Job", "raffle-migrations");
     expect(container(job).command).toEqual(["node", "dist/libs/db/src/cli/migrate.js"]);
     expect(job.spec.template.spec.restartPolicy).toBe("OnFailure");
+  });
+
+  it("runs each API role in a Deployment of its own: serving autoscaled, two indexers, every role with a disruption budget", () => {
+    const roleOf = (name: string) => container(find("Deployment", name)).env.find((entry: { name: string }) => entry.name === "API_ROLES")?.value;
+    expect(["raffle-api", "raffle-indexer", "raffle-delivery"].map(roleOf)).toEqual(["serve", "index", "deliver"]);
+    for (const name of ["raffle-api", "raffle-indexer", "raffle-delivery"]) {
+      const workload = find("Deployment", name);
+      // One image for every role.
+      expect(container(workload).image).toBe("raffle-api");
+      expect(container(workload).livenessProbe.httpGet).toMatchObject({ path: "/health" });
+      const budget = find("PodDisruptionBudget", name);
+      expect({ name, selector: budget.spec.selector.matchLabels }).toEqual({ name, selector: workload.spec.template.metadata.labels });
+      expect(budget.spec.maxUnavailable).toBe(1);
+    }
+    // A standby takes a chain over when its leader goes.
+    expect(find("Deployment", "raffle-indexer").spec.replicas).toBeGreaterThanOrEqual(2);
+    const autoscaler = find("HorizontalPodAutoscaler", "raffle-api");
+    expect(autoscaler.spec.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name: "raffle-api" });
+    expect(autoscaler.spec.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(autoscaler.spec.maxReplicas).toBeGreaterThan(autoscaler.spec.minReplicas);
+  });
+
+  it("puts PgBouncer in transaction mode, with named statements kept, between PostgreSQL and the serving and delivery pods only", () => {
+    const settings = Object.fromEntries(
+      kustomization.configMapGenerator.find((generator) => generator.name === "pgbouncer-settings")!.literals!.map((entry) => entry.split("=")),
+    );
+    expect(settings).toMatchObject({ PGBOUNCER_POOL_MODE: "transaction" });
+    expect(Number(settings.PGBOUNCER_MAX_PREPARED_STATEMENTS)).toBeGreaterThan(0);
+    const databaseKey = (name: string) =>
+      container(find("Deployment", name)).env.find((entry: { name: string }) => entry.name === "DATABASE_URL").valueFrom.secretKeyRef.key;
+    expect(["raffle-api", "raffle-delivery", "raffle-indexer"].map(databaseKey)).toEqual([
+      "DATABASE_POOLED_URL",
+      "DATABASE_POOLED_URL",
+      "DATABASE_URL",
+    ]);
+    // The migrations and the indexers' session-level leadership lock connect directly.
+    expect(
+      container(find("Job", "raffle-migrations")).env.find((entry: { name: string }) => entry.name === "DATABASE_URL").valueFrom.secretKeyRef.key,
+    ).toBe("DATABASE_URL");
+    expect(container(find("Deployment", "raffle-api")).env.map((entry: { name: string }) => entry.name)).toContain("DATABASE_REPLICA_URL");
   });
 
   it("runs every workload as a non-root user", () => {
@@ -255,7 +312,10 @@ describe("deploy/kubernetes (Kustomize)", () => {
     for (const workload of manifests.filter((manifest) => manifest.spec?.template)) {
       const { env = [], volumeMounts = [] } = container(workload);
       for (const variable of env as { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[]) {
-        if (variable.value !== undefined) {
+        if (variable.name === "API_ROLES") {
+          // The one literal that is not a path: what the pod does (its Deployment's role).
+          expect(variable.value).toMatch(/^(serve|index|deliver)$/);
+        } else if (variable.value !== undefined) {
           // A literal is only ever a path to a mounted secret file, never a key, password or URL.
           expect({ name: variable.name, value: variable.value }).toEqual({ name: variable.name, value: expect.stringMatching(/^\/run\/secrets\//) });
           expect(variable.name).toMatch(/_FILE$/);
@@ -290,7 +350,7 @@ describe("deploy/compose.production.yml and deploy/.env.example", () => {
   const exampleValues = new Map([...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 
   it("restarts every service and checks the health of every long-running one, Redis and the worker included", () => {
-    expect(Object.keys(services).sort()).toEqual(["api", "merchant-worker", "migrate", "postgres", "redis", "web"]);
+    expect(Object.keys(services).sort()).toEqual(["api", "merchant-worker", "migrate", "postgres", "postgres-replica", "redis", "web"]);
     for (const [name, service] of Object.entries(services)) {
       expect({ name, restart: service.restart }).toEqual({ name, restart: name === "migrate" ? "on-failure" : "unless-stopped" });
       if (name !== "migrate") expect({ name, healthcheck: service.healthcheck?.test?.length }).toEqual({ name, healthcheck: expect.any(Number) });

@@ -60,7 +60,7 @@ describe("the SDK: buyTicket() of an ERC20-priced ticket from fresh accounts, an
     const raffle = await deployTestRaffle(world, "ERC20");
     const nativeRaffle = await deployTestRaffle(world, "NATIVE");
     const config = loadApiConfig(
-      { PORT: "0", DATABASE_URL: database.url, RPC_URL: node.rpcUrl, INDEXER_POLL_INTERVAL_MS: "50", WEBHOOK_DELIVERY_ENABLED: "false" },
+      { PORT: "0", DATABASE_URL: database.url, RPC_URL: node.rpcUrl, INDEXER_POLL_INTERVAL_MS: "50", API_ROLES: "serve,index" },
       world.deployment,
     );
     app = await createApp(config);

@@ -36,8 +36,8 @@ describe("metrics, status and logs", () => {
     // The VRF balance is read each chain check; webhooks to the test's receiver on 127.0.0.1, retried quickly.
     served = await startTwoChainApi(
       "metrics",
-      { CHAIN_CHECK_INTERVAL_SECONDS: "1" },
-      { webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 200 }) },
+      {},
+      { chainCheckIntervalMs: 1000, webhooks: fastWebhooks({ pollIntervalMs: 50, retryBaseMs: 100, retryMaxDelayMs: 200 }) },
     );
     chains.push(...served.chains);
     ({ database, config, http, key } = served);
@@ -194,6 +194,8 @@ describe("metrics, status and logs", () => {
         expect(sample(text, "raffle_webhook_endpoints_failing", { state: "disabled" })).toBe(0);
       }, 20_000);
       await eventually(async () => expect(sample(await metrics(), "raffle_webhook_endpoint_failing_seconds")).toBeGreaterThanOrEqual(1), 20_000);
+      // The failing endpoint's delivery waits in the outbox: its age shows.
+      await eventually(async () => expect(sample(await metrics(), "raffle_webhook_outbox_oldest_seconds")).toBeGreaterThanOrEqual(1), 20_000);
 
       // The word arrives and the endpoint answers again: nothing needs attention any more.
       const round = await contract.getRound((await contract.getCurrentRoundInfo()).roundId);
@@ -206,6 +208,10 @@ describe("metrics, status and logs", () => {
         expect(sample(text, "raffle_rounds_awaiting_randomness_oldest_seconds", { chainId })).toBe(0);
         expect(sample(text, "raffle_webhook_endpoints_failing", { state: "retrying" })).toBe(0);
         expect(sample(text, "raffle_webhook_endpoint_failing_seconds")).toBe(0);
+        expect(sample(text, "raffle_webhook_outbox_oldest_seconds")).toBe(0);
+        // No replica configured: the index reads go to the primary.
+        expect(sample(text, "raffle_db_reads_on_replica")).toBe(0);
+        expect(sample(text, "raffle_db_replica_lag_seconds")).toBe(0);
       }, 20_000);
     }, 60_000);
   });
@@ -213,7 +219,7 @@ describe("metrics, status and logs", () => {
   it("records nothing and answers 404 at /metrics with METRICS_ENABLED=false", async () => {
     const off = await createApp(
       loadApiConfig(
-        { DATABASE_URL: database.url, RPC_URL: chains[0].node.rpcUrl, METRICS_ENABLED: "false", INDEXER_ENABLED: "false" },
+        { DATABASE_URL: database.url, RPC_URL: chains[0].node.rpcUrl, METRICS_ENABLED: "false", API_ROLES: "serve,deliver" },
         chains[0].world.deployment,
       ),
     );

@@ -23,7 +23,7 @@ describe("one API serving two chains", () => {
   const auth = () => ({ Authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    served = await startTwoChainApi("multi_chain", { CHAIN_CHECK_INTERVAL_SECONDS: "1", RATE_LIMIT_SIGN_PER_ACCOUNT: "1000" });
+    served = await startTwoChainApi("multi_chain", { RATE_LIMIT_SIGN_PER_ACCOUNT: "1000" }, { chainCheckIntervalMs: 1000 });
     chains.push(...served.chains);
     ({ config, http, key } = served);
   }, 120_000);

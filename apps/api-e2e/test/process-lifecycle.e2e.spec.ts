@@ -68,10 +68,10 @@ describe("the compiled API's process: address, lines, default metrics and honest
     deploymentFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "raffle-lifecycle-")), "deployment.json");
     fs.writeFileSync(deploymentFile, JSON.stringify(harness.world.deployment));
     port = await freePort();
-    base = { LOG_LEVEL: "info", DATABASE_URL: harness.database.url, DEPLOYMENT_FILE: deploymentFile, CHAIN_CHECK_INTERVAL_SECONDS: "1" };
+    base = { LOG_LEVEL: "info", DATABASE_URL: harness.database.url, DEPLOYMENT_FILE: deploymentFile };
     // 127.0.0.2 is loopback too: bound there alone, the API must refuse 127.0.0.1. The indexer is off: the test moves
     // the cursor itself.
-    api = new CompiledApi({ ...base, PORT: String(port), HOST: "127.0.0.2", RPC_URL: harness.node.rpcUrl, INDEXER_ENABLED: "false" });
+    api = new CompiledApi({ ...base, PORT: String(port), HOST: "127.0.0.2", RPC_URL: harness.node.rpcUrl, API_ROLES: "serve,deliver" });
     await api.waitFor("api listening");
   }, 120_000);
 

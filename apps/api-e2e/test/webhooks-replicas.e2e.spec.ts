@@ -12,7 +12,7 @@ import { WebhookReceiver, type ReceivedMessage } from "./support/webhook-receive
 
 /**
  * Delivery by separate API processes (the compiled API, with a quick webhook pace) on one database: the in-process API
- * only indexes and writes the outbox; the children deliver. A child killed with SIGKILL mid-work loses nothing, and
+ * only indexes and writes the outbox; the children, API_ROLES=deliver, deliver. A child killed with SIGKILL mid-work loses nothing, and
  * two children never send one message twice.
  */
 describe("webhook delivery across API processes", () => {
@@ -35,7 +35,7 @@ describe("webhook delivery across API processes", () => {
         DATABASE_URL: harness.database.url,
         RPC_URL: harness.node.rpcUrl,
         DEPLOYMENT_FILE: deploymentFile,
-        INDEXER_ENABLED: "false",
+        API_ROLES: "deliver",
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       },
       stdio: ["ignore", "pipe", "pipe"],

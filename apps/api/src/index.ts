@@ -2,4 +2,4 @@
 export { createApp } from "./app/create-app";
 export { ApiKeyService } from "./app/auth/api-key.service";
 export { ApiMetrics } from "./metrics/api-metrics";
-export { defaultRedisKeyPrefix, loadApiConfig, type ApiConfig, type ChainConfig } from "./config/api-config";
+export { CHAIN_CHECK_INTERVAL_SECONDS, defaultRedisKeyPrefix, loadApiConfig, type ApiConfig, type ChainConfig } from "./config/api-config";

@@ -34,6 +34,7 @@ async function serve(config: ApiConfig): Promise<void> {
     worker: workerIndex(),
     pid: process.pid,
     chainIds: config.chains.map((chain) => chain.chainId),
+    roles: config.roles,
     indexer: indexer.enabled,
     database: config.databaseUrl ? "postgresql" : "pglite",
   });

@@ -39,15 +39,20 @@ export function testConfig(world: TestWorld, database: TestDatabase, rpcUrl: str
       RPC_URL: rpcUrl,
       INDEXER_POLL_INTERVAL_MS: "50",
       DEFAULT_RAFFLE_SCHEDULE: "* * * * *",
-      CHAIN_CHECK_INTERVAL_SECONDS: "1",
       RATE_LIMIT_SIGN_PER_KEY: "100000",
       RATE_LIMIT_SIGN_PER_ACCOUNT: "1000",
-      API_KEY_CACHE_SECONDS: "0",
     },
     world.deployment,
   );
   const { chain, ...rest } = overrides;
-  return { ...config, readCacheMs: 100, chains: [{ ...config.chains[0], batchBlocks: 500, ...chain }], ...rest };
+  return {
+    ...config,
+    readCacheMs: 100,
+    chainCheckIntervalMs: 1000,
+    apiKeyCacheSeconds: 0,
+    chains: [{ ...config.chains[0], batchBlocks: 500, ...chain }],
+    ...rest,
+  };
 }
 
 /** Webhook delivery to receivers on this machine, at the pace `timing` gives (the spec's, not the fixed WEBHOOK_TIMING). */

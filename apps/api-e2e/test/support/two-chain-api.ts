@@ -58,12 +58,11 @@ export async function startTwoChainApi(
       CHAIN_IDS: chains.map((chain) => chain.chainId).join(","),
       ...Object.fromEntries(chains.map((chain) => [`CHAIN_${chain.chainId}_RPC_URL`, chain.proxy.url])),
       INDEXER_POLL_INTERVAL_MS: "50",
-      API_KEY_CACHE_SECONDS: "0",
       ...env,
     },
     chains.map((chain) => chain.world.deployment),
   );
-  const config: ApiConfig = { ...loaded, readCacheMs: 0, ...overrides };
+  const config: ApiConfig = { ...loaded, readCacheMs: 0, apiKeyCacheSeconds: 0, ...overrides };
   const app = await createApp(config);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();

@@ -18,6 +18,7 @@ import { ApiMetrics } from "../metrics/api-metrics";
 import { createOpenApiDocument } from "../openapi/openapi-document";
 import { AppModule } from "./app.module";
 import { serveDirectRoutes } from "./direct-routes/direct-routes";
+import { answerProbesOnly } from "./probes-only";
 
 /**
  * Builds the configured Nest application (not yet listening): used by main.ts, the local stack and the tests. It runs
@@ -56,6 +57,7 @@ export async function createAppOn(config: ApiConfig, dataSource: DataSource): Pr
   acceptJsonBodiesOnly(adapter.getInstance());
   logRequests(adapter.getInstance());
   addSecurityHeaders(adapter.getInstance());
+  if (!config.roles.includes("serve")) answerProbesOnly(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, dataSource), adapter, {
     logger: new JsonLogger(),
     bodyParser: false,

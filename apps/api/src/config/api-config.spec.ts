@@ -4,7 +4,15 @@ import * as path from "node:path";
 import { ConfigError } from "@raffle/config";
 import { Wallet } from "ethers";
 
-import { API_SETTINGS, RATE_LIMIT_WINDOW_SECONDS, READ_CACHE_MS, loadApiConfig } from "./api-config";
+import {
+  API_KEY_CACHE_SECONDS,
+  API_SETTINGS,
+  CHAIN_CHECK_INTERVAL_SECONDS,
+  RATE_LIMIT_WINDOW_SECONDS,
+  READ_CACHE_MS,
+  READY_MAX_LAG_BLOCKS,
+  loadApiConfig,
+} from "./api-config";
 import { PLAYER_LIMITS, PLAYER_SETTINGS } from "./player-config";
 import { deploymentRecord } from "../../test/support/deployment-record";
 
@@ -33,6 +41,51 @@ describe("API configuration", () => {
     expect(config.readCacheMs).toBe(READ_CACHE_MS);
     expect(config.chains[0].batchBlocks).toBeUndefined();
     expect(Object.keys(API_SETTINGS)).not.toContain("READ_CACHE_MS");
+  });
+
+  it("keeps the key cache, the readiness lag bound and the chain check interval as constants (issue 51)", () => {
+    const config = load({ API_KEY_CACHE_SECONDS: "0", READY_MAX_LAG_BLOCKS: "1", CHAIN_CHECK_INTERVAL_SECONDS: "1" });
+    expect(config).toMatchObject({
+      apiKeyCacheSeconds: API_KEY_CACHE_SECONDS,
+      readyMaxLagBlocks: READY_MAX_LAG_BLOCKS,
+      chainCheckIntervalMs: CHAIN_CHECK_INTERVAL_SECONDS * 1000,
+    });
+    expect(Object.keys(API_SETTINGS)).not.toEqual(expect.arrayContaining(["API_KEY_CACHE_SECONDS"]));
+  });
+
+  it("runs every role by default, and each role alone from API_ROLES", () => {
+    expect(load({})).toMatchObject({ roles: ["serve", "index", "deliver"], indexer: { enabled: true }, webhooks: { deliveryEnabled: true } });
+    expect(load({ API_ROLES: "index" })).toMatchObject({ roles: ["index"], indexer: { enabled: true }, webhooks: { deliveryEnabled: false } });
+    expect(load({ API_ROLES: " Deliver , serve " })).toMatchObject({
+      roles: ["serve", "deliver"],
+      indexer: { enabled: false },
+      webhooks: { deliveryEnabled: true },
+    });
+    expect(load({ API_ROLES: "" }).roles).toEqual(["serve", "index", "deliver"]);
+    // The former switches are gone: the roles alone decide.
+    expect(load({ API_ROLES: "serve", INDEXER_ENABLED: "true", WEBHOOK_DELIVERY_ENABLED: "true" })).toMatchObject({
+      indexer: { enabled: false },
+      webhooks: { deliveryEnabled: false },
+    });
+  });
+
+  it("reads DATABASE_REPLICA_URL only beside DATABASE_URL, never quoting it", () => {
+    const primary = "postgres://raffle:pw@db-primary/raffle";
+    expect(load({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "postgres://raffle:pw@db-replica/raffle" }).databaseReplicaUrl).toBe(
+      "postgres://raffle:pw@db-replica/raffle",
+    );
+    expect(load({}).databaseReplicaUrl).toBeUndefined();
+    expect(() => load({ DATABASE_REPLICA_URL: "postgres://raffle:pw@db-replica/raffle" })).toThrow(/DATABASE_REPLICA_URL needs DATABASE_URL/);
+    expect(() => load({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "mysql://raffle:s3cret@db/raffle" })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(() => load({ DATABASE_URL: primary, DATABASE_REPLICA_URL: "mysql://raffle:s3cret@db/raffle" })).not.toThrow(/s3cret/);
+  });
+
+  it("refuses an unknown or empty role by name", () => {
+    expect(() => load({ API_ROLES: "serve,indexer" })).toThrow(
+      new ConfigError('API_ROLES must be a comma-separated list of serve, index, deliver, got "serve,indexer"'),
+    );
+    expect(() => load({ API_ROLES: "serve,,index" })).toThrow(/API_ROLES must be a comma-separated list/);
+    expect(() => load({ API_ROLES: " , " })).toThrow(/API_ROLES must be a comma-separated list/);
   });
 
   it("keeps the rate-limit window, the session lives and the per-address voucher budget as constants, whatever the environment says", () => {
@@ -67,10 +120,10 @@ describe("API configuration", () => {
   });
 
   it("reports every bad setting at once, each by name", () => {
-    expect(() => load({ PORT: "x", READY_MAX_LAG_BLOCKS: "-1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
+    expect(() => load({ PORT: "x", SIGNATURE_TTL_SECONDS: "1", INDEXER_REORG_WINDOW_BLOCKS: "0", INDEXER_WS_URL: "http://node" })).toThrow(
       new ConfigError(
         'INDEXER_WS_URL must be a ws:// or wss:// URL, got a http:// URL; INDEXER_REORG_WINDOW_BLOCKS must be an integer >= 1, got "0"; ' +
-          'PORT must be an integer from 0 to 65535, got "x"; READY_MAX_LAG_BLOCKS must be an integer >= 0, got "-1"',
+          'PORT must be an integer from 0 to 65535, got "x"; SIGNATURE_TTL_SECONDS must be an integer >= 10, got "1"',
       ),
     );
     expect(load({ INDEXER_REORG_WINDOW_BLOCKS: "64" }).chains[0].reorgWindowBlocks).toBe(64);

@@ -17,6 +17,7 @@ import { DEFAULT_REORG_WINDOW_BLOCKS } from "@raffle/indexer/options";
 
 import { loadDeploymentFile } from "./deployment-file";
 import { loadPlayerConfig, type PlayerConfig } from "./player-config";
+import { API_ROLES, parseRoles, type ApiRole } from "./roles";
 import { loadWebhookConfig, type WebhookConfig } from "./webhook-config";
 
 /** One chain the API serves: its node, its platform deployment, its voucher key and how its indexer reads it. */
@@ -55,9 +56,19 @@ export interface ApiConfig {
   host: string;
   /** API processes sharing the port (API_WORKERS); more than one needs PostgreSQL and Redis, shared by all. */
   workers: number;
+  /**
+   * API_ROLES: what this process does (serve, index, deliver; all three by default). `index` and `deliver` are also
+   * `indexer.enabled` and `webhooks.deliveryEnabled`, which tests may switch off on their own.
+   */
+  roles: ApiRole[];
   /** PostgreSQL URL; without one the API opens the embedded PGlite folder `pgliteDir`. */
   databaseUrl?: string;
   pgliteDir?: string;
+  /**
+   * DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL that the index reads (rounds, claims, public raffle
+   * lists) use while it keeps within its lag bound of the primary (see services/read-replica.ts).
+   */
+  databaseReplicaUrl?: string;
   /** Every chain this deployment serves (CHAIN_IDS, or CHAIN_ID alone), in the order listed. */
   chains: ChainConfig[];
   signatureTtlSeconds: number;
@@ -66,18 +77,20 @@ export interface ApiConfig {
     pollIntervalMs: number;
     defaultSchedule: string;
   };
+  /** READY_MAX_LAG_BLOCKS, a constant; a field so that a test may set another bound. */
   readyMaxLagBlocks: number;
   /** LOG_LEVEL: pino's levels (fatal, error, warn, info, debug, trace, silent), the same meaning in every app. */
   logLevel: LogLevel;
   /** METRICS_ENABLED (default true): Prometheus metrics at /metrics; off, no metric is recorded and /metrics is 404. */
   metricsEnabled: boolean;
   /**
-   * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS): that RPC_URL serves CHAIN_ID, that
-   * the deployment's contracts have code (after each reconnect) and that the voucher key holds SIGNER_ROLE.
+   * Milliseconds between two checks of the chain (CHAIN_CHECK_INTERVAL_SECONDS, a constant; tests shorten it here):
+   * that RPC_URL serves CHAIN_ID, that the deployment's contracts have code (after each reconnect) and that the voucher
+   * key holds SIGNER_ROLE.
    */
   chainCheckIntervalMs: number;
   rateLimit: { windowSeconds: number; signPerKey: number; signPerAccount: number; redisUrl?: string; redisKeyPrefix: string };
-  /** Seconds an authenticated API key stays cached; a revocation takes effect within this time. */
+  /** Seconds an authenticated API key stays cached (API_KEY_CACHE_SECONDS; tests set 0 here). */
   apiKeyCacheSeconds: number;
   /** Milliseconds hot reads (contracts, rounds) are cached: READ_CACHE_MS; tests may shorten it. */
   readCacheMs: number;
@@ -212,28 +225,41 @@ export function defaultRedisKeyPrefix(chainIds: number[]): string {
 
 /** The API's own settings (the chains' and the webhooks' have theirs), with their defaults: written here only. */
 export const API_SETTINGS = {
+  API_ROLES: setting.parsed(parseRoles, `a comma-separated list of ${API_ROLES.join(", ")}`).default([...API_ROLES]),
   API_WORKERS: setting.integer({ min: 1 }).default(1),
   PORT: setting.port().default(3000),
   HOST: setting.host().default("0.0.0.0"),
   DATABASE_URL: setting.postgresUrl().optional(),
   PGLITE_DIR: setting.text().optional(),
+  DATABASE_REPLICA_URL: setting.postgresUrl().optional(),
   SIGNATURE_TTL_SECONDS: setting.integer({ min: 10 }).default(600),
-  INDEXER_ENABLED: setting.flag().default(true),
   INDEXER_POLL_INTERVAL_MS: setting.integer({ min: 10 }).default(1_000),
   // Checked here by the cron package the merchant worker runs it with: a bad default would only fail there, later.
   DEFAULT_RAFFLE_SCHEDULE: setting
     .parsed((raw) => (validateCronExpression(raw).valid ? raw : undefined), 'a cron schedule like "0 0 * * *"')
     .default("0 0 * * *"),
-  READY_MAX_LAG_BLOCKS: setting.integer().default(10),
   LOG_LEVEL: logLevelSetting,
   METRICS_ENABLED: setting.flag().default(true),
-  CHAIN_CHECK_INTERVAL_SECONDS: setting.integer({ min: 1 }).default(15),
   RATE_LIMIT_SIGN_PER_KEY: setting.integer({ min: 1 }).default(600_000),
   RATE_LIMIT_SIGN_PER_ACCOUNT: setting.integer({ min: 1 }).default(60),
   REDIS_URL: setting.redisUrl().optional(),
   REDIS_KEY_PREFIX: setting.text().optional(),
-  API_KEY_CACHE_SECONDS: setting.integer().default(5),
 };
+
+/**
+ * Blocks the index may trail the chain's head before `/ready` fails: a few seconds of blocks on the fast chains, the
+ * normal wait for a confirmation on the slow ones. Not a setting: no operator has needed another bound.
+ */
+export const READY_MAX_LAG_BLOCKS = 10;
+
+/**
+ * Seconds between two checks of each chain (its node serves it, the deployment's contracts have code, the voucher key
+ * holds SIGNER_ROLE). A signer rotation waits for one check (contracts/tasks/signer-rotation.ts quotes this figure).
+ */
+export const CHAIN_CHECK_INTERVAL_SECONDS = 15;
+
+/** Seconds a verified API key stays cached in each process: a revocation takes effect on every replica within this. */
+export const API_KEY_CACHE_SECONDS = 5;
 
 /** The window every rate limit counts in (sign, player and per-IP budgets): a minute, the unit the budgets are quoted in. */
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
@@ -258,6 +284,9 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     if (!settings.REDIS_URL) problems.add("API_WORKERS > 1 needs REDIS_URL: the workers must share rate limits");
     if (!settings.DATABASE_URL) problems.add("API_WORKERS > 1 needs DATABASE_URL: the embedded database serves one process");
   }
+  if (settings?.DATABASE_REPLICA_URL && !settings.DATABASE_URL) {
+    problems.add("DATABASE_REPLICA_URL needs DATABASE_URL: it is a replica of that primary (the embedded database has none)");
+  }
   // Whether the webhook key may take its dev default depends on the chains: without valid ones, only their problems
   // are reported (this config is never returned then).
   const webhooks = chains
@@ -274,19 +303,21 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
     port: settings.PORT,
     host: settings.HOST,
     workers: settings.API_WORKERS,
+    roles: settings.API_ROLES,
     databaseUrl: settings.DATABASE_URL,
     pgliteDir: settings.PGLITE_DIR,
+    databaseReplicaUrl: settings.DATABASE_REPLICA_URL,
     chains,
     signatureTtlSeconds: settings.SIGNATURE_TTL_SECONDS,
     indexer: {
-      enabled: settings.INDEXER_ENABLED,
+      enabled: settings.API_ROLES.includes("index"),
       pollIntervalMs: settings.INDEXER_POLL_INTERVAL_MS,
       defaultSchedule: settings.DEFAULT_RAFFLE_SCHEDULE,
     },
-    readyMaxLagBlocks: settings.READY_MAX_LAG_BLOCKS,
+    readyMaxLagBlocks: READY_MAX_LAG_BLOCKS,
     logLevel: settings.LOG_LEVEL,
     metricsEnabled: settings.METRICS_ENABLED,
-    chainCheckIntervalMs: settings.CHAIN_CHECK_INTERVAL_SECONDS * 1000,
+    chainCheckIntervalMs: CHAIN_CHECK_INTERVAL_SECONDS * 1000,
     rateLimit: {
       windowSeconds: RATE_LIMIT_WINDOW_SECONDS,
       signPerKey: settings.RATE_LIMIT_SIGN_PER_KEY,
@@ -295,9 +326,9 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, given: Platf
       // Several environments may share one Redis: keys carry the chain ids unless a prefix is given.
       redisKeyPrefix: settings.REDIS_KEY_PREFIX ?? defaultRedisKeyPrefix(chains.map((chain) => chain.chainId)),
     },
-    apiKeyCacheSeconds: settings.API_KEY_CACHE_SECONDS,
+    apiKeyCacheSeconds: API_KEY_CACHE_SECONDS,
     readCacheMs: READ_CACHE_MS,
-    webhooks: webhooks!,
+    webhooks: { ...webhooks!, deliveryEnabled: settings.API_ROLES.includes("deliver") },
     player: player!,
   };
 }

@@ -32,13 +32,13 @@ describe("webhook config", () => {
   });
 
   it("reports every bad webhook setting at once, each by name", () => {
-    expect(() => loadWebhookConfig({ WEBHOOK_DELIVERY_ENABLED: "often", WEBHOOK_ALLOW_PRIVATE_URLS: "sometimes" }, [1])).toThrow(
+    expect(() => loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "sometimes" }, [1])).toThrow(
       new ConfigError(
-        'WEBHOOK_DELIVERY_ENABLED must be true or false, got "often"; WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "sometimes"; ' +
+        'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false, got "sometimes"; ' +
           "WEBHOOK_ENCRYPTION_KEY (or WEBHOOK_ENCRYPTION_KEY_FILE) is required off the local dev chains: 32 bytes as 64 hex digits or base64",
       ),
     );
-    expect(loadWebhookConfig({ WEBHOOK_DELIVERY_ENABLED: "", WEBHOOK_ALLOW_PRIVATE_URLS: "" }, [31337])).toMatchObject({
+    expect(loadWebhookConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: "" }, [31337])).toMatchObject({
       deliveryEnabled: true,
       allowPrivateUrls: false,
     });

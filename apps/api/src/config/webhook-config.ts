@@ -8,7 +8,7 @@ import { ConfigError, ConfigProblems, readSettings, setting } from "@raffle/conf
  * (WEBHOOK_TIMING, fixed). Tests shorten the times through this object.
  */
 export interface WebhookConfig extends WebhookTiming {
-  /** The delivery loop runs in this process (WEBHOOK_DELIVERY_ENABLED); any number of replicas may run it. */
+  /** The delivery loop runs in this process (API_ROLES has `deliver`; loadApiConfig decides); any number may run it. */
   deliveryEnabled: boolean;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: loopback, private and link-local hosts and plain http are accepted (local stack, tests). */
   allowPrivateUrls: boolean;
@@ -107,7 +107,6 @@ function encryptionKey(env: NodeJS.ProcessEnv, servedChainIds: readonly number[]
 
 /** The delivery settings (the key is read apart: it may come from a file), with their defaults: written here only. */
 export const WEBHOOK_SETTINGS = {
-  WEBHOOK_DELIVERY_ENABLED: setting.flag().default(true),
   WEBHOOK_ALLOW_PRIVATE_URLS: setting.flag().default(false),
 };
 
@@ -119,7 +118,7 @@ export function loadWebhookConfig(env: NodeJS.ProcessEnv, servedChainIds: readon
   problems.check();
   return {
     ...WEBHOOK_TIMING,
-    deliveryEnabled: settings.WEBHOOK_DELIVERY_ENABLED,
+    deliveryEnabled: true,
     allowPrivateUrls: settings.WEBHOOK_ALLOW_PRIVATE_URLS,
     encryptionKey: key,
   };

@@ -19,6 +19,8 @@ export interface OperationsMetricsSource {
   failingWebhookEndpoints(): Promise<{ retrying: number; disabled: number; oldestRetryingSeconds: number }>;
   /** Per served chain, rounds ended and waiting for their VRF word (DRAWING), and the age of the oldest since it ended. */
   roundsAwaitingRandomness(): Promise<Array<{ chainId: number; count: number; oldestSeconds: number }>>;
+  /** Seconds since the oldest webhook delivery still pending (not yet delivered, not failed) was written; 0 when none. */
+  oldestPendingDeliverySeconds(): Promise<number>;
 }
 
 /** A VRF subscription's balances as last read from its coordinator, in the smallest unit (juels of LINK, wei). */
@@ -153,6 +155,32 @@ export class ApiMetrics {
   }
 
   /**
+   * The read replica (DATABASE_REPLICA_URL), as its checks last saw it: whether the index reads go to it, and how far
+   * it is behind the primary. Without a replica, both are 0.
+   */
+  observeReadReplica(source: { configured: boolean; state(): { usable: boolean; lagSeconds: number | null } }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "raffle_db_reads_on_replica",
+      help: "1 while the index reads (rounds, claims, public raffle lists) go to the read replica, 0 while they go to the primary (none configured, or it lags or is down).",
+      registers,
+      collect() {
+        this.set(source.state().usable ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: "raffle_db_replica_lag_seconds",
+      help: "How far the read replica's replay is behind the primary, in seconds (0 without a replica); while it does not answer, it grows with the time since it last did.",
+      registers,
+      collect() {
+        this.reset();
+        const { lagSeconds } = source.state();
+        if (source.configured && lagSeconds !== null) this.set(lagSeconds);
+      },
+    });
+  }
+
+  /**
    * Gauges of what needs attention: failing webhook endpoints and rounds waiting on randomness (read from the database
    * at each scrape: two small aggregate queries; a failed read leaves them out of that scrape rather than failing it),
    * and each chain's VRF subscription balance as last read (see vrfSubscriptionBalance).
@@ -180,6 +208,16 @@ export class ApiMetrics {
         this.reset();
         const failing = await source.failingWebhookEndpoints().catch(() => null);
         if (failing) this.set(failing.oldestRetryingSeconds);
+      },
+    });
+    new Gauge({
+      name: "raffle_webhook_outbox_oldest_seconds",
+      help: "Age of the oldest webhook delivery still pending in the outbox (0 when none): grows when delivery workers are missing or too few, or a receiver keeps failing.",
+      registers,
+      async collect() {
+        this.reset();
+        const oldest = await source.oldestPendingDeliverySeconds().catch(() => null);
+        if (oldest !== null) this.set(oldest);
       },
     });
     const drawing = (name: string, help: string, read: (row: { count: number; oldestSeconds: number }) => number) =>

@@ -42,6 +42,7 @@ export class OperationsWatch implements OnApplicationBootstrap, OnApplicationShu
     metrics.observeOperations({
       failingWebhookEndpoints: () => this.failingWebhookEndpoints(),
       roundsAwaitingRandomness: () => this.roundsAwaitingRandomness(),
+      oldestPendingDeliverySeconds: () => this.oldestPendingDeliverySeconds(),
     });
   }
 
@@ -86,6 +87,14 @@ export class OperationsWatch implements OnApplicationBootstrap, OnApplicationShu
       }
     })().finally(() => (this.reading = null));
     return this.reading;
+  }
+
+  /** The outbox's oldest pending delivery, by the (status, next_attempt_at) index's PENDING rows. */
+  private async oldestPendingDeliverySeconds(): Promise<number> {
+    const [row]: Array<{ oldest: number }> = await this.dataSource.query(
+      `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest FROM webhook_delivery WHERE status = 'PENDING'`,
+    );
+    return Math.max(0, Math.floor(row.oldest));
   }
 
   private failingWebhookEndpoints(): ReturnType<OperationsMetricsSource["failingWebhookEndpoints"]> {

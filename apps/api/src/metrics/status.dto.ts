@@ -3,7 +3,7 @@ import { ApiProperty } from "@nestjs/swagger";
 /** One served chain's indexer, as this process sees it. */
 export class ChainIndexerStatusDto {
   @ApiProperty({ description: "A chain this API serves.", example: 31337 }) chainId!: number;
-  @ApiProperty({ description: "Whether this process runs an indexer for the chain (INDEXER_ENABLED, and one API worker only).", example: true })
+  @ApiProperty({ description: "Whether this process runs an indexer for the chain (API_ROLES has index; one API worker only).", example: true })
   running!: boolean;
   @ApiProperty({ description: "Whether this process holds the chain's indexing leadership (only the leader indexes).", example: true })
   leader!: boolean;

@@ -15,7 +15,7 @@ const indexerLogger: IndexerLogger = {
 };
 
 /**
- * Runs one indexer per served chain inside the API process (unless INDEXER_ENABLED=false). Each has its own leader
+ * Runs one indexer per served chain inside the API process (when API_ROLES has `index`). Each has its own leader
  * lock, cursor, reorg handling and head watcher, so one chain's outage or reorg leaves the others alone.
  */
 @Injectable()

@@ -6,6 +6,7 @@ import { ApiMetrics } from "../metrics/api-metrics";
 import { ExchangeState } from "./exchange-state";
 import { IndexerRunner } from "./indexer-runner.service";
 import { RateLimiter } from "./rate-limiter";
+import { ReadReplica } from "./read-replica";
 import { ServedChains } from "./served-chains";
 import { API_CONFIG, DATA_SOURCE } from "./tokens";
 import { VoucherLog } from "./voucher-log";
@@ -47,9 +48,10 @@ export class InfrastructureModule {
         { provide: RateLimiter, useFactory: () => RateLimiter.create(config.rateLimit) },
         IndexerRunner,
         VoucherLog,
+        ReadReplica,
         InfrastructureLifecycle,
       ],
-      exports: [API_CONFIG, DATA_SOURCE, ApiMetrics, ServedChains, ExchangeState, RateLimiter, IndexerRunner, VoucherLog],
+      exports: [API_CONFIG, DATA_SOURCE, ApiMetrics, ServedChains, ExchangeState, RateLimiter, IndexerRunner, VoucherLog, ReadReplica],
     };
   }
 }

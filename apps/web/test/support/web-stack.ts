@@ -116,7 +116,6 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
         INDEXER_POLL_INTERVAL_MS: String(options.indexerPollMs ?? 100),
         ...(options.indexerWakesOnHeads ? { INDEXER_WS_URL: node.wsUrl } : {}),
         DEFAULT_RAFFLE_SCHEDULE: "0 * * * *",
-        CHAIN_CHECK_INTERVAL_SECONDS: "1",
         WEB_ORIGINS: webOrigin,
         // The console's test webhook goes to a receiver on this machine.
         WEBHOOK_ALLOW_PRIVATE_URLS: "true",
@@ -124,7 +123,7 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
       world.deployment,
     );
     // Reads cached for 100 ms and an outbox looked at every 100 ms: pages see the chain's changes sooner.
-    const app = await createApp({ ...config, readCacheMs: 100, webhooks: { ...config.webhooks, pollIntervalMs: 100 } });
+    const app = await createApp({ ...config, readCacheMs: 100, chainCheckIntervalMs: 1000, webhooks: { ...config.webhooks, pollIntervalMs: 100 } });
     await app.listen(0, "127.0.0.1");
     closers.push(() => app.close());
     const apiUrl = await app.getUrl();

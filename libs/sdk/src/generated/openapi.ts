@@ -2118,7 +2118,7 @@ export interface components {
              */
             chainId: number;
             /**
-             * @description Whether this process runs an indexer for the chain (INDEXER_ENABLED, and one API worker only).
+             * @description Whether this process runs an indexer for the chain (API_ROLES has index; one API worker only).
              * @example true
              */
             running: boolean;

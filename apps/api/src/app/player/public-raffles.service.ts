@@ -8,7 +8,8 @@ import { toContractDto, type ContractDto } from "../../common/dto/contract.dto";
 import { problems } from "../../common/problem";
 import { ServedChains } from "../../services/served-chains";
 import { TtlCache } from "../../services/ttl-cache";
-import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
+import { ReadReplica } from "../../services/read-replica";
+import { API_CONFIG } from "../../services/tokens";
 import { GaslessSettingsService } from "../gasless/gasless-settings.service";
 import { RoundsService } from "../rounds/rounds.service";
 import type { PublicRaffleDto, PublicRoundListDto } from "./player.dto";
@@ -35,13 +36,17 @@ export function nextDrawAt(schedule: string | undefined, now = new Date()): stri
 export class PublicRafflesService {
   private readonly lists: TtlCache<string, ContractEntity[]>;
 
+  /** Public reads of the index: the read replica while it is usable, else the primary (ReadReplica). */
+  private readonly dataSource: DataSource;
+
   constructor(
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    replica: ReadReplica,
     @Inject(API_CONFIG) config: ApiConfig,
     private readonly chains: ServedChains,
     private readonly rounds: RoundsService,
     private readonly gasless: GaslessSettingsService,
   ) {
+    this.dataSource = replica.reads;
     this.lists = new TtlCache(config.readCacheMs);
   }
 

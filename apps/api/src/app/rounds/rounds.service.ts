@@ -9,6 +9,7 @@ import { problems } from "../../common/problem";
 import { priceForQuantity } from "../ticket-sign/round-pricing";
 import { jsonBody } from "../../services/json-body";
 import { TtlCache } from "../../services/ttl-cache";
+import { ReadReplica } from "../../services/read-replica";
 import { API_CONFIG, DATA_SOURCE } from "../../services/tokens";
 import { RaffleContractsService } from "../raffle-contracts/raffle-contracts.service";
 
@@ -49,11 +50,16 @@ export class RoundsService {
    */
   private readonly prices = new TtlCache<number, PriceEntity | null>(60 * 60 * 1000, 1_000);
 
+  /** The index's rows: the read replica while it is usable, else the primary (ReadReplica). */
+  private readonly dataSource: DataSource;
+
   constructor(
-    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    @Inject(DATA_SOURCE) private readonly primary: DataSource,
     @Inject(API_CONFIG) config: ApiConfig,
     private readonly contracts: RaffleContractsService,
+    replica: ReadReplica,
   ) {
+    this.dataSource = replica.reads;
     this.latestRounds = new TtlCache(config.readCacheMs);
     this.pages = new TtlCache(config.readCacheMs, CACHED_PAGES);
   }
@@ -133,12 +139,12 @@ export class RoundsService {
     };
   }
 
-  /** Tickets `buyer` bought in a round, as indexed (ticket rows of a purchase keep their buyer through transfers). */
+  /**
+   * Tickets `buyer` bought in a round, as indexed (ticket rows of a purchase keep their buyer through transfers). From
+   * the primary: a player's own purchases never count less than they did a moment ago.
+   */
   async ticketsBought(roundRowId: number, buyer: string): Promise<number> {
-    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM ticket WHERE round_id = $1 AND buyer = $2`, [
-      roundRowId,
-      buyer,
-    ]);
+    const [{ count }] = await this.primary.query(`SELECT count(*)::int AS count FROM ticket WHERE round_id = $1 AND buyer = $2`, [roundRowId, buyer]);
     return count;
   }
 
