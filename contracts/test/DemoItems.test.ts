@@ -31,7 +31,7 @@ describe("Demo items of the local stack (on-chain metadata)", () => {
       .withArgs(alice.address, id("MINTER_ROLE"));
     const metadata = decode(await sword.tokenURI(1n));
     expect(metadata.name).to.equal("Legendary Sword #1");
-    expect(metadata.svg).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg".*Legendary Sword #1<\/text><\/svg>$/);
+    expect(metadata.svg).to.match(/^<svg xmlns='http:\/\/www.w3.org\/2000\/svg'.*Legendary Sword #1<\/text><\/svg>$/);
     // No metadata for a sword that does not exist.
     await expect(sword.tokenURI(2n)).to.be.revertedWithCustomError(sword, "ERC721NonexistentToken").withArgs(2n);
     expect(await sword.supportsInterface("0x5b5e139f")).to.equal(true); // ERC721Metadata
