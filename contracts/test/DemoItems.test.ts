@@ -37,7 +37,7 @@ describe("Demo items of the local stack (on-chain metadata)", () => {
     expect(await sword.supportsInterface("0x5b5e139f")).to.equal(true); // ERC721Metadata
   });
 
-  it("DemoItems1155 mints potion stacks to MINTER_ROLE's choice, each id with its name and SVG image as data: URIs", async () => {
+  it("DemoItems1155 mints potion stacks to MINTER_ROLE's choice, every id a potion with its name and SVG image as data: URIs", async () => {
     const { alice, potions } = await loadFixture(demoItemsFixture);
     await expect(potions.mint(alice.address, 1n, 50n)).to.emit(potions, "TransferSingle");
     expect(await potions.balanceOf(alice.address, 1n)).to.equal(50n);
@@ -45,8 +45,8 @@ describe("Demo items of the local stack (on-chain metadata)", () => {
       .to.be.revertedWithCustomError(potions, "AccessControlUnauthorizedAccount")
       .withArgs(alice.address, id("MINTER_ROLE"));
     const metadata = decode(await potions.uri(1n));
-    expect(metadata.name).to.equal("Healing Potion #1");
-    expect(metadata.svg).to.contain("Healing Potion #1</text>");
+    expect(metadata.name).to.equal("Healing Potion");
+    expect(metadata.svg).to.contain(">Healing Potion</text>");
     expect(await potions.supportsInterface("0x0e89341c")).to.equal(true); // ERC1155MetadataURI
   });
 });

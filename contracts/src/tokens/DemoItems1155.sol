@@ -3,7 +3,6 @@ pragma solidity 0.8.30;
 
 import {ERC1155} from "@openzeppelin/contracts/token/ERC1155/ERC1155.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
-import {Strings} from "@openzeppelin/contracts/utils/Strings.sol";
 
 import {DemoMetadata} from "./DemoMetadata.sol";
 
@@ -25,10 +24,12 @@ contract DemoItems1155 is ERC1155, AccessControl {
         _mint(to, id, amount, "");
     }
 
-    /// @notice Item `id`'s metadata as a `data:application/json;base64,` URI; its image is an SVG `data:` URI.
-    function uri(uint256 id) public pure override returns (string memory) {
-        string memory name = string.concat("Healing Potion #", Strings.toString(id));
-        return DemoMetadata.json(name, "A demo game item of the local stack, sold in stacks.", DemoMetadata.svg(POTION, name));
+    /// @notice An item's metadata (every id is a healing potion) as a `data:application/json;base64,` URI; its image
+    /// is an SVG `data:` URI.
+    function uri(uint256) public pure override returns (string memory) {
+        return DemoMetadata.json(
+            "Healing Potion", "A demo game item of the local stack, won in stacks.", DemoMetadata.svg(POTION, "Healing Potion")
+        );
     }
 
     function supportsInterface(bytes4 interfaceId) public view override(ERC1155, AccessControl) returns (bool) {
