@@ -56,7 +56,8 @@ export class ItemKeeper {
     const log = this.options.log ?? (() => undefined);
     try {
       await this.readNewEvents();
-      await this.returnWhatCanGoHome();
+      // The swords it just returned are read back before choosing the next round's.
+      if (await this.returnWhatCanGoHome()) await this.readNewEvents();
       await this.keepNextSword();
     } catch (error) {
       log("item keeper step failed; will retry", { error: error instanceof Error ? error.message : String(error) });
@@ -106,9 +107,11 @@ export class ItemKeeper {
     this.fromBlock = head + 1;
   }
 
-  private async returnWhatCanGoHome(): Promise<void> {
+  /** Returns the items of every round that can pay no winner; true when it returned any. */
+  private async returnWhatCanGoHome(): Promise<boolean> {
     const { wallet, log = () => undefined } = this.options;
     const raffle = Raffle__factory.connect(this.options.raffle, wallet);
+    let returnedAny = false;
     for (const roundId of this.holding) {
       const [, items] = await raffle.getRoundItems(roundId);
       // Status 1 is Escrowed (ItemStatus): what the round still holds.
@@ -125,7 +128,9 @@ export class ItemKeeper {
       const tx = await raffle.returnItems(roundId);
       await tx.wait();
       this.returnedRounds += 1;
+      returnedAny = true;
       log("items returned to the item wallet", { roundId: roundId.toString(), txHash: tx.hash });
     }
+    return returnedAny;
   }
 }

@@ -1,0 +1,96 @@
+import { Wallet } from "ethers";
+import { DemoItem721__factory, DemoItems1155__factory, Raffle__factory, TokenType, assetFromChain, localDevPrivateKey } from "@raffle/chain";
+import { startHardhatNode, type HardhatNode } from "@raffle/chain/testing";
+
+import { ITEM_WALLET_INDEX, deployDemo, itemKeepers } from "../stack/local-stack";
+import type { StackRaffle } from "../stack/stack-file";
+import type { ItemKeeper } from "../stack/item-keeper";
+
+/** `getRoundItems`' statuses (ItemStatus). */
+const ESCROWED = 1n;
+const RETURNED = 3n;
+
+/**
+ * The local stack's item raffle as `npm start` deploys it, rotated by the merchant as its worker does (the spec's
+ * `endRound` then `startRound`, nothing else), with the stack's item keeper polled by hand in between.
+ */
+describe("the local stack's item raffle and its item keeper", () => {
+  let node: HardhatNode;
+  let itemRaffle: StackRaffle;
+  let keeper: ItemKeeper;
+
+  beforeAll(async () => {
+    node = await startHardhatNode({ wallClock: true });
+    const demo = await deployDemo(node.provider, { firstChain: true }, () => undefined);
+    itemRaffle = demo.raffles.find((raffle) => raffle.kind === "ITEMS")!;
+    [keeper] = itemKeepers([{ provider: node.provider, raffles: demo.raffles }], () => undefined);
+  });
+
+  afterAll(async () => {
+    await keeper?.stop();
+    await node?.stop();
+  });
+
+  const merchantRaffle = async () => Raffle__factory.connect(itemRaffle.raffle, await node.provider.getSigner(2));
+  const swordOwner = (tokenId: bigint) => DemoItem721__factory.connect(itemRaffle.items!.sword, node.provider).ownerOf(tokenId);
+  const nextSwordId = async () => (await (await merchantRaffle()).itemPrizes())[1][0]!.asset.tokenId;
+  /** The worker's rotation: endRound, then startRound with the round's own assets (spec §1). */
+  const rotate = async () => {
+    const raffle = await merchantRaffle();
+    await (await raffle.endRound()).wait();
+    const info = await raffle.getCurrentRoundInfo();
+    // ethers' read-only results cannot be encoded again: the assets are copied first.
+    await (await raffle.startRound(assetFromChain(info.ticketAsset), assetFromChain(info.acceptedAsset), info.maxTicket)).wait();
+    return (await raffle.getCurrentRoundInfo()).roundId;
+  };
+
+  it("escrows the first round's sword and potions from the item wallet, with their metadata on chain", async () => {
+    const raffle = await merchantRaffle();
+    const [merchant, items] = await raffle.getRoundItems(1n);
+    expect(merchant).toBe(new Wallet(localDevPrivateKey(ITEM_WALLET_INDEX)).address);
+    expect(merchant).toBe(itemRaffle.items!.wallet);
+    expect(items.map((item) => [item.position, Number(item.asset.tokenType), item.asset.tokenId, item.asset.amount, item.status])).toEqual([
+      [1n, TokenType.ERC721, 1n, 1n, ESCROWED],
+      [2n, TokenType.ERC1155, 1n, 5n, ESCROWED],
+    ]);
+    expect(await swordOwner(1n)).toBe(itemRaffle.raffle);
+    expect(await DemoItems1155__factory.connect(itemRaffle.items!.potions, node.provider).balanceOf(itemRaffle.raffle, 1n)).toBe(5n);
+    // The rules: the pot and the sword to the first prize, the potions alone to the second; 2 tickets to be drawn.
+    expect((await raffle.roundRules()).minTickets).toBe(2n);
+  });
+
+  it("sets a sword for the next round, returns a closed round's items, and sets a returned sword again before minting", async () => {
+    // Round 1 holds sword #1: the keeper mints #2 for round 2, so the worker's plain startRound escrows it.
+    await keeper.poll();
+    expect(await nextSwordId()).toBe(2n);
+    expect(keeper.swordsMinted).toBe(1);
+    expect(await rotate()).toBe(2n);
+    expect(await swordOwner(2n)).toBe(itemRaffle.raffle);
+
+    // Round 1 closed without tickets: its items go back to the item wallet, and round 3 gets sword #1 back.
+    await keeper.poll();
+    const [, returned] = await (await merchantRaffle()).getRoundItems(1n);
+    expect(returned.map((item) => item.status)).toEqual([RETURNED, RETURNED]);
+    expect(await nextSwordId()).toBe(1n);
+    expect(await swordOwner(1n)).toBe(itemRaffle.items!.wallet);
+    expect(keeper.swordsMinted).toBe(1);
+    expect(await rotate()).toBe(3n);
+    expect(await swordOwner(1n)).toBe(itemRaffle.raffle);
+    await keeper.poll();
+    expect(await nextSwordId()).toBe(2n);
+    expect(keeper.swordsMinted).toBe(1);
+    expect(keeper.returnedRounds).toBe(2);
+  });
+
+  it("leaves the items alone once the merchant sets its own", async () => {
+    const raffle = await merchantRaffle();
+    await (await raffle.setItemPrizes([])).wait();
+    await rotate();
+    await keeper.poll();
+    const [merchant, items] = await raffle.itemPrizes();
+    expect(merchant).toBe(await (await node.provider.getSigner(2)).getAddress());
+    expect(items).toEqual([]);
+    // Round 3, closed, still went home to the item wallet its items came from.
+    expect(await swordOwner(1n)).toBe(itemRaffle.items!.wallet);
+  });
+});
