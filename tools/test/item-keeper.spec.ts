@@ -82,6 +82,32 @@ describe("the local stack's item raffle and its item keeper", () => {
     expect(keeper.returnedRounds).toBe(2);
   });
 
+  it("has nothing to do when a stranger returned a closed round's items first, and survives losing its admin role", async () => {
+    const raffle = await merchantRaffle();
+    const stranger = new Wallet(localDevPrivateKey(15), node.provider);
+    // Round 3 holds sword #1; round 4 will hold #2 (set at the last poll). A stranger sends round 3's items home.
+    expect(await rotate()).toBe(4n);
+    await (await raffle.connect(stranger).returnItems(3n)).wait();
+    const returnedBefore = keeper.returnedRounds;
+    await keeper.poll();
+    expect(keeper.returnedRounds).toBe(returnedBefore);
+    expect(await nextSwordId()).toBe(1n);
+
+    // The merchant takes the item wallet's role away: the keeper's setItemPrizes is refused and reported, nothing else
+    // breaks (it still returns a closed round's items, as anyone may), and it sets the sword once the role is back.
+    const failures: string[] = [];
+    const [lonely] = itemKeepers([{ provider: node.provider, raffles: [itemRaffle] }], (message) => failures.push(message));
+    await (await raffle.revokeRole(await raffle.DEFAULT_ADMIN_ROLE(), itemRaffle.items!.wallet)).wait();
+    await (await raffle.endRound()).wait();
+    const info = await raffle.getCurrentRoundInfo();
+    await (await raffle.startRound(assetFromChain(info.ticketAsset), assetFromChain(info.acceptedAsset), info.maxTicket)).wait();
+    await lonely.poll();
+    expect(failures).toContain("item keeper step failed; will retry");
+    await (await raffle.grantRole(await raffle.DEFAULT_ADMIN_ROLE(), itemRaffle.items!.wallet)).wait();
+    await lonely.poll();
+    expect(await swordOwner(await nextSwordId())).toBe(itemRaffle.items!.wallet);
+  });
+
   it("leaves the items alone once the merchant sets its own", async () => {
     const raffle = await merchantRaffle();
     await (await raffle.setItemPrizes([])).wait();
@@ -90,7 +116,7 @@ describe("the local stack's item raffle and its item keeper", () => {
     const [merchant, items] = await raffle.itemPrizes();
     expect(merchant).toBe(await (await node.provider.getSigner(2)).getAddress());
     expect(items).toEqual([]);
-    // Round 3, closed, still went home to the item wallet its items came from.
+    // The round just closed, which held sword #1, still sent it home to the item wallet it came from.
     expect(await swordOwner(1n)).toBe(itemRaffle.items!.wallet);
   });
 });
