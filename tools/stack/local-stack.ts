@@ -87,6 +87,9 @@ export const THREE_WINNER_RULES = {
 export const ITEM_RAFFLE_RULES = { prizeShares: [10_000], minTickets: 2, maxTicketsPerWallet: 0, bundles: [] as typeof THREE_WINNER_RULES.bundles };
 export const DEMO_POTION_ID = 1n;
 export const DEMO_POTIONS_PER_ROUND = 5n;
+/** What the demo merchant's own wallet holds of the demo items (swords #2 and #3, potions), for the console. */
+export const MERCHANT_SWORDS = 2;
+export const MERCHANT_POTIONS = 50n;
 /** The item wallet: Hardhat's account #3, a co-admin of the item raffle that holds and sets its items. */
 export const ITEM_WALLET_INDEX = 3;
 
@@ -372,6 +375,10 @@ async function deployItemPrizes(
   await (await potions.mint(itemWallet.address, DEMO_POTION_ID, 100_000n)).wait();
   await (await swords.setApprovalForAll(deployed.raffle, true)).wait();
   await (await potions.setApprovalForAll(deployed.raffle, true)).wait();
+  // Items of the merchant's own, to choose from in the console (its wallet's items for the next round): swords #2, #3.
+  const merchantWallet = await (await provider.getSigner(2)).getAddress();
+  for (let count = 0; count < MERCHANT_SWORDS; count += 1) await (await swords.mint(merchantWallet)).wait();
+  await (await potions.mint(merchantWallet, DEMO_POTION_ID, MERCHANT_POTIONS)).wait();
 
   const merchant = Raffle__factory.connect(deployed.raffle, await provider.getSigner(2));
   await (await merchant.grantRole(await merchant.DEFAULT_ADMIN_ROLE(), itemWallet.address)).wait();

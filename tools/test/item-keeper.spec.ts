@@ -57,15 +57,20 @@ describe("the local stack's item raffle and its item keeper", () => {
     expect(await DemoItems1155__factory.connect(itemRaffle.items!.potions, node.provider).balanceOf(itemRaffle.raffle, 1n)).toBe(5n);
     // The rules: the pot and the sword to the first prize, the potions alone to the second; 2 tickets to be drawn.
     expect((await raffle.roundRules()).minTickets).toBe(2n);
+    // The merchant's own items, to choose from in the console.
+    const demoMerchant = await (await node.provider.getSigner(2)).getAddress();
+    expect([await swordOwner(2n), await swordOwner(3n)]).toEqual([demoMerchant, demoMerchant]);
+    expect(await DemoItems1155__factory.connect(itemRaffle.items!.potions, node.provider).balanceOf(demoMerchant, 1n)).toBe(50n);
   });
 
   it("sets a sword for the next round, returns a closed round's items, and sets a returned sword again before minting", async () => {
-    // Round 1 holds sword #1: the keeper mints #2 for round 2, so the worker's plain startRound escrows it.
+    // Round 1 holds sword #1 (#2 and #3 are the merchant's own): the keeper mints #4 for round 2, so the worker's
+    // plain startRound escrows it.
     await keeper.poll();
-    expect(await nextSwordId()).toBe(2n);
+    expect(await nextSwordId()).toBe(4n);
     expect(keeper.swordsMinted).toBe(1);
     expect(await rotate()).toBe(2n);
-    expect(await swordOwner(2n)).toBe(itemRaffle.raffle);
+    expect(await swordOwner(4n)).toBe(itemRaffle.raffle);
 
     // Round 1 closed without tickets: its items go back to the item wallet, and round 3 gets sword #1 back.
     await keeper.poll();
@@ -77,7 +82,7 @@ describe("the local stack's item raffle and its item keeper", () => {
     expect(await rotate()).toBe(3n);
     expect(await swordOwner(1n)).toBe(itemRaffle.raffle);
     await keeper.poll();
-    expect(await nextSwordId()).toBe(2n);
+    expect(await nextSwordId()).toBe(4n);
     expect(keeper.swordsMinted).toBe(1);
     expect(keeper.returnedRounds).toBe(2);
   });
@@ -85,7 +90,7 @@ describe("the local stack's item raffle and its item keeper", () => {
   it("has nothing to do when a stranger returned a closed round's items first, and survives losing its admin role", async () => {
     const raffle = await merchantRaffle();
     const stranger = new Wallet(localDevPrivateKey(15), node.provider);
-    // Round 3 holds sword #1; round 4 will hold #2 (set at the last poll). A stranger sends round 3's items home.
+    // Round 3 holds sword #1; round 4 will hold #4 (set at the last poll). A stranger sends round 3's items home.
     expect(await rotate()).toBe(4n);
     await (await raffle.connect(stranger).returnItems(3n)).wait();
     const returnedBefore = keeper.returnedRounds;

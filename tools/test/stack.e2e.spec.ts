@@ -164,6 +164,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(boot).toMatch(
       /Item prizes\s+raffle #\d+ on chain 31337: 1st prize the pot and a Legendary Sword \(ERC721 0x[0-9a-fA-F]{40}\), 2nd 5 Healing Potions \(ERC1155 0x[0-9a-fA-F]{40} id 1\), escrowed when each round starts; at least 2 tickets/,
     );
+    expect(boot).toContain("the demo merchant holds Legendary Swords #2 and #3 and 50 Healing Potions of its own to choose as prizes in the console");
     await expectItemsEscrowed(facts.rpcUrl, itemRaffle);
     // The player app: its static files, its runtime config, and the demo raffles on public sale with no API key.
     expect(boot).toContain(`Player app    http://127.0.0.1:${webPort}`);
