@@ -33,8 +33,8 @@ export async function itemName(asset: { tokenType: bigint; token: string; tokenI
 }
 
 /**
- * The item raffle of the stack (issue #53): the first prize is the pot and a Legendary Sword (ERC721), the second a
- * stack of Healing Potions (ERC1155), both escrowed when the round started. A player buys two tickets and another one,
+ * The item raffle of the stack (issue #53): the first prize is 70% of the pot and a Legendary Sword (ERC721), the
+ * second 30% and a stack of Healing Potions (ERC1155), both items escrowed when the round started. A player buys two tickets and another one,
  * the round is drawn, and each winning player claims with `claimPrizes`, which sends the items to the ticket's holder.
  */
 export async function itemPrizeDemo({ api, stack, players, say, until, buyWithRetry }: ItemPrizeDemoOptions): Promise<void> {
@@ -46,7 +46,7 @@ export async function itemPrizeDemo({ api, stack, players, say, until, buyWithRe
     const raffle = Raffle__factory.connect(listed.raffle, provider);
     const ticket = RaffleTicket__factory.connect(listed.ticket, provider);
     say(
-      `5. Item prizes: raffle #${contractId} pays the pot and a Legendary Sword (ERC721) to the first prize, Healing Potions (ERC1155) to the second`,
+      `5. Item prizes: raffle #${contractId} pays 70% of the pot and a Legendary Sword (ERC721) to the first prize, 30% and Healing Potions (ERC1155) to the second`,
     );
 
     // Two tickets in one purchase: their round has the two tickets it needs to be drawn, whenever the rotation comes.

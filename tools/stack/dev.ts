@@ -307,7 +307,7 @@ async function main(): Promise<void> {
       nodes.map((node, index) => ({ provider: node.provider, raffles: demos[index].raffles })),
       () => undefined,
     );
-    keepers.forEach((keeper) => keeper.start());
+    await Promise.all(keepers.map((keeper) => keeper.start()));
     await startWorker();
     await serveWeb();
     writeFacts();

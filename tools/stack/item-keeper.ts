@@ -39,7 +39,9 @@ export class ItemKeeper {
 
   constructor(private readonly options: ItemKeeperOptions) {}
 
-  start(intervalMs = 1_000): void {
+  /** Polls once at once (the worker's first rotation needs the next round's sword set), then every `intervalMs`. */
+  async start(intervalMs = 1_000): Promise<void> {
+    await this.poll();
     this.timer = setInterval(() => void this.poll(), intervalMs);
   }
 

@@ -80,11 +80,17 @@ export const THREE_WINNER_RULES = {
 };
 
 /**
- * The first chain's item raffle (issue #53): the first prize is the pot and a Legendary Sword (the demo ERC721), the
- * second 5 Healing Potions (the demo ERC1155, id 1), both escrowed when each round starts; a round needs 2 tickets to
- * be drawn (fewer are refunded and the items go back), at 10 GOLD a ticket.
+ * The first chain's item raffle (issue #53): the first prize is 70% of the pot and a Legendary Sword (the demo
+ * ERC721), the second 30% and 5 Healing Potions (the demo ERC1155, id 1), both items escrowed when each round starts;
+ * a round needs 2 tickets to be drawn (fewer are refunded and the items go back), at 10 GOLD a ticket. Each position
+ * also carries a share, so every winner the indexer records has one.
  */
-export const ITEM_RAFFLE_RULES = { prizeShares: [10_000], minTickets: 2, maxTicketsPerWallet: 0, bundles: [] as typeof THREE_WINNER_RULES.bundles };
+export const ITEM_RAFFLE_RULES = {
+  prizeShares: [7_000, 3_000],
+  minTickets: 2,
+  maxTicketsPerWallet: 0,
+  bundles: [] as typeof THREE_WINNER_RULES.bundles,
+};
 export const DEMO_POTION_ID = 1n;
 export const DEMO_POTIONS_PER_ROUND = 5n;
 /** What the demo merchant's own wallet holds of the demo items (swords #2 and #3, potions), for the console. */
@@ -182,7 +188,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       chains.map((chain) => ({ provider: chain.node.provider, raffles: chain.raffles })),
       options.log,
     )) {
-      keeper.start();
+      await keeper.start();
       stoppers.push({ name: "item keeper", stop: () => keeper.stop() });
     }
 

@@ -16,7 +16,7 @@ export interface StackChain {
 /**
  * A demo raffle: `ERC20` and `NATIVE` (one winner, the default rules) on each chain, and on the first chain
  * `THREE_WINNERS`, priced in the demo token with the rules of raffle v2 (`rules`), and `ITEMS`, whose first prize is
- * the pot and a demo ERC721 sword and second a stack of demo ERC1155 potions (`items`).
+ * 70% of the pot and a demo ERC721 sword and second 30% and a stack of demo ERC1155 potions (`items`).
  */
 export interface StackRaffle {
   kind: "ERC20" | "NATIVE" | "THREE_WINNERS" | "ITEMS";

@@ -76,8 +76,8 @@ async function main(): Promise<void> {
       : []),
     ...(itemRaffle?.items
       ? [
-          `  Item prizes   raffle #${itemRaffle.contractId} on chain ${stack.chainId}: 1st prize the pot and a Legendary Sword (ERC721 ${itemRaffle.items.sword}), ` +
-            `2nd ${itemRaffle.items.potionsPerRound} Healing Potions (ERC1155 ${itemRaffle.items.potions} id ${itemRaffle.items.potionId}), escrowed when each round starts; ` +
+          `  Item prizes   raffle #${itemRaffle.contractId} on chain ${stack.chainId}: 1st prize 70% of the pot and a Legendary Sword (ERC721 ${itemRaffle.items.sword}), ` +
+            `2nd 30% and ${itemRaffle.items.potionsPerRound} Healing Potions (ERC1155 ${itemRaffle.items.potions} id ${itemRaffle.items.potionId}), escrowed when each round starts; ` +
             `at least ${itemRaffle.rules!.minTickets} tickets (else every ticket is refunded and the items go back to the item wallet ${itemRaffle.items.wallet}), 10 GOLD a ticket; ` +
             `the demo merchant holds Legendary Swords #2 and #3 and 50 Healing Potions of its own to choose as prizes in the console`,
         ]

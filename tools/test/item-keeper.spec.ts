@@ -55,8 +55,9 @@ describe("the local stack's item raffle and its item keeper", () => {
     ]);
     expect(await swordOwner(1n)).toBe(itemRaffle.raffle);
     expect(await DemoItems1155__factory.connect(itemRaffle.items!.potions, node.provider).balanceOf(itemRaffle.raffle, 1n)).toBe(5n);
-    // The rules: the pot and the sword to the first prize, the potions alone to the second; 2 tickets to be drawn.
-    expect((await raffle.roundRules()).minTickets).toBe(2n);
+    // The rules: 70% and the sword to the first prize, 30% and the potions to the second; 2 tickets to be drawn.
+    const rules = await raffle.roundRules();
+    expect([[...rules.prizeShares], rules.minTickets]).toEqual([[7_000n, 3_000n], 2n]);
     // The merchant's own items, to choose from in the console.
     const demoMerchant = await (await node.provider.getSigner(2)).getAddress();
     expect([await swordOwner(2n), await swordOwner(3n)]).toEqual([demoMerchant, demoMerchant]);
