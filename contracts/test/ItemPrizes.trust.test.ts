@@ -5,8 +5,8 @@ import { loadFixture, time } from "@nomicfoundation/hardhat-toolbox/network-help
 import { signRefundIntent } from "@raffle/chain";
 
 import { ONE_DAY } from "./support/fixtures";
-import { RoundStatus, approveExchange, buyTicket, endRound, impersonate, plainAsset, startErc20Round } from "./support/scenario";
-import { POTIONS, POTION_ID, deployItemWorld, drawnItemRound, setItems } from "./support/items";
+import { RoundStatus, approveExchange, buyTicket, claimPrizes, endRound, impersonate, plainAsset, startErc20Round } from "./support/scenario";
+import { GEMS, ItemStatus, POTIONS, POTION_ID, deployItemWorld, drawnItemRound, itemStatuses, setItems } from "./support/items";
 import { latestTimestamp } from "./support/vouchers";
 
 /** The merchant's raffle with a round of three items under way, a hot round-manager key and a second admin. */
@@ -98,6 +98,38 @@ describe("Item prizes: what no role can do with an escrowed item", () => {
     await (await world.raffle.releasePrize(roundId)).wait();
     expect(await world.sword.ownerOf(world.swordId)).to.equal(world.address);
     expect(await world.potions.balanceOf(world.address, POTION_ID)).to.equal(POTIONS);
+  });
+
+  it("the platform admin's and the merchant's other powers move no escrowed item: a drawn round's items still reach its winners", async () => {
+    const world = await deployItemWorld();
+    const [alice, bob, carol, dave] = world.players;
+    const { roundId, winners } = await drawnItemRound(world, [alice!, bob!, carol!, dave!]);
+    const escrowedGems = await world.gems.balanceOf(world.address);
+    // The platform admin: the Exchange paused, the merchant's role revoked.
+    await (await world.exchange.connect(world.admin).pause()).wait();
+    await (await world.factory.connect(world.admin).revokeRole(await world.factory.MERCHANT_ROLE(), world.merchant.address)).wait();
+    // The merchant: its raffle paused, the beneficiary moved to itself, the items of later rounds cleared.
+    await (await world.raffle.pause()).wait();
+    await (await world.raffle.setBeneficiary(world.merchant.address)).wait();
+    await (await world.raffle.setItemPrizes([])).wait();
+    await expect(world.raffle.returnItems(roundId)).to.be.revertedWithCustomError(world.raffle, "PrizeNotReleasableYet");
+    expect(await itemStatuses(world, roundId)).to.deep.equal([
+      [1, ItemStatus.Escrowed],
+      [2, ItemStatus.Escrowed],
+      [3, ItemStatus.Escrowed],
+    ]);
+    expect(await world.sword.ownerOf(world.swordId)).to.equal(world.address);
+    expect(await world.gems.balanceOf(world.address)).to.equal(escrowedGems);
+    // Every winner still claims its item, straight from the raffle, with all of the above in force.
+    for (const winner of winners) await (await claimPrizes(world, winner.holder, [roundId, winner.ticketId])).wait();
+    expect(await itemStatuses(world, roundId)).to.deep.equal([
+      [1, ItemStatus.Claimed],
+      [2, ItemStatus.Claimed],
+      [3, ItemStatus.Claimed],
+    ]);
+    expect(await world.sword.ownerOf(world.swordId)).to.equal(winners[0]!.holder.address);
+    expect(await world.potions.balanceOf(winners[1]!.holder.address, POTION_ID)).to.equal(POTIONS);
+    expect(await world.gems.balanceOf(world.address)).to.equal(escrowedGems - GEMS);
   });
 
   it("a relayer with a holder's signature made for a refund cannot claim the holder's item with it", async () => {

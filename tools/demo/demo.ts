@@ -2,7 +2,8 @@
  * `npm run demo`, against a running `npm start`: players buy tickets in both raffles of both chains, the round rotates,
  * and the winner claims the prize; then, in the three-winner raffle, the players buy bundles, the round is drawn with
  * three winners, the draw is verified from its VRF word with the SDK's `verifyDraw`, and every prize the players won
- * is claimed in one transaction each. Every step prints amounts, transaction hashes and ticket counts.
+ * is claimed in one transaction each; last, in the item raffle, the winners claim a sword and potions escrowed when
+ * the round started. Every step prints amounts, transaction hashes and ticket counts.
  *
  *   npm run demo [-- --rotate-now]   (--rotate-now: rotate with the merchant key instead of waiting for the worker)
  */
@@ -12,6 +13,7 @@ import { rpcProvider } from "@raffle/chain/testing";
 import { RaffleApi, buyTicket, claimPrizes, type Claim } from "@raffle/sdk";
 
 import { readStackFile } from "../stack/stack-file";
+import { itemPrizeDemo } from "./item-prizes";
 import { threeWinnerDemo } from "./three-winners";
 import { startDemoWebhookReceiver } from "./webhook-receiver";
 
@@ -63,8 +65,8 @@ async function main(): Promise<void> {
     for (const chain of stack.chains) {
       // The same players, on this chain: one API signs for every chain, each voucher under its own chain's Exchange.
       const buyers = players.map((player) => player.connect(providers.get(chain.chainId)!));
-      // The one-winner raffles here; the three-winner raffle has its own step (4).
-      for (const raffle of chain.raffles.filter((listed) => listed.kind !== "THREE_WINNERS")) {
+      // The one-winner raffles here; the three-winner and the item raffles have their own steps (4, 5).
+      for (const raffle of chain.raffles.filter((listed) => listed.kind === "ERC20" || listed.kind === "NATIVE")) {
         const contractId = raffle.contractId!;
         const boughtInRound = new Map<string, number>();
         for (const player of buyers) {
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
     say("   the API lists the claim as REDEEMED");
 
     await threeWinnerDemo({ api, stack, players, say, until, buyWithRetry });
+    await itemPrizeDemo({ api, stack, players, say, until, buyWithRetry });
     say("demo complete");
   } finally {
     await webhooks.stop();

@@ -36,11 +36,12 @@ import { reapWithThisProcess, releaseFromReaper } from "@raffle/testing";
 
 import { serveWebApp, WEB_DIST_DIR, type ServedWebApp } from "../../apps/web/server/serve-web-app";
 import { stopOnAnyEnd } from "./lifecycle";
-import { STACK_INDEXER_POLL_MS, putOnPublicSale, waitFor, type DemoDeployment } from "./local-stack";
+import { STACK_INDEXER_POLL_MS, itemKeepers, putOnPublicSale, waitFor, type DemoDeployment } from "./local-stack";
 import { enableGasless, gaslessPlayer } from "./gasless-demo";
 import { takenPorts } from "./ports";
 import { STACK_DIR, STACK_PLAYER_INDEXES, removeStackFile, writeStackFile, type StackFile } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
+import type { ItemKeeper } from "./item-keeper";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TS_NODE = path.join(ROOT, "node_modules/.bin/ts-node");
@@ -127,10 +128,12 @@ async function main(): Promise<void> {
   let worker: ChildService | null = null;
   let web: ServedWebApp | null = null;
   let fulfillers: VrfFulfiller[] = [];
+  let keepers: ItemKeeper[] = [];
   stopOnAnyEnd(
     async () => {
       removeStackFile();
       fulfillers.forEach((fulfiller) => fulfiller.stop());
+      keepers.forEach((keeper) => keeper.stop());
       await Promise.all([worker?.stop(), api?.stop(), web?.close()]);
       for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
     },
@@ -289,6 +292,7 @@ async function main(): Promise<void> {
   /** The deployment `demos` everywhere: the API's files and index, the VRF stand-ins, the worker, the app, the facts. */
   const serveDeployment = async (): Promise<void> => {
     fulfillers.forEach((fulfiller) => fulfiller.stop());
+    keepers.forEach((keeper) => keeper.stop());
     await Promise.all([worker?.stop(), api?.stop()]);
     demos.forEach((demo, index) => fs.writeFileSync(deploymentFile(CHAIN_IDS[index]), JSON.stringify(demo.deployment)));
     // What the indexers stored belongs to the old contracts: the new deployment is indexed from its own first block.
@@ -299,6 +303,11 @@ async function main(): Promise<void> {
         new VrfFulfiller(demos[index].deployment.vrfCoordinator, new Wallet(LOCAL_DEV_KEYS.platformAdmin, node.provider), () => undefined),
     );
     fulfillers.forEach((fulfiller) => fulfiller.start());
+    keepers = itemKeepers(
+      nodes.map((node, index) => ({ provider: node.provider, raffles: demos[index].raffles })),
+      () => undefined,
+    );
+    await Promise.all(keepers.map((keeper) => keeper.start()));
     await startWorker();
     await serveWeb();
     writeFacts();

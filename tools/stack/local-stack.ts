@@ -2,12 +2,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Wallet, ZeroAddress, parseEther, parseUnits, type JsonRpcProvider } from "ethers";
 import {
+  DemoItem721__factory,
+  DemoItems1155__factory,
   LOCAL_CHAIN_ID,
   LOCAL_DEV_KEYS,
   LOCAL_DRAWS_PER_DAY,
   LOCAL_VRF_SETTINGS,
   SECOND_LOCAL_CHAIN_ID,
   allowPriceToken,
+  Raffle__factory,
   TestToken__factory,
   TokenType,
   deployMerchantRaffle,
@@ -26,6 +29,7 @@ import { serveWebApp } from "../../apps/web/server/serve-web-app";
 import { STACK_DIR, STACK_PLAYER_INDEXES, removeStackFile, writeStackFile, type StackChain, type StackFile, type StackRaffle } from "./stack-file";
 import { VrfFulfiller } from "./vrf-fulfiller";
 import { enableGasless, fundGaslessPlayer, gaslessPlayer } from "./gasless-demo";
+import { ItemKeeper } from "./item-keeper";
 
 export interface LocalStackOptions {
   apiPort: number;
@@ -75,6 +79,26 @@ export const THREE_WINNER_RULES = {
   ],
 };
 
+/**
+ * The first chain's item raffle (issue #53): the first prize is 70% of the pot and a Legendary Sword (the demo
+ * ERC721), the second 30% and 5 Healing Potions (the demo ERC1155, id 1), both items escrowed when each round starts;
+ * a round needs 2 tickets to be drawn (fewer are refunded and the items go back), at 10 GOLD a ticket. Each position
+ * also carries a share, so every winner the indexer records has one.
+ */
+export const ITEM_RAFFLE_RULES = {
+  prizeShares: [7_000, 3_000],
+  minTickets: 2,
+  maxTicketsPerWallet: 0,
+  bundles: [] as typeof THREE_WINNER_RULES.bundles,
+};
+export const DEMO_POTION_ID = 1n;
+export const DEMO_POTIONS_PER_ROUND = 5n;
+/** What the demo merchant's own wallet holds of the demo items (swords #2 and #3, potions), for the console. */
+export const MERCHANT_SWORDS = 2;
+export const MERCHANT_POTIONS = 50n;
+/** The item wallet: Hardhat's account #3, a co-admin of the item raffle that holds and sets its items. */
+export const ITEM_WALLET_INDEX = 3;
+
 /** Starts two chains, their contracts, the database, the API with its indexers, VRF stand-ins and the worker. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const stoppers: Array<{ name: string; stop: () => Promise<void> | void }> = [];
@@ -93,7 +117,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     step(1, `starting two local Hardhat chains (${STACK_CHAIN_IDS.join(", ")}) and deploying the platform and demo raffles on each`);
     const chains = await Promise.all(
-      STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPorts[index], { withThreeWinners: index === 0 }, options, stoppers)),
+      STACK_CHAIN_IDS.map((chainId, index) => startChain(chainId, options.chainPorts[index], { firstChain: index === 0 }, options, stoppers)),
     );
     const [first] = chains;
 
@@ -154,11 +178,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Buy without gas on the player app: the demo merchant relays (its worker, step 6) within a daily gas budget.
     await enableGasless(apiUrl, webUrl, first.deployment.chainId, merchant);
 
-    step(5, "starting the VRF stand-ins");
+    step(5, "starting the VRF stand-ins and the item keeper");
     for (const chain of chains) {
       const fulfiller = new VrfFulfiller(chain.deployment.vrfCoordinator, chain.admin, options.log);
       fulfiller.start();
       stoppers.push({ name: `VRF stand-in of chain ${chain.deployment.chainId}`, stop: () => fulfiller.stop() });
+    }
+    for (const keeper of itemKeepers(
+      chains.map((chain) => ({ provider: chain.node.provider, raffles: chain.raffles })),
+      options.log,
+    )) {
+      await keeper.start();
+      stoppers.push({ name: "item keeper", stop: () => keeper.stop() });
     }
 
     step(6, "starting the merchant worker on both chains");
@@ -240,14 +271,14 @@ export async function putOnPublicSale(apiUrl: string, apiKey: string, contractId
 async function startChain(
   chainId: number,
   port: number,
-  { withThreeWinners }: { withThreeWinners: boolean },
+  { firstChain }: { firstChain: boolean },
   options: LocalStackOptions,
   stoppers: Array<{ name: string; stop: () => Promise<void> | void }>,
 ): Promise<ChainSetup> {
   // On wall-clock time: the demo and players buy in bursts, and each block must not push the chain's clock ahead.
   const node: HardhatNode = await startHardhatNode({ port, chainId, wallClock: true });
   stoppers.push({ name: `chain ${chainId}`, stop: () => node.stop() });
-  const demo = await deployDemo(node.provider, { withThreeWinners }, (message) => options.log(message, { chainId }));
+  const demo = await deployDemo(node.provider, { firstChain }, (message) => options.log(message, { chainId }));
   return { node, admin: new Wallet(LOCAL_DEV_KEYS.platformAdmin, node.provider), ...demo };
 }
 
@@ -260,11 +291,11 @@ export interface DemoDeployment {
 
 /**
  * Deploys the platform, the demo price token and the demo merchant's raffles on a local chain: ERC20 and NATIVE, and
- * the three-winner one when `withThreeWinners`. `npm run dev` runs it again after each contract change.
+ * on the `firstChain` the three-winner and the item raffles. `npm run dev` runs it again after each contract change.
  */
 export async function deployDemo(
   provider: JsonRpcProvider,
-  { withThreeWinners }: { withThreeWinners: boolean },
+  { firstChain }: { firstChain: boolean },
   log: (message: string) => void,
 ): Promise<DemoDeployment> {
   const admin = new Wallet(LOCAL_DEV_KEYS.platformAdmin, provider);
@@ -290,7 +321,7 @@ export async function deployDemo(
   for (const index of STACK_PLAYER_INDEXES) await (await token.mint(new Wallet(localDevPrivateKey(index)).address, parseUnits("10000", 18))).wait();
   await fundGaslessPlayer(provider, token, parseUnits("10000", 18));
 
-  const kinds: Array<StackRaffle["kind"]> = withThreeWinners ? ["ERC20", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"];
+  const kinds: Array<StackRaffle["kind"]> = firstChain ? ["ERC20", "NATIVE", "THREE_WINNERS", "ITEMS"] : ["ERC20", "NATIVE"];
   log(`deploying the demo merchant's raffles (${kinds.join(", ")}) with their first rounds`);
   const raffles: StackChain["raffles"] = [];
   for (const kind of kinds) {
@@ -298,16 +329,24 @@ export async function deployDemo(
       kind === "NATIVE"
         ? { tokenType: TokenType.NATIVE, token: ZeroAddress, tokenId: 0n, amount: parseEther("0.01") }
         : { tokenType: TokenType.ERC20, token: priceToken, tokenId: 0n, amount: parseUnits("10", 18) };
-    const rules = kind === "THREE_WINNERS" ? THREE_WINNER_RULES : undefined;
+    const rules = kind === "THREE_WINNERS" ? THREE_WINNER_RULES : kind === "ITEMS" ? ITEM_RAFFLE_RULES : undefined;
+    const firstRound = { price, maxTicket: 1_000n };
     const deployed = await deployMerchantRaffle(await provider.getSigner(2), {
       factory: deployment.raffleFactory,
       commission: 1_000n,
       timeLagBeforeRelease: 86_400n,
-      ticketName: kind === "THREE_WINNERS" ? "Demo Three Winners Ticket" : `Demo ${kind} Ticket`,
-      ticketSymbol: { ERC20: "DGLD", NATIVE: "DETH", THREE_WINNERS: "D3WN" }[kind],
+      ticketName: {
+        ERC20: "Demo ERC20 Ticket",
+        NATIVE: "Demo NATIVE Ticket",
+        THREE_WINNERS: "Demo Three Winners Ticket",
+        ITEMS: "Demo Item Prizes Ticket",
+      }[kind],
+      ticketSymbol: { ERC20: "DGLD", NATIVE: "DETH", THREE_WINNERS: "D3WN", ITEMS: "DITM" }[kind],
       rules,
-      firstRound: { price, maxTicket: 1_000n },
+      // The item raffle's first round starts once its items are set (deployItemPrizes).
+      firstRound: kind === "ITEMS" ? undefined : firstRound,
     });
+    const items = kind === "ITEMS" ? await deployItemPrizes(provider, deployed, firstRound, log) : undefined;
     raffles.push({
       kind,
       contractId: null,
@@ -316,9 +355,76 @@ export async function deployDemo(
       ...(rules
         ? { rules: { ...rules, bundles: rules.bundles.map((bundle) => ({ quantity: bundle.quantity, price: bundle.price.toString() })) } }
         : {}),
+      ...(items ? { items } : {}),
     });
   }
   return { deployment, priceToken, raffles };
+}
+
+/**
+ * The item raffle's prizes: the demo item contracts (the item wallet mints), a sword and a stock of potions in the
+ * item wallet, approved to the raffle once; the item wallet, made a co-admin by the merchant, sets them as the items
+ * of the rounds to come, and the merchant starts the first round, which escrows them.
+ */
+async function deployItemPrizes(
+  provider: JsonRpcProvider,
+  deployed: { raffle: string; ticket: string },
+  firstRound: { price: { tokenType: TokenType; token: string; tokenId: bigint; amount: bigint }; maxTicket: bigint },
+  log: (message: string) => void,
+): Promise<NonNullable<StackRaffle["items"]>> {
+  const itemWallet = new Wallet(localDevPrivateKey(ITEM_WALLET_INDEX), provider);
+  log(`deploying the demo items (a sword and potions) for item wallet ${itemWallet.address}`);
+  const swords = await new DemoItem721__factory(itemWallet).deploy(itemWallet.address);
+  const potions = await new DemoItems1155__factory(itemWallet).deploy(itemWallet.address);
+  await Promise.all([swords.waitForDeployment(), potions.waitForDeployment()]);
+  await (await swords.mint(itemWallet.address)).wait();
+  await (await potions.mint(itemWallet.address, DEMO_POTION_ID, 100_000n)).wait();
+  await (await swords.setApprovalForAll(deployed.raffle, true)).wait();
+  await (await potions.setApprovalForAll(deployed.raffle, true)).wait();
+  // Items of the merchant's own, to choose from in the console (its wallet's items for the next round): swords #2, #3.
+  const merchantWallet = await (await provider.getSigner(2)).getAddress();
+  for (let count = 0; count < MERCHANT_SWORDS; count += 1) await (await swords.mint(merchantWallet)).wait();
+  await (await potions.mint(merchantWallet, DEMO_POTION_ID, MERCHANT_POTIONS)).wait();
+
+  const merchant = Raffle__factory.connect(deployed.raffle, await provider.getSigner(2));
+  await (await merchant.grantRole(await merchant.DEFAULT_ADMIN_ROLE(), itemWallet.address)).wait();
+  const [sword, potion] = [await swords.getAddress(), await potions.getAddress()];
+  await (
+    await merchant.connect(itemWallet).setItemPrizes([
+      { position: 1n, asset: { tokenType: TokenType.ERC721, token: sword, tokenId: 1n, amount: 1n } },
+      { position: 2n, asset: { tokenType: TokenType.ERC1155, token: potion, tokenId: DEMO_POTION_ID, amount: DEMO_POTIONS_PER_ROUND } },
+    ])
+  ).wait();
+  const ticketAsset = { tokenType: TokenType.ERC721, token: deployed.ticket, tokenId: 0n, amount: 1n };
+  await (await merchant.startRound(ticketAsset, firstRound.price, firstRound.maxTicket)).wait();
+  log("item raffle: the first round escrowed Legendary Sword #1 and 5 Healing Potions");
+  return {
+    wallet: itemWallet.address,
+    sword,
+    potions: potion,
+    potionId: DEMO_POTION_ID.toString(),
+    potionsPerRound: DEMO_POTIONS_PER_ROUND.toString(),
+  };
+}
+
+/** An ItemKeeper for each item raffle of the stack's chains, with the item wallet's key on that chain. */
+export function itemKeepers(
+  chains: Array<{ provider: JsonRpcProvider; raffles: StackRaffle[] }>,
+  log: (message: string, fields?: Record<string, unknown>) => void,
+): ItemKeeper[] {
+  return chains.flatMap(({ provider, raffles }) =>
+    raffles
+      .filter((raffle) => raffle.items)
+      .map(
+        (raffle) =>
+          new ItemKeeper({
+            raffle: raffle.raffle,
+            sword: raffle.items!.sword,
+            wallet: new Wallet(localDevPrivateKey(ITEM_WALLET_INDEX), provider),
+            log,
+          }),
+      ),
+  );
 }
 
 /** Runs the merchant worker next to the stack on every chain, with the demo merchant's key; returns how to stop it. */

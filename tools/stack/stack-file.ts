@@ -15,15 +15,21 @@ export interface StackChain {
 
 /**
  * A demo raffle: `ERC20` and `NATIVE` (one winner, the default rules) on each chain, and on the first chain
- * `THREE_WINNERS`, priced in the demo token with the rules of raffle v2 (`rules`).
+ * `THREE_WINNERS`, priced in the demo token with the rules of raffle v2 (`rules`), and `ITEMS`, whose first prize is
+ * 70% of the pot and a demo ERC721 sword and second 30% and a stack of demo ERC1155 potions (`items`).
  */
 export interface StackRaffle {
-  kind: "ERC20" | "NATIVE" | "THREE_WINNERS";
+  kind: "ERC20" | "NATIVE" | "THREE_WINNERS" | "ITEMS";
   contractId: number | null;
   raffle: string;
   ticket: string;
   /** The round rules it was deployed with (amounts in the token's smallest unit); absent for the default rules. */
   rules?: { prizeShares: number[]; minTickets: number; maxTicketsPerWallet: number; bundles: Array<{ quantity: number; price: string }> };
+  /**
+   * The item raffle's prizes: position 1 a sword of the `sword` ERC721 (a new one each round), position 2
+   * `potionsPerRound` of the `potions` ERC1155's id `potionId`, escrowed from and returned to the item `wallet`.
+   */
+  items?: { wallet: string; sword: string; potions: string; potionId: string; potionsPerRound: string };
 }
 
 /**

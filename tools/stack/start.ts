@@ -54,6 +54,7 @@ async function main(): Promise<void> {
 
   const [erc20] = stack.contracts.raffles;
   const threeWinners = stack.contracts.raffles.find((raffle) => raffle.kind === "THREE_WINNERS");
+  const itemRaffle = stack.contracts.raffles.find((raffle) => raffle.kind === "ITEMS");
   const auth = `-H "Authorization: Bearer ${stack.apiKey}"`;
   banner([
     "The raffle platform is running: one API, one database and one merchant worker serve two chains.",
@@ -71,6 +72,14 @@ async function main(): Promise<void> {
           `  Three winners  raffle #${threeWinners.contractId} on chain ${stack.chainId}: prizes ${threeWinners.rules!.prizeShares.map((share) => `${share / 100}%`).join(" / ")}, ` +
             `at least ${threeWinners.rules!.minTickets} tickets (else every ticket is refunded), 10 GOLD a ticket, ` +
             `${threeWinners.rules!.bundles.map((bundle) => `${bundle.quantity} for ${formatUnits(bundle.price, 18)}`).join(", ")}`,
+        ]
+      : []),
+    ...(itemRaffle?.items
+      ? [
+          `  Item prizes   raffle #${itemRaffle.contractId} on chain ${stack.chainId}: 1st prize 70% of the pot and a Legendary Sword (ERC721 ${itemRaffle.items.sword}), ` +
+            `2nd 30% and ${itemRaffle.items.potionsPerRound} Healing Potions (ERC1155 ${itemRaffle.items.potions} id ${itemRaffle.items.potionId}), escrowed when each round starts; ` +
+            `at least ${itemRaffle.rules!.minTickets} tickets (else every ticket is refunded and the items go back to the item wallet ${itemRaffle.items.wallet}), 10 GOLD a ticket; ` +
+            `the demo merchant holds Legendary Swords #2 and #3 and 50 Healing Potions of its own to choose as prizes in the console`,
         ]
       : []),
     "  Players (funded with ETH and GOLD; well-known local keys, never use them elsewhere):",

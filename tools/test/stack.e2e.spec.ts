@@ -3,6 +3,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Contract, JsonRpcProvider, Wallet, parseEther, parseUnits } from "ethers";
+import { DemoItem721__factory, DemoItems1155__factory, Raffle__factory, TokenType } from "@raffle/chain";
+import { RaffleApi, buyTicket, refundTickets } from "@raffle/sdk";
 import { eventually, freePort } from "@raffle/testing";
 
 import type { StackFile } from "../stack/stack-file";
@@ -11,13 +13,15 @@ import { run, waitForOutput } from "./support/processes";
 
 const ROOT = path.resolve(__dirname, "../..");
 
-async function retryRotatedRound<T>(buy: () => Promise<T>, attempts = 4): Promise<T> {
+async function retryRotatedRound<T>(buy: () => Promise<T>, attempts = 6): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await buy();
     } catch (error) {
       if (attempt >= attempts || !/roundEnded|roundNotFound|NoActiveRound|revert/i.test(String(error))) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // A random pause: an attempt (a node process started, a voucher signed) can take about the 5 s of a rotation, and
+      // fixed pauses then meet the same moment between two rounds again and again.
+      await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 2_000));
     }
   }
 }
@@ -34,6 +38,75 @@ async function installedSdk(folder: string): Promise<string> {
   await installPackedSdk(await packSdk(folder), folder);
   await typecheckConsumer(folder);
   return folder;
+}
+
+/** `getRoundItems`' statuses (ItemStatus). */
+const ESCROWED = 1n;
+const RETURNED = 3n;
+
+/** The item raffle's current round holds a sword and 5 potions in escrow, from the item wallet, with their metadata. */
+async function expectItemsEscrowed(rpcUrl: string, itemRaffle: StackFile["contracts"]["raffles"][number]): Promise<void> {
+  const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true });
+  try {
+    const raffle = Raffle__factory.connect(itemRaffle.raffle, provider);
+    const { roundId } = await raffle.getCurrentRoundInfo();
+    const [merchant, items] = await raffle.getRoundItems(roundId);
+    expect(merchant).toBe(itemRaffle.items!.wallet);
+    expect(items.map((item) => [item.position, Number(item.asset.tokenType), item.asset.token, item.asset.amount, item.status])).toEqual([
+      [1n, TokenType.ERC721, itemRaffle.items!.sword, 1n, ESCROWED],
+      [2n, TokenType.ERC1155, itemRaffle.items!.potions, 5n, ESCROWED],
+    ]);
+    expect(await DemoItem721__factory.connect(itemRaffle.items!.sword, provider).ownerOf(items[0].asset.tokenId)).toBe(itemRaffle.raffle);
+    const swordMetadata = await DemoItem721__factory.connect(itemRaffle.items!.sword, provider).tokenURI(items[0].asset.tokenId);
+    const potionMetadata = await DemoItems1155__factory.connect(itemRaffle.items!.potions, provider).uri(1n);
+    for (const [uri, name] of [
+      [swordMetadata, `Legendary Sword #${items[0].asset.tokenId}`],
+      [potionMetadata, "Healing Potion"],
+    ]) {
+      const document = JSON.parse(Buffer.from(uri.replace("data:application/json;base64,", ""), "base64").toString("utf8"));
+      expect(document).toMatchObject({ name, image: expect.stringMatching(/^data:image\/svg\+xml;base64,/) });
+    }
+  } finally {
+    provider.destroy();
+  }
+}
+
+/**
+ * A player buys the only ticket of an item raffle round, which needs two: the round ends refundable, both its items go
+ * back to the item wallet they came from (the stack's keeper calls returnItems, as anyone may), and the ticket is
+ * refunded its price.
+ */
+async function refundableRoundReturnsItems(facts: StackFile, itemRaffle: StackFile["contracts"]["raffles"][number]): Promise<void> {
+  const provider = new JsonRpcProvider(facts.rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true });
+  try {
+    const raffle = Raffle__factory.connect(itemRaffle.raffle, provider);
+    const player = new Wallet(facts.players[2].privateKey, provider);
+    const api = new RaffleApi({ baseUrl: facts.apiUrl, apiKey: facts.apiKey });
+    const bought = await retryRotatedRound(() =>
+      buyTicket({ api, signer: player, contractId: itemRaffle.contractId!, exchange: facts.contracts.exchange }),
+    );
+    const roundId = await raffle.roundOfTicket(bought.ticketId);
+    const returned = await eventually(async () => {
+      const [merchant, items] = await raffle.getRoundItems(roundId);
+      if (items.some((item) => item.status !== RETURNED)) throw new Error(`round ${roundId}'s items are not back yet`);
+      return { merchant, items };
+    }, 60_000);
+    expect(returned.merchant).toBe(itemRaffle.items!.wallet);
+    expect(returned.items.map((item) => [item.position, item.asset.token])).toEqual([
+      [1n, itemRaffle.items!.sword],
+      [2n, itemRaffle.items!.potions],
+    ]);
+    // Both went to the item wallet, in this round's ItemReturned events.
+    const events = await raffle.queryFilter(raffle.filters.ItemReturned(roundId));
+    expect(events.map((event) => [event.args.merchant, event.args.position, event.args.asset.token, event.args.asset.amount])).toEqual([
+      [itemRaffle.items!.wallet, 1n, itemRaffle.items!.sword, 1n],
+      [itemRaffle.items!.wallet, 2n, itemRaffle.items!.potions, 5n],
+    ]);
+    const refunded = await refundTickets(itemRaffle.raffle, [{ roundId: roundId.toString(), ticketId: bought.ticketId }], player);
+    expect(refunded.tickets.map((ticket) => ticket.amount)).toEqual([parseUnits("10", 18)]);
+  } finally {
+    provider.destroy();
+  }
 }
 
 describe("npm start, then npm run demo and the packed SDK against it", () => {
@@ -75,7 +148,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
 
     const facts = JSON.parse(fs.readFileSync(path.join(stackDir, "stack.json"), "utf8")) as StackFile;
     expect(facts).toMatchObject({ apiUrl: `http://127.0.0.1:${apiPort}`, rpcUrl: `http://127.0.0.1:${chainPort}`, chainId: 31337 });
-    expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "NATIVE", "THREE_WINNERS"]);
+    expect(facts.contracts.raffles.map((raffle) => raffle.kind).sort()).toEqual(["ERC20", "ITEMS", "NATIVE", "THREE_WINNERS"]);
     // The three-winner raffle of issue #28, with its rules in the facts and the banner.
     expect(facts.contracts.raffles.find((raffle) => raffle.kind === "THREE_WINNERS")!.rules).toEqual({
       prizeShares: [5_000, 3_000, 2_000],
@@ -87,6 +160,14 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
       ],
     });
     expect(boot).toMatch(/Three winners\s+raffle #\d+ on chain 31337: prizes 50% \/ 30% \/ 20%, at least 3 tickets/);
+    // The item raffle of issue #53: a sword (ERC721) and potions (ERC1155) with their metadata on chain, escrowed at start.
+    const itemRaffle = facts.contracts.raffles.find((raffle) => raffle.kind === "ITEMS")!;
+    expect(itemRaffle.items).toMatchObject({ potionId: "1", potionsPerRound: "5", wallet: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
+    expect(boot).toMatch(
+      /Item prizes\s+raffle #\d+ on chain 31337: 1st prize 70% of the pot and a Legendary Sword \(ERC721 0x[0-9a-fA-F]{40}\), 2nd 30% and 5 Healing Potions \(ERC1155 0x[0-9a-fA-F]{40} id 1\), escrowed when each round starts; at least 2 tickets/,
+    );
+    expect(boot).toContain("the demo merchant holds Legendary Swords #2 and #3 and 50 Healing Potions of its own to choose as prizes in the console");
+    await expectItemsEscrowed(facts.rpcUrl, itemRaffle);
     // The player app: its static files, its runtime config, and the demo raffles on public sale with no API key.
     expect(boot).toContain(`Player app    http://127.0.0.1:${webPort}`);
     expect((await fetch(`http://127.0.0.1:${webPort}/`)).status).toBe(200);
@@ -94,7 +175,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     const publicRaffles = (
       (await (await fetch(`http://127.0.0.1:${apiPort}/player/raffles`)).json()) as { rows: Array<{ raffle: { chainId: number } }> }
     ).rows;
-    expect(publicRaffles.map((row) => row.raffle.chainId).sort()).toEqual([31337, 31337, 31337, 31338, 31338]);
+    expect(publicRaffles.map((row) => row.raffle.chainId).sort()).toEqual([31337, 31337, 31337, 31337, 31338, 31338]);
     expect(facts.webUrl).toBe(`http://127.0.0.1:${webPort}`);
     // The merchant console: its URL and the account to sign in with are printed, and the page is served.
     expect(facts.consoleUrl).toBe(`http://127.0.0.1:${webPort}/console/`);
@@ -113,7 +194,9 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
       [31338, `http://127.0.0.1:${secondChainPort}`],
     ]);
     for (const [index, chain] of facts.chains.entries()) {
-      expect(chain.raffles.map((raffle) => raffle.kind).sort()).toEqual(index === 0 ? ["ERC20", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"]);
+      expect(chain.raffles.map((raffle) => raffle.kind).sort()).toEqual(
+        index === 0 ? ["ERC20", "ITEMS", "NATIVE", "THREE_WINNERS"] : ["ERC20", "NATIVE"],
+      );
       expect(chain.raffles.every((raffle) => Number.isInteger(raffle.contractId))).toBe(true);
       expect(chain).toMatchObject({ exchange: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), factory: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
     }
@@ -182,6 +265,14 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
     expect(demo.output).toMatch(/verifyDraw: the word draws tickets \d+, \d+, \d+ from \d+ tickets, as recorded on-chain and by the API/);
     expect(demo.output).toMatch(/claimed [123] prizes in one transaction/);
     expect(demo.output).toContain("the API lists the players' prizes as CLAIMED");
+    // The item raffle: a round with two tickets drawn, and each winner's item claimed by its holder (the demo checks the
+    // chain: the item's status is Claimed and the winner holds it).
+    expect(demo.output).toMatch(/round \d+ holds in escrow for prize 1: Legendary Sword #\d+/);
+    expect(demo.output).toMatch(/round \d+ holds in escrow for prize 2: 5 x Healing Potion/);
+    expect(demo.output).toMatch(/claimed item prize 1: Legendary Sword #\d+ went to 0x[0-9a-fA-F]{40}/);
+    expect(demo.output).toMatch(/claimed item prize 2: 5 x Healing Potion went to 0x[0-9a-fA-F]{40}/);
+    // A refundable round (one ticket, two needed) gives both items back to the item wallet and the ticket its price.
+    await refundableRoundReturnsItems(facts, itemRaffle);
     // The demo's game backend got the purchases, the draw and the claim as webhooks, each signature verified.
     for (const type of ["ticket.purchased", "round.drawn", "prize.claimed"]) expect(demo.output).toContain(`[webhook ✓ signature] ${type}`);
     expect(demo.output).not.toContain("[webhook ✗]");
