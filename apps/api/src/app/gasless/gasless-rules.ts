@@ -1,4 +1,4 @@
-import { TypedDataEncoder, hexlify, type TypedDataDomain } from "ethers";
+import { TypedDataEncoder, hexlify, type Interface, type TypedDataDomain } from "ethers";
 import {
   CLAIM_INTENT_TYPES,
   Exchange__factory,
@@ -33,6 +33,8 @@ const EXCHANGE_INTERFACE = Exchange__factory.createInterface();
 /** The relayed purchase calls' fragments, looked up once (a lookup by name parses the signature each call). */
 const PURCHASE_WITH_AUTHORIZATION = EXCHANGE_INTERFACE.getFunction("purchaseRaffleWithAuthorization")!;
 const PURCHASE_WITH_PERMIT = EXCHANGE_INTERFACE.getFunction("purchaseRaffleWithPermit")!;
+/** The same interface untyped: TypeChain's overloads take a function's name, not its fragment. */
+const EXCHANGE_CALLS: Interface = EXCHANGE_INTERFACE;
 /** The Exchange's holder-signed `claimPrizesBySig` / `refundTicketsBySig`, from the compiled contract. */
 export const TICKETS_BY_SIG_INTERFACE = EXCHANGE_INTERFACE;
 
@@ -100,7 +102,7 @@ export function authorizationCalldata(
   voucherSignature: string,
   authorization: { validAfter: bigint; validBefore: bigint; signature: string },
 ): string {
-  return EXCHANGE_INTERFACE.encodeFunctionData(PURCHASE_WITH_AUTHORIZATION, [
+  return EXCHANGE_CALLS.encodeFunctionData(PURCHASE_WITH_AUTHORIZATION, [
     voucher.params,
     voucher.item,
     voucher.price,
@@ -117,7 +119,7 @@ export function permitCalldata(
   intent: { deadline: bigint; signature: string },
   permit: { value: bigint; deadline: bigint; v: number; r: string; s: string } | null,
 ): string {
-  return EXCHANGE_INTERFACE.encodeFunctionData(PURCHASE_WITH_PERMIT, [
+  return EXCHANGE_CALLS.encodeFunctionData(PURCHASE_WITH_PERMIT, [
     voucher.params,
     voucher.item,
     voucher.price,
