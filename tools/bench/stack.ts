@@ -10,7 +10,7 @@ import { deployTestRaffle, type DevNode, type TestWorld } from "@raffle/chain/te
 import { openDatabase, startEmbeddedPglite } from "@raffle/db";
 import { createTestDatabase, type TestDatabase } from "@raffle/db/testing";
 import { ApiKeyService } from "@raffle/api";
-import { startTestStack, type TestStack } from "@raffle/test-stack";
+import { startTestStack, type NodeKind, type TestStack } from "@raffle/test-stack";
 import type { DataSource } from "typeorm";
 
 import { benchNodeArgs, measuredApi, type ApiProcess } from "./api-process";
@@ -52,10 +52,14 @@ export async function benchDatabase(label: string): Promise<BenchDatabase> {
   }
 }
 
-export async function startBenchStack(results: Record<string, unknown>): Promise<BenchStack> {
-  say("starting a local chain and deploying the platform and a raffle");
+/** `node`: the chain's node program, Hardhat unless a part asks for anvil (the relayer part's own stack). */
+export async function startBenchStack(
+  results: Record<string, unknown>,
+  { node: nodeKind = "hardhat" }: { node?: NodeKind } = {},
+): Promise<BenchStack> {
+  say(`starting a local chain (${nodeKind}) and deploying the platform and a raffle`);
   const db = await benchDatabase("bench");
-  const testStack = await startTestStack({ label: "bench", node: "hardhat", database: db });
+  const testStack = await startTestStack({ label: "bench", node: nodeKind, database: db });
   const { node, world } = testStack;
   const raffle = await deployTestRaffle(world, "ERC20", 0n);
   const keyDataSource = await openDatabase({ url: db.url, poolSize: 2 });

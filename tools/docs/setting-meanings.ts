@@ -85,7 +85,7 @@ export const WORKER_SETTING_MEANINGS: Record<string, string> = {
   RELAYER_ID: "This relayer's name at the mailbox, stable across restarts (a restarted relayer resumes the jobs it held); each replica its own",
   RELAYER_PRIVATE_KEY: "The key that pays the relayed gas (never logged); default the merchant key. Each replica may have its own",
   RELAYER_POLL_INTERVAL_MS: "How often the relayer claims jobs (and renews the leases of those it holds)",
-  RELAYER_MAX_IN_FLIGHT: "Jobs relayed at once per chain (a claim asks for at most 50)",
+  RELAYER_MAX_IN_FLIGHT: "Jobs relayed at once per chain: jobs a second times the seconds each takes, lease to report",
   EXCHANGE_ADDRESS:
     "The chain's Exchange, the only contract the relayer sends to (per chain); on a dev chain read from its deployment record, else required while relaying",
 };

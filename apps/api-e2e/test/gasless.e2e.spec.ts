@@ -539,7 +539,7 @@ describe("gasless purchases: the API's mailbox", () => {
       "validationFailed",
     );
     expectProblem(
-      await harness.http.post("/relayer/claim").set(auth(key)).send({ chainId: harness.world.deployment.chainId, relayerId: "a", limit: 51 }),
+      await harness.http.post("/relayer/claim").set(auth(key)).send({ chainId: harness.world.deployment.chainId, relayerId: "a", limit: 501 }),
       400,
       "validationFailed",
     );

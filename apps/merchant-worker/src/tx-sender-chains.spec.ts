@@ -9,7 +9,8 @@ import { TxSender } from "./tx-sender";
  * receipt (mined at once) for every broadcast transaction, whose chain id and nonce it records.
  */
 class FakeChainProvider {
-  readonly broadcast: Array<{ chainId: bigint; nonce: number }> = [];
+  readonly broadcast: Array<{ chainId: bigint; nonce: number; from: string | null }> = [];
+  readonly raws: string[] = [];
   private readonly receipts = new Map<string, { hash: string; blockNumber: number; status: number }>();
   private minedNonces: number;
 
@@ -32,13 +33,28 @@ class FakeChainProvider {
     return this.minedNonces;
   }
 
+  /** A JSON-RPC request as JsonRpcProvider sends it: only eth_sendRawTransaction is asked this way. */
+  async _send(payload: { id: number; method: string; params: string[] }) {
+    try {
+      await this.broadcastTransaction(payload.params[0]);
+      return [{ id: payload.id, result: "0x" }];
+    } catch (error) {
+      return [{ id: payload.id, error: { code: -32000, message: (error as Error).message } }];
+    }
+  }
+
+  getRpcError(_payload: unknown, answer: { error: { message: string } }): Error {
+    return new Error(answer.error.message);
+  }
+
   async broadcastTransaction(signed: string): Promise<void> {
     const tx = Transaction.from(signed);
     if (tx.chainId !== this.chainId) throw new Error(`invalid chain id ${tx.chainId}`);
     // Like a node: refuse a nonce that is used or leaves a gap.
     if (tx.nonce !== this.minedNonces) throw new Error(`nonce too ${tx.nonce < this.minedNonces ? "low" : "high"}`);
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
-    this.broadcast.push({ chainId: tx.chainId, nonce: tx.nonce });
+    this.broadcast.push({ chainId: tx.chainId, nonce: tx.nonce, from: tx.from });
+    this.raws.push(signed);
     this.minedNonces += 1;
     this.receipts.set(tx.hash!, { hash: tx.hash!, blockNumber: this.minedNonces, status: 1 });
   }
@@ -74,7 +90,15 @@ describe("TxSender on two chains with one key", () => {
     const sends = Array.from({ length: 4 }, () => [onBusy.send(intent, logger), onFresh.send(intent, logger)]).flat();
     await Promise.all(sends);
 
-    expect(busy.broadcast).toEqual([7, 8, 9, 10].map((nonce) => ({ chainId: 31337n, nonce })));
-    expect(fresh.broadcast).toEqual([0, 1, 2, 3].map((nonce) => ({ chainId: 31338n, nonce })));
+    // Each signed by the merchant's key (natively: the sender recovered from the transaction is the wallet's address).
+    const merchant = new Wallet(LOCAL_DEV_KEYS.demoMerchant).address;
+    expect(busy.broadcast).toEqual([7, 8, 9, 10].map((nonce) => ({ chainId: 31337n, nonce, from: merchant })));
+    expect(fresh.broadcast).toEqual([0, 1, 2, 3].map((nonce) => ({ chainId: 31338n, nonce, from: merchant })));
+    // Byte for byte what ethers' Wallet signs for the same fields.
+    const wallet = new Wallet(LOCAL_DEV_KEYS.demoMerchant);
+    for (const raw of [...busy.raws, ...fresh.raws]) {
+      const { type, chainId, nonce, to, data, gasLimit, maxFeePerGas, maxPriorityFeePerGas, value } = Transaction.from(raw);
+      expect(await wallet.signTransaction({ type, chainId, nonce, to, data, gasLimit, maxFeePerGas, maxPriorityFeePerGas, value })).toBe(raw);
+    }
   });
 });

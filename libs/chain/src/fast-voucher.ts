@@ -18,7 +18,7 @@ const MAX_UINT48 = 2 ** 48 - 1;
  * Writes `value` as one big-endian 32-byte ABI word at `offset`, whose bytes must be zero (a fresh or template
  * buffer). Values that fit in 48 bits skip the BigInt arithmetic (one allocation per byte otherwise).
  */
-function writeUint(target: Buffer, offset: number, value: bigint | number): void {
+export function writeUint(target: Buffer, offset: number, value: bigint | number): void {
   if (typeof value === "number" ? Number.isSafeInteger(value) && value >= 0 && value <= MAX_UINT48 : value >= 0n && value <= MAX_UINT48) {
     target.writeUIntBE(Number(value), offset + 26, 6);
     return;
@@ -34,7 +34,7 @@ function writeUint(target: Buffer, offset: number, value: bigint | number): void
 const HEX = /^0x[0-9a-fA-F]*$/;
 
 /** Writes 0x-prefixed hex of exactly `byteLength` bytes right-aligned in the word at `offset`, decoding in place. */
-function writeHex(target: Buffer, offset: number, hex: string, byteLength: number): void {
+export function writeHex(target: Buffer, offset: number, hex: string, byteLength: number): void {
   if (!HEX.test(hex) || hex.length % 2 !== 0) throw new RangeError(`invalid hex: ${hex}`);
   const length = (hex.length - 2) / 2;
   if (length !== byteLength) throw new RangeError(`expected ${byteLength} bytes, got ${length}`);

@@ -17,3 +17,4 @@ export * from "./contracts-dir";
 export * from "./raffle-abi";
 export { ERC20_CLIENT_ABI } from "./generated/client-abis";
 export * from "./chain-identity";
+export * from "./fast-gasless";

@@ -46,14 +46,19 @@ export interface RelayerHealth {
 
 /** A transaction mined but reverted this often, although each simulation passed, fails the job. */
 const MAX_REVERTED_SENDS = 3;
-/** `limit` of a claim is 1..50 (the mailbox's bounds): held jobs plus new leases. */
-const MAX_CLAIM = 50;
+/** `limit` of a claim is 1..500 (the mailbox's bounds, and RELAYER_MAX_IN_FLIGHT's): held jobs plus new leases. */
+const MAX_CLAIM = 500;
 /**
- * With no room for a new job, a claim only renews the leases held (120 s at the API), and answers every held job in
- * full: it is made this often, not at every poll (at 50 jobs a second, polls of a full relayer cost the API more
+ * With little room for new jobs, a claim mostly renews the leases held (120 s at the API), and answers every held job
+ * in full: it is made this often, not at every poll (at 50 jobs a second, polls of a full relayer cost the API more
  * than the jobs' own reports).
  */
 const RENEW_WHEN_FULL_MS = 20_000;
+/**
+ * A claim is made when at least this share of the cap is free (1/10: 20 jobs of 200), so that each answer of every
+ * held job leases a batch of new ones rather than one or two.
+ */
+const CLAIM_BATCH_DIVISOR = 10;
 
 /**
  * Relays one chain's jobs from the mailbox: checks the target, simulates, sends with its own nonce manager, records
@@ -67,6 +72,7 @@ export class ChainRelayer {
   private readonly totals = { sent: 0, resent: 0, mined: 0, failed: 0 };
   private lastClaim: RelayerHealth["lastClaim"] = null;
   private lastClaimOkAt?: number;
+  private head?: { at: number; value: Promise<number | null> };
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
   private stopped = true;
@@ -111,7 +117,9 @@ export class ChainRelayer {
     const { mailbox, chainId, logger } = this.options;
     // The mailbox counts the jobs this relayer holds against `limit` and leases only the room left.
     const limit = Math.max(1, Math.min(MAX_CLAIM, this.options.maxInFlight));
-    if (this.inFlight.size >= limit && this.lastClaimOkAt !== undefined && this.nowMs() - this.lastClaimOkAt < RENEW_WHEN_FULL_MS) return 0;
+    const batch = Math.ceil(limit / CLAIM_BATCH_DIVISOR);
+    const renewedLately = this.lastClaimOkAt !== undefined && this.nowMs() - this.lastClaimOkAt < RENEW_WHEN_FULL_MS;
+    if (limit - this.inFlight.size < batch && renewedLately) return 0;
     let jobs: RelayJob[];
     try {
       jobs = await mailbox.claim(chainId, limit);
@@ -286,8 +294,25 @@ export class ChainRelayer {
   /** A transaction sent now would be mined after `notAfter` (by the wall clock or by the chain's last block). */
   private async tooLateToSend(job: RelayJob): Promise<boolean> {
     if (this.nowSeconds() > job.notAfter) return true;
-    const block = await this.options.provider.getBlock("latest");
-    return block !== null && block.timestamp + 1 > job.notAfter;
+    const timestamp = await this.headTimestamp();
+    return timestamp !== null && timestamp + 1 > job.notAfter;
+  }
+
+  /**
+   * The latest block's timestamp, asked of the node at most once per poll interval for every job about to be sent
+   * (each job's own `getBlock` was a node call per purchase; a timestamp one poll old is well within the intake's
+   * 30 s margin).
+   */
+  private headTimestamp(): Promise<number | null> {
+    if (!this.head || this.nowMs() - this.head.at >= this.options.pollIntervalMs) {
+      const value = this.options.provider.getBlock("latest").then((block) => block?.timestamp ?? null);
+      const entry = { at: this.nowMs(), value };
+      this.head = entry;
+      value.catch(() => {
+        if (this.head === entry) this.head = undefined;
+      });
+    }
+    return this.head.value;
   }
 
   /** The chain itself is past `notAfter`: no later block can use the voucher. */

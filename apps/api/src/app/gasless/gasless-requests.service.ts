@@ -124,8 +124,10 @@ export class GaslessRequestsService {
       throw problems.voucherUnknown("the voucher is for another Exchange");
 
     const purchase = purchaseVoucherOf(issued.account, voucher);
-    // What the API's key signed: any other params, item or price (another quantity, a lower price) does not recover to it.
-    const signer = recoverSigner(voucherDigest(chain.chainId, exchange, purchase), voucher.signature);
+    // What the API's key signed, and the ERC-3009 nonce that binds an authorization to this purchase: built once.
+    const purchaseDigest = voucherDigest(chain.chainId, exchange, purchase);
+    // Any other params, item or price (another quantity, a lower price) does not recover to the API's key.
+    const signer = recoverSigner(purchaseDigest, voucher.signature);
     if (!signer || !chain.signerAddresses.includes(signer)) throw problems.voucherUnknown("its signature is not this API's for these terms");
     if (getAddress(voucher.params.receiver) !== getAddress(raffle.address)) throw problems.voucherUnknown("the voucher is for another raffle");
 
@@ -162,7 +164,7 @@ export class GaslessRequestsService {
         value: amount,
         validAfter,
         validBefore,
-        nonce: voucherDigest(chain.chainId, exchange, purchase),
+        nonce: purchaseDigest,
       });
       if (!(await signedBy(chain.provider, purchase.account, digest, body.authorization.signature))) {
         throw problems.buyerSignatureInvalid(purchase.account, "ERC-3009 authorization");

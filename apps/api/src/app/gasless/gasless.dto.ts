@@ -224,17 +224,26 @@ export class GaslessRequestListDto {
   @ApiProperty({ type: [GaslessRequestDto], description: "The session's latest 50 requests, newest first." }) rows!: GaslessRequestDto[];
 }
 
+/** A relayer holds at most this many jobs (the merchant worker's RELAYER_MAX_IN_FLIGHT has the same bound). */
+export const MAX_RELAY_CLAIM = 500;
+
 export class RelayClaimBody {
   @ApiProperty({ description: "The chain whose jobs the relayer sends.", example: 31337 }) @IsInt() @Min(1) @Max(MAX_STORED_INTEGER) chainId!: number;
   @ApiProperty({ example: "worker-1", description: "The relayer's own stable name (1 to 64 of A-Z a-z 0-9 . _ : -)." })
   @IsString()
   @Matches(RELAYER_ID_TEXT, { message: "relayerId must be 1 to 64 characters of A-Z a-z 0-9 . _ : -" })
   relayerId!: string;
-  @ApiPropertyOptional({ description: "Most jobs to answer, held and new together.", example: 20, minimum: 1, maximum: 50, default: 20 })
+  @ApiPropertyOptional({
+    description: "Most jobs to answer, held and new together: the relayer's in-flight cap (jobs a second × seconds each job takes).",
+    example: 20,
+    minimum: 1,
+    maximum: MAX_RELAY_CLAIM,
+    default: 20,
+  })
   @IsOmittable()
   @IsInt()
   @Min(1)
-  @Max(50)
+  @Max(MAX_RELAY_CLAIM)
   limit?: number;
 }
 

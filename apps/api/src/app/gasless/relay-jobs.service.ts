@@ -15,6 +15,8 @@ import { nodeRead } from "./chain-read";
 import { writeGaslessWebhook, type GaslessWebhookType } from "./gasless-webhooks";
 
 const RAFFLE_EVENTS: Interface = Raffle__factory.createInterface();
+const MAX_CACHED_RAFFLES = 10_000;
+const SETTLEMENT_TOPICS = new Set(["TicketsPurchased", "PrizeClaimed", "TicketRefunded"].map((name) => RAFFLE_EVENTS.getEvent(name)!.topicHash));
 
 function toJobDto(row: GaslessRequestEntity): RelayJobDto {
   return {
@@ -35,6 +37,8 @@ function toJobDto(row: GaslessRequestEntity): RelayJobDto {
  */
 @Injectable()
 export class RelayJobsService {
+  private readonly raffleAddresses = new Map<number, string>();
+
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly chains: ServedChains,
@@ -82,24 +86,39 @@ export class RelayJobsService {
     });
   }
 
+  /**
+   * Records an attempt in one statement when the relayer holds the job and the hash is new (the usual case: one
+   * report per transaction, before its broadcast); otherwise the held-job check says why, or a repeated report is a
+   * no-op. The first attempt moves the job to `sent` and is announced.
+   */
   async sent(merchantId: number, id: string, body: RelaySentBody): Promise<void> {
+    const attempt: GaslessAttempt = {
+      txHash: body.txHash.toLowerCase(),
+      nonce: body.nonce,
+      maxFeePerGas: body.maxFeePerGas,
+      maxPriorityFeePerGas: body.maxPriorityFeePerGas,
+      sentAt: new Date().toISOString(),
+    };
     await this.dataSource.transaction(async (manager) => {
-      const row = await this.heldJob(manager, merchantId, id, body.relayerId);
-      if (row.attempts.some((attempt) => attempt.txHash.toLowerCase() === body.txHash.toLowerCase())) return;
-      const attempt: GaslessAttempt = {
-        txHash: body.txHash.toLowerCase(),
-        nonce: body.nonce,
-        maxFeePerGas: body.maxFeePerGas,
-        maxPriorityFeePerGas: body.maxPriorityFeePerGas,
-        sentAt: new Date().toISOString(),
-      };
-      const first = row.state === "queued";
-      await manager.query(
-        `UPDATE gasless_request SET attempts = attempts || $2::jsonb, tx_hash = $3, state = 'sent', updated_at = now(),
-                lease_expires_at = now() + $4 * interval '1 second' WHERE id = $1`,
-        [id, JSON.stringify([attempt]), attempt.txHash, LEASE_SECONDS],
+      const recorded: Record<string, unknown>[] = unwrap(
+        await manager.query(
+          `UPDATE gasless_request SET attempts = attempts || $2::jsonb, tx_hash = $3, state = 'sent', updated_at = now(),
+                  lease_expires_at = now() + $4 * interval '1 second'
+            WHERE id = $1 AND merchant_id = $5 AND lease_holder = $6 AND lease_expires_at > now() AND state IN ('queued', 'sent')
+              AND NOT attempts @> $7::jsonb
+           RETURNING *`,
+          [id, JSON.stringify([attempt]), attempt.txHash, LEASE_SECONDS, merchantId, body.relayerId, JSON.stringify([{ txHash: attempt.txHash }])],
+        ),
       );
-      if (first) await this.announce(manager, id, "gasless.sent", null);
+      if (recorded.length === 0) {
+        // Not held (the check throws the problem that says why), or this hash is on record already.
+        const row = await this.heldJob(manager, merchantId, id, body.relayerId);
+        if (row.attempts.some((known) => known.txHash.toLowerCase() === attempt.txHash)) return;
+        throw problems.relayJobNotHeld("the job changed while the attempt was recorded; claim jobs again");
+      }
+      const job = gaslessRowEntity(manager, recorded[0]);
+      // Attempts are only ever added, and only here: one attempt now means the job was queued until this report.
+      if (job.attempts.length === 1) await writeGaslessWebhook(manager, job.merchantId, "gasless.sent", toGaslessDto(job), null);
     });
   }
 
@@ -124,18 +143,22 @@ export class RelayJobsService {
         throw problems.outcomeUnverified("the transaction was not sent to the Exchange");
       if (transaction.data.toLowerCase() !== before.calldata.toLowerCase())
         throw problems.outcomeUnverified("the transaction's calldata is not the job's");
-      const raffle = await this.dataSource.getRepository(ContractEntity).findOneByOrFail({ id: before.contractId });
-      const ticketIds = settledTickets(before, raffle.address, receipt);
+      const ticketIds = settledTickets(before, await this.raffleAddress(before.contractId), receipt);
       if (!ticketIds) throw problems.outcomeUnverified(`the receipt lacks the ${before.kind}'s events`);
       const gasCost = receipt.gasUsed * (receipt.gasPrice ?? transaction.gasPrice ?? 0n);
       await this.dataSource.transaction(async (manager) => {
-        await this.heldJob(manager, merchantId, id, body.relayerId);
-        await manager.query(
-          `UPDATE gasless_request SET state = 'mined', tx_hash = $2, gas_cost_wei = $3, mined_at = now(), ticket_ids = $4::jsonb,
-                  lease_holder = NULL, lease_expires_at = NULL, updated_at = now() WHERE id = $1`,
-          [id, txHash, gasCost.toString(), JSON.stringify(ticketIds)],
+        const closed = await this.closeHeld(
+          manager,
+          merchantId,
+          id,
+          body.relayerId,
+          `state = 'mined', tx_hash = $4, gas_cost_wei = $5, mined_at = now(), ticket_ids = $6::jsonb`,
+          [txHash, gasCost.toString(), JSON.stringify(ticketIds)],
         );
-        await this.announce(manager, id, "gasless.mined", { number: receipt.blockNumber, hash: receipt.blockHash });
+        await writeGaslessWebhook(manager, closed.merchantId, "gasless.mined", toGaslessDto(closed), {
+          number: receipt.blockNumber,
+          hash: receipt.blockHash,
+        });
       });
       return;
     }
@@ -145,13 +168,47 @@ export class RelayJobsService {
       if (receipt?.status === 1) throw problems.outcomeUnverified(`transaction ${attempt.txHash} succeeded; report it mined`);
     }
     await this.dataSource.transaction(async (manager) => {
-      await this.heldJob(manager, merchantId, id, body.relayerId);
-      await manager.query(
-        `UPDATE gasless_request SET state = 'failed', failure_code = $2, lease_holder = NULL, lease_expires_at = NULL, updated_at = now() WHERE id = $1`,
-        [id, body.failureCode ?? null],
-      );
-      await this.announce(manager, id, "gasless.failed", null);
+      const closed = await this.closeHeld(manager, merchantId, id, body.relayerId, `state = 'failed', failure_code = $4`, [body.failureCode ?? null]);
+      await writeGaslessWebhook(manager, closed.merchantId, "gasless.failed", toGaslessDto(closed), null);
     });
+  }
+
+  /**
+   * Closes a job the relayer holds, in one statement (`set` takes its values from $4 on), and answers the closed row;
+   * a job not held is left alone and the held-job check throws the problem that says why.
+   */
+  private async closeHeld(
+    manager: EntityManager,
+    merchantId: number,
+    id: string,
+    relayerId: string,
+    set: string,
+    values: unknown[],
+  ): Promise<GaslessRequestEntity> {
+    const closed: Record<string, unknown>[] = unwrap(
+      await manager.query(
+        `UPDATE gasless_request SET ${set}, lease_holder = NULL, lease_expires_at = NULL, updated_at = now()
+          WHERE id = $1 AND merchant_id = $2 AND lease_holder = $3 AND lease_expires_at > now() AND state IN ('queued', 'sent')
+         RETURNING *`,
+        [id, merchantId, relayerId, ...values],
+      ),
+    );
+    if (closed.length === 0) {
+      await this.heldJob(manager, merchantId, id, relayerId);
+      throw problems.relayJobNotHeld("the job changed while its outcome was recorded; claim jobs again");
+    }
+    return gaslessRowEntity(manager, closed[0]);
+  }
+
+  /** A raffle's address never changes: each is read once. */
+  private async raffleAddress(contractId: number): Promise<string> {
+    let address = this.raffleAddresses.get(contractId);
+    if (!address) {
+      address = (await this.dataSource.getRepository(ContractEntity).findOneByOrFail({ id: contractId })).address;
+      if (this.raffleAddresses.size >= MAX_CACHED_RAFFLES) this.raffleAddresses.clear();
+      this.raffleAddresses.set(contractId, address);
+    }
+    return address;
   }
 
   /** The job locked, if `relayerId` holds its live lease and it is not final yet. */
@@ -214,8 +271,11 @@ export function settledTickets(
   raffle: string,
   receipt: TransactionReceipt,
 ): string[] | null {
+  // Only the raffle's logs of the three events are decoded: a purchase's receipt also holds the token's and the
+  // ticket's logs, and decoding each (a throw for every other event) was a millisecond per report.
+  const address = raffle.toLowerCase();
   const events = receipt.logs
-    .filter((log) => getAddress(log.address) === getAddress(raffle))
+    .filter((log) => log.address.toLowerCase() === address && SETTLEMENT_TOPICS.has(log.topics[0]))
     .map((log) => {
       try {
         return RAFFLE_EVENTS.parseLog(log);
