@@ -3824,7 +3824,7 @@ export interface components {
              */
             relayerId: string;
             /**
-             * @description Most jobs to answer, held and new together.
+             * @description Most jobs to answer, held and new together: the relayer's in-flight cap (jobs a second × seconds each job takes).
              * @default 20
              * @example 20
              */
