@@ -1,19 +1,9 @@
-import type { Provider, Wallet } from "ethers";
+import type { Provider } from "ethers";
 import { DemoItem721__factory, DemoItems1155__factory, RaffleTicket__factory, Raffle__factory, TokenType } from "@raffle/chain";
 import { rpcProvider } from "@raffle/chain/testing";
-import { RaffleApi, buyTicket, claimPrizes } from "@raffle/sdk";
+import { buyTicket, claimPrizes } from "@raffle/sdk";
 
-import type { StackFile } from "../stack/stack-file";
-
-interface ItemPrizeDemoOptions {
-  api: RaffleApi;
-  stack: StackFile;
-  /** The demo's players, on the first chain. */
-  players: Wallet[];
-  say: (line: string) => void;
-  until: <T>(what: string, check: () => Promise<T | null>, timeoutMs: number) => Promise<T>;
-  buyWithRetry: <T>(buy: () => Promise<T>) => Promise<T>;
-}
+import type { DemoStepOptions } from "./three-winners";
 
 /** `getRoundItems`' status of an item its winner received (`ItemStatus.Claimed`). */
 const CLAIMED = 2;
@@ -37,7 +27,7 @@ export async function itemName(asset: { tokenType: bigint; token: string; tokenI
  * second 30% and a stack of Healing Potions (ERC1155), both items escrowed when the round started. A player buys two tickets and another one,
  * the round is drawn, and each winning player claims with `claimPrizes`, which sends the items to the ticket's holder.
  */
-export async function itemPrizeDemo({ api, stack, players, say, until, buyWithRetry }: ItemPrizeDemoOptions): Promise<void> {
+export async function itemPrizeDemo({ api, stack, players, say, until, buyWithRetry }: DemoStepOptions): Promise<void> {
   const listed = stack.contracts.raffles.find((raffle) => raffle.kind === "ITEMS");
   if (!listed?.contractId || !listed.items) throw new Error("the stack has no item raffle: restart it with `npm start`");
   const contractId = listed.contractId;

@@ -4,7 +4,8 @@ import { RaffleApi, buyTicket, claimPrizes, raffleContract, readDrawRecord, veri
 
 import type { StackFile } from "../stack/stack-file";
 
-interface ThreeWinnerDemoOptions {
+/** What each of the demo's steps gets from the demo: its API client, the stack's facts, its players and helpers. */
+export interface DemoStepOptions {
   api: RaffleApi;
   stack: StackFile;
   /** The demo's players, on the first chain. */
@@ -21,7 +22,7 @@ const gold = (amount: bigint | string) => `${formatUnits(amount, 18)} GOLD`;
  * drawn with three winners, the draw is checked from its VRF word by `verifyDraw` against the chain's own record and
  * the API's, and each player claims every prize it won in one `claimPrizes` transaction.
  */
-export async function threeWinnerDemo({ api, stack, players, say, until, buyWithRetry }: ThreeWinnerDemoOptions): Promise<void> {
+export async function threeWinnerDemo({ api, stack, players, say, until, buyWithRetry }: DemoStepOptions): Promise<void> {
   const listed = stack.contracts.raffles.find((raffle) => raffle.kind === "THREE_WINNERS");
   if (!listed?.contractId || !listed.rules) throw new Error("the stack has no three-winner raffle: restart it with `npm start`");
   const contractId = listed.contractId;

@@ -72,31 +72,18 @@ export const RAFFLE_DRAW_HANDLERS: SingleEventHandler[] = [
       ]);
       const claimParameters = ticketIds.map((ticketId, position) => JSON.stringify({ raffle: raffle.address, roundId, ticketId, position }));
       const paidPositions = (values: string[]) => values.filter((_, position) => paid[position]);
-      // RETURNING gives each prize claim as stored (its id, and its items as the API serves them).
-      const claims: Array<{ id: number; token_id: string; items: JsonValue[] }> = await manager.query(
-        `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,
-                            token_id, parameters, indexed_block, created_at, updated_at)
-         SELECT v.account, $1, 'RAFFLE_PRIZE', 'NEW', v.items::jsonb, $2, $3, $4, v.token_id, v.parameters::jsonb, $5, $6, $6
-           FROM unnest($7::text[], $8::text[], $9::numeric[], $10::text[]) WITH ORDINALITY AS v(account, items, token_id, parameters, n)
-          ORDER BY v.n
-         ON CONFLICT (contract_id, token_id, claim_type) WHERE claim_type <> 'VOUCHER'
-         DO UPDATE SET account = EXCLUDED.account, claim_status = 'NEW', redeemed_tx_hash = NULL, items = EXCLUDED.items,
-                       end_timestamp = EXCLUDED.end_timestamp, round_id = EXCLUDED.round_id,
-                       parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at
-         RETURNING id, token_id::text AS token_id, items`,
-        [
-          merchantId,
-          releasableAt,
-          raffle.id,
-          round.id,
-          event.blockNumber,
-          at,
-          paidPositions(accounts),
-          paidPositions(prizes.map((prize) => JSON.stringify(prize))),
-          paidPositions(ticketIds),
-          paidPositions(claimParameters),
-        ],
-      );
+      const claims = await upsertRoundClaims(manager, "RAFFLE_PRIZE", {
+        merchantId,
+        releasableAt,
+        raffleId: raffle.id,
+        roundRowId: round.id,
+        blockNumber: event.blockNumber,
+        at,
+        accounts: paidPositions(accounts),
+        items: paidPositions(prizes.map((prize) => JSON.stringify(prize))),
+        ticketIds: paidPositions(ticketIds),
+        parameters: paidPositions(claimParameters),
+      });
       const claimOf = new Map(claims.map((claim) => [claim.token_id, claim]));
       const itemOf = await drawItems(manager, {
         roundRowId: round.id,
@@ -161,10 +148,48 @@ async function drawItems(manager: EntityManager, drawn: DrawnItems): Promise<Map
   );
   if (items.length === 0) return new Map();
   const index = items.map((item) => item.position - 1);
-  const claims: Array<{ id: number; token_id: string; items: JsonValue[] }> = await manager.query(
+  const claims = await upsertRoundClaims(manager, "RAFFLE_ITEM", {
+    merchantId: drawn.merchantId,
+    releasableAt: drawn.releasableAt,
+    raffleId: drawn.raffleId,
+    roundRowId: drawn.roundRowId,
+    blockNumber: drawn.blockNumber,
+    at: drawn.at,
+    accounts: index.map((position) => drawn.accounts[position]),
+    items: items.map((item) => JSON.stringify([{ tokenType: item.token_type, token: item.token, tokenId: item.token_id, amount: item.amount }])),
+    ticketIds: index.map((position) => drawn.ticketIds[position]),
+    parameters: index.map((position) => drawn.claimParameters[position]),
+  });
+  return new Map(claims.map((claim) => [claim.token_id, claim]));
+}
+
+interface RoundClaims {
+  merchantId: number;
+  releasableAt: Date;
+  raffleId: number;
+  roundRowId: number;
+  blockNumber: number;
+  at: Date;
+  /** One entry per claim, in the same order: the holder, the claim's items (JSON), its ticket and parameters (JSON). */
+  accounts: string[];
+  items: string[];
+  ticketIds: string[];
+  parameters: string[];
+}
+
+/**
+ * Writes a drawn round's prize or item claims, one per winning ticket, and returns each as stored (its id, and its
+ * items as the API serves them). A redraw after a reorg overwrites the ticket's earlier claim of the same type.
+ */
+async function upsertRoundClaims(
+  manager: EntityManager,
+  claimType: "RAFFLE_PRIZE" | "RAFFLE_ITEM",
+  claims: RoundClaims,
+): Promise<Array<{ id: number; token_id: string; items: JsonValue[] }>> {
+  return manager.query(
     `INSERT INTO claim (account, merchant_id, claim_type, claim_status, items, end_timestamp, contract_id, round_id,
                         token_id, parameters, indexed_block, created_at, updated_at)
-     SELECT v.account, $1, 'RAFFLE_ITEM', 'NEW', v.items::jsonb, $2, $3, $4, v.token_id, v.parameters::jsonb, $5, $6, $6
+     SELECT v.account, $1, $11::claim_claim_type_enum, 'NEW', v.items::jsonb, $2, $3, $4, v.token_id, v.parameters::jsonb, $5, $6, $6
        FROM unnest($7::text[], $8::text[], $9::numeric[], $10::text[]) WITH ORDINALITY AS v(account, items, token_id, parameters, n)
       ORDER BY v.n
      ON CONFLICT (contract_id, token_id, claim_type) WHERE claim_type <> 'VOUCHER'
@@ -173,17 +198,17 @@ async function drawItems(manager: EntityManager, drawn: DrawnItems): Promise<Map
                    parameters = EXCLUDED.parameters, updated_at = EXCLUDED.updated_at
      RETURNING id, token_id::text AS token_id, items`,
     [
-      drawn.merchantId,
-      drawn.releasableAt,
-      drawn.raffleId,
-      drawn.roundRowId,
-      drawn.blockNumber,
-      drawn.at,
-      index.map((position) => drawn.accounts[position]),
-      items.map((item) => JSON.stringify([{ tokenType: item.token_type, token: item.token, tokenId: item.token_id, amount: item.amount }])),
-      index.map((position) => drawn.ticketIds[position]),
-      index.map((position) => drawn.claimParameters[position]),
+      claims.merchantId,
+      claims.releasableAt,
+      claims.raffleId,
+      claims.roundRowId,
+      claims.blockNumber,
+      claims.at,
+      claims.accounts,
+      claims.items,
+      claims.ticketIds,
+      claims.parameters,
+      claimType,
     ],
   );
-  return new Map(claims.map((claim) => [claim.token_id, claim]));
 }
