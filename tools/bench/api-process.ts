@@ -64,6 +64,11 @@ function processTree(pid: number): number[] {
   return [pid, ...children];
 }
 
+/** CPU seconds used so far by a process and its direct children (an API and its workers, a postmaster and its backends). */
+export function treeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, each) => sum + readCpuSeconds(each), 0);
+}
+
 /** Node flags of every bench API process: a CPU profile (BENCH_API_PROFILE) and the stall probe (BENCH_STALL_PROBE_DIR). */
 export function benchNodeArgs(): string[] {
   return [
@@ -82,7 +87,7 @@ export function measuredApi(api: CompiledApi, cleanup: () => void = () => undefi
     peakRssMiB: () => processTree(pid).reduce((sum, each) => sum + readStatusKiB(each, "VmHWM"), 0) / 1024,
     memoryByProcess: () =>
       processTree(pid).map((each) => ({ pid: each, rssMiB: readStatusKiB(each, "VmRSS") / 1024, peakRssMiB: readStatusKiB(each, "VmHWM") / 1024 })),
-    cpuSeconds: () => processTree(pid).reduce((sum, each) => sum + readCpuSeconds(each), 0),
+    cpuSeconds: () => treeCpuSeconds(pid),
     runQueueWaitMicros: () => processTree(pid).reduce((sum, each) => sum + readRunQueueWaitMicros(each), 0),
     stop: async () => {
       await api.stop();

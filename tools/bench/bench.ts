@@ -17,6 +17,7 @@ import { indexerPart } from "./parts/indexer";
 import { memoryPart } from "./parts/memory";
 import { readsPart } from "./parts/reads";
 import { relayerPart } from "./parts/relayer";
+import { scalePart } from "./parts/scale";
 import { signPart } from "./parts/sign";
 import { webPart } from "./parts/web";
 import { webhooksPart } from "./parts/webhooks";
@@ -32,6 +33,7 @@ const PARTS_IN_ORDER: Array<[name: string, run: (stack: BenchStack) => Promise<v
   ["relayer", relayerPart],
   ["chains", chainsPart],
   ["reads", readsPart],
+  ["scale", scalePart],
   ["growth", growthPart],
   ["indexer", indexerPart],
   ["gas", gasPart],

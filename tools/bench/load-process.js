@@ -37,8 +37,21 @@ function readStdin() {
   const samples = [];
   const captures = [];
   let nextBody = 0;
+  // A mixed load: each request is one of `mix`'s, drawn at random by weight, with its own bodies in turn.
+  const mix = options.mix?.map((entry) => ({ ...entry, next: 0 }));
+  const totalWeight = mix?.reduce((sum, entry) => sum + entry.weight, 0) ?? 0;
+  const mixedRequest = (request, context) => {
+    let draw = Math.random() * totalWeight;
+    const entry = mix.find((each) => (draw -= each.weight) < 0) ?? mix[mix.length - 1];
+    context.body = entry.bodies?.length ? entry.bodies[entry.next++ % entry.bodies.length] : undefined;
+    // Fresh headers each time: autocannon writes a body's Content-Length into the request's headers object, which a
+    // bodyless GET after a POST would otherwise carry.
+    return { ...request, headers: { ...options.headers }, method: entry.method, path: entry.path, body: context.body };
+  };
   let ok = 0;
-  const wantsResponses = Boolean(capture || options.sampleEvery);
+  const wantsResponses = Boolean(capture || options.sampleEvery || mix);
+  // The first few refusals' bodies, to say why a load failed.
+  const refusals = [];
   const cpuBefore = process.cpuUsage();
   const schedBefore = schedstat();
   let slowRequests = 0;
@@ -62,6 +75,7 @@ function readStdin() {
       requests: [
         {
           setupRequest: (request, context) => {
+            if (mix) return mixedRequest(request, context);
             if (bodies.length === 0) return request;
             context.body = bodies[nextBody++ % bodies.length];
             return { ...request, body: context.body };
@@ -69,7 +83,10 @@ function readStdin() {
           // Without an onResponse autocannon does not gather bodies at all, which is cheaper.
           ...(wantsResponses && {
             onResponse: (status, body, context) => {
-              if (status < 200 || status > 299) return;
+              if (status < 200 || status > 299) {
+                if (refusals.length < 5) refusals.push(`${status} ${context.body ?? ""} ${body.slice(0, 300)}`);
+                return;
+              }
               ok += 1;
               if (capture) captures.push(capture.exec(body)?.[1] ?? "");
               if (options.sampleEvery && ok % options.sampleEvery === 0 && samples.length < (options.maxSamples ?? 200)) {
@@ -103,6 +120,8 @@ function readStdin() {
         ownStallMs: stalls.reduce((sum, [, ms]) => sum + ms, 0),
         ...(options.recordSlow && { slow, stalls }),
         errors: result.errors + result.timeouts,
+        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])),
+        refusals,
         samples,
         captures,
       };

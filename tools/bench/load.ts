@@ -26,6 +26,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** Request bodies, sent in turn (one per request, cycling). */
   bodies?: string[];
+  /** A mixed load against `url`'s host: each request drawn at random by weight (method, path, bodies in turn). */
+  mix?: Array<{ weight: number; method: "GET" | "POST"; path: string; bodies?: string[] }>;
   /** Keep every n-th 2xx response with the body of its request, up to `maxSamples` (200). */
   sampleEvery?: number;
   maxSamples?: number;
@@ -39,6 +41,9 @@ export interface LoadOutcome extends LoadResult {
   /** CPU time the load generator itself used, in microseconds. */
   cpuMicros: number;
   samples: Array<{ requestBody: string; responseBody: string }>;
+  /** Responses by status code, and the first few refusals' status, request and response bodies. */
+  statusCodes?: Record<string, number>;
+  refusals?: string[];
   captures: string[];
   slow?: Array<[number, number]>;
   stalls?: Array<[number, number]>;

@@ -45,7 +45,7 @@ export const METRICS_COMPARE = process.env.BENCH_METRICS_COMPARE !== "false";
 export const SIGN_COMPARE_MAIN = process.env.BENCH_SIGN_COMPARE_MAIN ?? "";
 /** Which parts to run (all by default), e.g. BENCH_PARTS=sign,reads while working on the API. */
 export const PARTS = new Set(
-  (process.env.BENCH_PARTS ?? "sign,memory,chains,webhooks,relayer,reads,growth,indexer,gas,web").split(",").map((part) => part.trim()),
+  (process.env.BENCH_PARTS ?? "sign,memory,chains,webhooks,relayer,reads,scale,growth,indexer,gas,web").split(",").map((part) => part.trim()),
 );
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -8,6 +8,7 @@ import { openDatabase } from "@raffle/db";
 import { Indexer, silentLogger } from "@raffle/indexer";
 import type { DataSource } from "typeorm";
 
+import { treeCpuSeconds } from "../api-process";
 import { generatePurchases } from "../purchases";
 import { POLL_MS, PURCHASES, say, sleep } from "../settings";
 import { benchDatabase, type BenchStack } from "../stack";
@@ -29,14 +30,26 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
   try {
     const indexer = new Indexer(backfillSource, node.provider, { deployment: world.deployment, logger: silentLogger, batchBlocks: 2_000 });
     const eventsBefore = await countRows(backfillSource, "indexer_event");
+    // What the backfill costs (the capacity model's per-event inputs): this process's CPU (the indexer runs in it),
+    // the CPU of the database's own backends, and the bytes the database grew by.
+    const bytesBefore = await databaseBytes(backfillSource);
+    const backends = await backendPids(backfillSource);
+    const backendCpuBefore = backends.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+    const cpuBefore = process.cpuUsage();
     const started = Date.now();
     await indexer.syncToHead();
     const seconds = (Date.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const backendCpuSeconds = backends.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0) - backendCpuBefore;
     // syncToHead keeps the chain's indexing leadership: hand it over to the live indexer below.
     await indexer.stop();
     const events = await countRows(backfillSource, "indexer_event");
     const tickets = await countRows(backfillSource, "ticket");
     const eventsPerSecond = Math.round((events - eventsBefore) / seconds);
+    const indexed = Math.max(events - eventsBefore, 1);
+    const indexerMicrosPerEvent = Math.round((cpu.user + cpu.system) / indexed);
+    const postgresMicrosPerEvent = Math.round((backendCpuSeconds * 1e6) / indexed);
+    const bytesPerPurchase = Math.round(((await databaseBytes(backfillSource)) - bytesBefore) / PURCHASES);
     say(`   backfill: ${events} events, ${tickets} tickets in ${seconds.toFixed(1)} s`);
     // The node's speed moves by up to 2x minutes apart (39,727 to 87,730 logs/s; docs/performance.md, "How the bench
     // measures"): three more calls show its spread in this run beside the one call the share divides by.
@@ -55,6 +68,9 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
       seconds,
       eventsPerSecond,
       backfillShareOfNodeGetLogs: backfillShare,
+      indexerMicrosPerEvent,
+      postgresMicrosPerEvent,
+      bytesPerPurchase,
       pollIntervalMs: POLL_MS,
       wakesOnHeads: live.headWakes > 0,
       headWakes: live.headWakes,
@@ -80,6 +96,12 @@ export async function indexerPart(stack: BenchStack): Promise<void> {
         result: `${backfillShare.toFixed(2)}`,
         target: `>= ${BACKFILL_TARGET_SHARE_OF_NODE}`,
         met: backfillShare >= BACKFILL_TARGET_SHARE_OF_NODE,
+      },
+      {
+        measure: "indexer backfill: CPU µs per event, the indexer's process (ts-node) / PostgreSQL's backends; database bytes per purchase",
+        result: `${indexerMicrosPerEvent} / ${postgresMicrosPerEvent} µs; ${bytesPerPurchase} B (${events - eventsBefore} events)`,
+        target: "",
+        met: null,
       },
       { measure: "indexer steady-state lag (max of 20)", result: `${maxLag} ms`, target: `<= one poll (${POLL_MS} ms)`, met: maxLag <= POLL_MS },
     );
@@ -139,6 +161,20 @@ async function liveLags({ node, world, raffle }: BenchStack, dataSource: DataSou
   } finally {
     await liveIndexer.stop();
   }
+}
+
+/** The database's size on disk, tables, indexes and TOAST together. */
+async function databaseBytes(dataSource: DataSource): Promise<number> {
+  const [{ bytes }] = await dataSource.query("SELECT pg_database_size(current_database())::bigint::text AS bytes");
+  return Number(bytes);
+}
+
+/** The server processes of this database's connections (the indexer's pool: nobody else connects to it). */
+async function backendPids(dataSource: DataSource): Promise<number[]> {
+  // Every connection of the pool open first (it opens them as they are needed).
+  await Promise.all(Array.from({ length: 4 }, () => dataSource.query("SELECT pg_sleep(0.05)")));
+  const rows: Array<{ pid: number }> = await dataSource.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database()");
+  return rows.map((row) => row.pid);
 }
 
 async function countRows(dataSource: DataSource, table: string): Promise<number> {

@@ -1,0 +1,220 @@
+/**
+ * Part "scale" (issue 54): a mixed load (80 % GET /rounds/current, 15 % sign, 5 % GET /claims) for SCALE_SECONDS
+ * against two serving processes (API_ROLES=serve) reading from a real streaming replica, with one process indexing and
+ * delivering (API_ROLES=index,deliver); then the same load against one process with every role and no replica. It runs
+ * on a PostgreSQL primary and hot standby of its own (startStreamingReplica) and a chain of its own, so the figures
+ * carry each process's and each PostgreSQL server's CPU per request: the inputs of the operator guide's capacity model.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import { deployTestRaffle } from "@raffle/chain/testing";
+import { openDatabase } from "@raffle/db";
+import { startStreamingReplica } from "@raffle/db/testing";
+import { ApiKeyService } from "@raffle/api";
+import { startTestStack, type TestStack } from "@raffle/test-stack";
+
+import { benchNodeArgs, measuredApi, treeCpuSeconds, type ApiProcess } from "../api-process";
+import { runLoad, type LoadOptions, type LoadOutcome } from "../load";
+import { CONNECTIONS, POLL_MS, REDIS_URL, say, sleep } from "../settings";
+import { listedContractId, randomAccounts, type BenchStack } from "../stack";
+import { giveReadClaims } from "./reads";
+
+const SCALE_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
+/** Untimed load on each layout before its timed run: a freshly started process's JIT and caches are cold. */
+const WARM_UP_SECONDS = 5;
+/** The issue's bound on the mixed load's p99. */
+const P99_TARGET_MS = 20;
+
+/** The postmaster's pid of the server at `url` (the parent of a backend), whose children are its backends. */
+async function postmasterPid(url: string): Promise<number> {
+  const db = await openDatabase({ url, poolSize: 1 });
+  try {
+    const [{ pid }] = (await db.query("SELECT pg_backend_pid() AS pid")) as Array<{ pid: number }>;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** What one layout's timed run measured: the load generators' outcomes and the CPU seconds of each part. */
+interface LayoutRun {
+  loads: LoadOutcome[];
+  wallSeconds: number;
+  cpu: Record<string, number>;
+  /** The serving processes' main threads' wait for a CPU, in µs, and the machine's 1-minute load average at the end. */
+  servingWaitMicros: number;
+  loadAverage: number;
+}
+
+/** Runs the mixed load on `servers` (CONNECTIONS split between them, one load generator each), measuring `parts`' CPU. */
+async function mixedRun(
+  servers: ApiProcess[],
+  mix: (server: ApiProcess) => LoadOptions,
+  parts: Record<string, () => number>,
+  seconds: number,
+): Promise<LayoutRun> {
+  const serving = [...new Set(servers)];
+  const waited = () => serving.reduce((sum, server) => sum + server.runQueueWaitMicros(), 0);
+  const waitBefore = waited();
+  const before = Object.fromEntries(Object.entries(parts).map(([name, cpu]) => [name, cpu()]));
+  const started = process.hrtime.bigint();
+  const loads = await Promise.all(
+    servers.map((server) => runLoad({ ...mix(server), connections: CONNECTIONS / servers.length, durationSeconds: seconds })),
+  );
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = Object.fromEntries(Object.entries(parts).map(([name, read]) => [name, read() - before[name]]));
+  return { loads, wallSeconds, cpu, servingWaitMicros: waited() - waitBefore, loadAverage: os.loadavg()[0] };
+}
+
+/** A layout's figures: requests/s, the worse p99 of its load generators, failures, CPU µs per request of each part. */
+function figures(run: LayoutRun) {
+  const requests = run.loads.reduce((sum, load) => sum + load.requests, 0);
+  const perRequest = Object.fromEntries(
+    Object.entries(run.cpu).map(([name, seconds]) => [name, Math.round((seconds * 1e6) / Math.max(requests, 1))]),
+  );
+  return {
+    requests,
+    requestsPerSecond: run.loads.reduce((sum, load) => sum + load.requestsPerSecond, 0),
+    p50Ms: Math.max(...run.loads.map((load) => load.p50Ms)),
+    p99Ms: Math.max(...run.loads.map((load) => load.p99Ms)),
+    failed: run.loads.reduce((sum, load) => sum + load.non2xx + load.errors, 0),
+    statusCodes: run.loads.map((load) => load.statusCodes),
+    refusals: run.loads.flatMap((load) => load.refusals ?? []),
+    slowRequests: run.loads.reduce((sum, load) => sum + load.slowRequests, 0),
+    servingWaitMsPerS: Math.round(run.servingWaitMicros / 1e3 / run.wallSeconds),
+    loadAverage: Math.round(run.loadAverage * 10) / 10,
+    loadGeneratorWaitMsPerS: Math.round(run.loads.reduce((sum, load) => sum + load.runQueueWaitMicros, 0) / 1e3 / run.wallSeconds),
+    cpuMicrosPerRequest: perRequest,
+    cpuCoresBusy: Object.fromEntries(Object.entries(run.cpu).map(([name, seconds]) => [name, Math.round((seconds / run.wallSeconds) * 100) / 100])),
+  };
+}
+
+/** Whether a serving process reads from its replica (its raffle_db_reads_on_replica gauge is 1), waiting up to 20 s. */
+async function readsOnReplica(server: ApiProcess): Promise<boolean> {
+  for (let tries = 0; tries < 80; tries += 1) {
+    const text = await fetch(`${server.url}/metrics`).then(
+      (response) => response.text(),
+      () => "",
+    );
+    if (/^raffle_db_reads_on_replica 1$/m.test(text)) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+export async function scalePart(stack: BenchStack): Promise<void> {
+  const { results, rows } = stack;
+  say(`scale: a PostgreSQL primary and streaming replica, a chain, and the API's roles in processes of their own`);
+  const pair = await startStreamingReplica();
+  let testStack: TestStack | undefined;
+  try {
+    testStack = await startTestStack({ label: "bench_scale", node: "hardhat", database: pair.primary });
+    const { world, node } = testStack;
+    const raffle = await deployTestRaffle(world, "ERC20", 0n);
+    const keys = await openDatabase({ url: pair.primary.url, poolSize: 1 });
+    const apiKey = (await new ApiKeyService(keys, { apiKeyCacheSeconds: 0 }).create(await world.merchant.getAddress())).key;
+    await keys.destroy();
+    const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+    // As the bench stack's API: limits out of the way of the load, in Redis as replicas share them.
+    const env = {
+      LOG_LEVEL: "silent",
+      INDEXER_WS_URL: node.wsUrl,
+      INDEXER_POLL_INTERVAL_MS: String(POLL_MS),
+      RATE_LIMIT_SIGN_PER_KEY: "1000000000",
+      RATE_LIMIT_SIGN_PER_ACCOUNT: "1000000000",
+      API_WORKERS: "1",
+      REDIS_URL,
+      REDIS_KEY_PREFIX: `raffle-bench-scale-${process.pid}:`,
+    };
+    const start = async (extra: Record<string, string>) =>
+      measuredApi(await testStack!.startApi({ ...env, ...extra }, { nodeArgs: benchNodeArgs() }));
+    const postgres = { primary: await postmasterPid(pair.primary.url), replica: await postmasterPid(pair.replicaUrl) };
+
+    const worker = await start({ API_ROLES: "index,deliver" });
+    const servers = await Promise.all([0, 1].map(() => start({ API_ROLES: "serve", DATABASE_REPLICA_URL: pair.replicaUrl })));
+    const contractId = await listedContractId({ api: servers[0], auth, raffle });
+    const account = await giveReadClaims({ world }, servers[0].url, auth);
+    const onReplica = await Promise.all(servers.map(readsOnReplica));
+    const signBodies = randomAccounts().map((each) => JSON.stringify({ account: each, contractId }));
+    const mix = (server: ApiProcess): LoadOptions => ({
+      url: server.url,
+      headers: auth,
+      connections: CONNECTIONS,
+      durationSeconds: SCALE_SECONDS,
+      mix: [
+        { weight: 80, method: "GET", path: `/rounds/current?contractId=${contractId}` },
+        { weight: 15, method: "POST", path: "/raffle/ticket/sign", bodies: signBodies },
+        { weight: 5, method: "GET", path: `/claims?account=${account}&skip=0&take=25` },
+      ],
+    });
+    const pgCpu = { primary: () => treeCpuSeconds(postgres.primary), replica: () => treeCpuSeconds(postgres.replica) };
+
+    say(
+      `scale: two serving processes on the replica (${JSON.stringify(onReplica)}), one index,deliver: ${CONNECTIONS} connections, ${SCALE_SECONDS} s`,
+    );
+    await mixedRun(servers, mix, {}, WARM_UP_SECONDS);
+    const scaled = figures(
+      await mixedRun(
+        servers,
+        mix,
+        { serving: () => servers[0].cpuSeconds() + servers[1].cpuSeconds(), indexDeliver: () => worker.cpuSeconds(), ...pgCpu },
+        SCALE_SECONDS,
+      ),
+    );
+    await Promise.all([...servers, worker].map((each) => each.stop()));
+
+    say(`scale: one process with every role, no replica: ${CONNECTIONS} connections, ${SCALE_SECONDS} s`);
+    const single = await start({});
+    await listedContractId({ api: single, auth, raffle });
+    // Two load generators on it as well, so both layouts pay the same load-generating CPU on these shared cores.
+    await mixedRun([single, single], mix, {}, WARM_UP_SECONDS);
+    const alone = figures(await mixedRun([single, single], mix, { api: () => single.cpuSeconds(), ...pgCpu }, SCALE_SECONDS));
+    await single.stop();
+
+    results.scale = {
+      seconds: SCALE_SECONDS,
+      connections: CONNECTIONS,
+      mix: "80 % GET /rounds/current, 15 % sign, 5 % GET /claims",
+      onReplica,
+      scaled,
+      alone,
+    };
+    const cpu = (figure: Record<string, number>) =>
+      Object.entries(figure)
+        .map(([name, micros]) => `${name} ${micros}`)
+        .join(", ");
+    rows.push(
+      {
+        measure: `scale: mixed load (80 % GET /rounds/current, 15 % sign, 5 % GET /claims; ${CONNECTIONS} connections, ${SCALE_SECONDS} s), two serve processes on a streaming replica + one index,deliver: req/s, p50 / p99, failed`,
+        result: `${scaled.requestsPerSecond}, ${scaled.p50Ms} / ${scaled.p99Ms} ms, ${scaled.failed} of ${scaled.requests}`,
+        target: `p99 <= ${P99_TARGET_MS} ms, 0 failed`,
+        met: scaled.p99Ms <= P99_TARGET_MS && scaled.failed === 0 && onReplica.every(Boolean),
+      },
+      {
+        measure: "scale: the same load, one process with every role, no replica (same run, after): req/s, p50 / p99, failed",
+        result: `${alone.requestsPerSecond}, ${alone.p50Ms} / ${alone.p99Ms} ms, ${alone.failed} of ${alone.requests}`,
+        target: "0 failed",
+        met: alone.failed === 0,
+      },
+      {
+        measure: "scale: CPU µs per mixed request, two serve + index,deliver + PostgreSQL primary / replica vs one process",
+        result: `${cpu(scaled.cpuMicrosPerRequest)} vs ${cpu(alone.cpuMicrosPerRequest)}`,
+        target: "",
+        met: null,
+      },
+      {
+        measure:
+          "scale: requests of 15 ms or more; wait for a CPU of the serving processes' and the load generators' main threads (ms/s); the machine's load average, two serve vs one process",
+        result:
+          `${scaled.slowRequests} vs ${alone.slowRequests}; ${scaled.servingWaitMsPerS} + ${scaled.loadGeneratorWaitMsPerS} vs ` +
+          `${alone.servingWaitMsPerS} + ${alone.loadGeneratorWaitMsPerS}; ${scaled.loadAverage} vs ${alone.loadAverage}`,
+        target: "",
+        met: null,
+      },
+    );
+  } finally {
+    await testStack?.close();
+    await pair.stop();
+  }
+}
