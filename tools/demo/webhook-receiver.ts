@@ -50,17 +50,22 @@ export async function startDemoWebhookReceiver(apiUrl: string, apiKey: string, s
   say(`0. A game backend listens for webhooks on ${url} (webhook #${body.id}, every event type; each message is verified)`);
   return {
     stop: async () => {
-      const deadline = Date.now() + 5_000;
-      while (Date.now() < deadline) {
-        const page = (await fetch(`${apiUrl}/webhooks/${body.id}/deliveries?take=100`, { headers }).then((answer) => answer.json())) as {
-          rows: Array<{ status: string }>;
-        };
-        if (!page.rows.some((row) => row.status === "PENDING")) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+      try {
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const page = (await fetch(`${apiUrl}/webhooks/${body.id}/deliveries?take=100`, { headers }).then((answer) => answer.json())) as {
+            rows?: Array<{ status: string }>;
+          };
+          if (!page.rows?.some((row) => row.status === "PENDING")) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      } finally {
+        // The endpoint goes whatever happened above: left behind, it would fail its deliveries and be retried for days.
+        const deleted = await fetch(`${apiUrl}/webhooks/${body.id}`, { method: "DELETE", headers }).catch(() => null);
+        if (!deleted?.ok) say(`   could not delete webhook #${body.id}: delete it in the console or with DELETE /webhooks/${body.id}`);
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
       }
-      await fetch(`${apiUrl}/webhooks/${body.id}`, { method: "DELETE", headers });
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

@@ -39,31 +39,39 @@ export async function decimalsOf(config: Config, chainId: number, token: Address
 
 /**
  * Why the merchant's wallet cannot hand this item over when a round starts (not owned, too few), or null. `raffle`,
- * when given, names the raffle whose escrow may hold the item now.
+ * when given, names the raffle whose escrow may hold the item now. `holderName` starts the sentences: the connected
+ * wallet's "Your wallet", or another admin's address when that admin chose the items (the escrow pulls from it).
  */
-export async function holdingProblem(config: Config, chainId: number, merchant: Address, item: PrizeItem, raffle?: Address): Promise<string | null> {
+export async function holdingProblem(
+  config: Config,
+  chainId: number,
+  merchant: Address,
+  item: PrizeItem,
+  raffle?: Address,
+  holderName = "Your wallet",
+): Promise<string | null> {
   const { token, tokenId, amount } = item;
   if (item.kind === "ERC721") {
     const owner = await orNull(readContract(config, { chainId, address: token, abi: ITEM_ERC721_ABI, functionName: "ownerOf", args: [tokenId] }));
     if (owner === null) return `Token #${tokenId} does not exist in this collection.`;
     if (owner.toLowerCase() === merchant.toLowerCase()) return null;
     if (owner.toLowerCase() === raffle?.toLowerCase())
-      return `This raffle holds token #${tokenId} in escrow for a round: it comes back to your wallet when that round's items are returned.`;
-    return `Your wallet does not hold token #${tokenId} of this collection: ${owner} does.`;
+      return `This raffle holds token #${tokenId} in escrow for a round: it comes back to ${holderName === "Your wallet" ? "your wallet" : "that wallet"} when that round's items are returned.`;
+    return `${holderName} does not hold token #${tokenId} of this collection: ${owner} does.`;
   }
   if (item.kind === "ERC1155") {
     const held = await orNull(
       readContract(config, { chainId, address: token, abi: ITEM_ERC1155_ABI, functionName: "balanceOf", args: [merchant, tokenId] }),
     );
-    if (held === null) return "This token did not say how many your wallet holds.";
-    return held >= amount ? null : `Your wallet holds ${held} of item #${tokenId}, fewer than the ${amount} chosen.`;
+    if (held === null) return "This token did not say how many the wallet holds.";
+    return held >= amount ? null : `${holderName} holds ${held} of item #${tokenId}, fewer than the ${amount} chosen.`;
   }
   const held = await orNull(readContract(config, { chainId, address: token, abi: erc20Abi, functionName: "balanceOf", args: [merchant] }));
-  if (held === null) return "This token did not say how much your wallet holds.";
+  if (held === null) return "This token did not say how much the wallet holds.";
   const decimals = await decimalsOf(config, chainId, token);
   return held >= amount
     ? null
-    : `Your wallet holds ${formatUnits(held, decimals)} of this token, less than the ${formatUnits(amount, decimals)} chosen.`;
+    : `${holderName} holds ${formatUnits(held, decimals)} of this token, less than the ${formatUnits(amount, decimals)} chosen.`;
 }
 
 /** The ERC20 amount the raffle must be allowed to pull per token: every ERC20 item of that token, added up. */
@@ -122,10 +130,17 @@ export interface ItemCheck {
   approved: boolean;
 }
 
-export async function checkItems(config: Config, chainId: number, merchant: Address, raffle: Address, items: PrizeItem[]): Promise<ItemCheck[]> {
+export async function checkItems(
+  config: Config,
+  chainId: number,
+  merchant: Address,
+  raffle: Address,
+  items: PrizeItem[],
+  holderName?: string,
+): Promise<ItemCheck[]> {
   return Promise.all(
     items.map(async (item) => ({
-      problem: await holdingProblem(config, chainId, merchant, item, raffle),
+      problem: await holdingProblem(config, chainId, merchant, item, raffle, holderName),
       approved: await isApproved(config, chainId, merchant, raffle, item, items),
     })),
   );

@@ -6,6 +6,7 @@ import { waitForTransactionReceipt, writeContract } from "wagmi/actions";
 
 import { ItemPrize } from "../../components/ItemPrize";
 import { prizeName } from "../../lib/draw-check";
+import { shortAddress } from "../../lib/format";
 import { ITEM_PRIZES_ABI, ITEM_TOKEN_TYPE, readNextItems, type ItemKind, type PrizeItem } from "../../lib/items";
 import { useConsole } from "../console-context";
 import { checkItems, decimalsOf, detectItemKind, explainItemError, holdingProblem, sendApproval } from "../item-checks";
@@ -15,10 +16,15 @@ const MAX_POSITION = 20;
 
 type KindChoice = "detect" | ItemKind;
 
-/** The next round's items, checked against the merchant's wallet: held, and approved for the raffle to pull. */
-function useCheckedItems(chainId: number, raffle: Address, items: PrizeItem[] | undefined) {
+/**
+ * Items checked against the wallet the raffle pulls them from when a round starts: held, and approved. That is the
+ * wallet that chose them (`itemPrizes()`' merchant, maybe another admin of the raffle), else the connected one.
+ */
+function useCheckedItems(chainId: number, raffle: Address, items: PrizeItem[] | undefined, chosenBy?: Address) {
   const config = useConfig();
-  const { merchant } = useConsole();
+  const { merchant: connected } = useConsole();
+  const merchant = chosenBy ?? (connected as Address);
+  const holderName = holderNameOf(merchant, connected);
   return useQuery({
     queryKey: [
       "console",
@@ -28,7 +34,7 @@ function useCheckedItems(chainId: number, raffle: Address, items: PrizeItem[] | 
       merchant,
       items?.map((item) => `${item.position}:${item.token}:${item.tokenId}:${item.amount}`),
     ],
-    queryFn: () => checkItems(config, chainId, merchant as Address, raffle, items!),
+    queryFn: () => checkItems(config, chainId, merchant, raffle, items!, holderName),
     enabled: items !== undefined,
     refetchInterval: 5_000,
   });
@@ -42,8 +48,9 @@ function useCheckedItems(chainId: number, raffle: Address, items: PrizeItem[] | 
 export function ItemPrizesPanel({ chainId, raffle, idPrefix }: { chainId: number; raffle: Address; idPrefix: string }) {
   const config = useConfig();
   const queryClient = useQueryClient();
+  const { merchant } = useConsole();
   const next = useQuery({ queryKey: ["console", "next-items", chainId, raffle], queryFn: () => readNextItems(config, chainId, raffle) });
-  const nextChecks = useCheckedItems(chainId, raffle, next.data?.items);
+  const nextChecks = useCheckedItems(chainId, raffle, next.data?.items, next.data?.merchant);
   const [draft, setDraft] = useState<PrizeItem[] | null>(null);
   const draftChecks = useCheckedItems(chainId, raffle, draft ?? undefined);
   const [status, setStatus] = useState<string | null>(null);
@@ -113,7 +120,13 @@ export function ItemPrizesPanel({ chainId, raffle, idPrefix }: { chainId: number
       {next.error && <p role="alert">{explainItemError(next.error)}</p>}
       {next.data && next.data.items.length === 0 && <p>The next round has no item prizes: its winners share the pot only.</p>}
       {next.data && next.data.items.length > 0 && (
-        <ItemList label="Items of the next round" chainId={chainId} items={next.data.items} checks={nextChecks.data} />
+        <ItemList
+          label="Items of the next round"
+          chainId={chainId}
+          items={next.data.items}
+          checks={nextChecks.data}
+          holder={holderNameOf(next.data.merchant, merchant)}
+        />
       )}
       <div className="actions">
         <button type="button" aria-expanded={draft !== null} onClick={() => setDraft(draft === null ? [...(next.data?.items ?? [])] : null)}>
@@ -172,11 +185,14 @@ function ItemList({
   checks,
   order,
   onRemove,
+  holder = "Your wallet",
 }: {
   label: string;
   chainId: number;
   items: PrizeItem[];
   checks: Array<{ problem: string | null; approved: boolean }> | undefined;
+  /** Whose wallet the checks are about, as `holderNameOf` names it. */
+  holder?: string;
   /** The order `checks` are in, when it is not `items`' own. */
   order?: PrizeItem[];
   onRemove?: (item: PrizeItem) => void;
@@ -191,7 +207,7 @@ function ItemList({
             {check && (
               <span className={check.problem || !check.approved ? "field-error" : "muted"}>
                 {" "}
-                · {check.problem ?? (check.approved ? "in your wallet, approved" : "in your wallet, not approved for the raffle yet")}
+                · {check.problem ?? `${holderPlace(holder)}, ${check.approved ? "approved" : "not approved for the raffle yet"}`}
               </span>
             )}
             {onRemove && (
@@ -318,4 +334,13 @@ function AddItemForm({ chainId, idPrefix, taken, onAdd }: { chainId: number; idP
       )}
     </form>
   );
+}
+
+/** "Your wallet" for the connected wallet; another admin's wallet by its short address. */
+function holderNameOf(holder: string, connected: string | null | undefined): string {
+  return connected && holder.toLowerCase() === connected.toLowerCase() ? "Your wallet" : `The wallet ${shortAddress(holder)}`;
+}
+
+function holderPlace(holderName: string): string {
+  return holderName === "Your wallet" ? "in your wallet" : `held by ${holderName.replace(/^The wallet /, "")}`;
 }
