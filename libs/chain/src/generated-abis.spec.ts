@@ -6,7 +6,15 @@ import { Interface, NamedFragment, type InterfaceAbi } from "ethers";
 
 import * as APP_ABIS from "./generated/app-abis";
 import * as CLIENT_ABIS from "./generated/client-abis";
-import { Exchange__factory, RaffleFactory__factory, RaffleTicket__factory, Raffle__factory, TestToken__factory } from "./typechain";
+import {
+  Exchange__factory,
+  RaffleFactory__factory,
+  RaffleTicket__factory,
+  Raffle__factory,
+  TestCollectible__factory,
+  TestItems1155__factory,
+  TestToken__factory,
+} from "./typechain";
 
 const GENERATOR = path.join(__dirname, "../scripts/abi-generate.cjs");
 const GENERATED = path.join(__dirname, "generated");
@@ -40,9 +48,15 @@ describe("the generated ABIs (libs/chain/src/generated)", () => {
   });
 
   it("read as the compiled fragments, line for line", () => {
-    const compiled = [Raffle__factory, RaffleFactory__factory, RaffleTicket__factory, Exchange__factory, TestToken__factory].map((factory) =>
-      factory.createInterface(),
-    );
+    const compiled = [
+      Raffle__factory,
+      RaffleFactory__factory,
+      RaffleTicket__factory,
+      Exchange__factory,
+      TestToken__factory,
+      TestCollectible__factory,
+      TestItems1155__factory,
+    ].map((factory) => factory.createInterface());
     // Lines, or JSON fragments for a list viem cannot type from lines (EXCHANGE_GASLESS_ABI): ethers reads both.
     const lists: Record<string, InterfaceAbi & { length: number }> = { ...CLIENT_ABIS, ...APP_ABIS };
     expect(Object.keys(lists).length).toBeGreaterThan(5);
