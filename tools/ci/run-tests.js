@@ -26,6 +26,7 @@ const { CI_TIMES, readLongestFirst, writeCiTimes } = require("./ci-times");
 // fraction of its wall time). What made that safe (docs/development.md, "CI time"): the frozen build, and waits and
 // bounds sized for a loaded machine. CI_TEST_PARALLEL=1 runs one at a time, to tell a slow suite from a loaded machine.
 const PARALLEL = Math.max(1, Number(process.env.CI_TEST_PARALLEL ?? "3"));
+const BROWSER_SUITES = ["@raffle/web:test"];
 const BASE_ENV = { NX_DAEMON: "false", NX_NO_CLOUD: "true", NX_TUI: "false", ...process.env };
 // The build is frozen while suites run: a Hardhat task a test runs compiles nothing (contracts/tasks/action.ts).
 const SUITE_ENV = { ...BASE_ENV, RAFFLE_FROZEN_BUILD: "1" };
@@ -74,7 +75,10 @@ function plan(projects, scripts) {
   const longestFirst = readLongestFirst();
   const rank = (task) => {
     const index = longestFirst.indexOf(task.name);
-    return index === -1 ? longestFirst.length : index;
+    const known = index === -1 ? longestFirst.length : index;
+    // The browser suite waits for the first lane to free: started beside the API's and the tools' e2e suites, its
+    // Chromium fought them for the two cores (web 478 s, npm test 865 s, against 319 s and 739 s started fourth).
+    return BROWSER_SUITES.includes(task.name) ? Math.max(known, PARALLEL) : known;
   };
   return [...suites, typecheck].sort((a, b) => rank(a) - rank(b));
 }
