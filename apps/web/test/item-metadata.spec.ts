@@ -74,6 +74,6 @@ describe("item prize metadata, read as a hostile source", () => {
   });
 
   it("names an item without usable metadata plainly, by id and token address", () => {
-    expect(fallbackItemName("0x5FbDB2315678afecb367f032d93F642f64180aa3", 7n)).toBe("Item #7 of 0x5FbDB2315678afecb367f032d93F642f64180aa3");
+    expect(fallbackItemName("0x5FbDB2315678afecb367f032d93F642f64180aa3", 7n)).toBe("Item #7 of 0x5FbD…0aa3");
   });
 });

@@ -11,6 +11,9 @@ import { InjectedWallet } from "./support/injected-wallet";
 import { watchCspViolations } from "./support/page-security";
 import { startWebStack, type WebStack } from "./support/web-stack";
 
+/** How the pages shorten an address in an item's fallback name: its first 6 and last 4 characters. */
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
 const SCREENSHOTS = path.resolve(__dirname, "../../../reports/web/screenshots");
 const WAIT = { timeout: 20_000 };
 /** libs/chain's TokenType numbers. */
@@ -211,7 +214,7 @@ describe("item prizes in a browser", () => {
     await page.getByRole("heading", { level: 2, name: "Round 2" }).waitFor(WAIT);
     await settles(() => prizes().allTextContents(), "toEqual", [
       "1st prize: Legendary Sword · plus 60% of the pot",
-      `2nd prize: Item #1 of ${tokens.shield} · plus 30% of the pot`,
+      `2nd prize: Item #1 of ${short(tokens.shield)} · plus 30% of the pot`,
       "3rd prize: 50 × Potion of Healing · plus 10% of the pot",
     ]);
     await page.getByText("3 prizes are items, held in escrow by the raffle until their winners claim them.", { exact: false }).waitFor(WAIT);
@@ -226,9 +229,9 @@ describe("item prizes in a browser", () => {
     await page.getByRole("heading", { level: 2, name: "Round 2" }).waitFor(WAIT);
     await settles(() => prizes().allTextContents(), "toEqual", [
       "1st prize: <script>window.__pwned = 1</script>Cursed Blade · plus 100% of the pot",
-      `2nd prize: Item #103 of ${tokens.items1155}`,
+      `2nd prize: Item #103 of ${short(tokens.items1155)}`,
       `3rd prize: ${"Z".repeat(79)}…`,
-      `4th prize: Item #1 of ${tokens.pausable}`,
+      `4th prize: Item #1 of ${short(tokens.pausable)}`,
       "5th prize: 1000 GEM",
     ]);
     await page
@@ -277,16 +280,16 @@ describe("item prizes in a browser", () => {
     await page.goto(`${stack.web.url}/#/tickets`);
     const tickets = page.getByRole("list", { name: "Your tickets by round" });
     await tickets.getByText("item: Legendary Sword (to claim)").waitFor(WAIT);
-    await tickets.getByText(`item: Item #1 of ${tokens.shield} (to claim)`).waitFor(WAIT);
+    await tickets.getByText(`item: Item #1 of ${short(tokens.shield)} (to claim)`).waitFor(WAIT);
     await tickets.getByText("item: 50 × Potion of Healing (to claim)").waitFor(WAIT);
 
     await button("Claim all").click();
     await page
-      .getByText(`3 prizes claimed: 0.027 ETH is in your wallet, with Legendary Sword, Item #1 of ${tokens.shield} and 50 × Potion of Healing.`, {
+      .getByText(`3 prizes claimed: 0.027 ETH is in your wallet, with Legendary Sword, Item #1 of ${short(tokens.shield)} and 50 × Potion of Healing.`, {
         exact: false,
       })
       .waitFor({ timeout: 30_000 });
-    for (const item of ["Legendary Sword", `Item #1 of ${tokens.shield}`, "50 × Potion of Healing"]) {
+    for (const item of ["Legendary Sword", `Item #1 of ${short(tokens.shield)}`, "50 × Potion of Healing"]) {
       await tickets.getByText(`item: ${item} (claimed: it is in your wallet)`).waitFor(WAIT);
     }
     const player = stack.player.address;
@@ -306,7 +309,7 @@ describe("item prizes in a browser", () => {
     const items = page.getByRole("list", { name: "Item prizes of Round 2" }).getByRole("listitem");
     await settles(() => items.allTextContents(), "toEqual", [
       "1st prize: Legendary Sword · claimed by the winner",
-      `2nd prize: Item #1 of ${tokens.shield} · claimed by the winner`,
+      `2nd prize: Item #1 of ${short(tokens.shield)} · claimed by the winner`,
       "3rd prize: 50 × Potion of Healing · claimed by the winner",
     ]);
     for (const width of [1280, 375]) {
@@ -339,7 +342,7 @@ describe("item prizes in a browser", () => {
       const next = card().getByRole("list", { name: "Items of the next round" }).getByRole("listitem");
       await settles(() => next.allTextContents(), "toEqual", [
         "1st prize: Legendary Sword · in your wallet, approved",
-        `2nd prize: Item #1 of ${tokens.shield} · Your wallet does not hold token #1 of this collection: ${stack.player.address} does.`,
+        `2nd prize: Item #1 of ${short(tokens.shield)} · Your wallet does not hold token #1 of this collection: ${stack.player.address} does.`,
         "3rd prize: 50 × Potion of Healing · in your wallet, approved",
       ]);
       await card().getByRole("button", { name: "Start round", exact: true }).click();
@@ -378,7 +381,7 @@ describe("item prizes in a browser", () => {
       await settles(
         () => chosen.nth(1).textContent(),
         "toBe",
-        `2nd prize: Item #1 of ${tokens.dragon} · in your wallet, not approved for the raffle yet Remove the 2nd prize item`,
+        `2nd prize: Item #1 of ${short(tokens.dragon)} · in your wallet, not approved for the raffle yet Remove the 2nd prize item`,
       );
       expect(await card().getByRole("button", { name: "Save item prizes", exact: true }).isDisabled()).toBe(true);
 
@@ -409,20 +412,20 @@ describe("item prizes in a browser", () => {
       const roundItems = card().getByRole("list", { name: "Items of round #3" }).getByRole("listitem");
       await settles(() => roundItems.allTextContents(), "toEqual", [
         "1st prize: Legendary Sword · held in escrow",
-        `2nd prize: Item #1 of ${tokens.dragon} · held in escrow`,
+        `2nd prize: Item #1 of ${short(tokens.dragon)} · held in escrow`,
         "3rd prize: 50 × Potion of Healing · held in escrow",
       ]);
       const next = card().getByRole("list", { name: "Items of the next round" }).getByRole("listitem");
       await settles(
         () => next.nth(1).textContent(),
         "toBe",
-        `2nd prize: Item #1 of ${tokens.dragon} · This raffle holds token #1 in escrow for a round: it comes back to your wallet when that round's items are returned.`,
+        `2nd prize: Item #1 of ${short(tokens.dragon)} · This raffle holds token #1 in escrow for a round: it comes back to your wallet when that round's items are returned.`,
       );
       await card().getByRole("button", { name: "Return items of round #3", exact: true }).click();
       await card().getByText("The items of round #3 are back in your wallet.").waitFor(WAIT);
       await settles(() => roundItems.allTextContents(), "toEqual", [
         "1st prize: Legendary Sword · returned to you",
-        `2nd prize: Item #1 of ${tokens.dragon} · returned to you`,
+        `2nd prize: Item #1 of ${short(tokens.dragon)} · returned to you`,
         "3rd prize: 50 × Potion of Healing · returned to you",
       ]);
       expect(await TestCollectible__factory.connect(tokens.dragon, stack.node.provider).ownerOf(1n)).toBe(stack.merchant.address);
@@ -430,7 +433,7 @@ describe("item prizes in a browser", () => {
       expect([await items1155.balanceOf(stack.merchant.address, 1n), await items1155.balanceOf(stack.merchant.address, 2n)]).toEqual([4n, 450n]);
       await settles(() => next.allTextContents(), "toEqual", [
         "1st prize: Legendary Sword · in your wallet, approved",
-        `2nd prize: Item #1 of ${tokens.dragon} · in your wallet, approved`,
+        `2nd prize: Item #1 of ${short(tokens.dragon)} · in your wallet, approved`,
         "3rd prize: 50 × Potion of Healing · in your wallet, approved",
       ]);
       // Returned already: the button is gone.

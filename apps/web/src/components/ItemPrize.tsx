@@ -25,7 +25,9 @@ export function ItemPrize({ chainId, item }: { chainId: number; item: PrizeItem 
           onError={() => setImageFailed(true)}
         />
       )}
-      <bdi className="item-name">{text}</bdi>
+      <bdi className="item-name" title={item.token}>
+        {text}
+      </bdi>
     </span>
   );
 }

@@ -4,6 +4,7 @@
  * `javascript:` or `http:` URL, a huge or missing field, a body that is not JSON) is dropped, and the page shows the
  * plain fallback, "Item #id of <address>".
  */
+import { shortAddress } from "./format";
 
 /** The longest name shown; longer names are cut with an ellipsis. */
 export const MAX_NAME_LENGTH = 80;
@@ -24,9 +25,12 @@ export interface ItemMetadata {
 
 export const NO_METADATA: ItemMetadata = { name: null, image: null };
 
-/** "Item #7 of 0xAbc…": what the page calls an item whose metadata says nothing usable. */
+/**
+ * "Item #7 of 0x5FbD…0aa3": what the page calls an item whose metadata says nothing usable. The address is shortened
+ * so that the name fits a phone's line; the full address is the item's title (ItemPrize).
+ */
 export function fallbackItemName(token: string, tokenId: bigint | string): string {
-  return `Item #${tokenId} of ${token}`;
+  return `Item #${tokenId} of ${shortAddress(token)}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   ITEM_ERC721_ABI as ERC721_LINES,
   ITEM_PRIZES_ABI as PRIZES_LINES,
 } from "../../../../libs/chain/src/generated/app-abis";
+import { shortAddress } from "./format";
 import { fallbackItemName, loadItemMetadata, substituteTokenId, type ItemMetadata } from "./item-metadata";
 
 /**
@@ -123,7 +124,7 @@ export async function describeItem(config: Config, chainId: number, item: PrizeI
     ]);
     const shown = plainSymbol(symbol);
     const amount = decimals !== null && decimals <= 77 ? formatUnits(item.amount, decimals) : item.amount.toString();
-    const text = shown ? `${amount} ${shown}` : `${amount} of the token ${item.token}`;
+    const text = shown ? `${amount} ${shown}` : `${amount} of the token ${shortAddress(item.token)}`;
     return { text, name: text, image: null };
   }
   let metadata: ItemMetadata;

@@ -148,7 +148,15 @@ export function RaffleCard({ raffle }: { raffle: Raffle }) {
       {rounds.data && current?.status !== "ACTIVE" && (
         <>
           <h3>{current ? "Start the next round" : "Start the first round"}</h3>
-          <StartRoundForm chainId={raffle.chainId} raffle={raffle.address as Address} onDone={() => void rounds.refetch()} />
+          <StartRoundForm
+            chainId={raffle.chainId}
+            raffle={raffle.address as Address}
+            onDone={() => {
+              // The card keeps the sentence: the form goes away as soon as the new round is indexed.
+              setNotice("Round started: it shows here as soon as it is indexed.");
+              void rounds.refetch();
+            }}
+          />
         </>
       )}
       <form

@@ -15,7 +15,8 @@ export const TOKEN_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2 } as const;
 
 /**
  * Starts a round of an existing raffle from the merchant's wallet (`Raffle.startRound`), when none is selling: after a
- * draw when the worker does not run, or when the first round was not started at creation.
+ * draw when the worker does not run, or when the first round was not started at creation. `onDone` says it started: the
+ * form itself goes away once the new round is indexed.
  */
 export function StartRoundForm({ chainId, raffle, onDone }: { chainId: number; raffle: Address; onDone: () => void }) {
   const wagmiConfig = useConfig();
@@ -52,7 +53,7 @@ export function StartRoundForm({ chainId, raffle, onDone }: { chainId: number; r
       });
       setStatus("Starting the round…");
       await waitForTransactionReceipt(wagmiConfig, { chainId, hash });
-      setStatus("Round started: it shows here as soon as it is indexed.");
+      setStatus(null);
       onDone();
     } catch (failure) {
       setStatus(null);
