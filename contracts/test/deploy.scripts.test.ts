@@ -59,7 +59,8 @@ describe("deploy scripts on a local hardhat node (chain 31337, dev defaults)", (
     expect(info.maxTicket).to.equal(7n);
     expect(info.acceptedAsset.amount).to.equal(12345n);
     expect(info.ticketAsset.token).to.equal(result.ticket);
-  });
+    // Three Hardhat CLI runs, each loading the config and Ignition: over 120 s on a loaded 2-core machine.
+  }).timeout(300_000);
 
   it("never overwrites the record of another deployment", async () => {
     const file = path.join(env.DEPLOYMENTS_DIR, "31337.json");
