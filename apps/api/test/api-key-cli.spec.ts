@@ -45,7 +45,8 @@ async function runCli(command: string[], env: Record<string, string>, args: stri
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [...command, ...args], {
       cwd: API_DIR,
       env: { ...process.env, INIT_CWD: path.resolve(API_DIR, "../.."), ...env },
-      timeout: 60_000,
+      // A first run migrates a new embedded database: over a minute on a loaded 2-core machine.
+      timeout: 150_000,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -53,6 +54,9 @@ async function runCli(command: string[], env: Record<string, string>, args: stri
     return { code: typeof failed.code === "number" ? failed.code : -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
 }
+
+// Each test waits for a CLI run of up to 150 s (runCli).
+jest.setTimeout(200_000);
 
 describe("api-key CLI", () => {
   let database: TestDatabase;

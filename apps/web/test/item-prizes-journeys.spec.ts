@@ -285,9 +285,12 @@ describe("item prizes in a browser", () => {
 
     await button("Claim all").click();
     await page
-      .getByText(`3 prizes claimed: 0.027 ETH is in your wallet, with Legendary Sword, Item #1 of ${short(tokens.shield)} and 50 × Potion of Healing.`, {
-        exact: false,
-      })
+      .getByText(
+        `3 prizes claimed: 0.027 ETH is in your wallet, with Legendary Sword, Item #1 of ${short(tokens.shield)} and 50 × Potion of Healing.`,
+        {
+          exact: false,
+        },
+      )
       .waitFor({ timeout: 30_000 });
     for (const item of ["Legendary Sword", `Item #1 of ${short(tokens.shield)}`, "50 × Potion of Healing"]) {
       await tickets.getByText(`item: ${item} (claimed: it is in your wallet)`).waitFor(WAIT);
