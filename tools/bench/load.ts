@@ -38,6 +38,8 @@ export interface LoadOptions {
    * from its scheduled time, over at most `connections` sockets. Without it, autocannon's closed loop at `connections`.
    */
   rate?: number;
+  /** Open loop only: return every latency and its entry of the mix (`latencies`, `entryOf`), to merge runs. */
+  keepLatencies?: boolean;
   /** List every slow request ([end, ms]) and the load generator's own stalls ([start, ms]), wall-clock ms. */
   recordSlow?: boolean;
 }
@@ -60,6 +62,8 @@ export interface LoadOutcome extends LoadResult {
   sendsLate5Ms?: number;
   /** Open loop only: each entry of the mix (or the one request) with its own count and percentiles. */
   byEntry?: Array<{ method: string; path: string; requests: number; p50Ms: number; p99Ms: number }>;
+  latencies?: number[];
+  entryOf?: number[];
 }
 
 /** The figures of a run without its samples and captures, for reports. */
@@ -68,6 +72,8 @@ export function figuresOf({
   captures: _captures,
   slow: _slow,
   stalls: _stalls,
+  latencies: _latencies,
+  entryOf: _entryOf,
   ...figures
 }: LoadOutcome): LoadResult & { cpuMicros: number } {
   return figures;

@@ -35,6 +35,33 @@ function pickByWeight(mix, random) {
 
 const round = (ms) => Math.round(ms * 10) / 10;
 
+/**
+ * p50 / p99 / p99.9 / max of `latencies` (ms), and p50 / p99 of each of `entries` (the mix), `entryOf[i]` being the
+ * entry of latency i: one run's, or several runs' put end to end.
+ */
+function summarize(latencies, entryOf, entries) {
+  const sorted = Float64Array.from(latencies).sort();
+  const byEntry = entries.map((entry, index) => {
+    const own = Float64Array.from(latencies)
+      .filter((_, at) => entryOf[at] === index)
+      .sort();
+    return {
+      method: entry.method,
+      path: entry.path.split("?")[0],
+      requests: own.length,
+      p50Ms: round(percentile(own, 50)),
+      p99Ms: round(percentile(own, 99)),
+    };
+  });
+  return {
+    p50Ms: round(percentile(sorted, 50)),
+    p99Ms: round(percentile(sorted, 99)),
+    p999Ms: round(percentile(sorted, 99.9)),
+    maxMs: round(percentile(sorted, 100)),
+    byEntry,
+  };
+}
+
 /** A request unanswered this long after it was sent is an error (autocannon's default timeout). */
 const TIMEOUT_MS = 10_000;
 /** The schedule is checked every millisecond: a request leaves at most about that late, and its lateness is counted. */
@@ -77,30 +104,13 @@ function runOpenLoop(options, slowMs) {
       clearInterval(timer);
       clearTimeout(deadline);
       agent.destroy();
-      const measured = latencies.slice(0, answered).sort();
-      const byEntry = entries.map((entry, index) => {
-        const own = latencies
-          .slice(0, answered)
-          .filter((_, at) => entryOf[at] === index)
-          .sort();
-        return {
-          method: entry.method,
-          path: entry.path.split("?")[0],
-          requests: own.length,
-          p50Ms: round(percentile(own, 50)),
-          p99Ms: round(percentile(own, 99)),
-        };
-      });
+      const summary = summarize(latencies.subarray(0, answered), entryOf.subarray(0, answered), entries);
       const elapsedSeconds = (performance.now() - start) / 1000;
       resolve({
         requests: answered,
         requestsPerSecond: Math.round(answered / Math.max(elapsedSeconds, options.durationSeconds)),
         offeredRate: options.rate,
-        p50Ms: round(percentile(measured, 50)),
-        p99Ms: round(percentile(measured, 99)),
-        p999Ms: round(percentile(measured, 99.9)),
-        maxMs: round(percentile(measured, 100)),
-        byEntry,
+        ...summary,
         non2xx,
         errors: errors + (total - settled),
         slowRequests,
@@ -109,6 +119,11 @@ function runOpenLoop(options, slowMs) {
         maxSendLagMs: round(maxSendLagMs),
         sendsLate5Ms,
         ...(options.recordSlow && { slow }),
+        // Every latency (0.01 ms) and its entry of the mix, for percentiles over several runs together (summarize).
+        ...(options.keepLatencies && {
+          latencies: Array.from(latencies.subarray(0, answered), (ms) => Math.round(ms * 100) / 100),
+          entryOf: Array.from(entryOf.subarray(0, answered)),
+        }),
       });
     };
     const settle = () => {
@@ -172,4 +187,4 @@ function runOpenLoop(options, slowMs) {
   });
 }
 
-module.exports = { dueCount, scheduledMs, percentile, pickByWeight, runOpenLoop };
+module.exports = { dueCount, scheduledMs, percentile, pickByWeight, summarize, runOpenLoop };

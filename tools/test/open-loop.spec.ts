@@ -7,6 +7,11 @@ const openLoop = require("../bench/open-loop.js") as {
   scheduledMs(index: number, rate: number): number;
   percentile(sorted: ArrayLike<number>, p: number): number;
   pickByWeight<T extends { weight: number }>(mix: T[], random: number): T;
+  summarize(
+    latencies: number[],
+    entryOf: number[],
+    entries: Array<{ method: string; path: string }>,
+  ): { p50Ms: number; p99Ms: number; p999Ms: number; maxMs: number; byEntry: Array<{ path: string; requests: number; p99Ms: number }> };
   runOpenLoop(
     options: { url: string; headers: Record<string, string>; connections: number; durationSeconds: number; rate: number; mix?: unknown[] },
     slowMs: number,
@@ -51,6 +56,26 @@ describe("open loop schedule", () => {
     expect(openLoop.percentile(thousand, 100)).toBe(1_000);
     expect(openLoop.percentile([7], 99)).toBe(7);
     expect(openLoop.percentile([], 99)).toBe(0);
+  });
+
+  it("summarizes runs put end to end, each entry of the mix on its own", () => {
+    // 200 reads of 1..200 ms (entry 0, unordered) and 20 signs of 1,000 ms (entry 1), as two runs' arrays joined.
+    const reads = Array.from({ length: 200 }, (_, i) => 200 - i);
+    const summary = openLoop.summarize(
+      [...reads, ...Array(20).fill(1_000)],
+      [...Array(200).fill(0), ...Array(20).fill(1)],
+      [
+        { method: "GET", path: "/rounds/current?contractId=1" },
+        { method: "POST", path: "/raffle/ticket/sign" },
+      ],
+    );
+    expect(summary.maxMs).toBe(1_000);
+    expect(summary.p50Ms).toBe(110);
+    expect(summary.p99Ms).toBe(1_000);
+    expect(summary.byEntry).toEqual([
+      { method: "GET", path: "/rounds/current", requests: 200, p50Ms: 100, p99Ms: 198 },
+      { method: "POST", path: "/raffle/ticket/sign", requests: 20, p50Ms: 1_000, p99Ms: 1_000 },
+    ]);
   });
 
   it("picks entries by weight", () => {
