@@ -299,28 +299,19 @@ export async function scalePart(stack: BenchStack): Promise<void> {
         met: aloneAtRate.failed === 0,
       },
       {
-        measure: `scale: saturation (closed loop, ${CONNECTIONS} connections, ${SCALE_SECONDS} s), two serve + index,deliver vs one process: req/s, p99, failed; load average`,
+        measure: `scale: saturation (closed loop, ${CONNECTIONS} connections, ${SCALE_SECONDS} s in ${ROUNDS} turns), two serve + index,deliver vs one process: req/s, failed, load average; CPU µs per request of each process and PostgreSQL server`,
         result:
-          `${scaled.requestsPerSecond}, ${scaled.p99Ms} ms, ${scaled.failed} of ${scaled.requests}; ${scaled.loadAverage} vs ` +
-          `${alone.requestsPerSecond}, ${alone.p99Ms} ms, ${alone.failed} of ${alone.requests}; ${alone.loadAverage}`,
+          `${scaled.requestsPerSecond}, ${scaled.failed} of ${scaled.requests}, ${scaled.loadAverage} vs ${alone.requestsPerSecond}, ${alone.failed} of ${alone.requests}, ` +
+          `${alone.loadAverage}; ${cpu(scaled.cpuMicrosPerRequest)} vs ${cpu(alone.cpuMicrosPerRequest)}`,
         target: "0 failed",
         met: scaled.failed === 0 && alone.failed === 0,
       },
       {
-        measure: "scale: CPU µs per mixed request at saturation, two serve + index,deliver + PostgreSQL primary / replica vs one process",
-        result: `${cpu(scaled.cpuMicrosPerRequest)} vs ${cpu(alone.cpuMicrosPerRequest)}`,
-        target: "",
-        met: null,
-      },
-      {
-        measure: `scale: at ${rate} req/s, p99 of each route (${scaledAtRate.byEntry.map((each) => `${each.method} ${each.path}`).join(" / ")}), two serve vs one process`,
-        result: `${scaledAtRate.byEntry.map((each) => each.p99Ms).join(" / ")} vs ${aloneAtRate.byEntry.map((each) => each.p99Ms).join(" / ")} ms`,
-        target: "",
-        met: null,
-      },
-      {
-        measure: `scale: at ${rate} req/s, two serve vs one process: serving CPU µs per request; wait for a CPU of the serving processes' and the load generators' main threads (ms/s); the load generators' worst lateness against their schedule`,
+        measure:
+          `scale: at ${rate} req/s, two serve vs one process: p99 of ${scaledAtRate.byEntry.map((each) => `${each.method} ${each.path}`).join(" / ")}; ` +
+          "serving CPU µs per request; wait for a CPU of the serving and the load generators' main threads (ms/s); the load generators' worst lateness",
         result:
+          `${scaledAtRate.byEntry.map((each) => each.p99Ms).join(" / ")} vs ${aloneAtRate.byEntry.map((each) => each.p99Ms).join(" / ")} ms; ` +
           `${scaledAtRate.cpuMicrosPerRequest.serving} vs ${aloneAtRate.cpuMicrosPerRequest.api}; ` +
           `${scaledAtRate.servingWaitMsPerS} + ${scaledAtRate.loadGeneratorWaitMsPerS} vs ${aloneAtRate.servingWaitMsPerS} + ${aloneAtRate.loadGeneratorWaitMsPerS}; ` +
           `${scaledAtRate.maxSendLagMs} vs ${aloneAtRate.maxSendLagMs} ms`,
