@@ -8,7 +8,7 @@
  *   machine, not the service's, so it carries no latency target;
  * - latency: an open loop at a fixed offered rate (open-loop.js), each latency counted from its scheduled time, which
  *   carries the issue's p99 target. The rate is SCALE_RATE, and both layouts get the same one.
- * The two layouts' runs alternate in ROUNDS turns of SCALE_SECONDS / ROUNDS each (all processes stay up, the idle
+ * The two layouts' runs alternate in TURNS turns of SCALE_SECONDS / TURNS each (all processes stay up, the idle
  * layout costing about 10 ms/s a process): on cores other work shares, the machine's speed drifts within a minute, and
  * back-to-back runs of one layout then the other would compare two machines.
  * It runs on a PostgreSQL primary and hot standby of its own (startStreamingReplica) and a chain of its own.
@@ -38,7 +38,7 @@ import { giveReadClaims } from "./reads";
 
 const SCALE_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 60);
 /** Turns each layout's SCALE_SECONDS are split into, alternating with the other layout's. */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_SCALE_ROUNDS ?? 3));
+const TURNS = Math.max(1, Number(process.env.BENCH_SCALE_TURNS ?? 3));
 /** Untimed load on each layout before its timed run: a freshly started process's JIT and caches are cold. */
 const WARM_UP_SECONDS = 5;
 /** The issue's bound on the mixed load's p99. */
@@ -228,12 +228,12 @@ export async function scalePart(stack: BenchStack): Promise<void> {
       { servers, parts: scaledParts },
       { servers: [single, single], parts: { api: () => single.cpuSeconds(), ...pgCpu } },
     ];
-    const turn = SCALE_SECONDS / ROUNDS;
-    /** Each layout's runs, their turns alternating: the two-serve layout first in odd rounds, second in even ones. */
+    const turn = SCALE_SECONDS / TURNS;
+    /** Each layout's runs, their turns alternating: the two-serve layout first in every other pair of turns. */
     const alternate = async (rate?: number): Promise<LayoutRun[][]> => {
       const runs: LayoutRun[][] = [[], []];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      for (let step = 0; step < TURNS; step += 1) {
+        for (const index of step % 2 === 0 ? [0, 1] : [1, 0]) {
           runs[index].push(await mixedRun(layouts[index].servers, mix, layouts[index].parts, turn, rate));
         }
       }
@@ -243,7 +243,7 @@ export async function scalePart(stack: BenchStack): Promise<void> {
 
     say(
       `scale: two serving processes on the replica (${JSON.stringify(onReplica)}) + index,deliver, and one process with every role: ` +
-        `saturation (${CONNECTIONS} connections), ${ROUNDS} alternating turns of ${turn} s each`,
+        `saturation (${CONNECTIONS} connections), ${TURNS} alternating turns of ${turn} s each`,
     );
     for (const layout of layouts) await mixedRun(layout.servers, mix, {}, WARM_UP_SECONDS);
     const saturation = await alternate();
@@ -251,7 +251,7 @@ export async function scalePart(stack: BenchStack): Promise<void> {
     // Rounded to tens: the rate is a setting of the run, stated in the table, not a measurement.
     const rate = FIXED_RATE ?? Math.max(10, Math.round((scaled.requestsPerSecond * RATE_SHARE_OF_SATURATION) / 10) * 10);
     const rateSource = FIXED_RATE ? "BENCH_SCALE_RATE" : `${RATE_SHARE_OF_SATURATION * 100} % of the two-serve saturation`;
-    say(`scale: both layouts, open loop at ${rate} requests/s (${rateSource}), ${ROUNDS} alternating turns of ${turn} s each`);
+    say(`scale: both layouts, open loop at ${rate} requests/s (${rateSource}), ${TURNS} alternating turns of ${turn} s each`);
     const atRate = await alternate(rate);
     const [scaledAtRate, aloneAtRate] = atRate.map((runs) => figures(runs, entries));
     if (AB_NODE_ARGS.length > 0) {
@@ -274,7 +274,7 @@ export async function scalePart(stack: BenchStack): Promise<void> {
       rate,
       rateSource,
       onReplica,
-      rounds: ROUNDS,
+      turns: TURNS,
       saturation: { scaled, alone },
       atRate: { scaled: scaledAtRate, alone: aloneAtRate },
     };
@@ -287,7 +287,7 @@ export async function scalePart(stack: BenchStack): Promise<void> {
     const mixName = "mixed load (80 % GET /rounds/current, 15 % sign, 5 % GET /claims)";
     rows.push(
       {
-        measure: `scale: ${mixName}, open loop at ${rate} req/s (${rateSource}), ${SCALE_SECONDS} s in ${ROUNDS} turns, two serve processes on a streaming replica + one index,deliver: p50 / p99 / p99.9 / max from the scheduled time, failed`,
+        measure: `scale: ${mixName}, open loop at ${rate} req/s (${rateSource}), ${SCALE_SECONDS} s in ${TURNS} turns, two serve processes on a streaming replica + one index,deliver: p50 / p99 / p99.9 / max from the scheduled time, failed`,
         result: latency(scaledAtRate),
         target: `p99 <= ${P99_TARGET_MS} ms, 0 failed`,
         met: scaledAtRate.p99Ms <= P99_TARGET_MS && scaledAtRate.failed === 0 && onReplica.every(Boolean),
@@ -299,7 +299,7 @@ export async function scalePart(stack: BenchStack): Promise<void> {
         met: aloneAtRate.failed === 0,
       },
       {
-        measure: `scale: saturation (closed loop, ${CONNECTIONS} connections, ${SCALE_SECONDS} s in ${ROUNDS} turns), two serve + index,deliver vs one process: req/s, failed, load average; CPU µs per request of each process and PostgreSQL server`,
+        measure: `scale: saturation (closed loop, ${CONNECTIONS} connections, ${SCALE_SECONDS} s in ${TURNS} turns), two serve + index,deliver vs one process: req/s, failed, load average; CPU µs per request of each process and PostgreSQL server`,
         result:
           `${scaled.requestsPerSecond}, ${scaled.failed} of ${scaled.requests}, ${scaled.loadAverage} vs ${alone.requestsPerSecond}, ${alone.failed} of ${alone.requests}, ` +
           `${alone.loadAverage}; ${cpu(scaled.cpuMicrosPerRequest)} vs ${cpu(alone.cpuMicrosPerRequest)}`,
