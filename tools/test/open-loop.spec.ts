@@ -117,11 +117,11 @@ describe("open loop against a server that stalls", () => {
     expect(outcome.requests).toBe(400);
     expect(outcome.errors).toBe(0);
     expect(outcome.non2xx).toBe(0);
-    // The requests scheduled during the stall waited up to its 300 ms from their scheduled time: many, not just the 4
-    // that were on the sockets when it began.
+    // The requests scheduled during the stall waited up to its 300 ms from their scheduled time: about 60, where a clock
+    // started at sending would count only the 4 on the sockets when it began (the rest leave after it, and answer at
+    // once). No upper bound: on a loaded machine this process's own lateness counts too, by design.
     expect(outcome.slowRequests).toBeGreaterThanOrEqual(40);
     expect(outcome.maxMs).toBeGreaterThanOrEqual(250);
-    expect(outcome.p50Ms).toBeLessThan(15);
   });
 
   it("sends the mix by weight and counts refusals apart", async () => {
