@@ -132,7 +132,10 @@ function figures(runs: LayoutRun[], entries: Array<{ method: string; path: strin
   const loadAverages = runs.map((run) => Math.round(run.loadAverage * 10) / 10);
   return {
     requests,
-    requestsPerSecond: Math.round(requests / wallSeconds),
+    // Each generator's own rate (its timed span, without its process's start), summed per turn, averaged over the turns.
+    requestsPerSecond: Math.round(
+      runs.reduce((sum, run) => sum + run.loads.reduce((each, load) => each + load.requestsPerSecond, 0), 0) / runs.length,
+    ),
     ...latency,
     // Open loop: how late a load generator sent against its schedule (its own lateness is inside the latencies).
     maxSendLagMs: Math.max(...loads.map((load) => load.maxSendLagMs ?? 0)),
