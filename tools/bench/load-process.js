@@ -1,9 +1,11 @@
-// The load generator of the benchmarks and the soak: autocannon in a plain JavaScript process of its own. A
+// The load generator of the benchmarks and the soak: autocannon (a closed loop at a fixed concurrency), or with
+// `rate` an open loop at a fixed rate (open-loop.js), in a plain JavaScript process of its own. A
 // TypeScript loader (ts-node) loads Node's `domain` module, whose async hook taxes every promise and event, so a load
 // generator inside it spends more CPU per request and adds its own delay to the latencies it reports.
 // Input (stdin): JSON LoadOptions of load.ts. Output (stdout): one JSON line, the result.
 const fs = require("node:fs");
 const autocannon = require("autocannon");
+const { pickByWeight, runOpenLoop } = require("./open-loop");
 
 /** This process's main thread: time on a CPU and time runnable but waiting for one (/proc/self/schedstat), in µs. */
 function schedstat() {
@@ -39,10 +41,8 @@ function readStdin() {
   let nextBody = 0;
   // A mixed load: each request is one of `mix`'s, drawn at random by weight, with its own bodies in turn.
   const mix = options.mix?.map((entry) => ({ ...entry, next: 0 }));
-  const totalWeight = mix?.reduce((sum, entry) => sum + entry.weight, 0) ?? 0;
   const mixedRequest = (request, context) => {
-    let draw = Math.random() * totalWeight;
-    const entry = mix.find((each) => (draw -= each.weight) < 0) ?? mix[mix.length - 1];
+    const entry = pickByWeight(mix, Math.random());
     context.body = entry.bodies?.length ? entry.bodies[entry.next++ % entry.bodies.length] : undefined;
     // Fresh headers each time: autocannon writes a body's Content-Length into the request's headers object, which a
     // bodyless GET after a POST would otherwise carry.
@@ -63,6 +63,30 @@ function readStdin() {
     if (now - expected >= STALL_MS) stalls.push([expected, now - expected]);
     expected = now + TICK_MS;
   }, TICK_MS);
+  // What this process cost and how much it waited for a CPU or stalled, beside the figures of either mode: a starved
+  // load generator counts its own delays in the latencies it measures.
+  const report = (figures) => {
+    const cpu = process.cpuUsage(cpuBefore);
+    const sched = schedstat();
+    clearInterval(tick);
+    const answer = {
+      ...figures,
+      cpuMicros: cpu.user + cpu.system,
+      runQueueWaitMicros: sched.waitMicros - schedBefore.waitMicros,
+      ownStallsOver5Ms: stalls.length,
+      ownStallMs: stalls.reduce((sum, [, ms]) => sum + ms, 0),
+      ...(options.recordSlow && { stalls }),
+      samples,
+      captures,
+    };
+    process.stdout.write(`${JSON.stringify(answer)}\n`, () => process.exit(0));
+  };
+
+  if (options.rate) {
+    // Open loop at a fixed rate (open-loop.js): latencies from each request's scheduled time.
+    report(await runOpenLoop(options, SLOW_MS));
+    return;
+  }
 
   const instance = autocannon(
     {
@@ -102,30 +126,18 @@ function readStdin() {
         process.stderr.write(`${error.stack ?? error}\n`);
         process.exit(1);
       }
-      const cpu = process.cpuUsage(cpuBefore);
-      const sched = schedstat();
-      clearInterval(tick);
-      const answer = {
-        cpuMicros: cpu.user + cpu.system,
+      report({
         requests: result.requests.total,
         requestsPerSecond: Math.round(result.requests.average),
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         non2xx: result.non2xx,
-        // Requests of SLOW_MS or more, and how long this process itself waited for a CPU or stalled meanwhile: a
-        // starved load generator counts its own delays in the latencies it measures.
         slowRequests,
-        runQueueWaitMicros: sched.waitMicros - schedBefore.waitMicros,
-        ownStallsOver5Ms: stalls.length,
-        ownStallMs: stalls.reduce((sum, [, ms]) => sum + ms, 0),
-        ...(options.recordSlow && { slow, stalls }),
+        ...(options.recordSlow && { slow }),
         errors: result.errors + result.timeouts,
         statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count])),
         refusals,
-        samples,
-        captures,
-      };
-      process.stdout.write(`${JSON.stringify(answer)}\n`, () => process.exit(0));
+      });
     },
   );
   // [when it ended, how long it took] of each slow request: the part sets them beside the API's stalls.

@@ -33,6 +33,13 @@ export interface LoadOptions {
   maxSamples?: number;
   /** A regular expression: group 1 of it is collected from every 2xx response, in order. */
   capture?: string;
+  /**
+   * Requests per second, open loop (open-loop.js): sent on a fixed schedule whatever the answers, each latency counted
+   * from its scheduled time, over at most `connections` sockets. Without it, autocannon's closed loop at `connections`.
+   */
+  rate?: number;
+  /** Open loop only: return every latency and its entry of the mix (`latencies`, `entryOf`), to merge runs. */
+  keepLatencies?: boolean;
   /** List every slow request ([end, ms]) and the load generator's own stalls ([start, ms]), wall-clock ms. */
   recordSlow?: boolean;
 }
@@ -47,6 +54,16 @@ export interface LoadOutcome extends LoadResult {
   captures: string[];
   slow?: Array<[number, number]>;
   stalls?: Array<[number, number]>;
+  /** Open loop only: the rate offered, p99.9 and the slowest, and how late this process sent against its schedule. */
+  offeredRate?: number;
+  p999Ms?: number;
+  maxMs?: number;
+  maxSendLagMs?: number;
+  sendsLate5Ms?: number;
+  /** Open loop only: each entry of the mix (or the one request) with its own count and percentiles. */
+  byEntry?: Array<{ method: string; path: string; requests: number; p50Ms: number; p99Ms: number }>;
+  latencies?: number[];
+  entryOf?: number[];
 }
 
 /** The figures of a run without its samples and captures, for reports. */
@@ -55,6 +72,8 @@ export function figuresOf({
   captures: _captures,
   slow: _slow,
   stalls: _stalls,
+  latencies: _latencies,
+  entryOf: _entryOf,
   ...figures
 }: LoadOutcome): LoadResult & { cpuMicros: number } {
   return figures;
@@ -63,8 +82,8 @@ export function figuresOf({
 const LOAD_PROCESS = path.join(__dirname, "load-process.js");
 
 /**
- * Drives one endpoint with autocannon at a fixed concurrency, from a plain JavaScript process of its own
- * (load-process.js), and reports throughput and latency.
+ * Drives one endpoint with autocannon at a fixed concurrency, or at a fixed rate (`rate`), from a plain JavaScript
+ * process of its own (load-process.js), and reports throughput and latency.
  */
 export function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   return new Promise((resolve, reject) => {
