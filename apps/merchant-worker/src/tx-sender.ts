@@ -14,6 +14,7 @@ import {
 import { signDigest } from "@raffle/chain";
 
 import { sleep } from "./backoff";
+import { signEip1559Call } from "./eip1559-tx";
 import type { FeeSettings } from "./config";
 import { NonceTakenError, TransactionRevertedError } from "./errors";
 import { errorMessage, type WorkerLogger } from "./logger";
@@ -292,16 +293,18 @@ export class TxSender {
   }
 
   private async sign(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<SignedTx> {
-    const feeFields = fees.eip1559
-      ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
-      : { type: 0, gasPrice: fees.maxFeePerGas };
-    const tx = Transaction.from({ ...feeFields, chainId: this.options.chainId, nonce, to: intent.to, data: intent.data, gasLimit, value: 0n });
+    if (fees.eip1559) {
+      const { maxFeePerGas, maxPriorityFeePerGas } = fees;
+      const call = { chainId: this.options.chainId, nonce, maxFeePerGas, maxPriorityFeePerGas, gasLimit, to: intent.to, data: intent.data, value: 0n };
+      return { ...signEip1559Call(call, this.privateKey), nonce };
+    }
+    const tx = Transaction.from({ type: 0, gasPrice: fees.maxFeePerGas, chainId: this.options.chainId, nonce, to: intent.to, data: intent.data, gasLimit, value: 0n });
     // Signed by the native binding, as the API signs vouchers: the same deterministic low-s signature ethers' Wallet
     // makes, without its JavaScript curve arithmetic in the nonce lock (several milliseconds a send on loaded cores).
     const { signature, recid } = signDigest(getBytes(tx.unsignedHash), this.privateKey);
     tx.signature = Signature.from({ r: hexlify(signature.subarray(0, 32)), s: hexlify(signature.subarray(32, 64)), v: 27 + recid });
     const raw = tx.serialized;
-    // A transaction's hash is the hash of its signed bytes (typed ones with their type byte): no parse needed.
+    // A transaction's hash is the hash of its signed bytes: no parse needed.
     return { raw, hash: keccak256(raw), nonce };
   }
 
