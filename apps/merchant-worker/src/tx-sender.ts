@@ -5,6 +5,7 @@ import {
   hexlify,
   isError,
   keccak256,
+  toQuantity,
   type JsonRpcError,
   type JsonRpcProvider,
   type JsonRpcResult,
@@ -14,6 +15,7 @@ import {
 import { signDigest } from "@raffle/chain";
 
 import { sleep } from "./backoff";
+import { signEip1559Call } from "./eip1559-tx";
 import type { FeeSettings } from "./config";
 import { NonceTakenError, TransactionRevertedError } from "./errors";
 import { errorMessage, type WorkerLogger } from "./logger";
@@ -72,6 +74,9 @@ export interface SendHooks {
   /** A fresh gas estimate is also the call's simulation; a caller that has just simulated passes its own limit. */
   gasLimit?: bigint;
 }
+
+/** What a send needs of a receipt: whether it succeeded, and where. */
+type MinedReceipt = Pick<TransactionReceipt, "hash" | "status" | "blockNumber">;
 
 /** A transaction signed, not yet broadcast. */
 interface SignedTx {
@@ -174,8 +179,10 @@ export class TxSender {
   private head?: { at: number; value: Promise<number> };
   private mined?: { head: number; value: Promise<number> };
   private headFees?: { head: number; value: Promise<Fees> };
-  /** Each recent block's transaction hashes (lower case), asked of the node once for every waiting send. */
-  private readonly blockHashes = new Map<number, Promise<Set<string> | null>>();
+  /** Each recent block's transactions (lower-case hashes, with receipts where known), asked once for every waiting send. */
+  private readonly blockHashes = new Map<number, Promise<Map<string, MinedReceipt | null> | null>>();
+  /** Whether the node answers `eth_getBlockReceipts` (undefined until it was asked). */
+  private blockReceiptsServed?: boolean;
   private rawRequestId = 0;
 
   private readonly privateKey: Uint8Array;
@@ -192,6 +199,8 @@ export class TxSender {
     for (let attempt = 1; ; attempt += 1) {
       const gasLimit = hooks.gasLimit ?? withMargin(await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data }));
       const fees = await this.feesAtHead();
+      // Read before the broadcast: no block up to it can hold the transaction, so only later blocks are looked in.
+      const headBefore = await this.headNumber();
       let sent: { nonce: number; hash: string };
       try {
         sent = await this.nonces.sendInOrder(
@@ -215,7 +224,7 @@ export class TxSender {
       const { nonce, hash } = sent;
       log.info("transaction sent", { call: intent.label, txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas });
       try {
-        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log, hooks);
+        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log, hooks, headBefore);
       } catch (error) {
         // The nonce may now be used or free in ways the counter does not know: ask the node again next time.
         this.nonces.resync();
@@ -292,16 +301,18 @@ export class TxSender {
   }
 
   private async sign(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<SignedTx> {
-    const feeFields = fees.eip1559
-      ? { type: 2, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
-      : { type: 0, gasPrice: fees.maxFeePerGas };
-    const tx = Transaction.from({ ...feeFields, chainId: this.options.chainId, nonce, to: intent.to, data: intent.data, gasLimit, value: 0n });
+    if (fees.eip1559) {
+      const { maxFeePerGas, maxPriorityFeePerGas } = fees;
+      const call = { chainId: this.options.chainId, nonce, maxFeePerGas, maxPriorityFeePerGas, gasLimit, to: intent.to, data: intent.data, value: 0n };
+      return { ...signEip1559Call(call, this.privateKey), nonce };
+    }
+    const tx = Transaction.from({ type: 0, gasPrice: fees.maxFeePerGas, chainId: this.options.chainId, nonce, to: intent.to, data: intent.data, gasLimit, value: 0n });
     // Signed by the native binding, as the API signs vouchers: the same deterministic low-s signature ethers' Wallet
     // makes, without its JavaScript curve arithmetic in the nonce lock (several milliseconds a send on loaded cores).
     const { signature, recid } = signDigest(getBytes(tx.unsignedHash), this.privateKey);
     tx.signature = Signature.from({ r: hexlify(signature.subarray(0, 32)), s: hexlify(signature.subarray(32, 64)), v: 27 + recid });
     const raw = tx.serialized;
-    // A transaction's hash is the hash of its signed bytes (typed ones with their type byte): no parse needed.
+    // A transaction's hash is the hash of its signed bytes: no parse needed.
     return { raw, hash: keccak256(raw), nonce };
   }
 
@@ -331,23 +342,30 @@ export class TxSender {
   /**
    * Waits for a receipt of `pending`. A receipt can only appear with a new block, so the chain's head is asked once
    * per poll for every transaction waiting (not each its own receipt and nonce count per poll: fifty transactions in
-   * flight made a thousand node calls a second), and each new block's transaction hashes once for all of them: a
-   * transaction's receipt is asked only when one of its hashes is in a block since the last check (a hundred sends
-   * waiting made a hundred receipt calls per block), or when the key's mined count passed its nonce.
+   * flight made a thousand node calls a second), and each new block's receipts once for all of them
+   * (`eth_getBlockReceipts`; a node without it gives the block's hashes, and the receipt is asked of a hash found
+   * there). A transaction's own receipt is asked only when its block's receipts are not known, or when the key's
+   * mined count passed its nonce. `sentAfter`: a head read before the first broadcast (only later blocks can hold it).
    */
-  private async awaitReceipt(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
+  private async awaitReceipt(
+    intent: TxIntent,
+    pending: PendingTx,
+    log: WorkerLogger,
+    hooks: SendHooks = {},
+    sentAfter?: number,
+  ): Promise<SentTransaction> {
     const timeoutMs = this.options.fees.receiptTimeoutMs;
     const capReachedLogged = { value: false };
     let deadline = Date.now() + timeoutMs;
-    let checkedHead: number | undefined;
-    let checkedHashes = 0;
+    let checkedHead: number | undefined = sentAfter;
+    let checkedHashes = sentAfter === undefined ? 0 : pending.hashes.length;
     /** Once a receipt was seen (waiting for confirmations), it is asked at every new head. */
     let receiptSeen = false;
     for (;;) {
       const head = await this.headNumber();
       if (head !== checkedHead || pending.hashes.length !== checkedHashes) {
-        const ask = checkedHead === undefined || receiptSeen || (await this.includedSince(checkedHead, head, pending.hashes));
-        const receipt = ask ? await this.findReceipt(pending.hashes) : null;
+        const found = checkedHead === undefined || receiptSeen || (await this.includedSince(checkedHead, head, pending.hashes));
+        const receipt = found === true ? await this.findReceipt(pending.hashes) : found === false ? null : found;
         if (receipt) {
           receiptSeen = true;
           if (receipt.status === 0) throw new TransactionRevertedError(receipt.hash);
@@ -384,26 +402,34 @@ export class TxSender {
   }
 
   /**
-   * Whether one of `hashes` may have been mined in blocks (`after`, `head`]: it is in one of them, or a block is not
-   * known (too far back, not served yet, or the head went back): then the receipt is asked.
+   * Whether one of `hashes` was mined in blocks (`after`, `head`]: its receipt when a block's receipts show it, true
+   * when its receipt must be asked (its block's receipts are not known, a block is not known: too far back, not served
+   * yet, or the head went back), false when none of them is there.
    */
-  private async includedSince(after: number, head: number, hashes: string[]): Promise<boolean> {
+  private async includedSince(after: number, head: number, hashes: string[]): Promise<MinedReceipt | boolean> {
     if (head <= after || head - after > SCANNED_BLOCKS) return true;
     const wanted = hashes.map((hash) => hash.toLowerCase());
     for (let number = after + 1; number <= head; number += 1) {
       const included = await this.transactionsOf(number);
-      if (!included || wanted.some((hash) => included.has(hash))) return true;
+      if (!included) return true;
+      for (const hash of wanted) {
+        const mined = included.get(hash);
+        if (mined !== undefined) return mined ?? true;
+      }
     }
     return false;
   }
 
-  /** Block `number`'s transaction hashes, asked once; blocks far behind the head are forgotten. */
-  private transactionsOf(number: number): Promise<Set<string> | null> {
+  /**
+   * Block `number`'s transactions (lower-case hash to its receipt, or to null where only the hash is known), asked
+   * once; blocks far behind the head are forgotten.
+   */
+  private transactionsOf(number: number): Promise<Map<string, MinedReceipt | null> | null> {
     let entry = this.blockHashes.get(number);
     if (!entry) {
       // A block the node cannot give (not served yet, or the call failed) is null: the receipt is asked instead.
-      entry = this.provider.getBlock(number).then(
-        (block) => (block ? new Set(block.transactions.map((hash) => hash.toLowerCase())) : null),
+      entry = this.blockReceipts(number).then(
+        (mined) => mined,
         () => null,
       );
       const cached = entry;
@@ -415,6 +441,34 @@ export class TxSender {
       for (const known of this.blockHashes.keys()) if (known < number - SCANNED_BLOCKS) this.blockHashes.delete(known);
     }
     return entry;
+  }
+
+  /**
+   * `eth_getBlockReceipts` in one request, its answer parsed natively and only the status kept: each waiting send's
+   * own `eth_getTransactionReceipt` was a node call and an ethers receipt (every log's address checksummed in
+   * JavaScript) per purchase. A node without the method (it answers an error) gets `eth_getBlock` from then on.
+   */
+  private async blockReceipts(number: number): Promise<Map<string, MinedReceipt | null> | null> {
+    if (this.blockReceiptsServed !== false) {
+      const payload = { method: "eth_getBlockReceipts", params: [toQuantity(number)], id: (this.rawRequestId += 1), jsonrpc: "2.0" as const };
+      const [answer] = (await this.provider._send(payload)) as Array<JsonRpcResult | JsonRpcError>;
+      if (!("error" in answer)) {
+        this.blockReceiptsServed = true;
+        const receipts = answer.result as Array<{ transactionHash: string; status: string; blockNumber: string }> | null;
+        if (!receipts) return null;
+        return new Map(
+          receipts.map((receipt) => [
+            receipt.transactionHash.toLowerCase(),
+            { hash: receipt.transactionHash, status: Number(receipt.status), blockNumber: Number(receipt.blockNumber) },
+          ]),
+        );
+      }
+      // Once served, an error is the node's trouble, not a missing method: the block is asked again later.
+      if (this.blockReceiptsServed) return null;
+      this.blockReceiptsServed = false;
+    }
+    const block = await this.provider.getBlock(number);
+    return block ? new Map(block.transactions.map((hash) => [hash.toLowerCase(), null])) : null;
   }
 
   /** The key's mined transaction count, asked once per head for all waiting transactions. */

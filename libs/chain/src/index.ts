@@ -18,3 +18,4 @@ export * from "./raffle-abi";
 export { ERC20_CLIENT_ABI } from "./generated/client-abis";
 export * from "./chain-identity";
 export * from "./fast-gasless";
+export * from "./fast-calldata";

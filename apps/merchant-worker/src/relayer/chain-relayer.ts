@@ -61,6 +61,20 @@ const RENEW_WHEN_FULL_MS = 20_000;
 const CLAIM_BATCH_DIVISOR = 10;
 
 /**
+ * The gas a relayed purchase is simulated and sent with: above what any purchase the intake accepts needs (one ticket
+ * about 190,000, ten 240,000, a round's first ticket more), below the block's limit many times over. It is a limit,
+ * not a cost: a transaction pays for the gas it uses.
+ */
+export const PURCHASE_GAS_BOUND = 400_000n;
+
+/** The failure code of a revert whose custom error the relayer can name, else undefined. */
+function namedFailure(error: unknown): string | undefined {
+  const data = revertData(error);
+  const name = data ? customErrorName(data) : undefined;
+  return name ? failureCodeOf(name) : undefined;
+}
+
+/**
  * Relays one chain's jobs from the mailbox: checks the target, simulates, sends with its own nonce manager, records
  * each attempt before it is broadcast, resends a stuck or dropped transaction with a higher fee under the same nonce,
  * and reports the outcome. A job handed over with attempts (after a restart, or from a relayer whose lease expired)
@@ -193,7 +207,7 @@ export class ChainRelayer {
           result = await this.options.sender.resume(intent, pending, log, hooks);
         } else {
           if (await this.tooLateToSend(job)) return this.failExpired(job, callHashes, log);
-          const simulation = await this.simulate(intent);
+          const simulation = await this.simulate(intent, job.kind);
           if ("failureCode" in simulation) {
             // Our own earlier attempt may have used the voucher a moment ago: that is a purchase made, not a failure.
             const late = await this.minedAttempt(callHashes);
@@ -277,16 +291,30 @@ export class ChainRelayer {
     return undefined;
   }
 
-  /** The call's gas limit (its estimate plus a margin), or the failure code its revert names. */
-  private async simulate(intent: TxIntent): Promise<{ gasLimit: bigint } | { failureCode: string }> {
+  /**
+   * The call's gas limit, or the failure code its revert names. A purchase is simulated by one `eth_call` under
+   * PURCHASE_GAS_BOUND and sent with that limit: the node's `estimateGas` runs the call several times over (a binary
+   * search), and passing under the bound is what the send needs. A purchase that does not (out of gas under the bound,
+   * a revert without a name, the node's trouble) and every claim or refund get the estimate, as before.
+   */
+  private async simulate(intent: TxIntent, kind: RelayJob["kind"]): Promise<{ gasLimit: bigint } | { failureCode: string }> {
+    const call = { from: this.options.sender.address, to: intent.to, data: intent.data };
+    if (kind === "purchase") {
+      try {
+        await this.options.provider.call({ ...call, gasLimit: PURCHASE_GAS_BOUND });
+        return { gasLimit: PURCHASE_GAS_BOUND };
+      } catch (error) {
+        const failureCode = namedFailure(error);
+        if (failureCode) return { failureCode };
+      }
+    }
     try {
-      const estimate = await this.options.provider.estimateGas({ from: this.options.sender.address, to: intent.to, data: intent.data });
+      const estimate = await this.options.provider.estimateGas(call);
       return { gasLimit: estimate + estimate / 5n };
     } catch (error) {
-      const data = revertData(error);
-      const name = data ? customErrorName(data) : undefined;
-      if (name) return { failureCode: failureCodeOf(name) };
-      if (data !== undefined || isError(error, "CALL_EXCEPTION")) return { failureCode: RELAY_FAILURE.relayReverted };
+      const failureCode = namedFailure(error);
+      if (failureCode) return { failureCode };
+      if (revertData(error) !== undefined || isError(error, "CALL_EXCEPTION")) return { failureCode: RELAY_FAILURE.relayReverted };
       throw error;
     }
   }

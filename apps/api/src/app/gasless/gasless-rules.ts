@@ -6,6 +6,7 @@ import {
   PURCHASE_INTENT_TYPES,
   PurchaseDigester,
   REFUND_INTENT_TYPES,
+  encodePurchaseWithAuthorization,
   exchangeDomain,
   receiveAuthorizationDigest,
   recoverDigestSigner,
@@ -30,8 +31,7 @@ export const RELAYER_ALIVE_SECONDS = 120;
 export const ERC1271_MAGIC = "0x1626ba7e";
 
 const EXCHANGE_INTERFACE = Exchange__factory.createInterface();
-/** The relayed purchase calls' fragments, looked up once (a lookup by name parses the signature each call). */
-const PURCHASE_WITH_AUTHORIZATION = EXCHANGE_INTERFACE.getFunction("purchaseRaffleWithAuthorization")!;
+/** The relayed purchase call's fragment, looked up once (a lookup by name parses the signature each call). */
 const PURCHASE_WITH_PERMIT = EXCHANGE_INTERFACE.getFunction("purchaseRaffleWithPermit")!;
 /** The same interface untyped: TypeChain's overloads take a function's name, not its fragment. */
 const EXCHANGE_CALLS: Interface = EXCHANGE_INTERFACE;
@@ -102,13 +102,7 @@ export function authorizationCalldata(
   voucherSignature: string,
   authorization: { validAfter: bigint; validBefore: bigint; signature: string },
 ): string {
-  return EXCHANGE_CALLS.encodeFunctionData(PURCHASE_WITH_AUTHORIZATION, [
-    voucher.params,
-    voucher.item,
-    voucher.price,
-    voucherSignature,
-    { from: voucher.account, ...authorization },
-  ]);
+  return encodePurchaseWithAuthorization(voucher, voucherSignature, authorization);
 }
 
 export const NO_PERMIT_ARGS = { value: 0n, deadline: 0n, v: 0, r: `0x${"00".repeat(32)}`, s: `0x${"00".repeat(32)}` };
