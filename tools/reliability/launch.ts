@@ -24,6 +24,7 @@ import { HeadWatcher, silentLogger } from "@raffle/indexer";
 import { deployTestRaffle, setUpWorld, startAnvilNode } from "@raffle/chain/testing";
 import { createApiKey, startApiProcess, type ApiProcess } from "@raffle/test-stack";
 
+import { CpuMeter, listenerPid, postgresCpuSeconds } from "./launch-cpu";
 import { accountPurchases, redeliveriesAfter, summarizeLag, type LagSample } from "./launch-accounting";
 import { PurchaseLoad, rpc, rpcBatch } from "./launch-load";
 import { LaunchReceiver, socketOwner } from "./launch-receiver";
@@ -200,6 +201,19 @@ async function main(): Promise<void> {
 
     // The run: the load, the lag sampler and the kills side by side.
     say(`launch: ${rate} purchases/s for ${SECONDS} s; the indexing leader is killed at ${Math.round(SECONDS / 3)} s, a delivery worker at ${Math.round((2 * SECONDS) / 3)} s`);
+    // CPU by role over the run, so the rate found can be read against where the two cores went.
+    const meter = new CpuMeter();
+    const nodePid = listenerPid(node.port);
+    if (nodePid) meter.track("chain node (anvil)", nodePid);
+    const postmaster = Number(fs.readFileSync(path.join(postgres.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    meter.track("PostgreSQL", postmaster, () => postgresCpuSeconds(postmaster));
+    for (const api of indexers) meter.track("indexers", api.child.process.pid!);
+    for (const api of deliverers) meter.track("delivery workers", api.child.process.pid!);
+    meter.track("load and receiver (this script)", process.pid, () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6);
+    const killTracked = async (api: ApiProcess) => {
+      meter.update(api.child.process.pid);
+      await kill(api);
+    };
     const runStart = Date.now();
     const sentBefore = load.sent.length;
     const samples: LagSample[] = [];
@@ -226,7 +240,13 @@ async function main(): Promise<void> {
       deliverKilledAt: 0,
       deliverer: "",
     };
-    const restarts: Array<Promise<ApiProcess>> = [];
+    const restarts: Array<Promise<void>> = [];
+    const restartAfter = async (roles: string, group: ApiProcess[], role: string) => {
+      await sleep(RESTART_AFTER_MS);
+      const api = await start(roles);
+      group.push(api);
+      meter.track(role, api.child.process.pid!);
+    };
     const timeline = (async () => {
       await sleep(Math.max(0, runStart + (SECONDS * 1_000) / 3 - Date.now()));
       const leads = await Promise.all(indexers.map((api) => isLeader(api).catch(() => false)));
@@ -234,11 +254,11 @@ async function main(): Promise<void> {
       if (!leader) throw new Error(`no indexer led at the kill (${JSON.stringify(leads)})`);
       const standby = indexers.find((api) => api !== leader)!;
       events.killedAt = Date.now();
-      await kill(leader);
+      await killTracked(leader);
       say(`launch: killed the indexing leader (pid ${leader.child.process.pid})`);
-      restarts.push(sleep(RESTART_AFTER_MS).then(() => start("index")));
+      // Restarts run beside the timeline: a start that takes long on a loaded machine must not delay the next kill.
+      restarts.push(restartAfter("index", indexers, "indexers"));
       if (await until(() => isLeader(standby), 30_000, 100)) events.leaderAt = Date.now();
-      indexers.push(await restarts[0]);
 
       await sleep(Math.max(0, runStart + (2 * SECONDS * 1_000) / 3 - Date.now()));
       const held = await Promise.race([receiver.holdNext(), sleep(10_000).then(() => undefined)]);
@@ -247,14 +267,15 @@ async function main(): Promise<void> {
       const victim = deliverers.find((api) => api.child.process.pid === owner) ?? deliverers[0];
       events.deliverKilledAt = Date.now();
       events.deliverer = owner === undefined ? "none found delivering: the first killed" : `pid ${owner}, a request held open`;
-      await kill(victim);
+      await killTracked(victim);
       say(`launch: killed a delivery worker (${events.deliverer})`);
-      restarts.push(sleep(RESTART_AFTER_MS).then(() => start("deliver")));
-      deliverers.push(await restarts[1]);
+      restarts.push(restartAfter("deliver", deliverers, "delivery workers"));
     })();
     const result = await load.run(rate, SECONDS * 1_000);
     const loadEnded = Date.now();
+    meter.update();
     await timeline;
+    await Promise.all(restarts);
     sampling = false;
     await sampler;
     const sentInRun = load.sent.length - sentBefore;
@@ -340,6 +361,15 @@ async function main(): Promise<void> {
       figure: `${events.deliverer}; ${receiver.received.length} requests, ${unverified} unverified`,
       ok: !events.deliverer.startsWith("none") && unverified === 0,
     });
+    const runSeconds = (loadEnded - runStart) / 1_000;
+    console.table(
+      [...meter.byRole()].map(([role, seconds]) => ({
+        "CPU over the run": role,
+        "cpu s": Number(seconds.toFixed(1)),
+        cores: Number((seconds / runSeconds).toFixed(2)),
+        "cpu ms per purchase": Number(((seconds * 1_000) / Math.max(sentInRun, 1)).toFixed(2)),
+      })),
+    );
     if (account.missingInDatabase.length + account.missingWebhook.length > 0)
       say(`missing: database ${account.missingInDatabase.slice(0, 5).join(", ")}; webhooks ${account.missingWebhook.slice(0, 5).join(", ")}`);
     const lagOverTime = samples.filter((sample) => sample.lag > LAG_BOUND).map((sample) => `${((sample.at - runStart) / 1_000).toFixed(1)} s: ${sample.lag}`);
