@@ -131,14 +131,16 @@ export class PurchaseLoad {
 
   /**
    * Sends `rate` purchases a second for `ms`, open loop: each 10 ms tick sends what the schedule is behind by, so a
-   * slow answer of the node does not lower the rate offered. Resolves when every purchase sent has been answered.
+   * slow answer of the node does not lower the rate offered. Resolves when every purchase sent has been answered, with
+   * the purchases the schedule asked for, those offered (fewer when this process's own event loop fell behind), and
+   * those the node accepted.
    */
-  async run(rate: number, ms: number, stop: () => boolean = () => false): Promise<{ offered: number; sent: number }> {
+  async run(rate: number, ms: number): Promise<{ scheduled: number; offered: number; sent: number }> {
     const started = Date.now();
     const before = this.sent.length;
     const pending = new Set<Promise<void>>();
     let offered = 0;
-    while (Date.now() - started < ms && !stop()) {
+    while (Date.now() - started < ms) {
       const due = Math.floor(((Date.now() - started) / 1_000) * rate);
       for (; offered < due; offered += 1) {
         if (this.inFlight >= MAX_IN_FLIGHT) {
@@ -152,6 +154,6 @@ export class PurchaseLoad {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await Promise.all(pending);
-    return { offered, sent: this.sent.length - before };
+    return { scheduled: Math.floor((ms / 1_000) * rate), offered, sent: this.sent.length - before };
   }
 }

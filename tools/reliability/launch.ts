@@ -1,6 +1,6 @@
 /**
- * Reliability fault: a game launch (issue 54). Purchases at the highest rate the local chain takes, for LAUNCH_SECONDS
- * (120 s by default), on a private PostgreSQL and anvil mining a block a second, with each role of the compiled API in
+ * Reliability fault: a game launch (issue 54). A ramp finds the highest purchase rate the local chain takes; then
+ * purchases at one ramp step below it (headroom for a rate held 120 s, not 8) for LAUNCH_SECONDS (120 s by default), on a private PostgreSQL and anvil mining a block a second, with each role of the compiled API in
  * an OS process of its own: two indexers (one leads, one stands by) and two delivery workers. A third of the way in
  * the indexing leader is SIGKILLed, two thirds in a delivery worker, in the middle of a delivery (the receiver holds
  * one of its requests open, and the worker that sent it is found by the connection's socket). Each killed process is
@@ -165,18 +165,20 @@ async function main(): Promise<void> {
       return Number(BigInt(status.pending) + BigInt(status.queued));
     };
 
-    // The ramp: a rate is taken when the node took every purchase offered (none refused, none skipped because the
-    // node's answers fell so far behind that MAX_IN_FLIGHT were out) and mined what was sent within two blocks of the
-    // step's end (at most one block's worth still in its pool). A skip in a short step is the first sign of a rate
-    // that would not hold for the whole run.
+    // The ramp: a rate is taken when the schedule was kept (98 % of its purchases offered: this script's event loop
+    // kept up), the node took every purchase offered (none refused, none skipped because its answers fell so far
+    // behind that MAX_IN_FLIGHT were out) and mined what was sent within two blocks of the step's end (at most one
+    // block's worth still in its pool). A skip in a short step is the first sign of a rate that would not hold for the
+    // whole run.
     let rate = GIVEN_RATE ?? 0;
+    let peak = rate;
     if (GIVEN_RATE === undefined) {
       const steps: Array<Record<string, string | number | boolean>> = [];
       for (const tried of RAMP) {
         const fromBlock = await head();
         const refusedBefore = load.refused;
         const skippedBefore = load.skipped;
-        const { offered, sent } = await load.run(tried, STEP_MS);
+        const { scheduled, offered, sent } = await load.run(tried, STEP_MS);
         await sleep(2 * BLOCK_SECONDS * 1_000);
         const toBlock = await head();
         const blocks = await rpcBatch<{ transactions: string[] }>(
@@ -187,15 +189,22 @@ async function main(): Promise<void> {
         const mined = blocks.reduce((total, block) => total + block.transactions.length, 0);
         const waiting = await poolSize();
         const skipped = load.skipped - skippedBefore;
-        const taken = skipped === 0 && load.refused === refusedBefore && waiting <= tried * BLOCK_SECONDS;
-        steps.push({ "rate /s": tried, offered, sent, skipped, mined, "in pool after 2 blocks": waiting, "index lag": (await head()) - (await cursor()), taken });
+        const taken = offered >= scheduled * 0.98 && skipped === 0 && load.refused === refusedBefore && waiting <= tried * BLOCK_SECONDS;
+        steps.push({ "rate /s": tried, scheduled, offered, sent, skipped, mined, "in pool after 2 blocks": waiting, "index lag": (await head()) - (await cursor()), taken });
         if (!taken) break;
-        rate = tried;
+        // The run goes one step below the highest step taken: 8 s at a rate is not 120 s of it, and on a machine
+        // shared with other work a rate taken at the edge did not hold for the whole run (the sender fell behind).
+        rate = peak > 0 ? peak : tried;
+        peak = tried;
         await until(async () => (await poolSize()) === 0, 30_000);
       }
       console.table(steps);
     }
-    rows.push({ case: "highest purchase rate the chain takes (ramp, a block a second)", figure: `${rate}/s`, ok: rate > 0 });
+    rows.push({
+      case: "highest purchase rate the chain takes (ramp, a block a second); the run's rate, a step below",
+      figure: `${peak}/s; run at ${rate}/s`,
+      ok: rate > 0,
+    });
     if (rate === 0) throw new Error("the chain took no rate of the ramp");
     await until(async () => (await poolSize()) === 0 && (await cursor()) >= (await head()), 60_000);
 
@@ -279,7 +288,7 @@ async function main(): Promise<void> {
     sampling = false;
     await sampler;
     const sentInRun = load.sent.length - sentBefore;
-    say(`launch: load done: ${sentInRun} sent of ${result.offered} offered, ${load.refused} refused (${load.lastRefusal}), ${load.skipped} skipped`);
+    say(`launch: load done: ${sentInRun} sent, ${result.offered} offered of ${result.scheduled} scheduled, ${load.refused} refused ${load.lastRefusal}, ${load.skipped} skipped`);
 
     // The drain: the pool mined, the index at the last block, every message out of the outbox.
     await until(async () => (await poolSize()) === 0, 60_000);
@@ -313,9 +322,9 @@ async function main(): Promise<void> {
 
     const live = indexers.filter((api) => api.child.process.exitCode === null && api.child.process.signalCode === null);
     rows.push({
-      case: "the load sent the rate (≥ 95 % of the offered purchases, none refused by the node)",
-      figure: `${sentInRun} of ${result.offered} in ${((loadEnded - runStart) / 1_000).toFixed(1)} s (${(sentInRun / SECONDS).toFixed(1)}/s), ${load.refused} refused`,
-      ok: sentInRun >= result.offered * 0.95 && load.refused === 0,
+      case: "the load sent the rate (≥ 95 % of the scheduled purchases, none refused by the node)",
+      figure: `${sentInRun} of ${result.scheduled} in ${((loadEnded - runStart) / 1_000).toFixed(1)} s (${(sentInRun / SECONDS).toFixed(1)}/s), ${load.refused} refused`,
+      ok: sentInRun >= result.scheduled * 0.95 && load.refused === 0,
     });
     rows.push({
       case: "every purchase sent (ramp and run) was mined and succeeded",
