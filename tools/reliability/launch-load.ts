@@ -76,7 +76,11 @@ export class PurchaseLoad {
     for (const buyer of buyers) await rpc(rpcUrl, "hardhat_setBalance", [buyer.address, toQuantity(parseUnits("1000000", 18))]);
     const load = new PurchaseLoad(rpcUrl, world, raffle, buyers, 0n);
     const probe = load.purchase(0);
-    const gas = BigInt(await rpc<string>(rpcUrl, "eth_estimateGas", [{ from: buyers[0].address, to: world.deployment.exchange, data: probe.data, value: toQuantity(probe.value) }]));
+    const gas = BigInt(
+      await rpc<string>(rpcUrl, "eth_estimateGas", [
+        { from: buyers[0].address, to: world.deployment.exchange, data: probe.data, value: toQuantity(probe.value) },
+      ]),
+    );
     return new PurchaseLoad(rpcUrl, world, raffle, buyers, (gas * 3n) / 2n);
   }
 
@@ -123,7 +127,9 @@ export class PurchaseLoad {
       // The nonce is taken back from the node: a refused transaction must not leave a gap that holds the buyer's next.
       this.refused += 1;
       this.lastRefusal = error instanceof Error ? error.message : String(error);
-      this.nonces[index] = Number(BigInt(await rpc<string>(this.rpcUrl, "eth_getTransactionCount", [this.buyers[index].address, "pending"]).catch(() => "0x0")));
+      this.nonces[index] = Number(
+        BigInt(await rpc<string>(this.rpcUrl, "eth_getTransactionCount", [this.buyers[index].address, "pending"]).catch(() => "0x0")),
+      );
     } finally {
       this.inFlight -= 1;
     }

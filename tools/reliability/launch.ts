@@ -91,7 +91,12 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  say(`launch: ${SECONDS} s of purchases on ${os.cpus().length} cores (load average ${os.loadavg().map((load) => load.toFixed(2)).join(" ")}), Node ${process.version}`);
+  say(
+    `launch: ${SECONDS} s of purchases on ${os.cpus().length} cores (load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}), Node ${process.version}`,
+  );
   const cleanups: Array<() => Promise<unknown>> = [];
   const cleanup = async () => {
     for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
@@ -190,7 +195,17 @@ async function main(): Promise<void> {
         const waiting = await poolSize();
         const skipped = load.skipped - skippedBefore;
         const taken = offered >= scheduled * 0.98 && skipped === 0 && load.refused === refusedBefore && waiting <= tried * BLOCK_SECONDS;
-        steps.push({ "rate /s": tried, scheduled, offered, sent, skipped, mined, "in pool after 2 blocks": waiting, "index lag": (await head()) - (await cursor()), taken });
+        steps.push({
+          "rate /s": tried,
+          scheduled,
+          offered,
+          sent,
+          skipped,
+          mined,
+          "in pool after 2 blocks": waiting,
+          "index lag": (await head()) - (await cursor()),
+          taken,
+        });
         if (!taken) break;
         // The run goes one step below the highest step taken: 8 s at a rate is not 120 s of it, and on a machine
         // shared with other work a rate taken at the edge did not hold for the whole run (the sender fell behind).
@@ -209,7 +224,9 @@ async function main(): Promise<void> {
     await until(async () => (await poolSize()) === 0 && (await cursor()) >= (await head()), 60_000);
 
     // The run: the load, the lag sampler and the kills side by side.
-    say(`launch: ${rate} purchases/s for ${SECONDS} s; the indexing leader is killed at ${Math.round(SECONDS / 3)} s, a delivery worker at ${Math.round((2 * SECONDS) / 3)} s`);
+    say(
+      `launch: ${rate} purchases/s for ${SECONDS} s; the indexing leader is killed at ${Math.round(SECONDS / 3)} s, a delivery worker at ${Math.round((2 * SECONDS) / 3)} s`,
+    );
     // CPU by role over the run, so the rate found can be read against where the two cores went.
     const meter = new CpuMeter();
     const nodePid = listenerPid(node.port);
@@ -288,7 +305,9 @@ async function main(): Promise<void> {
     sampling = false;
     await sampler;
     const sentInRun = load.sent.length - sentBefore;
-    say(`launch: load done: ${sentInRun} sent, ${result.offered} offered of ${result.scheduled} scheduled, ${load.refused} refused ${load.lastRefusal}, ${load.skipped} skipped`);
+    say(
+      `launch: load done: ${sentInRun} sent, ${result.offered} offered of ${result.scheduled} scheduled, ${load.refused} refused ${load.lastRefusal}, ${load.skipped} skipped`,
+    );
 
     // The drain: the pool mined, the index at the last block, every message out of the outbox.
     await until(async () => (await poolSize()) === 0, 60_000);
@@ -311,12 +330,10 @@ async function main(): Promise<void> {
     // Late re-deliveries would come within a poll or two of the outbox emptying.
     await sleep(2_000);
 
-    const { rows: ticketRows } = await db.query<{ tx: string; count: number }>(`SELECT lower(tx_hash) AS tx, count(*)::int AS count FROM ticket GROUP BY 1`);
-    const account = accountPurchases(
-      mined,
-      new Map(ticketRows.map((row) => [row.tx, row.count])),
-      receiver.received,
+    const { rows: ticketRows } = await db.query<{ tx: string; count: number }>(
+      `SELECT lower(tx_hash) AS tx, count(*)::int AS count FROM ticket GROUP BY 1`,
     );
+    const account = accountPurchases(mined, new Map(ticketRows.map((row) => [row.tx, row.count])), receiver.received);
     const lag = summarizeLag(samples, events.killedAt, events.leaderAt, LAG_BOUND);
     const leadsAtEnd = await Promise.all(indexers.map((api) => isLeader(api).catch(() => false)));
 
@@ -381,7 +398,9 @@ async function main(): Promise<void> {
     );
     if (account.missingInDatabase.length + account.missingWebhook.length > 0)
       say(`missing: database ${account.missingInDatabase.slice(0, 5).join(", ")}; webhooks ${account.missingWebhook.slice(0, 5).join(", ")}`);
-    const lagOverTime = samples.filter((sample) => sample.lag > LAG_BOUND).map((sample) => `${((sample.at - runStart) / 1_000).toFixed(1)} s: ${sample.lag}`);
+    const lagOverTime = samples
+      .filter((sample) => sample.lag > LAG_BOUND)
+      .map((sample) => `${((sample.at - runStart) / 1_000).toFixed(1)} s: ${sample.lag}`);
     if (lagOverTime.length > 0) say(`lag above ${LAG_BOUND} at: ${lagOverTime.join(", ")}`);
   } finally {
     await cleanup();

@@ -60,21 +60,32 @@ describe("the launch run's exactly-once accounting", () => {
   });
 
   it("tells a re-delivery (one webhook-id twice) from a duplicate (two ids for one purchase) and a missing message", () => {
-    const account = accountPurchases(
-      ["0x01", "0x02", "0x03"],
-      new Map(),
-      [purchase("msg_1", "0x01"), purchase("msg_1", "0x01"), purchase("msg_2", "0x02"), purchase("msg_9", "0x02")],
-    );
+    const account = accountPurchases(["0x01", "0x02", "0x03"], new Map(), [
+      purchase("msg_1", "0x01"),
+      purchase("msg_1", "0x01"),
+      purchase("msg_2", "0x02"),
+      purchase("msg_9", "0x02"),
+    ]);
     expect(account).toMatchObject({ webhookOnce: 1, redeliveries: 1, splitWebhook: ["0x02"], missingWebhook: ["0x03"] });
   });
 
   it("counts retractions and messages of unknown transactions as unexpected", () => {
-    const account = accountPurchases(["0x01"], new Map(), [purchase("msg_1", "0x01"), purchase("msg_2", "0x01", 0, { removed: true }), purchase("msg_3", "0x77"), purchase("msg_4", null)]);
+    const account = accountPurchases(["0x01"], new Map(), [
+      purchase("msg_1", "0x01"),
+      purchase("msg_2", "0x01", 0, { removed: true }),
+      purchase("msg_3", "0x77"),
+      purchase("msg_4", null),
+    ]);
     expect(account).toMatchObject({ webhookOnce: 1, unexpectedWebhooks: 3 });
   });
 
   it("excuses only re-deliveries of messages first sent before the worker's kill", () => {
-    const receptions = [purchase("msg_1", "0x01", 100), purchase("msg_2", "0x02", 900), purchase("msg_1", "0x01", 1_200), purchase("msg_2", "0x02", 1_300)];
+    const receptions = [
+      purchase("msg_1", "0x01", 100),
+      purchase("msg_2", "0x02", 900),
+      purchase("msg_1", "0x01", 1_200),
+      purchase("msg_2", "0x02", 1_300),
+    ];
     expect(redeliveriesAfter(receptions, 500)).toBe(1);
     expect(redeliveriesAfter(receptions, 1_000)).toBe(0);
   });
