@@ -98,10 +98,14 @@ async function main(): Promise<void> {
       .join(" ")}), Node ${process.version}`,
   );
   const cleanups: Array<() => Promise<unknown>> = [];
-  const cleanup = async () => {
-    for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  // One cleanup, however many times it is asked for: a second signal (npm passes SIGINT on, then SIGTERM) waits for
+  // the first one's cleanup instead of exiting in the middle of it and leaving a PostgreSQL server behind.
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
+    })());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void cleanup().finally(() => process.exit(130)));
   const rows: Row[] = [];
   try {
     const postgres = PrivatePostgres.create(await port());
