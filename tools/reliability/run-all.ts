@@ -38,6 +38,7 @@ const PARTS: Part[] = [
   { key: "worker-kill", part: "worker SIGKILLed mid-rotation", args: ["run", "fault:worker-kill"], cwd: TOOLS },
   { key: "signer-rotation", part: "voucher key rotated under sign load", args: ["run", "fault:signer-rotation"], cwd: TOOLS },
   { key: "replica", part: "read replica killed under read load", args: ["run", "fault:replica"], cwd: TOOLS },
+  { key: "launch", part: "launch: purchases, indexing leader and a delivery worker SIGKILLed", args: ["run", "fault:launch"], cwd: TOOLS },
   {
     key: "indexer-kills",
     part: "indexer SIGKILLed 20× mid-backfill (Jest)",
