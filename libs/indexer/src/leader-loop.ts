@@ -112,7 +112,9 @@ export class LeaderLoop {
         if (state.leader && !(await leadership.confirm())) this.lostLeadership();
         failed = true;
       }
-      const interval = state.leader ? this.leaderWait() : pollIntervalMs * 5;
+      // A standby asks for the lock every poll interval (one pg_try_advisory_lock): a chain with a block a second falls
+      // one block behind for each second the lock stands free after its leader dies (tools/reliability/launch.ts).
+      const interval = state.leader ? this.leaderWait() : pollIntervalMs;
       // After a failure, a full interval that no head cuts short: a failing node or database is not retried back to
       // back, nor on every block.
       if (failed) await this.sleep(interval, false);
