@@ -199,8 +199,6 @@ export class TxSender {
     for (let attempt = 1; ; attempt += 1) {
       const gasLimit = hooks.gasLimit ?? withMargin(await this.provider.estimateGas({ from: this.wallet.address, to: intent.to, data: intent.data }));
       const fees = await this.feesAtHead();
-      // Read before the broadcast: no block up to it can hold the transaction, so only later blocks are looked in.
-      const headBefore = await this.headNumber();
       let sent: { nonce: number; hash: string };
       try {
         sent = await this.nonces.sendInOrder(
@@ -224,7 +222,7 @@ export class TxSender {
       const { nonce, hash } = sent;
       log.info("transaction sent", { call: intent.label, txHash: hash, nonce, maxFeePerGas: fees.maxFeePerGas });
       try {
-        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log, hooks, headBefore);
+        return await this.awaitReceipt(intent, { nonce, gasLimit, fees, hashes: [hash] }, log, hooks);
       } catch (error) {
         // The nonce may now be used or free in ways the counter does not know: ask the node again next time.
         this.nonces.resync();
@@ -303,10 +301,28 @@ export class TxSender {
   private async sign(intent: TxIntent, nonce: number, gasLimit: bigint, fees: Fees): Promise<SignedTx> {
     if (fees.eip1559) {
       const { maxFeePerGas, maxPriorityFeePerGas } = fees;
-      const call = { chainId: this.options.chainId, nonce, maxFeePerGas, maxPriorityFeePerGas, gasLimit, to: intent.to, data: intent.data, value: 0n };
+      const call = {
+        chainId: this.options.chainId,
+        nonce,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+        gasLimit,
+        to: intent.to,
+        data: intent.data,
+        value: 0n,
+      };
       return { ...signEip1559Call(call, this.privateKey), nonce };
     }
-    const tx = Transaction.from({ type: 0, gasPrice: fees.maxFeePerGas, chainId: this.options.chainId, nonce, to: intent.to, data: intent.data, gasLimit, value: 0n });
+    const tx = Transaction.from({
+      type: 0,
+      gasPrice: fees.maxFeePerGas,
+      chainId: this.options.chainId,
+      nonce,
+      to: intent.to,
+      data: intent.data,
+      gasLimit,
+      value: 0n,
+    });
     // Signed by the native binding, as the API signs vouchers: the same deterministic low-s signature ethers' Wallet
     // makes, without its JavaScript curve arithmetic in the nonce lock (several milliseconds a send on loaded cores).
     const { signature, recid } = signDigest(getBytes(tx.unsignedHash), this.privateKey);
@@ -345,20 +361,16 @@ export class TxSender {
    * flight made a thousand node calls a second), and each new block's receipts once for all of them
    * (`eth_getBlockReceipts`; a node without it gives the block's hashes, and the receipt is asked of a hash found
    * there). A transaction's own receipt is asked only when its block's receipts are not known, or when the key's
-   * mined count passed its nonce. `sentAfter`: a head read before the first broadcast (only later blocks can hold it).
+   * mined count passed its nonce. The first check asks the receipt itself: a chain that mines on arrival (Hardhat's
+   * automine) has it at once, and a head read before the broadcast, to look only in later blocks, left each send a poll
+   * interval behind its receipt there (the worker's rotations on Hardhat fell out of step).
    */
-  private async awaitReceipt(
-    intent: TxIntent,
-    pending: PendingTx,
-    log: WorkerLogger,
-    hooks: SendHooks = {},
-    sentAfter?: number,
-  ): Promise<SentTransaction> {
+  private async awaitReceipt(intent: TxIntent, pending: PendingTx, log: WorkerLogger, hooks: SendHooks = {}): Promise<SentTransaction> {
     const timeoutMs = this.options.fees.receiptTimeoutMs;
     const capReachedLogged = { value: false };
     let deadline = Date.now() + timeoutMs;
-    let checkedHead: number | undefined = sentAfter;
-    let checkedHashes = sentAfter === undefined ? 0 : pending.hashes.length;
+    let checkedHead: number | undefined;
+    let checkedHashes = 0;
     /** Once a receipt was seen (waiting for confirmations), it is asked at every new head. */
     let receiptSeen = false;
     for (;;) {

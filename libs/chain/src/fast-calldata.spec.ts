@@ -22,7 +22,14 @@ function randomVoucher(): PurchaseVoucher {
   const address = () => Wallet.createRandom().address;
   return {
     account: address(),
-    params: { externalId: 7n, expiresAt: 1_900_000_000n, nonce: hexlify(randomBytes(32)), extra: hexlify(randomBytes(32)), receiver: address(), referrer: address() },
+    params: {
+      externalId: 7n,
+      expiresAt: 1_900_000_000n,
+      nonce: hexlify(randomBytes(32)),
+      extra: hexlify(randomBytes(32)),
+      receiver: address(),
+      referrer: address(),
+    },
     item: { tokenType: 3, token: address(), tokenId: 1n, amount: 5n },
     price: { tokenType: 1, token: address(), tokenId: 0n, amount: 10n ** 18n },
   };
@@ -32,7 +39,15 @@ const bytes = (length: number) => hexlify(randomBytes(length));
 
 describe("encodePurchaseWithAuthorization", () => {
   it("equals ethers' encoding for signatures of every length around the word boundaries (ERC-1271 wallets sign any length)", () => {
-    for (const [voucherLength, authLength] of [[65, 65], [0, 0], [1, 31], [32, 33], [64, 96], [200, 1], [65, 1000]]) {
+    for (const [voucherLength, authLength] of [
+      [65, 65],
+      [0, 0],
+      [1, 31],
+      [32, 33],
+      [64, 96],
+      [200, 1],
+      [65, 1000],
+    ]) {
       const voucher = randomVoucher();
       const authorization = { validAfter: 0n, validBefore: 1_900_000_000n, signature: bytes(authLength) };
       const signature = bytes(voucherLength);
@@ -61,7 +76,9 @@ describe("encodePurchaseWithAuthorization", () => {
     const voucher = randomVoucher();
     const authorization = { validAfter: 0n, validBefore: 1n, signature: bytes(65) };
     const checksummed = getAddress(voucher.params.referrer);
-    const wrongChecksum = checksummed.slice(0, 2) + [...checksummed.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join("");
+    const wrongChecksum =
+      checksummed.slice(0, 2) +
+      [...checksummed.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join("");
     const hostile: Array<[PurchaseVoucher, string, PurchaseAuthorization]> = [
       [{ ...voucher, params: { ...voucher.params, externalId: MAX + 1n } }, bytes(65), authorization],
       [{ ...voucher, item: { ...voucher.item, amount: -1n } }, bytes(65), authorization],

@@ -27,11 +27,7 @@ const MAX_UINT256 = (1n << 256n) - 1n;
  * all lower, all upper or correctly checksummed) take the fast path; anything else goes to ethers' encoder, so an
  * odd argument is encoded, or refused, exactly as ethers does. Tests hold both byte for byte equal.
  */
-export function encodePurchaseWithAuthorization(
-  voucher: PurchaseVoucher,
-  voucherSignature: string,
-  authorization: PurchaseAuthorization,
-): string {
+export function encodePurchaseWithAuthorization(voucher: PurchaseVoucher, voucherSignature: string, authorization: PurchaseAuthorization): string {
   const { params, item, price } = voucher;
   if (!fastShaped(voucher, voucherSignature, authorization)) {
     return EXCHANGE.encodeFunctionData(FRAGMENT, [params, item, price, voucherSignature, { from: voucher.account, ...authorization }]);
@@ -83,9 +79,16 @@ function writeAsset(out: Buffer, at: number, asset: AssetStruct): void {
 function fastShaped(voucher: PurchaseVoucher, voucherSignature: string, authorization: PurchaseAuthorization): boolean {
   const { params, item, price } = voucher;
   return (
-    [params.externalId, params.expiresAt, item.tokenId, item.amount, price.tokenId, price.amount, authorization.validAfter, authorization.validBefore].every(
-      uint256,
-    ) &&
+    [
+      params.externalId,
+      params.expiresAt,
+      item.tokenId,
+      item.amount,
+      price.tokenId,
+      price.amount,
+      authorization.validAfter,
+      authorization.validBefore,
+    ].every(uint256) &&
     [item.tokenType, price.tokenType].every((value) => Number.isInteger(value) && value >= 0 && value <= 255) &&
     [params.nonce, params.extra].every((value) => typeof value === "string" && BYTES32_TEXT.test(value)) &&
     [params.receiver, params.referrer, item.token, price.token, voucher.account].every(plainAddress) &&
