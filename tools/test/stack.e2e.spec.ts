@@ -44,20 +44,30 @@ async function installedSdk(folder: string): Promise<string> {
 const ESCROWED = 1n;
 const RETURNED = 3n;
 
-/** The item raffle's current round holds a sword and 5 potions in escrow, from the item wallet, with their metadata. */
+/**
+ * The item raffle's current round holds a sword and 5 potions in escrow, from the item wallet, with their metadata.
+ * Every read is of one block (rounds run every few seconds here: a round could end between two reads), and a block
+ * between rounds (the last one's items returned, the next not started) is passed over for a later one.
+ */
 async function expectItemsEscrowed(rpcUrl: string, itemRaffle: StackFile["contracts"]["raffles"][number]): Promise<void> {
   const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true });
   try {
     const raffle = Raffle__factory.connect(itemRaffle.raffle, provider);
-    const { roundId } = await raffle.getCurrentRoundInfo();
-    const [merchant, items] = await raffle.getRoundItems(roundId);
+    const { blockTag, merchant, items } = await eventually(async () => {
+      const blockTag = await provider.getBlockNumber();
+      const { roundId } = await raffle.getCurrentRoundInfo({ blockTag });
+      const [merchant, items] = await raffle.getRoundItems(roundId, { blockTag });
+      if (items.some((item) => item.status !== ESCROWED)) throw new Error(`round ${roundId} holds no escrowed items at block ${blockTag}`);
+      return { blockTag, merchant, items };
+    }, 60_000);
     expect(merchant).toBe(itemRaffle.items!.wallet);
     expect(items.map((item) => [item.position, Number(item.asset.tokenType), item.asset.token, item.asset.amount, item.status])).toEqual([
       [1n, TokenType.ERC721, itemRaffle.items!.sword, 1n, ESCROWED],
       [2n, TokenType.ERC1155, itemRaffle.items!.potions, 5n, ESCROWED],
     ]);
-    expect(await DemoItem721__factory.connect(itemRaffle.items!.sword, provider).ownerOf(items[0].asset.tokenId)).toBe(itemRaffle.raffle);
-    const swordMetadata = await DemoItem721__factory.connect(itemRaffle.items!.sword, provider).tokenURI(items[0].asset.tokenId);
+    const sword = DemoItem721__factory.connect(itemRaffle.items!.sword, provider);
+    expect(await sword.ownerOf(items[0].asset.tokenId, { blockTag })).toBe(itemRaffle.raffle);
+    const swordMetadata = await sword.tokenURI(items[0].asset.tokenId, { blockTag });
     const potionMetadata = await DemoItems1155__factory.connect(itemRaffle.items!.potions, provider).uri(1n);
     for (const [uri, name] of [
       [swordMetadata, `Legendary Sword #${items[0].asset.tokenId}`],
