@@ -123,8 +123,11 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
   const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-stack-"));
   const consumerDir = fs.mkdtempSync(path.join(os.tmpdir(), "raffle-sdk-consumer-"));
   let stack: ChildProcess | null = null;
+  let sdk: Promise<string> | undefined;
 
-  afterAll(() => {
+  afterAll(async () => {
+    // A pack still running writes into consumerDir: removing that under it fails the pack.
+    await sdk?.catch(() => undefined);
     // Only when the test failed before stopping the stack: never leave its processes behind.
     if (stack?.pid && stack.exitCode === null && stack.signalCode === null) {
       try {
@@ -149,7 +152,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
       RAFFLE_SCHEDULE: "*/5 * * * * *",
     };
     stack = spawn("npm", ["start", "--", "--fresh"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    const sdk = installedSdk(consumerDir);
+    sdk = installedSdk(consumerDir);
     sdk.catch(() => undefined); // awaited below; this only keeps an early failure from being reported as unhandled
     const boot = await waitForOutput(stack, "\nready\n", 240_000);
     for (const step of ["[1/8]", "[3/8]", "[6/8]", "[7/8]", "[8/8]"]) expect(boot).toContain(step);
@@ -289,7 +292,7 @@ describe("npm start, then npm run demo and the packed SDK against it", () => {
 
     // buyTicket() of the packed SDK, from a folder that holds nothing of the workspace. The worker rotates the round
     // every 5 s, which can end it between the voucher and the purchase: then a client buys in the next round.
-    const folder = await sdk;
+    const folder = await sdk!;
     const native = facts.contracts.raffles.find((raffle) => raffle.kind === "NATIVE")!;
     const buyer = facts.players[facts.players.length - 1];
     const bought = await retryRotatedRound(() =>

@@ -73,7 +73,18 @@ export async function packSdk(folder: string): Promise<string> {
   // A folder of its own, so the tarball is the only file in it: npm's notices share the output with the file name,
   // so the output's last line is not always the name (an update notice made it "npm notice ..." once).
   const destination = fs.mkdtempSync(path.join(folder, "pack-"));
-  const packed = await oneAtATime(() => run("npm", ["pack", "--pack-destination", destination], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 }));
+  const packed = await oneAtATime(async () => {
+    try {
+      return await run("npm", ["pack", "--pack-destination", destination], { cwd: SDK, env: plainEnv(), timeoutMs: 180_000 });
+    } finally {
+      // npm runs postpack only after a pack that succeeded: a failed one (its destination removed, a timeout) left the
+      // published manifest as the workspace's, and the SDK's own suite then had no test script.
+      succeeded(
+        "restoring libs/sdk's workspace manifest",
+        await run("node", ["scripts/manifest.js", "restore"], { cwd: SDK, env: plainEnv(), timeoutMs: 30_000 }),
+      );
+    }
+  });
   succeeded("npm pack in libs/sdk", packed);
   const tarballs = fs.readdirSync(destination).filter((file) => file.endsWith(".tgz"));
   if (tarballs.length !== 1) throw new Error(`npm pack left ${tarballs.length} tarballs in ${destination}`);
