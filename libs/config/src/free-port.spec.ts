@@ -1,5 +1,8 @@
+import * as fs from "node:fs";
 import * as net from "node:net";
-import { freePort, portRange } from "./free-port";
+import * as os from "node:os";
+import * as path from "node:path";
+import { freePort, portRange, portsBelowEphemeral } from "./free-port";
 
 describe("freePort within RAFFLE_PORT_RANGE", () => {
   const saved = process.env.RAFFLE_PORT_RANGE;
@@ -27,6 +30,41 @@ describe("freePort within RAFFLE_PORT_RANGE", () => {
       expect(ports.sort()).toEqual([held - 1, held + 1]);
     } finally {
       await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});
+
+describe("freePort by default: below the kernel's ephemeral range", () => {
+  it("reads Linux's ip_local_port_range, and gives up where it is missing or leaves too few ports", () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "port-range-"));
+    const file = (text: string) => {
+      const name = path.join(folder, `range-${Math.random()}`);
+      fs.writeFileSync(name, text);
+      return name;
+    };
+    try {
+      expect(portsBelowEphemeral(file("32768\t60999\n"))).toEqual({ first: 16_384, last: 32_767 });
+      expect(portsBelowEphemeral(file("1024 65535\n"))).toBeUndefined();
+      expect(portsBelowEphemeral(file("not a number\n"))).toBeUndefined();
+      expect(portsBelowEphemeral(path.join(folder, "absent"))).toBeUndefined();
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("hands out ports an outgoing connection can never be given meanwhile", async () => {
+    const saved = process.env.RAFFLE_PORT_RANGE;
+    delete process.env.RAFFLE_PORT_RANGE;
+    try {
+      const range = portsBelowEphemeral();
+      const ports = [await freePort(), await freePort()];
+      expect(ports[0]).not.toBe(ports[1]);
+      // Below the kernel's range where it can be read (every Linux); elsewhere the OS picks.
+      expect(process.platform !== "linux" || range !== undefined).toBe(true);
+      const outside = ports.filter((port) => range && (port < range.first || port > range.last));
+      expect(outside).toEqual([]);
+    } finally {
+      if (saved !== undefined) process.env.RAFFLE_PORT_RANGE = saved;
     }
   });
 });

@@ -1,3 +1,4 @@
+import * as fs from "node:fs";
 import * as net from "node:net";
 
 /** `RAFFLE_PORT_RANGE=<first>-<last>`: where freePort picks, for machines whose users share out port ranges. */
@@ -26,13 +27,33 @@ function listensOn(port: number): Promise<number | undefined> {
  */
 let cursor = -1;
 
+/** Where freePort picks by default: from here up to the kernel's ephemeral range. */
+const LOWEST_DEFAULT_PORT = 16_384;
+
 /**
- * A TCP port on 127.0.0.1 that nothing listens on right now: the OS picks it, or within RAFFLE_PORT_RANGE when set. In
- * @raffle/config, not @raffle/testing, because the apps' embedded PGlite database (@raffle/db's data source) listens on
- * one too.
+ * The ports below the kernel's ephemeral range (Linux's ip_local_port_range), or undefined where it cannot be read or
+ * leaves too few. A port the kernel hands out (a port-0 listener's, an outgoing connection's) is free again once
+ * probed, and thousands of connections a minute to the database and the chains took one now and then: a stack that
+ * bound its API port a minute after picking it found it taken (EADDRINUSE). Below that range only listeners bind.
+ */
+export function portsBelowEphemeral(file = "/proc/sys/net/ipv4/ip_local_port_range"): { first: number; last: number } | undefined {
+  let ephemeralFirst: number;
+  try {
+    ephemeralFirst = Number(fs.readFileSync(file, "utf8").trim().split(/\s+/)[0]);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(ephemeralFirst) || ephemeralFirst - LOWEST_DEFAULT_PORT < 4_096) return undefined;
+  return { first: LOWEST_DEFAULT_PORT, last: ephemeralFirst - 1 };
+}
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now: within RAFFLE_PORT_RANGE when set, else below the
+ * kernel's ephemeral range (portsBelowEphemeral), else the one the OS picks. In @raffle/config, not @raffle/testing,
+ * because the apps' embedded PGlite database (@raffle/db's data source) listens on one too.
  */
 export async function freePort(): Promise<number> {
-  const range = portRange();
+  const range = portRange() ?? portsBelowEphemeral();
   if (!range) {
     const port = await listensOn(0);
     if (port === undefined) throw new Error("no free TCP port on 127.0.0.1");
@@ -44,5 +65,5 @@ export async function freePort(): Promise<number> {
     const port = range.first + (cursor++ % size);
     if ((await listensOn(port)) !== undefined) return port;
   }
-  throw new Error(`no free TCP port in RAFFLE_PORT_RANGE ${range.first}-${range.last}`);
+  throw new Error(`no free TCP port in ${range.first}-${range.last}`);
 }
