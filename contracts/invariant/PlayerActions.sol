@@ -272,9 +272,44 @@ abstract contract PlayerActions is Checks {
             uint256 seed = _h(roundSeed + i);
             if (i != 0 && seed % 3 == 0) (, roundId) = _pickRound(r, seed >> 8, S_DRAWN);
             refs[i] = TicketRef({roundId: roundId, ticketId: _prizeTicket(r, roundId, seed)});
+            // Often another prize of the first ticket's holder: a batch that pays (prizes of different holders only
+            // pay an operator approved for all of them, which sequences seldom set up).
+            if (i != 0 && seed % 3 == 1) refs[i] = _holdersOtherPrize(r, refs, i, refs[i]);
             if (i != 0 && seed % 11 == 0) refs[i] = refs[i - 1]; // the same prize twice in one call
         }
         _claim(r, refs, _claimCaller(r, refs[0], callerSeed));
+    }
+
+    /// @dev Another unclaimed prize the holder of `refs[0]` holds, in this round or another drawn round of the raffle,
+    /// that `refs[0..count)` does not name yet; else the ticket it had.
+    function _holdersOtherPrize(uint256 r, TicketRef[] memory refs, uint256 count, TicketRef memory otherwise)
+        internal
+        view
+        returns (TicketRef memory)
+    {
+        if (!_exists(r, refs[0].ticketId)) return otherwise;
+        address holder = _ownerOf(r, refs[0].ticketId);
+        uint256 n = lastRound[r];
+        uint256 first = otherwise.roundId == 0 ? 0 : otherwise.roundId - 1; // this round first, if it is one
+        for (uint256 k = 0; k < n; k++) {
+            uint256 roundId = 1 + (first + k) % n;
+            RoundG storage g = rounds[r][roundId];
+            if (g.status != S_DRAWN) continue;
+            for (uint256 position = 0; position < g.winnersCount; position++) {
+                uint256 ticketId = winnersG[r][roundId][position];
+                if (g.claimedMask & (uint32(1) << position) != 0 || !_exists(r, ticketId)) continue;
+                if (_ownerOf(r, ticketId) != holder || _names(refs, count, roundId, ticketId)) continue;
+                return TicketRef({roundId: roundId, ticketId: ticketId});
+            }
+        }
+        return otherwise;
+    }
+
+    function _names(TicketRef[] memory refs, uint256 count, uint256 roundId, uint256 ticketId) internal pure returns (bool) {
+        for (uint256 j = 0; j < count; j++) {
+            if (refs[j].roundId == roundId && refs[j].ticketId == ticketId) return true;
+        }
+        return false;
     }
 
     /// @dev Mostly a winning ticket of the round whose prize is unclaimed; sometimes any of its winners or tickets.

@@ -21,6 +21,9 @@ const reportFile = path.resolve(
   args.report ?? path.join(root, "..", "reports", profile === "ci" ? "contracts-invariant.mocha.json" : `contracts-invariant-${profile}.mocha.json`),
 );
 
+/** The `ci` profile's seed, unless --seed or FUZZ_SEED gives another. */
+const CI_SEED = "0x1111111111111111";
+
 // Kinds of action the sequences of a campaign must have made at least once, summed over all its sequences.
 const REQUIRED = [
   "buy.ok",
@@ -178,8 +181,11 @@ async function main() {
   if (args.runs) env.FOUNDRY_INVARIANT_RUNS = String(args.runs);
   if (args.depth) env.FOUNDRY_INVARIANT_DEPTH = String(args.depth);
   // One seed for the whole run, printed: each campaign gets seed + its index, so campaigns differ from each other
-  // (forge gives every test of one process the same seed) and any run can be replayed exactly.
-  const baseSeed = BigInt(args.seed ?? process.env.FUZZ_SEED ?? "0x" + crypto.randomBytes(8).toString("hex"));
+  // (forge gives every test of one process the same seed) and any run can be replayed exactly. CI's profile has a
+  // fixed one, so its verdict (the coverage check too: a few kinds of action happen only a handful of times in 2,048
+  // sequences, and one random seed once made no batch claim) belongs to the code, not to the draw; the nightly
+  // profile draws a new one each run, to explore.
+  const baseSeed = BigInt(args.seed ?? process.env.FUZZ_SEED ?? (profile === "ci" ? CI_SEED : "0x" + crypto.randomBytes(8).toString("hex")));
   const started = Date.now();
 
   const build = spawnSync(forge, ["build"], { cwd: root, env, encoding: "utf8" });
